@@ -1,0 +1,71 @@
+"""Loading validated content data (weapons, armor, archetypes, terrain, ...) from TOML files.
+
+Content is data a designer edits and passes on the command line. A bad file must fail before any
+fight starts, with the file, the field and the reason: :func:`load_model` turns pydantic's
+validation errors into one :class:`DataError` that says exactly that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class DataError(ValueError):
+    """A content file is unreadable or invalid. ``problems`` lists ``(field, reason)`` pairs."""
+
+    def __init__(self, path: Path | str, problems: list[tuple[str, str]]) -> None:
+        self.path = Path(path)
+        self.problems = problems
+        lines = "\n".join(f"  {field}: {reason}" for field, reason in problems)
+        super().__init__(f"invalid rules data in {self.path}:\n{lines}")
+
+
+def _field_path(loc: tuple[object, ...]) -> str:
+    parts: list[str] = []
+    for part in loc:
+        if isinstance(part, int):
+            parts.append(f"[{part}]")
+        else:
+            parts.append(("." if parts else "") + str(part))
+    return "".join(parts) or "(top level)"
+
+
+def read_toml(path: Path | str) -> dict:
+    """Parse a TOML file, reporting syntax errors as a :class:`DataError` on that file."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise DataError(path, [("(file)", "no such file")]) from None
+    except tomllib.TOMLDecodeError as error:
+        raise DataError(path, [("(syntax)", str(error))]) from None
+
+
+def validate(path: Path | str, raw: object, model: type[Model]) -> Model:
+    """Validate already-parsed data against ``model``, naming ``path`` in any error."""
+    try:
+        return model.model_validate(raw)
+    except ValidationError as error:
+        problems = [(_field_path(tuple(e["loc"])), e["msg"]) for e in error.errors()]
+        raise DataError(path, problems) from None
+
+
+def load_model(path: Path | str, model: type[Model]) -> Model:
+    """Read a TOML file and validate it against a pydantic model."""
+    return validate(path, read_toml(path), model)
+
+
+def file_digest(*paths: Path | str) -> str:
+    """A short SHA-256 over the files' bytes, in the order given (the rules-data hash)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:16]

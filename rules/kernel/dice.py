@@ -1,0 +1,171 @@
+"""Dice: the only source of chance in a ruleset.
+
+Every roll comes from one seeded ``numpy.random.Generator`` handed in by the caller (``reset(seed)``
+in an env, a seed in a test), never from a global RNG. Draws are taken from the generator in blocks
+and served one by one: a scalar ``Generator.integers`` call costs microseconds, and engine playouts
+roll a lot. The block size is fixed, so the same seed gives the same rolls in any process.
+
+Exact distributions (:func:`sum_pmf`, :func:`prob_at_least`) sit beside the sampler so that analysis
+(hit and overload probabilities, the combo table) can enumerate chance instead of sampling it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+_BLOCK = 512
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """A ``dice + modifier >= target`` check, kept whole for the event log."""
+
+    dice: tuple[int, ...]
+    modifier: int
+    target: int
+
+    @property
+    def total(self) -> int:
+        """Dice sum plus modifier."""
+        return sum(self.dice) + self.modifier
+
+    @property
+    def success(self) -> bool:
+        """Meeting the target number succeeds (≥ TN, the inventory's convention)."""
+        return self.total >= self.target
+
+
+@dataclass(frozen=True, slots=True)
+class ContestResult:
+    """Two opposed ``2d10 + modifier`` rolls. ``winner`` is 0 (first side), 1 (second) or None on a tie."""
+
+    dice: tuple[tuple[int, ...], tuple[int, ...]]
+    modifiers: tuple[int, int]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Each side's dice sum plus modifier."""
+        return (sum(self.dice[0]) + self.modifiers[0], sum(self.dice[1]) + self.modifiers[1])
+
+    @property
+    def winner(self) -> int | None:
+        """Index of the higher total; ties are left to the rules (None)."""
+        a, b = self.totals
+        if a == b:
+            return None
+        return 0 if a > b else 1
+
+
+class Dice:
+    """Seeded dice over one ``numpy.random.Generator``.
+
+    ``clone()`` copies the generator and the unread part of the current block, so a cloned game
+    state rolls exactly what the original would have rolled.
+    """
+
+    __slots__ = ("_rng", "_block", "_next")
+
+    def __init__(self, rng: np.random.Generator | int | None) -> None:
+        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._block: list[int] = []
+        self._next = 0
+
+    def d10(self) -> int:
+        """One ten-sided die, 1..10."""
+        if self._next >= len(self._block):
+            self._block = self._rng.integers(1, 11, size=_BLOCK).tolist()
+            self._next = 0
+        value = self._block[self._next]
+        self._next += 1
+        return value
+
+    def roll(self, count: int, sides: int = 10) -> tuple[int, ...]:
+        """``count`` dice of ``sides`` sides (only d10s are buffered; other dice are rare)."""
+        if sides == 10:
+            return tuple(self.d10() for _ in range(count))
+        return tuple(int(v) for v in self._rng.integers(1, sides + 1, size=count))
+
+    def check(self, modifier: int, target: int, count: int = 2) -> CheckResult:
+        """``count``d10 + modifier against a target number (2d10 by default, the canon check)."""
+        return CheckResult(dice=self.roll(count), modifier=modifier, target=target)
+
+    def contest(self, modifier_a: int, modifier_b: int) -> ContestResult:
+        """Opposed 2d10 rolls; side a rolls first, which only matters for reproducibility."""
+        return ContestResult(dice=(self.roll(2), self.roll(2)), modifiers=(modifier_a, modifier_b))
+
+    def exploding_d10(self, explode_on: int = 10) -> tuple[int, ...]:
+        """One d10 that is rolled again and added while it shows ``explode_on`` or more (system 001)."""
+        faces = [self.d10()]
+        while faces[-1] >= explode_on:
+            faces.append(self.d10())
+        return tuple(faces)
+
+    def roll_and_keep(self, roll: int, keep: int, explode_on: int | None = 10) -> tuple[tuple[int, ...], int]:
+        """XkY: roll ``roll`` d10s (exploding unless ``explode_on`` is None), keep the ``keep`` highest.
+
+        Returns the per-die totals (highest first) and the kept sum.
+        """
+        if explode_on is None:
+            dice = [self.d10() for _ in range(roll)]
+        else:
+            dice = [sum(self.exploding_d10(explode_on)) for _ in range(roll)]
+        dice.sort(reverse=True)
+        return tuple(dice), sum(dice[:keep])
+
+    def clone(self) -> "Dice":
+        """An independent copy that will roll the same sequence."""
+        copy = Dice.__new__(Dice)
+        bit_generator = type(self._rng.bit_generator)()
+        bit_generator.state = self._rng.bit_generator.state
+        copy._rng = np.random.Generator(bit_generator)
+        copy._block = self._block
+        copy._next = self._next
+        return copy
+
+
+class ScriptedDice(Dice):
+    """Dice that return a fixed list of faces, for worked examples and table-driven rule tests."""
+
+    __slots__ = ("_faces",)
+
+    def __init__(self, faces: list[int]) -> None:
+        super().__init__(0)
+        self._faces = list(faces)
+
+    def d10(self) -> int:
+        """The next scripted face; running out is a test bug, so it raises."""
+        if not self._faces:
+            raise IndexError("ScriptedDice ran out of faces")
+        return self._faces.pop(0)
+
+    def clone(self) -> "ScriptedDice":
+        """A copy with the same faces still to come."""
+        return ScriptedDice(list(self._faces))
+
+
+@lru_cache(maxsize=None)
+def sum_pmf(count: int = 2, sides: int = 10) -> dict[int, Fraction]:
+    """Exact distribution of the sum of ``count`` dice of ``sides`` sides."""
+    pmf: dict[int, Fraction] = {0: Fraction(1)}
+    face = Fraction(1, sides)
+    for _ in range(count):
+        nxt: dict[int, Fraction] = {}
+        for total, p in pmf.items():
+            for value in range(1, sides + 1):
+                nxt[total + value] = nxt.get(total + value, Fraction(0)) + p * face
+        pmf = nxt
+    return pmf
+
+
+def prob_at_least(threshold: int, count: int = 2, sides: int = 10) -> Fraction:
+    """P(sum of ``count`` d``sides`` ≥ threshold), exactly."""
+    return sum((p for total, p in sum_pmf(count, sides).items() if total >= threshold), Fraction(0))
+
+
+def prob_check(modifier: int, target: int, count: int = 2) -> Fraction:
+    """P(``count``d10 + modifier ≥ target), exactly."""
+    return prob_at_least(target - modifier, count)

@@ -1,0 +1,163 @@
+"""The state-machine protocol every ruleset implements (OpenSpiel's Game/State split).
+
+A :class:`Ruleset` is the immutable game: configuration, content data, the action table, the
+observation schema. A :class:`GameState` is one fight in progress: whose decision it is and of what
+kind, the legal actions, ``apply``, terminal / truncated, returns, the event log, ``clone``.
+
+Seats are absolute integers ``0..num_seats-1``; each belongs to a team (side). Nothing here assumes
+two seats or any particular system: the generic env adapter in ``issoku.envs`` speaks only this
+protocol, so a ruleset that implements it plugs in unchanged.
+
+Actions are flat integers ``0..len(action_names)-1``. Each ruleset keeps its own structured orders
+(technique × hit location, reserve X, reply Y) and maps them with an :class:`~issoku.rules.kernel.codec.ActionCodec`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from issoku.rules.kernel.events import EventLog
+
+
+class IllegalActionError(ValueError):
+    """An action outside ``legal_actions()`` was applied. Never silently repaired into a legal one."""
+
+    def __init__(self, action: int, legal: Sequence[int], action_names: Sequence[str] | None = None,
+                 decision_kind: str | None = None) -> None:
+        self.action = action
+        self.legal = tuple(legal)
+        name = action_names[action] if action_names is not None and 0 <= action < len(action_names) else "?"
+        legal_names = [action_names[a] for a in self.legal] if action_names is not None else list(self.legal)
+        where = f" at a {decision_kind!r} decision" if decision_kind else ""
+        super().__init__(f"illegal action {action} ({name}){where}; legal: {legal_names}")
+
+
+@dataclass(frozen=True)
+class ObservationSpec:
+    """A flat float32 observation with named slices, so tests, docs and encoders share one schema.
+
+    ``fields`` is an ordered tuple of ``(name, size, low, high)``; every value a ruleset writes into a
+    field must lie in ``[low, high]``.
+    """
+
+    fields: tuple[tuple[str, int, float, float], ...]
+    _offsets: dict[str, slice] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        offsets: dict[str, slice] = {}
+        start = 0
+        for name, size, low, high in self.fields:
+            if name in offsets:
+                raise ValueError(f"observation field {name!r} appears twice")
+            if size <= 0 or low > high:
+                raise ValueError(f"observation field {name!r}: size must be > 0 and low <= high")
+            offsets[name] = slice(start, start + size)
+            start += size
+        object.__setattr__(self, "_offsets", offsets)
+
+    @property
+    def size(self) -> int:
+        """Length of the flat vector."""
+        return sum(size for _, size, _, _ in self.fields)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Field names in order."""
+        return tuple(name for name, *_ in self.fields)
+
+    def slice(self, name: str) -> slice:
+        """Where field ``name`` lives in the flat vector."""
+        return self._offsets[name]
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-element low and high bounds (for a ``gymnasium.spaces.Box``)."""
+        low = np.concatenate([np.full(size, lo, dtype=np.float32) for _, size, lo, _ in self.fields])
+        high = np.concatenate([np.full(size, hi, dtype=np.float32) for _, size, _, hi in self.fields])
+        return low, high
+
+    def zeros(self) -> np.ndarray:
+        """An empty observation vector."""
+        return np.zeros(self.size, dtype=np.float32)
+
+    def unpack(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """Split a flat vector into its named fields (for tests, debugging and docs)."""
+        return {name: vector[self._offsets[name]] for name in self.names}
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """An immutable game definition: one configured fight type."""
+
+    name: str
+    """Short id, e.g. ``"breath_duel"``."""
+    version: int
+    """Bumped whenever the meaning of actions, observations or rules changes."""
+    seat_names: tuple[str, ...]
+    """One agent name per seat, e.g. ``("player_0", "player_1")``."""
+    seat_teams: tuple[int, ...]
+    """The team (side) of each seat; seats of one team share rewards."""
+    action_names: tuple[str, ...]
+    """Stable names of the flat actions; the action space is ``Discrete(len(action_names))``."""
+    decision_kinds: tuple[str, ...]
+    """Every kind of decision a state can ask for (``"breath"``, ``"defend"``, ...)."""
+    observation_spec: ObservationSpec
+    """The named schema of :meth:`GameState.observation`."""
+    fingerprint: str
+    """Hash of the configuration and content data: checkpoints and match records compare it."""
+
+    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True) -> "GameState":
+        """A fresh fight whose chance is drawn from ``numpy.random.default_rng(seed)``."""
+        ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One fight in progress."""
+
+    ruleset: Ruleset
+    events: "EventLog"
+
+    def current_seat(self) -> int | None:
+        """The seat whose decision it is, or None once the fight is over."""
+        ...
+
+    def decision_kind(self) -> str:
+        """What the current seat is deciding (one of ``ruleset.decision_kinds``)."""
+        ...
+
+    def legal_actions(self) -> list[int]:
+        """Legal flat actions for the current seat, ascending; never empty while the fight goes on."""
+        ...
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the current seat; raises :class:`IllegalActionError` if it is not legal."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """The fight ended by its rules (a side defeated)."""
+        ...
+
+    def is_truncated(self) -> bool:
+        """The fight was cut off by a limit (the round limit), not decided."""
+        ...
+
+    def is_eliminated(self, seat: int) -> bool:
+        """The seat's fighter is out of the fight (its agent leaves the env)."""
+        ...
+
+    def returns(self) -> tuple[float, ...]:
+        """Per-seat outcome: +1 win, −1 loss, 0 draw or undecided."""
+        ...
+
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` may know, ego-centric, as a float32 vector of ``ruleset.observation_spec``."""
+        ...
+
+    def clone(self) -> "GameState":
+        """An independent copy, dice included: applying the same actions gives the same future."""
+        ...

@@ -1,0 +1,27 @@
+"""Maps the top-level layer folders onto the ``issoku`` namespace.
+
+The design card keeps ``rules/ envs/ agents/ training/ evaluation/`` at the top of the repository,
+while users import ``issoku.rules``, ``issoku.envs``, ... A ``package-dir`` mapping does that for
+editable and normal installs alike; the package list is computed here so that a new sub-package
+needs no edit to the build files. Metadata lives in ``pyproject.toml``.
+"""
+
+from setuptools import find_packages, setup
+
+LAYERS = ("rules", "envs", "agents", "training", "evaluation")
+
+package_dir = {"issoku": "src/issoku"}
+packages = ["issoku"]
+for layer in LAYERS:
+    package_dir[f"issoku.{layer}"] = layer
+    packages.append(f"issoku.{layer}")
+    for sub in find_packages(layer):
+        package_dir[f"issoku.{layer}.{sub}"] = f"{layer}/{sub.replace('.', '/')}"
+        packages.append(f"issoku.{layer}.{sub}")
+
+setup(
+    packages=packages,
+    package_dir=package_dir,
+    package_data={"": ["*.toml", "*.json", "*.md"]},
+    include_package_data=True,
+)

@@ -1,0 +1,69 @@
+"""Dice: seeded, reproducible, clonable, with exact distributions beside the sampler."""
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given, strategies as st
+
+from issoku.rules.kernel.dice import Dice, ScriptedDice, prob_at_least, prob_check, sum_pmf
+
+
+def test_same_seed_same_rolls():
+    assert Dice(42).roll(50) == Dice(42).roll(50)
+    assert Dice(42).roll(50) != Dice(43).roll(50)
+
+
+def test_generator_or_seed_accepted():
+    assert Dice(np.random.default_rng(5)).roll(10) == Dice(5).roll(10)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 700))
+def test_clone_rolls_what_the_original_would(seed, consumed):
+    dice = Dice(seed)
+    dice.roll(consumed)
+    twin = dice.clone()
+    assert twin.roll(600) == dice.roll(600)
+
+
+def test_d10_faces_cover_one_to_ten_uniformly():
+    rolls = Dice(0).roll(20_000)
+    counts = np.bincount(rolls, minlength=11)[1:]
+    assert set(rolls) == set(range(1, 11))
+    assert counts.min() > 1_800 and counts.max() < 2_200
+
+
+def test_check_meets_target_number():
+    result = ScriptedDice([4, 6]).check(modifier=2 - 1, target=11)
+    assert result.total == 11 and result.success
+    assert not ScriptedDice([4, 5]).check(modifier=1, target=11).success
+
+
+def test_contest_winner_and_tie():
+    assert ScriptedDice([5, 7, 6, 6]).contest(5, 3).winner == 0
+    assert ScriptedDice([5, 5, 6, 6]).contest(3, 1).winner is None
+    assert ScriptedDice([1, 1, 6, 6]).contest(3, 1).winner == 1
+
+
+def test_exploding_roll_and_keep():
+    dice, kept = ScriptedDice([10, 4, 3, 9]).roll_and_keep(3, 2)
+    assert dice == (14, 9, 3) and kept == 23
+    dice, kept = ScriptedDice([10, 4, 3]).roll_and_keep(3, 1, explode_on=None)
+    assert dice == (10, 4, 3) and kept == 10
+
+
+def test_exact_2d10_distribution():
+    pmf = sum_pmf(2, 10)
+    assert sum(pmf.values()) == 1
+    assert pmf[11] == Fraction(10, 100) and pmf[2] == Fraction(1, 100) and pmf[20] == Fraction(1, 100)
+    assert prob_at_least(11) == Fraction(55, 100)
+    assert prob_check(modifier=2 - 1, target=11) == prob_at_least(10) == Fraction(64, 100)
+
+
+def test_scripted_dice_runs_out_loudly():
+    dice = ScriptedDice([3])
+    dice.d10()
+    try:
+        dice.d10()
+    except IndexError:
+        return
+    raise AssertionError("ScriptedDice should raise when its faces run out")
