@@ -1,0 +1,5 @@
+"""Policies: callables ``(observation, action_mask) -> action`` usable by envs, wrappers and evaluation alike."""
+
+from issoku.agents.policy import Policy, RandomLegal, legal_mask
+
+__all__ = ["Policy", "RandomLegal", "legal_mask"]

@@ -1,0 +1,40 @@
+"""The policy protocol every agent implements, scripted or trained.
+
+A policy sees exactly what an env gives its seat: the observation vector and the action mask. That
+single signature lets the same agent play in the AEC env, the single-agent training wrapper,
+tournaments, and engine-level playouts (``state.observation(seat)`` plus :func:`legal_mask`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """``policy(observation, action_mask) -> action``; must return an action whose mask entry is 1."""
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+def legal_mask(legal_actions: Sequence[int], num_actions: int) -> np.ndarray:
+    """The int8 mask of a legal-action list (the env adapter's encoding, for engine-level play)."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    mask[list(legal_actions)] = 1
+    return mask
+
+
+class RandomLegal:
+    """Uniformly random among the legal actions, from its own seeded generator."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomLegal got an all-zero action mask")
+        return int(legal[self._rng.integers(legal.size)])
