@@ -1,0 +1,1 @@
+"""PettingZoo environments over the rules engines (filled in by the envs issue)."""

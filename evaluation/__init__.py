@@ -1,0 +1,1 @@
+"""Ratings, tournaments and balance reports (filled in by the balance-lab issue)."""

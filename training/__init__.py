@@ -1,0 +1,1 @@
+"""Self-play training scripts (filled in by the training issue)."""
