@@ -91,7 +91,13 @@ class ObservationSpec:
 
 @runtime_checkable
 class Ruleset(Protocol):
-    """An immutable game definition: one configured fight type."""
+    """An immutable game definition: one configured fight type.
+
+    Optional hook (not part of the structural check, so a ruleset may leave it out):
+    ``render_text(state) -> str``, a text picture of ``state`` (the ladder, bars, whatever the system
+    draws). The env adapter's ``render_mode="ansi"``/``"human"`` shows it above the last step's events
+    and falls back to a generic dump of every seat's observation fields when it is absent.
+    """
 
     name: str
     """Short id, e.g. ``"breath_duel"``."""
