@@ -226,3 +226,10 @@ class ToyState:
     def clone(self) -> "ToyState":
         return ToyState(self.ruleset, self.dice.clone(), self.events.clone(), self.position[:], self.hp[:],
                         self.secret[:], self.boost_used[:], self.turn_seat, self.turns, self.striker, self.winner)
+
+
+def toy_env(num_seats: int = 2, target: int = 8, max_turns: int = 60, with_renderer: bool = False, **env_options):
+    """An env factory in the registry's shape: ruleset keywords plus the adapter's options."""
+    from issoku.envs.adapter import RulesetAECEnv
+
+    return RulesetAECEnv(ToyRace(num_seats, target, max_turns, with_renderer), **env_options)
