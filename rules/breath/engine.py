@@ -29,6 +29,7 @@ from issoku.rules.breath.costs import (
     breath_limit,
     combo_fatigue,
     final_cost,
+    improvised_base,
     speed_expansion,
     strongest_per_name,
 )
@@ -42,6 +43,7 @@ from issoku.rules.kernel.protocol import IllegalActionError
 
 CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
+_NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
 UNARMORED_DEFENSE = 10
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
@@ -196,7 +198,6 @@ class BreathState:
         if action not in legal:
             raise IllegalActionError(action, legal, self.ruleset.action_names,
                                      None if self._over else self.decision_kind())
-        self._legal_cache = None
         slot = self.ruleset.slots[action]
         if self.stack:
             pending = self.stack.pop()
@@ -208,12 +209,14 @@ class BreathState:
                 self._resolve_counter(pending.context, slot)
         else:
             self._play_maneuver(self.fighters[self.actor_seat], slot)
+        self._legal_cache = None
         self._settle()
 
     # -- helpers for modules -------------------------------------------------------------------------
     def emit(self, rule: str, kind: str, actor: int | None, **data: Any) -> None:
         """Append to the event log."""
-        self.events.emit(rule, kind, actor, **data)
+        if self.events.enabled:
+            self.events.emit(rule, kind, actor, **data)
 
     def push(self, pending: Pending) -> None:
         """Wait for a decision before the rules go on."""
@@ -225,8 +228,8 @@ class BreathState:
 
     def target_in_slot(self, fighter: Fighter, slot: int) -> Fighter | None:
         """The ``slot``-th enemy by seat (defeated ones keep their slot), or None."""
-        enemies = [f for f in self.fighters if f.side != fighter.side]
-        return enemies[slot] if slot < len(enemies) else None
+        enemies = self.ruleset.enemy_seats[fighter.seat]
+        return self.fighters[enemies[slot]] if slot < len(enemies) else None
 
     def incoming_attack(self, seat: int) -> Attack | None:
         """The attack ``seat`` is deciding how to answer, if any."""
@@ -247,6 +250,8 @@ class BreathState:
         modifiers = technique_cost_modifiers(fighter, technique, improvised) if technique is not None else []
         for module in self.ruleset.modules:
             modifiers += module.cost_modifiers(self, fighter, technique, order)
+        if not modifiers:
+            return (improvised_base(base) if improvised else base), modifiers
         return final_cost(base, modifiers, improvised=improvised)
 
     def pay(self, fighter: Fighter, cost: int, rule: str, what: str, modifiers: list[Modifier] | None = None,
@@ -401,6 +406,7 @@ class BreathState:
     def _settle(self) -> None:
         """Run the rules forward until someone must decide or the fight is over."""
         while not self._over and not self.stack:
+            self._legal_cache = None
             self._check_end()
             if self._over:
                 return
@@ -429,8 +435,10 @@ class BreathState:
             return "no_energy"
         if actor.standing:
             return "stand"
-        if not any(self.ruleset.slots[a].kind not in ("end_breath", "stand", "release_stance")
-                   for a in self.legal_actions()):
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal()
+        slots = self.ruleset.slots
+        if not any(slots[a].kind not in _NOT_MANEUVERS for a in self._legal_cache):
             return "no_maneuver"
         return None
 
@@ -454,12 +462,13 @@ class BreathState:
                 return self._legal_defense(pending.context)
             return self._legal_counter(pending.context)
         actor = self.fighters[self.actor_seat]
-        return [a for a, slot in enumerate(slots) if self._maneuver_legal(actor, slot)]
+        return [a for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
+                if self._maneuver_legal(actor, slots[a])]
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
         kind = slot.kind
         if kind == "attack":
-            technique = self.ruleset.catalog.techniques[slot.key]
+            technique = slot.technique
             if technique.weapon != f.weapon.key:
                 return False
             target = self.target_in_slot(f, slot.target)
@@ -467,7 +476,7 @@ class BreathState:
                 return False
             return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
         if kind == "reserve":
-            technique = self.ruleset.catalog.techniques[slot.key]
+            technique = slot.technique
             return (technique.weapon == f.weapon.key and not f.defenseless
                     and self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy)
         if kind == "stance":

@@ -49,13 +49,14 @@ class Sheet:
 class Fighter:
     """A fighter in play: its :class:`Sheet` plus everything the rules track during the fight."""
 
-    __slots__ = ("seat", "sheet", "weapon", "energy", "wounds", "stance", "reservations", "defenseless",
+    __slots__ = ("seat", "side", "sheet", "weapon", "energy", "wounds", "stance", "reservations", "defenseless",
                  "standing", "defeated", "spent", "limit", "breath_closed", "overload_failed",
                  "next_limit_override", "attack_checks", "zero_energy_used", "kata_used", "check_bonus",
                  "kata_defense", "descent", "guard_counter_used", "in_core", "closed_this_round")
 
     def __init__(self, seat: int, sheet: Sheet) -> None:
         self.seat = seat
+        self.side = sheet.side
         self.sheet = sheet
         self.weapon: Weapon = sheet.weapon
         """The weapon in hand; a module may change it (a dropped weapon under Ma and Blade)."""
@@ -87,11 +88,6 @@ class Fighter:
         """In the Core Zone (skirmish zones; always False in a duel)."""
         self.closed_this_round = False
         """Entered the enemy's zone or closed the ma this round (spear wall, BR-G14)."""
-
-    @property
-    def side(self) -> int:
-        """The fighter's team."""
-        return self.sheet.side
 
     @property
     def active(self) -> bool:

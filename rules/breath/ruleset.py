@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from issoku.rules.breath.content import Catalog, load_catalog
+from issoku.rules.breath.content import Catalog, Technique, load_catalog
 from issoku.rules.breath.fighter import Sheet
 from issoku.rules.breath.modules import BreathModule, Order
 from issoku.rules.breath.observe import build_observation_spec
@@ -60,6 +60,7 @@ class ActionSlot:
     kind: str
     key: str | None
     target: int
+    technique: Technique | None
 
 
 def _order_name(order: Order) -> str:
@@ -83,6 +84,9 @@ class BreathRuleset:
         self.num_seats = len(self.sheets)
         self.seat_names = tuple(f"player_{seat}" for seat in range(self.num_seats))
         self.seat_teams = tuple(sheet.side for sheet in self.sheets)
+        self.enemy_seats = tuple(tuple(o for o, other in enumerate(self.sheets) if other.side != sheet.side)
+                                 for sheet in self.sheets)
+        """Each seat's enemies by seat: the target slots of its attack actions."""
         self.max_targets = max(sum(1 for other in self.sheets if other.side != sheet.side) for sheet in self.sheets)
         self.decision_kinds = CORE_DECISIONS + tuple(k for m in self.modules for k in m.decision_kinds)
         orders = self._orders()
@@ -90,6 +94,7 @@ class BreathRuleset:
         self.action_names: tuple[str, ...] = tuple(self.codec.names)
         self.slots: tuple[ActionSlot, ...] = tuple(self._slot(order) for order in orders)
         self.module_of_kind = {kind: module for module in self.modules for kind in module.order_kinds}
+        self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
         self.observation_spec: ObservationSpec = build_observation_spec(self)
         self.fingerprint = self._fingerprint()
 
@@ -147,11 +152,26 @@ class BreathRuleset:
             orders += module.extra_orders(catalog, self.max_targets)
         return orders
 
-    @staticmethod
-    def _slot(order: Order) -> ActionSlot:
+    def _slot(self, order: Order) -> ActionSlot:
         key = order[1] if len(order) > 1 and isinstance(order[1], str) else None
         target = int(order[2][5:]) if order[0] == "attack" and len(order) > 2 else 0
-        return ActionSlot(order=order, kind=order[0], key=key, target=target)
+        return ActionSlot(order=order, kind=order[0], key=key, target=target,
+                          technique=self.catalog.techniques.get(key) if key is not None else None)
+
+    def breath_candidates(self, seat: int, weapon: str) -> tuple[int, ...]:
+        """The actions a fighter could ever play in its breath with ``weapon`` in hand (a superset of the
+        legal ones), so that the legal mask is built from a dozen checks rather than the whole table."""
+        key = (seat, weapon)
+        found = self._candidates.get(key)
+        if found is None:
+            sheet = self.sheets[seat]
+            own = {("stance", s.key) for s in sheet.stances} | {("kata", k.key) for k in sheet.katas}
+            found = tuple(a for a, slot in enumerate(self.slots)
+                          if (slot.kind in ("attack", "reserve") and slot.key.split(".")[0] == weapon)
+                          or slot.order[:2] in own or slot.kind in ("release_stance", "end_breath", "stand")
+                          or slot.kind in self.module_of_kind)
+            self._candidates[key] = found
+        return found
 
     def _fingerprint(self) -> str:
         blob = json.dumps({"name": self.name, "version": self.version, "config": asdict(self.config),
