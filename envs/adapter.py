@@ -52,6 +52,16 @@ RENDER_MODES = ("human", "ansi")
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
 
 
+def picture_of(ruleset: Ruleset, state: GameState) -> str | None:
+    """The ruleset's own text picture of ``state``, if it draws one: the optional protocol hooks
+    ``ruleset.render_text(state)`` or, failing that, ``state.render_text()``."""
+    hook = getattr(ruleset, "render_text", None)
+    if callable(hook):
+        return hook(state)
+    hook = getattr(state, "render_text", None)
+    return hook() if callable(hook) else None
+
+
 class RulesetAECEnv(AECEnv):
     """A PettingZoo AEC env playing one ``ruleset``; see the module docstring for the conventions.
 
@@ -284,8 +294,8 @@ class RulesetAECEnv(AECEnv):
     def render_text(self) -> str:
         """Whose decision it is, one line per seat, the ruleset's picture and the last step's events.
 
-        The picture is the ruleset's optional ``render_text(state)`` hook (see the kernel protocol); a
-        ruleset without one gets every seat's own observation, field by field.
+        The picture is the ruleset's optional text hook (:func:`picture_of`); a ruleset without one
+        gets every seat's own observation, field by field.
         """
         state = self.game_state
         if state is None:
@@ -307,8 +317,8 @@ class RulesetAECEnv(AECEnv):
             else:
                 status = "waiting"
             lines.append(f"  {agent:<12} team {self.ruleset.seat_teams[seat]}  {status}")
-        picture = getattr(self.ruleset, "render_text", None)
-        lines.append(picture(state) if callable(picture) else self._observation_dump())
+        picture = picture_of(self.ruleset, state)
+        lines.append(picture if picture is not None else self._observation_dump())
         for event in state.events.since(self._step_events_start):
             lines.append("  " + event.describe(self.possible_agents))
         return "\n".join(lines)

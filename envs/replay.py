@@ -2,7 +2,7 @@
 
 Text: the setup events, then each decision (who, what kind, which action) followed by the events it
 produced, one line each with the rule ID first and every number named; then the ruleset's picture of
-the final state if it draws one (the optional ``render_text(state)`` hook) and the result.
+the final state if it draws one (the optional text hook, :func:`~issoku.envs.adapter.picture_of`) and the result.
 
 JSON lines (canonical: sorted keys, no spaces, so the same scenario prints the same bytes): one line per
 event exactly as :meth:`~issoku.rules.kernel.events.Event.to_json` writes it (it has a ``"rule"`` key),
@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from issoku.envs.adapter import picture_of
 from issoku.envs.scenario import Replay
 
 
@@ -65,9 +66,9 @@ def format_text(replay: Replay) -> str:
         source = "" if decision.scripted else "  (policy)"
         lines.append(f"{decision.step:>3}. {decision.agent} ({decision.decision_kind}): {decision.action_name}{source}")
         lines.extend("    " + events[i].describe(names) for i in range(decision.events_start, decision.events_end))
-    picture = getattr(env.ruleset, "render_text", None)
-    if callable(picture):
-        lines.append(picture(state))
+    picture = picture_of(env.ruleset, state)
+    if picture is not None:
+        lines.append(picture)
     lines.append(_result_line(replay))
     return "\n".join(lines) + "\n"
 
