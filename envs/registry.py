@@ -15,6 +15,7 @@ import importlib
 from typing import Any
 
 ENV_FACTORIES: dict[str, str] = {
+    "breath_duel_v0": "issoku.envs.breath_duel_v0:env",
 }
 
 
