@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
@@ -130,3 +131,21 @@ def test_cli_replay_text_json_and_errors(toy_env_id, write):
     assert "result: fight over" in runner.invoke(app, ["replay", str(with_policy)]).output
     bad = runner.invoke(app, ["replay", str(write('env = "nope_v0"\nseed = 1\n', "bad.toml"))])
     assert bad.exit_code == 2 and "unknown env id 'nope_v0'" in bad.output
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "scenarios").rglob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.stem for path in SHIPPED])
+def test_shipped_scenarios_play_their_script_and_replay_byte_for_byte(path):
+    scenario = load_scenario(path)
+    policy_seed = scenario.seed if scenario.policy_seed is None else scenario.policy_seed
+    policy = make_policy(scenario.policy, seed=policy_seed) if scenario.policy else None
+    replay = play(scenario, policy)
+    assert len(replay.decisions) >= len(scenario.actions)
+    again = play(scenario, make_policy(scenario.policy, seed=policy_seed) if scenario.policy else None)
+    assert format_jsonl(replay) == format_jsonl(again)
+
+
+def test_there_is_a_shipped_scenario():
+    assert SHIPPED
