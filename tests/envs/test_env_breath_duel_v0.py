@@ -10,11 +10,14 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mask_property import play_checking_masks
 from pettingzoo.test import api_test, seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from issoku.agents import RandomLegal
-from issoku.envs import IllegalActionError, breath_duel_v0, make_env
+from issoku.envs import breath_duel_v0, make_env
 from issoku.envs.single_agent import SingleAgentEnv
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.ruleset import FighterSpec
@@ -90,24 +93,11 @@ def test_both_seats_get_their_result_whoever_made_the_last_move():
     assert "winner moved last" in endings
 
 
-def test_masks_over_random_play_accept_exactly_the_legal_actions():
-    env = breath_duel_v0.env(fighters=["shinobi", "ashigaru"])
-    rng = np.random.default_rng(0)
-    env.reset(seed=3)
-    for _ in range(120):
-        if any(env.terminations.values()) or any(env.truncations.values()):
-            break
-        mask = env.observe(env.agent_selection)["action_mask"]
-        assert mask.any()
-        state = env.game_state
-        for action in range(len(mask)):
-            trial = state.clone()
-            if mask[action]:
-                trial.apply(action)
-            else:
-                with pytest.raises(IllegalActionError):
-                    trial.apply(action)
-        env.step(int(rng.choice(np.flatnonzero(mask))))
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), policy_seed=st.integers(0, 1000),
+       pairing=st.sampled_from(PAIRINGS))
+def test_masks_over_random_play_accept_exactly_the_legal_actions(seed, policy_seed, pairing):
+    play_checking_masks(duel(*pairing), seed, policy_seed, max_decisions=80)
 
 
 def test_registry_and_single_agent_wrapper_pass_the_checkers():
