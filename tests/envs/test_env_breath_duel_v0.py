@@ -107,3 +107,27 @@ def test_registry_and_single_agent_wrapper_pass_the_checkers():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sb3_check_env(wrapped, warn=False)
+
+
+def test_two_against_one_passes_the_api_test_and_a_fallen_ally_leaves_with_zero():
+    def make():
+        return breath_duel_v0.env(fighters=["kenshi", "ashigaru", {"archetype": "ronin", "side": 1}])
+
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        api_test(make(), num_cycles=60)
+        seed_test(make, num_cycles=60)
+    env = make()
+    assert env.ruleset.seat_teams == (0, 1, 1)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    left = []
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            left.append((agent, reward, info.get("eliminated", False)))
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    # player_1 falls while player_2 fights on (0 then); side 0 wins in the end.
+    assert left == [("player_1", 0.0, True), ("player_0", 1.0, False), ("player_2", -1.0, False)]
