@@ -47,6 +47,7 @@ class ObservationSpec:
 
     fields: tuple[tuple[str, int, float, float], ...]
     _offsets: dict[str, slice] = field(init=False, repr=False, compare=False)
+    _size: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         offsets: dict[str, slice] = {}
@@ -59,11 +60,12 @@ class ObservationSpec:
             offsets[name] = slice(start, start + size)
             start += size
         object.__setattr__(self, "_offsets", offsets)
+        object.__setattr__(self, "_size", start)  # zeros() runs once per observation: no re-summing there
 
     @property
     def size(self) -> int:
         """Length of the flat vector."""
-        return sum(size for _, size, _, _ in self.fields)
+        return self._size
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -82,7 +84,7 @@ class ObservationSpec:
 
     def zeros(self) -> np.ndarray:
         """An empty observation vector."""
-        return np.zeros(self.size, dtype=np.float32)
+        return np.zeros(self._size, dtype=np.float32)
 
     def unpack(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Split a flat vector into its named fields (for tests, debugging and docs)."""
