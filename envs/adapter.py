@@ -11,8 +11,9 @@ Conventions (PettingZoo classic):
 
 * agents are the ruleset's ``seat_names``; ``observe(agent)`` is
   ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask encodes ``legal_actions()``
-  for the agent whose decision it is and is all zeros for every other agent. The same (read-only) mask
-  object is in ``infos[agent]["action_mask"]`` (where Shimmy and TorchRL read it), beside
+  for the agent whose decision it is and is all zeros for every other agent. Masks are read-only and
+  shared between steps (copy one to change it). The same mask object is in
+  ``infos[agent]["action_mask"]`` (where Shimmy and TorchRL read it), beside
   ``infos[agent]["decision_kind"]`` (the kind of decision the agent faces, None when it faces none).
 * rewards are zero until the fight ends; then every seat still in the env gets ``state.returns()``
   for its seat (+1 win, −1 loss, 0 draw; seats of one team share the outcome), whoever moved last —
@@ -32,7 +33,8 @@ Conventions (PettingZoo classic):
 
 Speed: PettingZoo's wrappers (``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper``,
 ``TerminateIllegalWrapper``) each add a Python call layer to every ``step``/``observe``/``last``; the
-checks they make are done here inline instead, and the mask is built once per decision.
+checks they make are done here inline instead; a mask is looked up once per decision (:func:`legal_mask`),
+and only the infos that change are rewritten.
 """
 
 from __future__ import annotations
@@ -50,6 +52,25 @@ from issoku.rules.kernel.protocol import GameState, Ruleset
 
 RENDER_MODES = ("human", "ansi")
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
+
+
+_MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+_MASKS_LIMIT = 65_536
+
+
+def legal_mask(legal: list[int], num_actions: int) -> np.ndarray:
+    """The read-only int8 mask of ``legal``, shared: a fight repeats the same few legal sets, and
+    building an array costs more than finding it. The memo holds immutable arrays only; it stops
+    growing at ``_MASKS_LIMIT`` entries (a few MB at most)."""
+    key = (num_actions, tuple(legal))
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = np.zeros(num_actions, dtype=np.int8)
+        mask[legal] = 1
+        mask.flags.writeable = False  # handed out in observations and infos; legality is checked against it
+        if len(_MASKS) < _MASKS_LIMIT:
+            _MASKS[key] = mask
+    return mask
 
 
 def picture_of(ruleset: Ruleset, state: GameState) -> str | None:
@@ -169,6 +190,8 @@ class RulesetAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = dict.fromkeys(self.agents, self._no_decision)
+        self._acting_seat = None
         self._skip_agent_selection = None
         self._next_decision()
 
@@ -236,19 +259,21 @@ class RulesetAECEnv(AECEnv):
             self._deads_step_first()
 
     def _next_decision(self) -> None:
-        """Point ``agent_selection`` at the seat to decide, build its mask once, write the infos."""
+        """Point ``agent_selection`` at the seat to decide, fetch its mask once, update the two infos
+        that change (the previous decider's and the new one's)."""
         state = self.game_state
         seat = state.current_seat()
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        mask[state.legal_actions()] = 1
-        mask.flags.writeable = False  # handed out in observations and infos; legality is checked against it
+        mask = legal_mask(state.legal_actions(), self._num_actions)
+        infos = self.infos
+        if self._acting_seat is not None:
+            previous = self.possible_agents[self._acting_seat]
+            if previous in infos:
+                infos[previous] = self._no_decision
         self._mask = mask
         self._acting_seat = seat
         agent = self.possible_agents[seat]
         self.agent_selection = agent
-        no_decision = self._no_decision
-        self.infos = {other: no_decision for other in self.agents}
-        self.infos[agent] = {"action_mask": mask, "decision_kind": state.decision_kind()}
+        infos[agent] = {"action_mask": mask, "decision_kind": state.decision_kind()}
 
     def _end(self, *, truncated: bool) -> None:
         """The fight is over: every agent still here gets its seat's return and is done."""
@@ -274,7 +299,7 @@ class RulesetAECEnv(AECEnv):
         mover = self.agent_selection
         self._acting_seat = None
         self._mask = self._no_mask
-        self.infos = {agent: self._no_decision for agent in self.agents}
+        self.infos = dict.fromkeys(self.agents, self._no_decision)
         order = self.agents
         self.agent_selection = order[(order.index(mover) + 1) % len(order)]
 

@@ -135,5 +135,6 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         info = self.env.infos[self.learner]
-        return {"action_mask": info["action_mask"], "decision_kind": info["decision_kind"],
+        # A copy: the AEC env shares read-only masks between steps, and a Gymnasium info must be new data.
+        return {"action_mask": info["action_mask"].copy(), "decision_kind": info["decision_kind"],
                 "learner": self.learner, "learner_seat": self.learner_seat}
