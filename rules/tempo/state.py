@@ -472,8 +472,8 @@ class TempoState:
             self.events.emit("TP-G09", "stopped", reactor, action=r_tech.name, by=a_tech.name)
             r_out = t.FAILURE
         actor_hit = r_tech.effect == STRIKE and r_out != t.FAILURE
-        self._effect(reactor, r_tech, self.reaction, r_out, hit=False)
         self._effect(actor, a_tech, active, a_out, hit=actor_hit, stopped=actor_stopped)
+        self._effect(reactor, r_tech, self.reaction, r_out, hit=False)
         self._after_exchange()
 
     def _effect(self, seat: int, technique: Technique, flat_action: int, outcome: int, hit: bool,
@@ -487,7 +487,7 @@ class TempoState:
                 self._damage(seat, other, name, outcome)
             if name == "press" and outcome != t.FAILURE:
                 self._set_status(ON_GUARD, ON_GUARD, "TP-G10", "bind_broken")
-            elif name == "double":
+            elif name == "double" and self.status[0] == self.status[1] == BOUND:
                 self._set_status(ON_GUARD, ON_GUARD, "TP-G10", "bind_ceded")
         elif effect == STOP:
             if outcome == t.BIND and name in ("parry", "ct_parry"):
