@@ -37,3 +37,27 @@ def last(state, kind):
 def kinds(state, kind):
     """Every logged event of a kind, as dicts."""
     return [event.to_dict() for event in state.events if event.kind == kind]
+
+
+def roster_with(tmp_path, *, weapons="", armour="", fighters=""):
+    """The shipped data with extra TOML text appended to each file, loaded from ``tmp_path``."""
+    from issoku.rules.tempo.content import DATA_DIR, load_roster
+
+    for name, extra in (("weapons", weapons), ("armour", armour), ("fighters", fighters)):
+        text = (DATA_DIR / f"{name}.toml").read_text()
+        (tmp_path / f"{name}.toml").write_text(text + "\n" + extra)
+    return load_roster(tmp_path)
+
+
+def bound(faces=(), **settings):
+    """Fencer and knight caught in a bind: attack 14 -> 7 against parry 15 -> 7 (TP-T04). AP 8 each."""
+    state = duel([14, 15, *faces], **settings)
+    play(state, "proactive:melee_attack", "react:parry", "pass")
+    return state
+
+
+def grappled(faces=()):
+    """From the bind, the fencer's unanswered Grapple (d20 17: 17 - 10 + 1 = 8). Fencer 4 AP, knight 8."""
+    state = bound([17, *faces])
+    play(state, "proactive:grapple", "pass")
+    return state
