@@ -12,6 +12,9 @@ from issoku.rules.tempo.actions import (
     DEFENCE,
     ENDURANCE,
     FEINT_PRICED_AS,
+    PROACTIVE_ACTIONS,
+    REACTIVE_ACTIONS,
+    STATUS_NAMES,
     TECHNIQUE_OF,
     WRESTLING,
 )
@@ -27,7 +30,8 @@ class Loadout:
     """One fighter with one weapon in hand (its own, or bare hands once disarmed)."""
 
     __slots__ = ("fighter", "weapon", "disarmed", "costs", "skills", "combat_defence", "armoured_defence",
-                 "grapple_defence", "armour_rating", "encumbrance", "max_health", "initiative_skill", "defences")
+                 "grapple_defence", "armour_rating", "encumbrance", "max_health", "initiative_skill", "defences",
+                 "proactive_by_status", "reactive_by_status")
 
     def __init__(self, fighter: Fighter, weapon: Weapon, disarmed: bool) -> None:
         self.fighter = fighter
@@ -44,9 +48,19 @@ class Loadout:
         self.grapple_defence = 1 + fighter.skills[WRESTLING]                           # TP-G02
         self.encumbrance = fighter.armour.encumbrance                                  # TP-G15
         self.max_health = 10 + 2 * fighter.skills[ENDURANCE]                           # TP-G03
+        # (action, cost) pairs this weapon can perform, per status (TP-014): legality starts from these.
+        self.proactive_by_status = self._by_status(PROACTIVE_ACTIONS)
+        self.reactive_by_status = self._by_status(REACTIVE_ACTIONS)
         # Indexed by the outcome tables' DT kinds: fixed, CD, CD (Armoured), Grapple Defence.
         self.defences = (0, self.combat_defence, self.armoured_defence, self.grapple_defence)
         self.initiative_skill = fighter.skills[ATHLETICS]                              # TP-G06
+
+    def _by_status(self, actions: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+        return tuple(
+            tuple((a, self.costs[a]) for a in actions
+                  if self.costs[a] is not None and TECHNIQUE_OF[a].allowed_in(status))
+            for status in range(len(STATUS_NAMES))
+        )
 
     def _cost(self, name: str, fixed: int | None) -> int | None:
         weapon = self.weapon

@@ -15,28 +15,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from issoku.rules.kernel.content import load_model
-from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.tempo.actions import CODEC, STATUS_NAMES
+from issoku.rules.tempo.dice import ScriptedRolls
 from issoku.rules.tempo.ruleset import TempoDuel
 from issoku.rules.tempo.state import TempoState
-
-
-class ScriptedRolls(ScriptedDice):
-    """ScriptedDice for every die size: 003 rolls d20 checks and d3..d12 damage (TP-G01, TP-G03)."""
-
-    __slots__ = ()
-
-    def roll(self, count: int, sides: int = 10) -> tuple[int, ...]:
-        """The next ``count`` scripted faces, each checked against the die's size."""
-        faces = tuple(self.d10() for _ in range(count))
-        for face in faces:
-            if not 1 <= face <= sides:
-                raise ValueError(f"scripted face {face} cannot come up on a d{sides}")
-        return faces
-
-    def clone(self) -> "ScriptedRolls":
-        """A copy with the same faces still to come."""
-        return ScriptedRolls(list(self._faces))
 
 
 class ExpectedEvent(BaseModel):

@@ -33,8 +33,6 @@ from issoku.rules.tempo.actions import (
     ON_GUARD,
     PASS,
     PINNED,
-    PROACTIVE_ACTIONS,
-    REACTIVE_ACTIONS,
     STATUS_NAMES,
     STOP,
     STRIKE,
@@ -333,12 +331,10 @@ class TempoState:
     def _act_legal(self, seat: int) -> list[int]:
         """TP-014 status gating, AP (TP-G05) and the situation (range, loaded, disarmed...)."""
         lo = self.loadout(seat)
-        costs, ap, status, distance = lo.costs, self.ap[seat], self.status[seat], self.distance
-        weapon = lo.weapon
+        ap, distance, weapon = self.ap[seat], self.distance, lo.weapon
         legal = [PASS]
-        for a in PROACTIVE_ACTIONS:
-            cost = costs[a]
-            if cost is None or cost > ap or not TECHNIQUE_OF[a].statuses >> status & 1:
+        for a, cost in lo.proactive_by_status[self.status[seat]]:
+            if cost > ap:
                 continue
             if a == _MOVE_CLOSE or a == _CM_CLOSE:
                 if distance <= 1:
@@ -372,12 +368,10 @@ class TempoState:
         declared = _MELEE if self.declared == _FEINT else self.declared
         name = TECHNIQUE_OF[declared].name
         lo = self.loadout(reactor)
-        costs, ap, status = lo.costs, self.ap[reactor], self.status[reactor]
+        ap = self.ap[reactor]
         legal = [PASS]
-        for a in REACTIVE_ACTIONS:
-            cost = costs[a]
-            technique = TECHNIQUE_OF[a]
-            if cost is None or cost > ap or name not in technique.responds_to or not technique.statuses >> status & 1:
+        for a, cost in lo.reactive_by_status[self.status[reactor]]:
+            if cost > ap or name not in TECHNIQUE_OF[a].responds_to:
                 continue
             if a == _COUNTER_ATTACK:
                 if self._nearest_distance(declared) > lo.weapon.reach:

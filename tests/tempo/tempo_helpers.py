@@ -7,7 +7,7 @@ endurance 3, arming sword 4 AP d8, heavy armour 6/3, 16 Health). ``duel`` prepen
 """
 
 from issoku.rules.tempo import TempoDuel, action
-from issoku.rules.tempo.scenario import ScriptedRolls
+from issoku.rules.tempo.dice import ScriptedRolls
 
 SEAT_0_FIRST = [15, 3]
 

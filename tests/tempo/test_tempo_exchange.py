@@ -5,7 +5,7 @@ import pytest
 
 from issoku.rules.tempo import TempoDuel, counter_tempo_payment
 from issoku.rules.tempo.actions import BOUND, COUNTER_TEMPO, ON_GUARD, PROACTIVE, REACTIVE, TECHNIQUES
-from issoku.rules.tempo.scenario import ScriptedRolls
+from issoku.rules.tempo.dice import ScriptedRolls
 from tempo_helpers import bound, duel, kinds, last, legal_names, play, roster_with
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from issoku.rules.tempo import TempoDuel
 from issoku.rules.tempo.actions import BOUND, OFF_GUARD, ON_GUARD
-from issoku.rules.tempo.scenario import ScriptedRolls
+from issoku.rules.tempo.dice import ScriptedRolls
 from tempo_helpers import duel, kinds, last, legal_names, play
 
 
