@@ -15,17 +15,12 @@ def test_scenario_replays(path):
     replay(path)
 
 
-def test_a_wrong_expectation_is_reported(tmp_path):
-    text = SCENARIOS[0].read_text().replace('reaction_outcome = "success"', 'reaction_outcome = "failure"')
+@pytest.mark.parametrize("old,new,message", [
+    ('reaction_outcome = "success"', 'reaction_outcome = "failure"', "expected event not found"),
+    ('"react:wind"', '"react:parry"', "step 4"),
+])
+def test_a_broken_scenario_is_reported(tmp_path, old, new, message):
     broken = tmp_path / "broken.toml"
-    broken.write_text(text)
-    with pytest.raises(ScenarioMismatch, match="expected event not found"):
-        replay(broken)
-
-
-def test_an_illegal_step_is_reported(tmp_path):
-    text = SCENARIOS[0].read_text().replace('"react:wind"', '"react:parry"')
-    broken = tmp_path / "broken.toml"
-    broken.write_text(text)
-    with pytest.raises(ScenarioMismatch, match="step 4"):
+    broken.write_text(SCENARIOS[0].read_text().replace(old, new))
+    with pytest.raises(ScenarioMismatch, match=message):
         replay(broken)
