@@ -1,18 +1,44 @@
 """Whether and how well a weapon reaches at the current ma (MA-017..025, MA-A02..A04, MA-G20).
 
-The verdicts are tiny and depend only on (weapon, rung), so :func:`range_table` precomputes the five
-of a weapon once; the engine looks them up on the hot path.
+A weapon's ideal range comes from the breath catalog (``Weapon.ideal_range``, MA-017..021); "a long
+sword or yari" of MA-024 is the catalog's ``long`` class (nodachi, zanbato, yari; MA-A03). The
+verdicts depend only on (weapon, rung), so :func:`range_table` precomputes the five of a weapon
+once and the engine looks them up on the hot path.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from issoku.rules.ma.content import WeaponReach
+from issoku.rules.breath.content import Weapon
 from issoku.rules.ma.ladder import Rung
 
 OFF_BY_ONE = -2
 """Attack modifier one rung outside the ideal range (MA-022)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponReach:
+    """A weapon's ideal range on the ladder, as the duel uses it."""
+
+    weapon: str
+    ideal_far: Rung
+    ideal_near: Rung
+    close_fighting_banned: bool
+
+    @classmethod
+    def of(cls, weapon: Weapon) -> "WeaponReach":
+        """The reach of a breath-catalog weapon."""
+        far, near = weapon.ideal_range
+        return cls(weapon.key, Rung(far), Rung(near), weapon.weapon_class == "long")
+
+    def rungs_off(self, rung: Rung) -> int:
+        """How many half-steps ``rung`` lies outside the ideal range (0 inside it)."""
+        if rung < self.ideal_far:
+            return self.ideal_far - rung
+        if rung > self.ideal_near:
+            return rung - self.ideal_near
+        return 0
 
 
 @dataclass(frozen=True, slots=True)
