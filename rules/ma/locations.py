@@ -42,6 +42,11 @@ _RULES = {Location.WRIST: "MA-042", Location.ARM: "MA-043", Location.LEG: "MA-04
           Location.TORSO: "MA-045", Location.FACE: "MA-046"}
 
 
+def extra_wounds(location: Location | None) -> int:
+    """Wounds a location hit removes on top of the hit's own: torso 1 (MA-045), the others 0."""
+    return TORSO_EXTRA_WOUNDS if location is Location.TORSO else 0
+
+
 class Injuries:
     """What location hits have done to one duelist so far in this duel."""
 
@@ -59,18 +64,28 @@ class Injuries:
         """Modifier on every check this duelist makes: face/eyes −2 (MA-046)."""
         return -2 if self.face else 0
 
+    def attack_modifiers(self, with_weapon: bool) -> list[tuple[str, int]]:
+        """Named modifiers on attack checks: wrist −1 on weapon attacks (MA-042), arm −2 on any attack
+        technique (MA-043), face −2 as on every check (MA-046)."""
+        named = []
+        if self.wrist and with_weapon:
+            named.append(("wrist_wound", -1))
+        if self.arm:
+            named.append(("arm_wound", -2))
+        if self.face:
+            named.append(("face_wound", -2))
+        return named
+
     def attack_modifier(self, with_weapon: bool) -> int:
-        """Modifier on attack checks: wrist −1 on weapon attacks, arm −2 on any attack technique, face −2."""
-        wrist = -1 if self.wrist and with_weapon else 0
-        arm = -2 if self.arm else 0
-        return wrist + arm + self.all_checks()
+        """The sum of :meth:`attack_modifiers`."""
+        return sum(delta for _, delta in self.attack_modifiers(with_weapon))
 
     def half_step_extra(self) -> int:
         """Extra Energy per half-step: +1 with a leg wound (MA-044, MA-T01)."""
         return 1 if self.leg else 0
 
-    def take_hit(self, location: Location, dice: Dice, log: EventLog, seat: int, physique: int) -> int:
-        """Apply a hit on ``location``; returns the extra Wounds it removes (torso 1, else 0)."""
+    def take_hit(self, location: Location, dice: Dice, log: EventLog, seat: int, physique: int) -> None:
+        """Apply the effect of a hit on ``location`` (its extra Wounds are :func:`extra_wounds`)."""
         log.emit(_RULES[location], "location_hit", seat, location=location.value)
         if location is Location.WRIST:
             check = dice.check(physique + self.all_checks(), WRIST_TN)
@@ -81,12 +96,10 @@ class Injuries:
             if dropped and not self.disarmed:
                 self.disarmed = True
                 log.emit("MA-042", "weapon_dropped", seat)
-            return 0
-        if location is Location.TORSO:
+        elif location is Location.TORSO:
             self.bleeding = True
-            return TORSO_EXTRA_WOUNDS
-        setattr(self, location.value, True)
-        return 0
+        else:
+            setattr(self, location.value, True)
 
     def bleed(self, dice: Dice, log: EventLog, seat: int, physique: int, wits: int, medicine: int) -> int:
         """At a lull: lose 1 Wound, then one free stop roll with the better odds (MA-045, MA-G17).

@@ -42,12 +42,16 @@ class StageSetup:
         return bonus
 
 
-def setup_stage(stage: Stage | None, side: int | None, dice: Dice, log: EventLog) -> StageSetup:
+def setup_stage(stage: Stage | None, side: int | None, dice: Dice) -> StageSetup:
     """Fix the stage for one duel; a sided stage with no side named draws it from the seed (MA-G21)."""
     if stage is None:
         return StageSetup()
     if stage.sided and side is None:
         side = 0 if dice.d10() <= 5 else 1
-    setup = StageSetup(stage, side if stage.sided else None)
-    log.emit(stage.rule, "terrain", setup.side, stage=stage.name)
-    return setup
+    return StageSetup(stage, side if stage.sided else None)
+
+
+def announce(setup: StageSetup, log: EventLog) -> None:
+    """Log the stage at the start of the duel (nothing for a bare duel)."""
+    if setup.stage is not None:
+        log.emit(setup.stage.rule, "terrain", setup.side, stage=setup.stage.name)

@@ -4,7 +4,7 @@ import pytest
 
 from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.ma.ladder import Rung
-from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location
+from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 
 
 @pytest.mark.rule("MA-040", "MA-041")
@@ -18,7 +18,7 @@ def test_ma_041_location_costs_1_extra_energy_on_any_attack():
 def test_ma_d03_wrist_hit_on_physique_2(log, faces, dropped):
     """Dice 8 → 10 < 11: dropped. Dice 9 → 11: kept, but −1 on weapon attack checks either way."""
     injuries = Injuries()
-    assert injuries.take_hit(Location.WRIST, ScriptedDice(faces), log, seat=1, physique=2) == 0
+    injuries.take_hit(Location.WRIST, ScriptedDice(faces), log, seat=1, physique=2)
     assert injuries.disarmed is dropped
     assert injuries.attack_modifier(with_weapon=True) == -1
     assert injuries.attack_modifier(with_weapon=False) == 0
@@ -43,7 +43,8 @@ def test_ma_044_leg_raises_half_step_cost(log):
 @pytest.mark.rule("MA-045", "MA-D04", "MA-G17")
 def test_ma_d04_torso_extra_wound_then_bleeding_each_lull_until_stopped(log):
     injuries = Injuries()
-    assert injuries.take_hit(Location.TORSO, ScriptedDice([]), log, 0, physique=2) == 1
+    injuries.take_hit(Location.TORSO, ScriptedDice([]), log, 0, physique=2)
+    assert extra_wounds(Location.TORSO) == 1 and extra_wounds(Location.ARM) == 0 and extra_wounds(None) == 0
     # Physique 2 vs 13 (needs 11 on 2d10) and Wits 1 + Medicine 3 vs 11 (needs 7): medicine has better odds.
     dice = ScriptedDice([2, 3, 5, 2])
     assert injuries.bleed(dice, log, 0, physique=2, wits=1, medicine=3) == 1 and injuries.bleeding
@@ -81,8 +82,9 @@ def test_ma_g18_same_location_twice_does_not_repeat_its_penalty_but_arm_and_wris
     assert injuries.attack_modifier(True) == -2
     injuries.take_hit(Location.WRIST, ScriptedDice([9, 9]), log, 0, 2)
     assert injuries.attack_modifier(True) == -3
-    assert injuries.take_hit(Location.TORSO, ScriptedDice([]), log, 0, 2) == 1
-    assert injuries.take_hit(Location.TORSO, ScriptedDice([]), log, 0, 2) == 1  # Wounds still apply
+    injuries.take_hit(Location.TORSO, ScriptedDice([]), log, 0, 2)
+    injuries.take_hit(Location.TORSO, ScriptedDice([]), log, 0, 2)
+    assert injuries.bleeding and extra_wounds(Location.TORSO) == 1  # Wounds still apply each time
 
 
 @pytest.mark.rule("MA-047", "MA-A05")
