@@ -204,12 +204,13 @@ class MaModule(BreathModule):
         kind = order[0]
         technique, base = self._base_cost(state, order)
         cost, modifiers = state.cost_of(fighter, technique, order, base)
+        count = fighter.energy
         rule = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}.get(kind, "MA-G04")
         state.pay(fighter, cost, rule, ":".join(str(part) for part in order), modifiers)
         data = self.data(state)
         target = state.target_in_slot(fighter, 0)
         if kind == "half_step":
-            self._half_step(state, fighter, target, DIRECTIONS[order[1]])
+            self._half_step(state, fighter, target, DIRECTIONS[order[1]], count)
         elif kind == "aim":
             state.declare_attack(fighter, target, technique, extra={"location": Location(order[2])})
         elif kind == "slip_counter":
@@ -224,12 +225,17 @@ class MaModule(BreathModule):
         else:
             self._break_lock(state, fighter, kind)
 
-    def _half_step(self, state: "BreathState", mover: "Fighter", opponent: "Fighter", direction: int) -> None:
-        """Offer the opponent the resist decision (MA-G01), or move at once if it cannot resist."""
+    def _half_step(self, state: "BreathState", mover: "Fighter", opponent: "Fighter", direction: int,
+                   count: int) -> None:
+        """Offer the opponent the resist decision (MA-G01), or move at once if it cannot resist.
+
+        Distance initiative compares the mover's Energy when it stepped (``count``, before paying) with
+        the opponent's Energy before resisting (MA-012, MA-014).
+        """
         data = self.data(state)
         start = data.ladder.rung
         if not opponent.defeated and can_resist(opponent.energy):
-            state.push(Pending("resist", opponent.seat, (mover.seat, direction, mover.energy, int(start)), self))
+            state.push(Pending("resist", opponent.seat, (mover.seat, direction, count, int(start)), self))
             return
         after = take_half_step(data.ladder, mover.seat, direction, data.guards[mover.seat], state.events, state.round)
         self._moved(state, mover, direction, start, after)
