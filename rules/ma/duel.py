@@ -394,7 +394,8 @@ class MaModule(BreathModule):
         elif location is not None:
             injuries = data.injuries[seat]
             was_disarmed = injuries.disarmed
-            injuries.take_hit(location, state.dice, state.events, seat, target.sheet.physique)
+            injuries.take_hit(location, state.dice, state.events, seat,
+                              target.sheet.physique + data.stage.check_modifier(seat))
             if injuries.disarmed and not was_disarmed:
                 target.weapon = state.ruleset.catalog.weapons[UNARMED]
 
@@ -433,8 +434,9 @@ class MaModule(BreathModule):
                 continue
             injuries = data.injuries[f.seat]
             if injuries.bleeding:
-                lost = injuries.bleed(state.dice, state.events, f.seat, f.sheet.physique, f.sheet.wits,
-                                      f.sheet.skill("medicine"))
+                glare = data.stage.check_modifier(f.seat)
+                lost = injuries.bleed(state.dice, state.events, f.seat, f.sheet.physique + glare,
+                                      f.sheet.wits + glare, f.sheet.skill("medicine"))
                 f.wounds -= lost
                 state.check_defeat(f)
             data.guards[f.seat].lull(in_lock, state.events, f.seat)
