@@ -20,6 +20,50 @@ def version() -> None:
     typer.echo(__version__)
 
 
+@app.command()
+def duel(
+    seed: int = typer.Option(7, help="Seed of the fight's dice (the same seed gives the same fight)."),
+    fighter_a: str = typer.Option("kenshi", "--a", help="Archetype of side 0 (see rules/breath/data/archetypes.toml)."),
+    fighter_b: str = typer.Option("ronin", "--b", help="Archetype of side 1."),
+    weapon_a: str = typer.Option(None, help="Another weapon for side 0 (e.g. zanbato, yari, tanto)."),
+    weapon_b: str = typer.Option(None, help="Another weapon for side 1."),
+    agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic."),
+    agent_b: str = typer.Option("aggressive", help="Scripted agent of side 1."),
+    data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable)."),
+    json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
+) -> None:
+    """Play one seeded breath duel between two scripted fighters and print its event log."""
+    from issoku.agents.breath_scripted import SCRIPTED
+    from issoku.agents.play import play_fight
+    from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
+    from issoku.rules.kernel.content import DataError
+
+    for agent in (agent_a, agent_b):
+        if agent not in SCRIPTED:
+            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
+    try:
+        ruleset = BreathRuleset(BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a),
+                                              FighterSpec(fighter_b, 1, weapon=weapon_b))), data=data or None)
+    except DataError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
+    except (KeyError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from None
+    state = play_fight(ruleset.new_initial_state(seed),
+                       [SCRIPTED[agent_a](ruleset, seed), SCRIPTED[agent_b](ruleset, seed + 1)])
+    if json_lines:
+        typer.echo(state.events.to_jsonl(), nl=False)
+        return
+    names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
+             zip(ruleset.seat_names, ruleset.sheets, (agent_a, agent_b))]
+    for event in state.events:
+        typer.echo(event.describe(names))
+    typer.echo("")
+    typer.echo(state.render_text())
+    winner = state.winner_side()
+    typer.echo("draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
+
+
 def main() -> None:
     """Entry point for ``python -m issoku``."""
     app()
