@@ -49,6 +49,8 @@ class TrainConfig:
     """Steps between checkpoints; a killed run resumed with ``--resume`` loses at most this many."""
     eval_every: int = 50_000
     """Steps between evaluations against each scripted opponent (0: never during training)."""
+    eval_opponents: tuple[str, ...] = ("random",)
+    """Scripted agents the learner is evaluated against, during and after training."""
     eval_episodes: int = 100
     """Seeded duels per scripted opponent at each evaluation during training."""
     final_eval_episodes: int = 1000
