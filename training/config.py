@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+class ConfigError(ValueError):
+    """A config value, env id or agent name given by the user is not usable."""
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """Everything that defines a self-play run."""
@@ -106,10 +110,13 @@ def _convert(config_field: dataclasses.Field, value: Any) -> Any:
     if isinstance(default, bool):
         if isinstance(value, str):
             if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise ValueError(f"{config_field.name}: expected true or false, got {value!r}")
+                raise ConfigError(f"{config_field.name}: expected true or false, got {value!r}")
             return value.lower() in ("true", "1", "yes")
         return bool(value)
-    return type(default)(value)
+    try:
+        return type(default)(value)
+    except ValueError:
+        raise ConfigError(f"{config_field.name}: expected {type(default).__name__}, got {value!r}") from None
 
 
 def apply_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConfig:
@@ -117,7 +124,7 @@ def apply_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConf
     fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
     unknown = sorted(set(overrides) - set(fields))
     if unknown:
-        raise ValueError(f"unknown config field(s) {unknown}; known: {sorted(fields)}")
+        raise ConfigError(f"unknown config field(s) {unknown}; known: {sorted(fields)}")
     return dataclasses.replace(config, **{key: _convert(fields[key], value) for key, value in overrides.items()})
 
 
@@ -127,6 +134,6 @@ def parse_assignments(assignments: list[str]) -> dict[str, str]:
     for assignment in assignments:
         key, separator, value = assignment.partition("=")
         if not separator:
-            raise ValueError(f"expected key=value, got {assignment!r}")
+            raise ConfigError(f"expected key=value, got {assignment!r}")
         pairs[key.strip().replace("-", "_")] = value
     return pairs

@@ -15,7 +15,7 @@ from typing import Any
 
 from stable_baselines3.common.monitor import Monitor
 
-from issoku.training.config import TrainConfig
+from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.opponents import OpponentPool
 from issoku.training.selfplay_env import SelfPlayEnv
 
@@ -36,7 +36,7 @@ def make_aec_env(env_id: str, env_kwargs: dict | None = None) -> Any:
                 continue
             raise
         return module.env(**(env_kwargs or {}))
-    raise ValueError(f"unknown env {env_id!r}: neither issoku.envs.{env_id} nor pettingzoo.classic.{env_id} exists")
+    raise ConfigError(f"unknown env {env_id!r}: neither issoku.envs.{env_id} nor pettingzoo.classic.{env_id} exists")
 
 
 def _ruleset(aec_env: Any) -> Any:

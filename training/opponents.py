@@ -23,6 +23,7 @@ import numpy as np
 
 from issoku.agents.checkpoint import CheckpointPolicy
 from issoku.agents.policy import Policy, RandomLegal
+from issoku.training.config import ConfigError
 
 SCRIPTED_KIND = "scripted"
 SNAPSHOT_KIND = "snapshot"
@@ -48,7 +49,7 @@ def scripted_policy(name: str, seed: int) -> Policy:
     try:
         from issoku.agents import registry
     except ModuleNotFoundError:
-        raise ValueError(f"unknown scripted agent {name!r} (known: random)") from None
+        raise ConfigError(f"unknown scripted agent {name!r} (known: random)") from None
     return registry.make_agent(name, seed=seed)
 
 

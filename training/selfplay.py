@@ -132,3 +132,22 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     }
     atomic_write_json(run_dir / "final_eval.json", results)
     return results
+
+
+def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool) -> None:
+    """``issoku train``: options and ``--set key=value`` pairs into a config, train, print the final evaluation."""
+    import typer
+
+    from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.training.config import ConfigError, parse_assignments
+
+    try:
+        config = resolve_config({**options, **parse_assignments(assignments)}, resume=resume)
+        results = train(config, resume=resume)
+    except (CheckpointMismatchError, ConfigError, RunDirectoryError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo(f"trained {results['steps']} steps; final checkpoint {results['checkpoint']}")
+    for result in results["evaluations"]:
+        typer.echo(f"vs {result['opponent']}: won {result['wins']}/{result['episodes']} "
+                   f"({result['win_rate']:.1%}), drew {result['draws']}, lost {result['losses']}")
