@@ -48,7 +48,7 @@ def scripted_policy(name: str, seed: int) -> Policy:
         return RandomLegal(seed)
     try:
         from issoku.agents import registry
-    except ModuleNotFoundError:
+    except ImportError:
         raise ConfigError(f"unknown scripted agent {name!r} (known: random)") from None
     return registry.make_agent(name, seed=seed)
 
