@@ -78,6 +78,10 @@ class CheckpointPolicy:
         self.deterministic = deterministic
         self._rng = np.random.default_rng(seed)
 
+    def seed(self, seed: int | None) -> None:
+        """Restart the sampling generator (envs call this on reset so one seed fixes an episode)."""
+        self._rng = np.random.default_rng(seed)
+
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """The policy's probability of each action (zero where masked out)."""
         with self._torch.no_grad():

@@ -17,6 +17,7 @@ from stable_baselines3.common.monitor import Monitor
 
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.opponents import OpponentPool
+from issoku.training.seat_env import SeatEnv
 from issoku.training.selfplay_env import SelfPlayEnv
 
 ENV_PACKAGES = ("issoku.envs", "pettingzoo.classic")
@@ -72,6 +73,15 @@ def action_kind(name: str) -> str:
     return name.split(":", 1)[0]
 
 
+def make_seat_env(aec_env: Any) -> SeatEnv:
+    """The learner's seat of ``aec_env`` (its opponent is set by the self-play wrapper on each reset)."""
+    return SeatEnv(aec_env, opponent=_no_opponent_yet)
+
+
+def _no_opponent_yet(observation: Any, action_mask: Any) -> int:
+    raise RuntimeError("the seat env was stepped before the self-play wrapper set its opponent")
+
+
 def make_selfplay_env(config: TrainConfig, pool: OpponentPool) -> Monitor:
     """The learner's single-agent env for ``config`` against ``pool``, with episode statistics."""
-    return Monitor(SelfPlayEnv(make_aec_env(config.env_id, config.env_kwargs), pool))
+    return Monitor(SelfPlayEnv(make_seat_env(make_aec_env(config.env_id, config.env_kwargs)), pool))

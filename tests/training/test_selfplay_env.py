@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from conftest import RACE
 
-from issoku.training.make_env import make_aec_env
+from issoku.training.make_env import make_aec_env, make_seat_env
 from issoku.training.opponents import Opponent, OpponentPool
+from issoku.training.seat_env import SeatEnv
 from issoku.training.selfplay_env import SelfPlayEnv
 
 ADD_ONE, ADD_THREE = 0, 2
@@ -19,10 +20,10 @@ def greedy_three(observation, mask):
 def env_with_learner_at(seat: str, target: int = 5) -> tuple[SelfPlayEnv, np.ndarray]:
     """A race env (first to reach ``target``) whose seeded reset put the learner at ``seat``."""
     pool = OpponentPool([Opponent("greedy", greedy_three)])
-    env = SelfPlayEnv(make_aec_env(RACE, {"target": target}), pool)
+    env = SelfPlayEnv(make_seat_env(make_aec_env(RACE, {"target": target})), pool)
     for seed in range(100):
         observation, _ = env.reset(seed=seed)
-        if env.learner == seat:
+        if env.unwrapped.learner == seat:
             return env, observation
     raise AssertionError(f"no seed in 0..99 seats the learner at {seat}")
 
@@ -57,12 +58,12 @@ def test_learner_seat_is_swapped_per_episode_by_seed_and_reproducible():
     seats = []
     for seed in range(40):
         env.reset(seed=seed)
-        seats.append(env.learner)
+        seats.append(env.unwrapped.learner)
     assert set(seats) == {"player_0", "player_1"}
     again = []
     for seed in range(40):
         env.reset(seed=seed)
-        again.append(env.learner)
+        again.append(env.unwrapped.learner)
     assert again == seats
 
 
@@ -70,5 +71,30 @@ def test_unequal_seat_spaces_are_refused():
     aec = make_aec_env(RACE)
     from gymnasium import spaces
     aec.action_spaces["player_1"] = spaces.Discrete(4)
-    with pytest.raises(ValueError, match="share one action"):
-        SelfPlayEnv(aec, OpponentPool([Opponent("greedy", greedy_three)]))
+    with pytest.raises(ValueError, match="share their spaces"):
+        SeatEnv(aec, greedy_three)
+
+
+def test_the_seat_env_alone_credits_the_opponents_winning_move():
+    env = SeatEnv(make_aec_env(RACE, {"target": 5}), greedy_three, learner_seat=1)
+    env.reset(seed=0)
+    assert env.step(ADD_ONE)[1:4] == (-1.0, True, False)
+
+
+def test_fights_over_before_the_learners_first_decision_are_skipped():
+    env = SeatEnv(make_aec_env(RACE, {"target": 3}), greedy_three, learner_seat=1)
+    with pytest.raises(RuntimeError, match="before the learner decided"):
+        env.reset(seed=0)  # the opponent always wins with its first +3
+
+
+def test_gymnasium_and_sb3_env_checkers_pass():
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    env, _ = env_with_learner_at("player_0", target=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "env differs from env.unwrapped": the pool wrapper is the point
+        gymnasium_check_env(env, skip_render_check=True)
+        sb3_check_env(env, warn=False)
