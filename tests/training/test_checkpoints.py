@@ -115,3 +115,23 @@ def test_a_person_can_duel_a_checkpoint(tiny_run):
     assert reward in (-1.0, 1.0)
     assert menus and all(name.startswith("action ") for menu in menus for _, name in menu)
     assert lines[0].startswith("you play player_1") and lines[-1].startswith("fight over")
+
+
+def test_checkpoint_probabilities_match_sb3s_masked_distribution(tiny_run):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    _, results = tiny_run
+    policy = CheckpointPolicy(results["checkpoint"])
+    model = MaskablePPO.load(results["checkpoint"], device="cpu")
+    env = make_aec_env(RACE)
+    env.reset(seed=0)
+    observation = env.observe("player_0")["observation"]
+    for mask in ([1, 1, 1], [1, 1, 0], [0, 1, 0]):
+        with torch.no_grad():
+            expected = model.policy.get_distribution(model.policy.obs_to_tensor(observation)[0],
+                                                     action_masks=np.array([mask])).distribution.probs[0].numpy()
+        assert np.allclose(policy.action_probabilities(observation, np.array(mask)), expected, atol=1e-6)
+    sampled = {CheckpointPolicy(results["checkpoint"], deterministic=False, seed=s)(observation, np.array([0, 1, 1]))
+               for s in range(30)}
+    assert sampled <= {1, 2}
