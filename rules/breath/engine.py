@@ -600,7 +600,8 @@ class BreathState:
         else:
             f.descent = kata.amount
             f.limit = self._limit_of(f) if not f.breath_closed else f.limit
-        self.emit("BR-010", "kata", f.seat, kata=kata.key, effect=kata.effect, amount=kata.amount)
+        self.emit("BR-062" if kata.effect == "breath_limit_this_round" else "BR-010", "kata", f.seat, kata=kata.key,
+                  effect=kata.effect, amount=kata.amount, limit=f.limit)
 
     def _overload_check(self, f: Fighter) -> None:
         """BR-024..027 (BR-G12): one check when the breath's spending passes the limit; the breath closes."""

@@ -24,9 +24,10 @@ PER_FIGHTER = ("present", "ally", "acting", "energy", "max_energy", "wounds", "m
                "finesse", "physique", "zero_energy_used")
 """Scalar fields, one value per fighter slot."""
 
-_SCALE = {"energy": 20.0, "max_energy": 20.0, "wounds": 12.0, "max_wounds": 12.0, "breath_limit": 12.0,
-          "spent": 12.0, "attack_checks": 10.0, "reservations": 6.0, "defense": 25.0, "finesse": 5.0,
-          "physique": 5.0, "zero_energy_used": 2.0}
+SCALE = {  # divide by these to write, multiply to read (scripted agents do)
+    "energy": 20.0, "max_energy": 20.0, "wounds": 12.0, "max_wounds": 12.0, "breath_limit": 12.0,
+    "spent": 12.0, "attack_checks": 10.0, "reservations": 6.0, "defense": 25.0, "finesse": 5.0,
+    "physique": 5.0, "zero_energy_used": 2.0}
 
 
 def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
@@ -88,7 +89,7 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
             "zero_energy_used": len(f.zero_energy_used),
         }
         for name in PER_FIGHTER:
-            out[spec.slice(name).start + slot] = min(1.0, values[name] / _SCALE.get(name, 1.0))
+            out[spec.slice(name).start + slot] = min(1.0, values[name] / SCALE.get(name, 1.0))
         _one_hot(out, spec.slice("weapon").start, slot, catalog.weapon_index[f.weapon.key], len(catalog.weapons))
         _one_hot(out, spec.slice("armor").start, slot, catalog.armor_index[f.sheet.armor.key], len(catalog.armors))
         if f.stance is not None:
