@@ -1,64 +1,84 @@
-"""``breath_duel_v0``: a breath fight (seed 002, Energy & Breath) as a PettingZoo AEC env.
+"""``breath_duel_v0``: the Ma and Blade duel (seed 000 on the seed 002 breath engine) as a PettingZoo AEC env.
 
     from issoku.envs import breath_duel_v0
-    env = breath_duel_v0.env(fighters=["kenshi", {"archetype": "ronin", "weapon": "yari"}], round_limit=20)
+    env = breath_duel_v0.env(fighters=["kenshi", {"archetype": "ronin", "weapon": "yari"}],
+                             kind="hatashiai", mode="shinken_shobu", stage="high_ground", round_limit=20)
 
-The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over :class:`~issoku.rules.breath.BreathRuleset`;
-the adapter's module docstring holds the conventions every issoku env shares.
+The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over the breath engine's ruleset with the Ma
+module (``issoku.rules.ma.ma_duel``); the adapter's module docstring holds the conventions every
+issoku env shares. ``ma=False`` plays the core breath fight instead (no distance ladder, any number of
+fighters on any number of sides).
 
 Agents
-    ``player_0``, ``player_1`` (one per fighter, in the order given; more fighters, more agents). Each
-    fighter belongs to a side (``side``; by default its position, so a duel is side 0 against side 1).
-    Who decides is the rules' count timeline, not a fixed turn order: an agent may make many decisions
-    in a row (one per maneuver of its breath) and is interrupted by the other's replies.
+    ``player_0``, ``player_1``, one per fighter in the order given. Each fighter belongs to a side
+    (``side``; by default its position). Who decides is the rules' count timeline, not a fixed turn
+    order: an agent may make many decisions in a row (one per maneuver of its breath) and is
+    interrupted by the other's replies.
 
 Decisions (``infos[agent]["decision_kind"]`` and the ``decision_kind`` observation field)
     ``breath``: one maneuver of the fighter whose count it is — ``attack:<weapon>.<technique>``,
-    ``reserve:<weapon>.<defense>``, ``stance:<stance>``, ``release_stance``, ``kata:<kata>``,
-    ``end_breath``, or ``stand`` (BR-G09).
+    ``aim:<weapon>.<technique>:<location>`` (hit locations: wrist, arm, leg, torso, face),
+    ``reserve:<weapon>.<defense>``, ``half_step:close`` / ``half_step:open``, ``stance:<stance>``,
+    ``release_stance``, ``kata:<kata>``, at tsubazeriai ``push_out``, ``slip_away``,
+    ``empty_hand:<move>``, after a won slip-away ``slip_counter:<technique>``, when disarmed
+    ``pick_up``, and ``end_breath`` or ``stand`` (BR-G09).
     ``defend``: an attacked fighter's reply — ``use_reserved:<defense>`` (0 Energy, BR-019),
     ``improvise:<defense>`` (1.5× cost, BR-020) or ``take_hit`` (BR-G03/G08).
     ``counter``: a samurai-guard fighter's free counterattack after a miss — ``counter:<attack>`` or
     ``decline_counter`` (BR-050, BR-G14).
+    ``resist``: the other fighter's answer to a half-step — ``resist`` (1 Energy, a contest) or
+    ``yield`` (MA-011, MA-G01).
 
 Action space
-    ``Discrete(78)`` for the shipped content: the whole catalog, so one policy can play any loadout;
-    the mask narrows it to the fighter's own weapon, stances and [Kata]. Names: ``env.action_names``;
-    ``env.action_id(name)`` is the inverse. With more than one enemy, attacks carry a target slot
-    (``attack:<technique>:enemy<k>``, ``k`` counted in the fighter's ego-centric enemy order).
+    ``Discrete(208)`` for the shipped content in shinken shobu with hit locations (``Discrete(108)``
+    in sparring or with ``hit_locations=False``; ``Discrete(78)`` with ``ma=False``): the whole
+    catalog, so one policy can play any loadout; the mask narrows it to the fighter's own weapon,
+    stances and [Kata] and to what the ma allows. Names: ``env.action_names``; ``env.action_id(name)``.
 
 Observation space
-    ``Dict(observation=Box(0, 1, (92,), float32), action_mask=Box(0, 1, (78,), int8))`` for the shipped
-    content and two fighters. Named fields (``env.ruleset.observation_spec.unpack(obs)``): decision_kind,
-    round, pending_check_bonus, incoming_attack; per fighter, ego-centric (self, allies, enemies):
-    present, ally, acting, energy, max_energy, wounds, max_wounds, breath_limit, spent, standing,
-    defenseless, defeated, attack_checks, reservations, defense, finesse, physique, zero_energy_used;
-    one-hot weapon, armor, stance per fighter; own_reserved, own_kata_used. Everything at a breath
+    ``Dict(observation=Box(0, 1, (127,), float32), action_mask=Box(0, 1, (N,), int8))`` for the shipped
+    content (``(92,)`` with ``ma=False``). Named fields (``env.ruleset.observation_spec.unpack(obs)``):
+    decision_kind, round, pending_check_bonus, incoming_attack; per fighter, ego-centric (self, then
+    the opponent): present, ally, acting, energy, max_energy, wounds, max_wounds, breath_limit, spent,
+    standing, defenseless, defeated, attack_checks, reservations, defense, finesse, physique,
+    zero_energy_used; one-hot weapon, armor, stance per fighter; own_reserved, own_kata_used; and the
+    duel's ma_rung, ma_can_attack, ma_guard, ma_guard_open, ma_window, ma_injuries, ma_points,
+    ma_loss_streak, ma_stage_side, ma_step_in, ma_counter_owed, ma_first_contest. Everything at the
     table is public; only the dice are hidden.
 
-Rewards (to every agent when the fight ends, whoever moved last)
-    ==========================  =======  ========
-    outcome                     winner   loser
-    ==========================  =======  ========
-    a side defeated (BR-G20)    +1       −1
-    round limit (truncation)    0        0
-    illegal action, terminate   0        ``illegal_reward`` (the offender; default −1)
-    ==========================  =======  ========
-    In fights of more than two fighters a defeated fighter leaves at once with 0 while its side fights
-    on (−1 if that ends the fight).
+Rewards (to both agents when the fight ends, whoever moved last)
+    ===================================  =======  ========
+    outcome                              winner   loser
+    ===================================  =======  ========
+    a fighter defeated (BR-G20), or the  +1       −1
+    sparring match won (MA-048, MA-G14)
+    round limit (truncation)             0        0
+    illegal action, ``terminate``        0        ``illegal_reward`` (the offender; default −1)
+    ===================================  =======  ========
+    With ``ma=False`` and more than two fighters a defeated fighter leaves at once with 0 while its
+    side fights on (−1 if that ends the fight).
 
 Keyword arguments
-    ``fighters``: a sequence of fighters, each an archetype name, a mapping of
+    ``fighters``: two fighters (any number with ``ma=False``), each an archetype name, a mapping of
     :class:`~issoku.rules.breath.ruleset.FighterSpec` fields (``archetype``, ``side``, ``weapon``,
     ``armor``, ``finesse``, ``physique``, ``wits``, ``courage``) or a ``FighterSpec``; default kenshi
-    (uchigatana) against ronin (nodachi). ``round_limit`` (BR-G20, default 20). ``allies_side``: the
-    side that acts first on count ties (BR-A07, default 0). ``data``: content TOML files or folders
-    replacing the shipped ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"),
-    ``illegal_action`` ("raise", "terminate"), ``illegal_reward``, ``record_events``.
+    (uchigatana) against ronin (nodachi).
+    ``kind``: ``"ikkiuchi"`` (default, starts at issoku itto) or ``"hatashiai"`` (starts at far range)
+    (MA-008, MA-009). ``mode``: ``"shinken_shobu"`` (default, real blades) or ``"sparring"`` (points)
+    (MA-047, MA-048). ``hit_locations`` (MA-040, default True). ``stage``: None or a terrain stage of
+    ``terrain`` (shipped: sandbar, narrow_path, high_ground, backlight; MA-049). ``stage_side``: the
+    seat a sided stage favours, None to draw it from the seed (MA-G21). ``step_in_edge`` (MA-016,
+    MA-G05) and ``long_weapon_opening`` (MA-024): optional rules, off by default.
+    ``round_limit`` (BR-G20, default 20). ``allies_side``: the side that acts first on count ties
+    (BR-A07, default 0). ``data``: breath content TOML files or folders replacing the shipped ones;
+    ``terrain``: a terrain TOML file replacing the shipped one. ``ma``: False for the core breath fight
+    (then the duel options above must stay at their defaults).
+    Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise",
+    "terminate"), ``illegal_reward`` and ``record_events``.
 
 Version history
-    v0 — first release: the core breath fight (seed 002) with the engine's gap decisions
-    (docs/rules/breath.md); no Ma and Blade module.
+    v0 — first release: the Ma and Blade duel on the breath engine with the gap decisions of
+    docs/rules/breath.md and docs/rules/ma.md; ``ma=False`` for the core breath fight.
 """
 
 from __future__ import annotations
@@ -70,10 +90,15 @@ from typing import Any
 
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
+from issoku.rules.ma.config import DuelMode, MaDuelConfig
+from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
+from issoku.rules.ma.duel import ma_duel
+from issoku.rules.ma.ladder import DuelKind
 
 ENV_ID = "breath_duel_v0"
 
 FighterLike = FighterSpec | str | Mapping[str, Any]
+Paths = Sequence[Path | str] | Path | str
 
 
 def fighter_specs(fighters: Sequence[FighterLike] | None) -> tuple[FighterSpec, ...]:
@@ -97,25 +122,60 @@ def fighter_specs(fighters: Sequence[FighterLike] | None) -> tuple[FighterSpec, 
     return tuple(specs)
 
 
-def make_ruleset(fighters: Sequence[FighterLike] | None = None, round_limit: int = 20, allies_side: int = 0,
-                 data: Sequence[Path | str] | Path | str | None = None) -> BreathRuleset:
-    """The breath ruleset these arguments configure (shared between envs built with the same ones)."""
+def duel_config(kind: str = "ikkiuchi", mode: str = "shinken_shobu", hit_locations: bool = True,
+                stage: str | None = None, stage_side: int | None = None, step_in_edge: bool = False,
+                long_weapon_opening: bool = False) -> MaDuelConfig:
+    """The Ma duel options from plain values (what keyword arguments and scenario files hold)."""
+    return MaDuelConfig(kind=_choice(DuelKind, kind, "kind"), mode=_choice(DuelMode, mode, "mode"),
+                        hit_locations=hit_locations, stage=stage, stage_side=stage_side, step_in_edge=step_in_edge,
+                        long_weapon_opening=long_weapon_opening)
+
+
+def _choice(enum: type[DuelKind] | type[DuelMode], value: Any, what: str) -> Any:
+    if isinstance(value, enum):
+        return value
+    try:
+        return enum(value)
+    except ValueError:
+        raise ValueError(f"{what} must be one of {[member.value for member in enum]}, not {value!r}") from None
+
+
+def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True, round_limit: int = 20,
+                 allies_side: int = 0, data: Paths | None = None, terrain: Path | str | None = None,
+                 **duel_options: Any) -> BreathRuleset:
+    """The ruleset these arguments configure (shared between envs built with the same ones).
+
+    ``duel_options`` are :func:`duel_config`'s; with ``ma=False`` none may be given.
+    """
+    if not ma and (duel_options or terrain is not None):
+        raise ValueError(f"duel options {sorted(duel_options) + (['terrain'] if terrain else [])} need ma=True")
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
-    return _cached_ruleset(fighter_specs(fighters), round_limit, allies_side, sources)
+    duel = duel_config(**duel_options) if ma else None
+    return _cached_ruleset(fighter_specs(fighters), round_limit, allies_side, sources, duel,
+                           str(terrain) if terrain is not None else None)
 
 
 @lru_cache(maxsize=64)
 def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_side: int,
-                    data: tuple[str, ...] | None) -> BreathRuleset:
+                    data: tuple[str, ...] | None, duel: MaDuelConfig | None, terrain: str | None) -> BreathRuleset:
     """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
-    return BreathRuleset(config, data=data, name="breath_duel")
+    if duel is None:
+        return BreathRuleset(config, data=data, name="breath_fight")
+    return ma_duel(duel, config, data=data, content=load_content(terrain or DEFAULT_TERRAIN))
 
 
-def raw_env(fighters: Sequence[FighterLike] | None = None, *, round_limit: int = 20, allies_side: int = 0,
-            data: Sequence[Path | str] | Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True, round_limit: int = 20,
+            allies_side: int = 0, data: Paths | None = None, terrain: Path | str | None = None,
+            kind: str | None = None, mode: str | None = None, hit_locations: bool | None = None,
+            stage: str | None = None, stage_side: int | None = None, step_in_edge: bool | None = None,
+            long_weapon_opening: bool | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
-    ruleset = make_ruleset(fighters, round_limit, allies_side, data)
+    given = {"kind": kind, "mode": mode, "hit_locations": hit_locations, "stage": stage, "stage_side": stage_side,
+             "step_in_edge": step_in_edge, "long_weapon_opening": long_weapon_opening}
+    duel_options = {name: value for name, value in given.items() if value is not None}
+    ruleset = make_ruleset(fighters, ma=ma, round_limit=round_limit, allies_side=allies_side, data=data,
+                           terrain=terrain, **duel_options)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

@@ -1,4 +1,5 @@
-"""``breath_duel_v0``: conformance over every weapon pairing, the spec docstring, rewards, the wrapper."""
+"""``breath_duel_v0``: conformance over every weapon pairing and both duel kinds, the spec docstring,
+rewards, masks, the wrapper."""
 
 from __future__ import annotations
 
@@ -31,25 +32,48 @@ def duel(first: str, second: str, **kwargs):
                                         {"archetype": "ronin", "weapon": second}], **kwargs)
 
 
-@pytest.mark.parametrize("first, second", PAIRINGS, ids=[f"{a}-{b}" for a, b in PAIRINGS])
-def test_api_and_seed_tests_pass_for_every_weapon_pairing(first, second):
+def conformance(make) -> None:
+    """PettingZoo's api_test and seed_test, quietly (api_test advises against Dict observation spaces)."""
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-        warnings.simplefilter("ignore")  # api_test's advice about Dict observation spaces
-        api_test(duel(first, second), num_cycles=60)
-        seed_test(lambda: duel(first, second), num_cycles=60)
+        warnings.simplefilter("ignore")
+        api_test(make(), num_cycles=60)
+        seed_test(make, num_cycles=60)
+
+
+@pytest.mark.parametrize("kind", ["ikkiuchi", "hatashiai"])
+@pytest.mark.parametrize("first, second", PAIRINGS, ids=[f"{a}-{b}" for a, b in PAIRINGS])
+def test_api_and_seed_tests_pass_for_every_weapon_pairing_and_duel_kind(first, second, kind):
+    conformance(lambda: duel(first, second, kind=kind))
+
+
+@pytest.mark.parametrize("options", [
+    {"mode": "sparring"},
+    {"hit_locations": False, "step_in_edge": True, "long_weapon_opening": True},
+    *({"stage": stage, "kind": "hatashiai"} for stage in ("sandbar", "narrow_path", "high_ground", "backlight")),
+    {"stage": "high_ground", "stage_side": 1},
+    {"ma": False},
+], ids=lambda options: "-".join(f"{key}={value}" for key, value in options.items()))
+def test_api_and_seed_tests_pass_for_duel_options(options):
+    conformance(lambda: breath_duel_v0.env(**options))
 
 
 def test_docstring_spec_matches_the_shipped_content():
-    env = breath_duel_v0.env()
     doc = breath_duel_v0.__doc__
-    assert f"Discrete({env.action_space('player_0').n})" in doc
-    assert "(92,)" in doc and env.observation_space("player_0")["observation"].shape == (92,)
+    env = breath_duel_v0.env()
+    assert env.ruleset.name == "ma_duel" and str(env) == "breath_duel_v0"
     assert env.possible_agents == ["player_0", "player_1"]
-    assert str(env) == "breath_duel_v0"
+    for options, actions, observations in (({}, 208, 127), ({"mode": "sparring"}, 108, 127),
+                                           ({"hit_locations": False}, 108, 127), ({"ma": False}, 78, 92)):
+        configured = breath_duel_v0.env(**options)
+        assert configured.action_space("player_0").n == actions
+        assert configured.observation_space("player_0")["observation"].shape == (observations,)
+        assert f"Discrete({actions})" in doc and f"({observations},)" in doc
     for name in env.ruleset.observation_spec.names:
         assert name in doc, f"observation field {name} missing from the spec"
     for kind in env.ruleset.decision_kinds:
         assert f"``{kind}``" in doc
+    for stage in env.ruleset.modules[0].content.stages:
+        assert stage in doc
 
 
 def test_fighters_by_name_mapping_or_spec_and_shared_rulesets():
@@ -64,6 +88,12 @@ def test_fighters_by_name_mapping_or_spec_and_shared_rulesets():
         breath_duel_v0.env(fighters="kenshi")
     with pytest.raises(ValueError, match="unknown archetype"):
         breath_duel_v0.env(fighters=["kenshi", "dragon"])
+    with pytest.raises(ValueError, match="kind must be one of \\['ikkiuchi', 'hatashiai'\\]"):
+        breath_duel_v0.env(kind="brawl")
+    with pytest.raises(ValueError, match="need ma=True"):
+        breath_duel_v0.env(ma=False, mode="sparring")
+    assert breath_duel_v0.env(kind="hatashiai").ruleset is breath_duel_v0.env(kind="hatashiai").ruleset
+    assert breath_duel_v0.env(kind="hatashiai").ruleset is not breath_duel_v0.env().ruleset
 
 
 def _play_random(env, seed):
@@ -111,12 +141,9 @@ def test_registry_and_single_agent_wrapper_pass_the_checkers():
 
 def test_two_against_one_passes_the_api_test_and_a_fallen_ally_leaves_with_zero():
     def make():
-        return breath_duel_v0.env(fighters=["kenshi", "ashigaru", {"archetype": "ronin", "side": 1}])
+        return breath_duel_v0.env(fighters=["kenshi", "ashigaru", {"archetype": "ronin", "side": 1}], ma=False)
 
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-        warnings.simplefilter("ignore")
-        api_test(make(), num_cycles=60)
-        seed_test(make, num_cycles=60)
+    conformance(make)
     env = make()
     assert env.ruleset.seat_teams == (0, 1, 1)
     fallen_allies = 0
