@@ -18,64 +18,13 @@ generator and refitted.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.pairings import Games
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
-
-
-@dataclass(frozen=True)
-class Games:
-    """Two-player games as parallel arrays: ``first[g]`` met ``second[g]`` and scored ``score[g]`` (1, ½ or 0).
-
-    Indices point into ``names``. The order of the games carries no meaning.
-    """
-
-    names: tuple[str, ...]
-    first: np.ndarray
-    second: np.ndarray
-    score: np.ndarray
-
-    def __len__(self) -> int:
-        return int(self.first.size)
-
-    def matrices(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(scores, games)``: points ``i`` earned against ``j``, and games ``i`` and ``j`` played (symmetric)."""
-        n = len(self.names)
-        scores = np.zeros((n, n))
-        games = np.zeros((n, n))
-        np.add.at(scores, (self.first, self.second), self.score)
-        np.add.at(scores, (self.second, self.first), 1.0 - self.score)
-        np.add.at(games, (self.first, self.second), 1.0)
-        return scores, games + games.T
-
-    def resampled(self, rng: np.random.Generator) -> Games:
-        """The same number of games, drawn with replacement (one bootstrap replicate)."""
-        pick = rng.integers(len(self), size=len(self))
-        return Games(self.names, self.first[pick], self.second[pick], self.score[pick])
-
-
-def games_between_policies(records: Iterable[MatchRecord], names: Sequence[str] | None = None) -> Games:
-    """The two-seat games between different policies, as :class:`Games`; mirror games carry no rating signal.
-
-    ``names`` fixes the order (and filters); by default every policy seen, sorted.
-    """
-    pairs = []
-    for record in records:
-        if record.num_seats != 2:
-            raise ValueError(f"ratings need two-seat games; match {record.key} has {record.num_seats} seats")
-        if record.policies[0] != record.policies[1]:
-            pairs.append((record.policies[0], record.policies[1], record.score(0)))
-    if names is None:
-        names = sorted({name for a, b, _ in pairs for name in (a, b)})
-    index = {name: i for i, name in enumerate(names)}
-    kept = [(index[a], index[b], s) for a, b, s in pairs if a in index and b in index]
-    table = np.array(kept, dtype=np.float64).reshape(-1, 3)
-    return Games(tuple(names), table[:, 0].astype(np.int64), table[:, 1].astype(np.int64), table[:, 2])
 
 
 def fit_bradley_terry(scores: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10,

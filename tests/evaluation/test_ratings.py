@@ -3,8 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from issoku.evaluation.ratings import (Games, elo_scale, expected_score, fit_bradley_terry, games_between_policies,
-                                       rate)
+from issoku.evaluation.pairings import Games, by_label, games_between
+from issoku.evaluation.ratings import elo_scale, expected_score, fit_bradley_terry, rate
 
 from .factories import make_record
 
@@ -67,8 +67,18 @@ def test_bootstrap_intervals_are_seeded_contain_the_fit_and_narrow_with_more_gam
 def test_games_from_records_skip_mirrors_and_follow_the_seats():
     records = [make_record(("a", "b"), (1.0, -1.0), seed=1), make_record(("b", "a"), (1.0, -1.0), seed=2),
                make_record(("a", "a"), (1.0, -1.0), seed=3), make_record(("b", "a"), (0.0, 0.0), seed=4)]
-    games = games_between_policies(records)
+    games = games_between(records)
     assert games.names == ("a", "b") and len(games) == 3
     scores, played = games.matrices()
     np.testing.assert_array_equal(scores, [[0, 1.5], [1.5, 0]])
     np.testing.assert_array_equal(played, [[0, 3], [3, 0]])
+
+
+def test_games_by_label_compare_loadouts_and_skip_mirrored_or_unlabelled_seats():
+    records = [make_record(("p", "p"), (1.0, -1.0), seed=1, labels=("katana", "yari")),
+               make_record(("p", "p"), (1.0, -1.0), seed=2, labels=("yari", "katana")),
+               make_record(("p", "p"), (1.0, -1.0), seed=3, labels=("yari", "yari")),
+               make_record(("p", "p"), (1.0, -1.0), seed=4)]
+    games = games_between(records, by_label)
+    assert games.names == ("katana", "yari") and len(games) == 2
+    np.testing.assert_array_equal(games.matrices()[0], [[0, 1], [1, 0]])
