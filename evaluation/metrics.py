@@ -125,7 +125,7 @@ def entropy_bits(counts: Iterable[int]) -> float:
     if counts.size == 0:
         return 0.0
     p = counts / counts.sum()
-    return float(-(p * np.log2(p)).sum())
+    return float(-(p * np.log2(p)).sum()) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def _seats_by_policy(records: Iterable[MatchRecord]) -> dict[str, list[tuple[tuple[str, ...], float]]]:

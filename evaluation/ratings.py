@@ -6,7 +6,7 @@ fitted by maximum likelihood to every game at once, gives the same ratings for t
 order. Draws count as half a win for each side. Ratings are ``400·log10(p)``, so a 200-point gap means
 the stronger side is expected to score about 76 %, as in chess Elo.
 
-The fit is Hunter's MM algorithm (2004). Where one policy never lost (or never won) the maximum
+The fit is a damped Newton ascent of the (concave) log-likelihood. Where one policy never lost (or never won) the maximum
 likelihood strength is infinite; a small ``prior`` of virtual draws between every pair (default one
 game per pair) keeps every rating finite, and vanishes in weight as real games accumulate. Pass
 ``prior=0`` for the plain maximum-likelihood fit.
@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import expit
 
 from issoku.evaluation.pairings import Games
 
@@ -28,31 +29,44 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 
 
 def fit_bradley_terry(scores: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10,
-                      max_iter: int = 100_000) -> np.ndarray:
+                      max_iter: int = 200) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry log-strengths (natural log, mean zero) from the score/game matrices.
 
     ``scores[i, j]`` is what ``i`` scored against ``j`` (wins plus half the draws), ``games`` the
-    symmetric game counts. ``prior`` adds that many virtual drawn games to every pair.
+    symmetric game counts. ``prior`` adds that many virtual drawn games to every pair. The
+    log-likelihood is concave in the log-strengths, so damped Newton steps (the Hessian is a
+    weighted graph Laplacian; the mean is pinned to zero) converge in a handful of iterations.
     """
     n = scores.shape[0]
     off_diagonal = 1.0 - np.eye(n)
     scores = scores * off_diagonal + prior / 2.0 * off_diagonal
     games = games * off_diagonal + prior * off_diagonal
-    wins = scores.sum(axis=1)
-    if np.any(wins <= 0.0):
-        zero = [i for i in range(n) if wins[i] <= 0.0]
-        raise ValueError(f"players {zero} scored nothing: their strength is -infinity (use prior > 0)")
-    strength = np.ones(n)
+    for label, totals in (("scored nothing", scores.sum(axis=1)), ("never dropped a point", (games - scores).sum(axis=1))):
+        stuck = [i for i in range(n) if totals[i] <= 0.0]
+        if stuck:
+            raise ValueError(f"players {stuck} {label}: their strength is infinite (use prior > 0)")
+
+    def log_likelihood(theta: np.ndarray) -> float:
+        return float(-(scores * np.logaddexp(0.0, theta[None, :] - theta[:, None])).sum())
+
+    theta = np.zeros(n)
+    pin_mean = np.full((n, n), 1.0 / n)
+    current = log_likelihood(theta)
     for _ in range(max_iter):
-        updated = wins / (games / (strength[:, None] + strength[None, :])).sum(axis=1)
-        updated /= math.exp(np.log(updated).mean())
-        if np.max(np.abs(np.log(updated) - np.log(strength))) < tol:
-            strength = updated
-            break
-        strength = updated
-    else:
-        raise RuntimeError("Bradley-Terry fit did not converge (is some player unbeaten? use prior > 0)")
-    return np.log(strength)
+        p = expit(theta[:, None] - theta[None, :])
+        gradient = (scores - games * p).sum(axis=1)
+        weights = games * p * p.T
+        laplacian = np.diag(weights.sum(axis=1)) - weights
+        step = np.linalg.solve(laplacian + pin_mean, gradient)
+        scale = 1.0
+        while (candidate := log_likelihood(theta + scale * step)) < current - 1e-12 and scale > 1e-6:
+            scale /= 2.0
+        theta = theta + scale * step
+        theta -= theta.mean()
+        current = candidate
+        if np.max(np.abs(scale * step)) < tol:
+            return theta
+    raise RuntimeError("Bradley-Terry fit did not converge (does one group never lose to another? use prior > 0)")
 
 
 def elo_scale(log_strengths: np.ndarray, anchor: int | None = None, offset: float = 0.0) -> np.ndarray:
