@@ -31,12 +31,14 @@ from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
 
 EnvFactory = Callable[..., AECEnv]
-PolicyFactory = Callable[[int], Policy]
+PolicyFactory = Callable[..., Policy]
 
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A named policy: ``factory(seed)`` builds a fresh instance for each game.
+    """A named policy: ``factory(seed=seed)`` builds a fresh instance for each game.
+
+    That is the agents registry's convention, so registered scripted agents plug in as they are.
 
     ``fingerprint`` identifies the version (a checkpoint digest, say): it is part of every match key,
     so retraining a policy under the same name never reuses its old games.
@@ -169,7 +171,7 @@ def run_job(job: Job) -> list[MatchRecord]:
     try:
         records = []
         for match in job.matches:
-            seat_policies = [specs[name].factory(policy_seed(match.seed, seat))
+            seat_policies = [specs[name].factory(seed=policy_seed(match.seed, seat))
                              for seat, name in enumerate(match.policies)]
             records.append(play_match(env, seat_policies, match.seed, key=match.key, loadout=job.loadout.name,
                                       loadout_kwargs=job.loadout.kwargs, policy_names=match.policies,
