@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -193,7 +193,3 @@ def frequent_sequences(records: Iterable[MatchRecord], n: int = 2, top: int = 5,
                                       wilson(score_with[ngram], count, confidence), overall))
     return result
 
-
-def ordered(names: Sequence[str], values: Sequence[float]) -> list[int]:
-    """Indices of ``names`` by decreasing ``values`` (ties by name): the display order of tables and plots."""
-    return sorted(range(len(names)), key=lambda i: (-values[i], names[i]))
