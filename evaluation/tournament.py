@@ -67,6 +67,8 @@ class Tournament:
     """Every pair of ``policies`` plays ``games_per_pair`` games in each loadout.
 
     ``mirrors`` adds each policy against itself (what a loadout study with one policy needs).
+    ``pairings`` replaces the round robin by an explicit list of pairs (a benchmark plays one
+    candidate against each reference, not the references among themselves).
     """
 
     env_factory: EnvFactory
@@ -76,6 +78,7 @@ class Tournament:
     base_seed: int = 0
     mirrors: bool = False
     max_decisions: int = DEFAULT_MAX_DECISIONS
+    pairings: tuple[tuple[str, str], ...] | None = None
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.policies]
@@ -85,9 +88,14 @@ class Tournament:
             raise ValueError("loadout names must be unique")
         if self.games_per_pair < 1:
             raise ValueError("games_per_pair must be at least 1")
+        unknown = {name for pair in self.pairings or () for name in pair} - set(names)
+        if unknown:
+            raise ValueError(f"pairings name unknown policies: {sorted(unknown)}")
 
     def pairs(self) -> list[tuple[str, str]]:
-        """The policy pairings, each once (in the order the policies were given)."""
+        """The policy pairings, each once (the explicit ``pairings``, else the round robin in given order)."""
+        if self.pairings is not None:
+            return list(self.pairings)
         names = [p.name for p in self.policies]
         combos = itertools.combinations_with_replacement if self.mirrors else itertools.combinations
         return list(combos(names, 2))
