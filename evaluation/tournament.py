@@ -15,6 +15,7 @@ Every pair in a loadout shares the same seeds (common random numbers across pair
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -172,6 +173,17 @@ def policy_seed(match_seed: int, seat: int) -> int:
     return match_seed * 2 + seat
 
 
+def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
+    """A fresh policy for one seat of one game.
+
+    A factory with a ``ruleset`` parameter (a scripted agent built for one ruleset, reading its
+    action names and observation schema) gets the env's ruleset, so it follows each loadout's rules data.
+    """
+    if "ruleset" in inspect.signature(spec.factory).parameters:
+        return spec.factory(seed=seed, ruleset=env.unwrapped.ruleset)
+    return spec.factory(seed=seed)
+
+
 def run_job(job: Job) -> list[MatchRecord]:
     """Play a batch of games on one env instance and return their records (runs in a worker process)."""
     specs = {p.name: p for p in job.policies}
@@ -179,7 +191,7 @@ def run_job(job: Job) -> list[MatchRecord]:
     try:
         records = []
         for match in job.matches:
-            seat_policies = [specs[name].factory(seed=policy_seed(match.seed, seat))
+            seat_policies = [make_seat_policy(specs[name], policy_seed(match.seed, seat), env)
                              for seat, name in enumerate(match.policies)]
             records.append(play_match(env, seat_policies, match.seed, key=match.key, loadout=job.loadout.name,
                                       loadout_kwargs=job.loadout.kwargs, policy_names=match.policies,

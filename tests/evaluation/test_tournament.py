@@ -110,3 +110,22 @@ def test_policies_are_rebuilt_per_game_from_the_game_seed(tmp_path):
         run_tournament(tournament, a, workers=0, batch_size=1, progress=False)
         run_tournament(tournament, b, workers=0, batch_size=6, progress=False)
         assert list(a.records()) == list(b.records())
+
+
+class NeedsRuleset:
+    """A policy built for one ruleset, like the scripted breath fighters."""
+
+    def __init__(self, ruleset, seed=None):
+        self.ruleset = ruleset
+
+    def __call__(self, observation, action_mask):
+        return 0
+
+
+def test_a_factory_taking_a_ruleset_gets_the_envs_ruleset():
+    from issoku.evaluation.tournament import make_seat_policy
+
+    env = TakeAwayEnv()
+    env.ruleset = "the rules"
+    assert make_seat_policy(PolicySpec("s", NeedsRuleset), 3, env).ruleset == "the rules"
+    assert isinstance(make_seat_policy(PolicySpec("r", RandomLegal), 3, env), RandomLegal)
