@@ -13,6 +13,11 @@ A study file (TOML) makes a report reproducible by anyone::
     seat_labels = ["katana", "yari"]    # what each seat fields, for the loadout matrix
     kwargs = { fighters = ["katana", "yari"] }   # keyword arguments for the env factory
 
+    [loadout_grid]                      # optional: every ordered pairing of labels (see LoadoutGrid)
+    seat_key = "fighters"
+    seat_template = { archetype = "kenshi", weapon = "{label}" }
+    labels = ["uchigatana", "yari", "nodachi"]
+
 Names resolve through the env and agent registries (``issoku.envs.registry``,
 ``issoku.agents.registry``) to importable factories, so worker processes can rebuild them.
 """
@@ -22,7 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from issoku.evaluation.match import DEFAULT_MAX_DECISIONS
 from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
@@ -38,6 +43,41 @@ class LoadoutConfig(BaseModel):
     seat_labels: tuple[str, ...] = ()
 
 
+class LoadoutGrid(BaseModel):
+    """Every ordered pairing of ``labels`` (seat 0 fields one, seat 1 the other): a loadout matrix study.
+
+    Each seat's entry of the env keyword ``seat_key`` is ``seat_template`` with every ``"{label}"``
+    string inside it replaced by the seat's label; ``kwargs`` are shared by every loadout. Both seat
+    orders of a pairing are played, so seat advantages cancel in the matrix.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seat_key: str = Field(min_length=1)
+    seat_template: Any = "{label}"
+    labels: tuple[str, ...] = Field(min_length=2)
+    mirrors: bool = False
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+
+    def loadouts(self) -> tuple[LoadoutConfig, ...]:
+        """The grid's loadouts, named ``"<label0>-vs-<label1>"``."""
+        return tuple(
+            LoadoutConfig(name=f"{a}-vs-{b}", seat_labels=(a, b),
+                          kwargs={**self.kwargs, self.seat_key: [_fill(self.seat_template, a),
+                                                                 _fill(self.seat_template, b)]})
+            for a in self.labels for b in self.labels if a != b or self.mirrors)
+
+
+def _fill(template: Any, label: str) -> Any:
+    """``template`` with ``"{label}"`` replaced by ``label`` in every string, at any depth."""
+    if isinstance(template, str):
+        return template.replace("{label}", label)
+    if isinstance(template, dict):
+        return {key: _fill(value, label) for key, value in template.items()}
+    if isinstance(template, (list, tuple)):
+        return [_fill(value, label) for value in template]
+    return template
+
+
 class StudyConfig(BaseModel):
     """A whole balance study (see the module docstring for the file format)."""
 
@@ -48,7 +88,8 @@ class StudyConfig(BaseModel):
     base_seed: int = Field(default=0, ge=0)
     mirrors: bool = False
     max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1)
-    loadouts: tuple[LoadoutConfig, ...] = (LoadoutConfig(name="default"),)
+    loadouts: tuple[LoadoutConfig, ...] = ()
+    loadout_grid: LoadoutGrid | None = None
 
     @field_validator("policies")
     @classmethod
@@ -58,13 +99,17 @@ class StudyConfig(BaseModel):
             raise ValueError(f"policy names must be unique: {names}")
         return policies
 
-    @field_validator("loadouts")
-    @classmethod
-    def _unique_loadout_names(cls, loadouts: tuple[LoadoutConfig, ...]) -> tuple[LoadoutConfig, ...]:
-        names = [loadout.name for loadout in loadouts]
-        if not names or len(set(names)) != len(names):
-            raise ValueError(f"loadout names must be unique and at least one given: {names}")
-        return loadouts
+    @model_validator(mode="after")
+    def _unique_loadout_names(self) -> StudyConfig:
+        names = [loadout.name for loadout in self.all_loadouts()]
+        if len(set(names)) != len(names):
+            raise ValueError(f"loadout names must be unique: {names}")
+        return self
+
+    def all_loadouts(self) -> tuple[LoadoutConfig, ...]:
+        """The listed loadouts, then the grid's; one loadout ``default`` (no env kwargs) when there are none."""
+        loadouts = self.loadouts + (self.loadout_grid.loadouts() if self.loadout_grid else ())
+        return loadouts or (LoadoutConfig(name="default"),)
 
 
 def load_study(path: str | Path) -> StudyConfig:
@@ -101,6 +146,6 @@ def build_tournament(study: StudyConfig) -> Tournament:
     return Tournament(
         env_factory=resolve_env_factory(study.env),
         policies=tuple(resolve_policy(entry) for entry in study.policies),
-        loadouts=tuple(Loadout(lo.name, dict(lo.kwargs), tuple(lo.seat_labels)) for lo in study.loadouts),
+        loadouts=tuple(Loadout(lo.name, dict(lo.kwargs), tuple(lo.seat_labels)) for lo in study.all_loadouts()),
         games_per_pair=study.games_per_pair, base_seed=study.base_seed, mirrors=study.mirrors,
         max_decisions=study.max_decisions)

@@ -29,3 +29,20 @@ def test_a_study_file_is_validated_with_file_and_field_in_the_error(tmp_path):
     bad.write_text('env = "x_v0"\npolicies = ["a", "a"]\ngames_per_pair = 0\n')
     with pytest.raises(DataError, match="bad.toml"):
         load_study(bad)
+
+
+def test_a_loadout_grid_plays_every_ordered_pairing_with_labels_filled_in(tmp_path):
+    from issoku.evaluation.config import StudyConfig
+
+    study = StudyConfig.model_validate({
+        "env": "x_v0", "policies": ["a"], "mirrors": True,
+        "loadout_grid": {"seat_key": "fighters", "labels": ["katana", "yari", "tanto"],
+                         "seat_template": {"archetype": "kenshi", "weapon": "{label}", "tags": ["{label}-user"]},
+                         "kwargs": {"round_limit": 5}}})
+    loadouts = study.all_loadouts()
+    assert [lo.name for lo in loadouts][:2] == ["katana-vs-yari", "katana-vs-tanto"] and len(loadouts) == 6
+    assert loadouts[0].seat_labels == ("katana", "yari")
+    assert loadouts[0].kwargs == {"round_limit": 5, "fighters": [
+        {"archetype": "kenshi", "weapon": "katana", "tags": ["katana-user"]},
+        {"archetype": "kenshi", "weapon": "yari", "tags": ["yari-user"]}]}
+    assert [lo.name for lo in StudyConfig(env="x", policies=("a",)).all_loadouts()] == ["default"]
