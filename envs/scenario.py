@@ -21,7 +21,7 @@ format (validated; unknown keys are errors)::
 Without ``policy`` the playback stops when the script runs out, fight over or not. Agents that are
 done leave by their dead step on their own; the script lists decisions only. :func:`play` takes the
 policy object itself (the envs layer does not know the agents registry; the ``issoku replay`` command
-resolves ``policy`` by name).
+resolves ``policy`` by name, handing ruleset-built agents the ruleset of :func:`scenario_env`).
 """
 
 from __future__ import annotations
@@ -111,9 +111,18 @@ class Replay:
         return self.state.is_terminal() or self.state.is_truncated()
 
 
-def play(scenario: Scenario, policy: PolicyFn | None = None) -> Replay:
-    """Play ``scenario`` with its events recorded; ``policy`` plays every seat once the script is done."""
-    env = make_env(scenario.env, **{**scenario.env_kwargs, "record_events": True})
+def scenario_env(scenario: Scenario) -> RulesetAECEnv:
+    """A fresh env of the scenario's id and keyword arguments, recording events (not yet reset).
+
+    Build it first when the play-out policy needs the ruleset (a scripted agent built for one)."""
+    return make_env(scenario.env, **{**scenario.env_kwargs, "record_events": True})
+
+
+def play(scenario: Scenario, policy: PolicyFn | None = None, env: RulesetAECEnv | None = None) -> Replay:
+    """Play ``scenario`` with its events recorded; ``policy`` plays every seat once the script is done.
+
+    ``env``: one from :func:`scenario_env` (default: a new one)."""
+    env = env if env is not None else scenario_env(scenario)
     env.reset(seed=scenario.seed)
     state = env.game_state
     script = scenario.decisions()

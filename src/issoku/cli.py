@@ -76,15 +76,17 @@ def replay(
     from issoku.agents.registry import make_policy
     from issoku.envs.replay import format_jsonl, format_text
     from issoku.envs.registry import UnknownNameError
-    from issoku.envs.scenario import ScenarioError, load_scenario, play
+    from issoku.envs.scenario import ScenarioError, load_scenario, play, scenario_env
     from issoku.rules.kernel.content import DataError
 
     try:
         spec = load_scenario(scenario)
+        env = scenario_env(spec)
         policy = None
         if spec.policy is not None:
-            policy = make_policy(spec.policy, seed=spec.seed if spec.policy_seed is None else spec.policy_seed)
-        played = play(spec, policy)
+            seed = spec.seed if spec.policy_seed is None else spec.policy_seed
+            policy = make_policy(spec.policy, seed=seed, ruleset=env.ruleset)
+        played = play(spec, policy, env)
     except (DataError, ScenarioError, UnknownNameError) as error:
         typer.echo(f"{scenario}: {error}", err=True)
         raise typer.Exit(2) from None

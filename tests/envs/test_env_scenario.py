@@ -15,7 +15,7 @@ from issoku.agents.registry import make_policy, policy_names, register_policy
 from issoku.cli import app
 from issoku.envs.registry import UnknownNameError, env_ids, import_object, make_env, register_env
 from issoku.envs.replay import format_jsonl, format_text
-from issoku.envs.scenario import ScenarioError, load_scenario, play
+from issoku.envs.scenario import ScenarioError, load_scenario, play, scenario_env
 from issoku.rules.kernel.content import DataError
 
 SCRIPTED = """
@@ -140,11 +140,15 @@ SHIPPED = sorted((Path(__file__).resolve().parents[2] / "scenarios").rglob("*.to
 def test_shipped_scenarios_play_their_script_and_replay_byte_for_byte(path):
     scenario = load_scenario(path)
     policy_seed = scenario.seed if scenario.policy_seed is None else scenario.policy_seed
-    policy = make_policy(scenario.policy, seed=policy_seed) if scenario.policy else None
-    replay = play(scenario, policy)
+
+    def replay_once():
+        env = scenario_env(scenario)
+        policy = make_policy(scenario.policy, seed=policy_seed, ruleset=env.ruleset) if scenario.policy else None
+        return play(scenario, policy, env)
+
+    replay = replay_once()
     assert len(replay.decisions) >= len(scenario.actions)
-    again = play(scenario, make_policy(scenario.policy, seed=policy_seed) if scenario.policy else None)
-    assert format_jsonl(replay) == format_jsonl(again)
+    assert format_jsonl(replay) == format_jsonl(replay_once())
 
 
 def test_there_is_a_shipped_scenario():
