@@ -1,4 +1,5 @@
-"""A Gymnasium view of one seat of a :class:`~issoku.envs.adapter.RulesetAECEnv`, for training.
+"""A Gymnasium view of one seat of an AEC env (an issoku env or any classic-convention PettingZoo
+env), for training.
 
 The learner plays one seat; a given opponent policy ``(observation, action_mask) -> action`` plays
 every other seat inside ``step``, so the learner only ever sees its own decisions. This is what
@@ -25,6 +26,10 @@ ends the episode with ``illegal_reward`` for the learner.
 
 If the opponents end the fight (or eliminate the learner) before the learner's first decision, that
 fight is skipped and the next seed drawn: a Gymnasium episode must start with a decision to make.
+
+Only the public AEC API is used (``observe``, ``agent_selection``, ``terminations``, ``truncations``,
+``_cumulative_rewards`` — what ``last()`` reads), so any env whose observations are
+``{"observation", "action_mask"}`` works, PettingZoo's classic games included.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import AECEnv
 
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], int]
 """``(observation, action_mask) -> action``: the shape of ``issoku.agents.Policy`` (envs cannot import agents)."""
@@ -47,18 +52,22 @@ MAX_SKIPPED_FIGHTS = 100
 class SingleAgentEnv(gymnasium.Env):
     """The learner's seat of ``env`` as a Gymnasium env; the other seats are played by ``opponent``."""
 
-    def __init__(self, env: RulesetAECEnv, opponent: OpponentPolicy, learner_seat: int | None = None) -> None:
-        num_seats = len(env.possible_agents)
-        if learner_seat is not None and not 0 <= learner_seat < num_seats:
-            raise ValueError(f"learner_seat must be in 0..{num_seats - 1} or None, not {learner_seat}")
+    def __init__(self, env: AECEnv, opponent: OpponentPolicy, learner_seat: int | None = None) -> None:
+        agents = list(env.possible_agents)
+        if learner_seat is not None and not 0 <= learner_seat < len(agents):
+            raise ValueError(f"learner_seat must be in 0..{len(agents) - 1} or None, not {learner_seat}")
+        first = agents[0]
+        self.observation_space = env.observation_space(first)["observation"]
+        self.action_space = spaces.Discrete(env.action_space(first).n)
+        for agent in agents[1:]:
+            if (env.action_space(agent).n != self.action_space.n
+                    or env.observation_space(agent)["observation"] != self.observation_space):
+                raise ValueError(f"one learner for every seat needs the seats to share their spaces; {agent!r} differs")
         self.env = env
         self.opponent = opponent
         self.fixed_seat = learner_seat
-        self.metadata = {"render_modes": env.metadata["render_modes"], "name": env.metadata["name"]}
-        self.render_mode = env.render_mode
-        first = env.possible_agents[0]
-        self.observation_space = env.observation_space(first)["observation"]
-        self.action_space = spaces.Discrete(env.action_space(first).n)
+        self.metadata = {"render_modes": env.metadata.get("render_modes", []), "name": str(env)}
+        self.render_mode = getattr(env, "render_mode", None)
         self.learner: str = first
         self.learner_seat: int = 0
 
@@ -90,7 +99,8 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_opponents()
         learner = self.learner
         reward = float(env._cumulative_rewards[learner])
-        return self._observation(), reward, env.terminations[learner], env.truncations[learner], self._info()
+        return (self._observation(), reward, bool(env.terminations[learner]), bool(env.truncations[learner]),
+                self._info())
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as bools (all False once the learner is done)."""
@@ -131,10 +141,10 @@ class SingleAgentEnv(gymnasium.Env):
         return self.env.terminations[self.learner] or self.env.truncations[self.learner]
 
     def _observation(self) -> np.ndarray:
-        return self.env.game_state.observation(self.learner_seat)
+        return self.env.observe(self.learner)["observation"]
 
     def _info(self) -> dict[str, Any]:
-        info = self.env.infos[self.learner]
-        # A copy: the AEC env shares read-only masks between steps, and a Gymnasium info must be new data.
-        return {"action_mask": info["action_mask"].copy(), "decision_kind": info["decision_kind"],
+        # A copy: issoku envs share read-only masks between steps, and a Gymnasium info must be new data.
+        return {"action_mask": np.array(self.env.observe(self.learner)["action_mask"], dtype=np.int8),
+                "decision_kind": self.env.infos[self.learner].get("decision_kind"),
                 "learner": self.learner, "learner_seat": self.learner_seat}

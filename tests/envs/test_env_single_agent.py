@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,3 +119,24 @@ def test_one_reset_seed_fixes_the_fights_and_the_opponents_choices():
 
     assert episode_log(3) == episode_log(3)
     assert episode_log(3) != episode_log(4)
+
+
+def _race_env():
+    """The training tests' race_v0: a plain PettingZoo AEC env, not built on the adapter."""
+    path = Path(__file__).resolve().parents[1] / "training" / "race_env.py"
+    spec = importlib.util.spec_from_file_location("race_env_for_envs_tests", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.race_v0()
+
+
+def test_any_classic_aec_env_works_and_passes_the_checkers():
+    env = SingleAgentEnv(_race_env(), RandomLegal(seed=0))
+    gymnasium_check_env(env, skip_render_check=True)
+    observation, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(env.action_masks())[0])
+        observation, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert reward in (-1.0, 1.0)
