@@ -285,8 +285,6 @@ class TempoState:
             self._shoot(actor)
         self.events.emit("TP-004", "declare", actor, action=public_name(flat_action), cost=cost,
                          ap_after=self.ap[actor])
-        if flat_action == _FEINT:
-            self.events.emit("TP-027", "feint_recorded", actor)
         reactor = 1 - actor
         legal = self._react_legal(reactor)
         if len(legal) > 1:
@@ -439,6 +437,8 @@ class TempoState:
         """TP-007 / TP-008 and the outcome effects (TP-G09: stopping outcomes cancel, strikes both land)."""
         actor = self.actor()
         reactor = 1 - actor
+        if self.declared == _FEINT:       # the paper is turned over: logged only now, so no log line leaks it
+            self.events.emit("TP-027", "feint_revealed", actor)
         active = self.counter if self.counter >= 0 else self.declared
         a_tech = TECHNIQUE_OF[active]
         a_result = self._check(actor, a_tech, active)
