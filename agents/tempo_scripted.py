@@ -83,6 +83,10 @@ class TempoScripted:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
+    def seed(self, seed: int | None) -> None:
+        """Reseed (the single-agent training wrapper calls this on every reset)."""
+        self.rng = np.random.default_rng(seed)
+
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         view = read(observation)
         choice = first_legal(action_mask, self.preferences(view))

@@ -175,6 +175,21 @@ class TempoState:
             setattr(copy, name, getattr(self, name))
         return copy
 
+    def render_text(self) -> str:
+        """A spectator's picture (the env adapter's render hook): public facts only, a feint shown as an attack."""
+        lines = [f"round {self.round}  distance {self.distance}  turn: {self.ruleset.seat_names[self.actor()]}"]
+        for seat in (0, 1):
+            lo = self.loadout(seat)
+            flags = [flag for flag, on in (("disarmed", self.disarmed[seat]), ("aimed", self.aimed[seat]),
+                                           ("unloaded", not self.loaded[seat])) if on]
+            lines.append(f"  {self.ruleset.seat_names[seat]:<10} {lo.fighter.name:<14} {lo.weapon.name:<13} "
+                         f"health {self.hp[seat]:>2}/{lo.max_health:<2} AP {self.ap[seat]:>2}  "
+                         f"{STATUS_NAMES[self.status[seat]]} {' '.join(flags)}".rstrip())
+        if self.declared >= 0:
+            reaction = f", answered by {ACTION_NAMES[self.reaction]}" if self.reaction >= 0 else ""
+            lines.append(f"  declared: {public_name(self.declared)}{reaction}")
+        return "\n".join(lines)
+
     # ----------------------------------------------------------------- public helpers
 
     def actor(self) -> int:
