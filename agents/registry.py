@@ -17,6 +17,9 @@ from issoku.envs.registry import UnknownNameError, check_import_path, import_obj
 
 POLICY_FACTORIES: dict[str, str] = {
     "random": "issoku.agents.policy:RandomLegal",
+    "tempo_always_parry": "issoku.agents.tempo_scripted:AlwaysParry",
+    "tempo_feint_counter": "issoku.agents.tempo_scripted:FeintCounter",
+    "tempo_heuristic": "issoku.agents.tempo_scripted:Heuristic",
 }
 
 

@@ -120,3 +120,40 @@ def test_render_shows_the_duel_without_the_feint():
 def test_single_agent_wrapper_passes_gymnasium_checker():
     wrapped = SingleAgentEnv(tempo_duel_v0.env(illegal_action="terminate"), Heuristic(seed=0))
     gymnasium_check_env(wrapped, skip_render_check=True)
+
+
+def test_registered_env_and_policies():
+    from issoku.agents.registry import make_policy
+    from issoku.envs import make_env
+
+    assert make_env("tempo_duel_v0").ruleset is tempo_duel_v0.env().ruleset
+    for name in ("tempo_always_parry", "tempo_feint_counter", "tempo_heuristic"):
+        _play(tempo_duel_v0.env(), 1, make_policy(name, seed=0))
+
+
+@pytest.mark.rule("TP-046", "TP-044", "TP-035")
+def test_the_seeded_scenario_replays_the_issue_exchange():
+    from pathlib import Path
+
+    from issoku.envs.scenario import load_scenario, play
+
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "tempo_duel" / "bind_wind_withdraw.toml"
+    played = play(load_scenario(path))
+    lines = [(e.rule, e.kind, e.data.get("action"), e.data.get("outcome"), e.data.get("why"))
+             for e in played.state.events.since(played.setup_events_end)
+             if e.kind in ("declare", "react", "counter_tempo", "resolve", "statuses", "stopped")]
+    assert lines == [
+        ("TP-004", "declare", "proactive:melee_attack", None, None),
+        ("TP-005", "react", "react:counter_attack", None, None),
+        ("TP-006", "counter_tempo", "ct:parry", None, None),
+        ("TP-008", "resolve", "ct_parry", "bind", None),
+        ("TP-G09", "stopped", "counter_attack", None, None),
+        ("TP-046", "statuses", None, None, "bind"),
+        ("TP-004", "declare", "proactive:withdraw", None, None),
+        ("TP-005", "react", "react:wind", None, None),
+        ("TP-008", "resolve", "withdraw", "failure", None),
+        ("TP-G09", "stopped", "withdraw", None, None),
+        ("TP-004", "declare", "proactive:withdraw", None, None),
+        ("TP-007", "resolve", "withdraw", "success", None),
+        ("TP-G10", "statuses", None, None, "withdraw"),
+    ]

@@ -1,6 +1,5 @@
 """The scripted tempo fighters: always legal, each doing what its name says, the heuristic beating random."""
 
-import numpy as np
 import pytest
 
 from issoku.agents.play import play_fight
