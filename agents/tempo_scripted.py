@@ -181,3 +181,11 @@ class Heuristic(TempoScripted):
         if view.health >= view.opponent_health:
             return ["react:counter_attack", "react:evade", "react:parry"]
         return ["react:evade", "react:parry", "react:counter_attack"]   # Evade: no feint can exploit it
+
+
+SCRIPTED: dict[str, type[TempoScripted]] = {
+    "always_parry": AlwaysParry,
+    "feint_counter": FeintCounter,
+    "heuristic": Heuristic,
+}
+"""The scripted tempo fighters by name (command lines)."""
