@@ -45,6 +45,7 @@ from issoku.rules.tempo.content import UNARMED_KIND
 from issoku.rules.tempo.observation import encode
 
 if TYPE_CHECKING:
+    from issoku.rules.tempo.loadout import Loadout
     from issoku.rules.tempo.ruleset import TempoDuel
 
 ACT, REACT, COUNTER, OVER = range(4)
@@ -196,7 +197,7 @@ class TempoState:
         """The seat whose turn it is."""
         return self.order[self.turn_index]
 
-    def loadout(self, seat: int):
+    def loadout(self, seat: int) -> "Loadout":
         """The seat's current :class:`~issoku.rules.tempo.loadout.Loadout` (bare hands once disarmed)."""
         return self.ruleset.loadouts[seat][self.disarmed[seat]]
 
