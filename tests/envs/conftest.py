@@ -10,5 +10,5 @@ TOY_ENV_ID = "toy_race_v1"
 @pytest.fixture
 def toy_env_id(monkeypatch):
     """``toy_race_v1`` in the env registry for the duration of one test."""
-    monkeypatch.setitem(registry.ENV_FACTORIES, TOY_ENV_ID, "toy_ruleset:toy_env")
+    monkeypatch.setitem(registry.ENV_FACTORIES, TOY_ENV_ID, "tests.envs.toy_ruleset:toy_env")
     return TOY_ENV_ID

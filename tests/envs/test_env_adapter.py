@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-from toy_ruleset import ToyRace
 
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.envs.errors import EnvOrderError, IllegalActionError
+
+from .toy_ruleset import ToyRace
 
 
 def make_env(num_seats: int = 2, **kwargs) -> RulesetAECEnv:

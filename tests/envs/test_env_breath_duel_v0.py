@@ -13,7 +13,6 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mask_property import play_checking_masks
 from pettingzoo.test import api_test, seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -22,6 +21,8 @@ from issoku.envs import breath_duel_v0, make_env
 from issoku.envs.single_agent import SingleAgentEnv
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.ruleset import FighterSpec
+
+from .mask_property import play_checking_masks
 
 WEAPONS = sorted(load_catalog().weapons)
 PAIRINGS = list(itertools.combinations_with_replacement(WEAPONS, 2))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mask_property import play_checking_masks
-from toy_ruleset import ToyRace
 
 from issoku.envs.adapter import RulesetAECEnv
+
+from .mask_property import play_checking_masks
+from .toy_ruleset import ToyRace
 
 
 @settings(max_examples=25, deadline=None)

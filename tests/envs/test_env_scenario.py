@@ -102,9 +102,9 @@ def test_env_registry(toy_env_id, monkeypatch):
     with pytest.raises(UnknownNameError, match="unknown env id 'nope_v0'; known: .*toy_race_v1"):
         make_env("nope_v0")
     with pytest.raises(ValueError, match="package.module:attribute"):
-        register_env("bad_v0", "toy_ruleset.toy_env")
+        register_env("bad_v0", "tests.envs.toy_ruleset.toy_env")
     monkeypatch.setattr("issoku.envs.registry.ENV_FACTORIES", {})
-    register_env("again_v0", "toy_ruleset:toy_env")
+    register_env("again_v0", "tests.envs.toy_ruleset:toy_env")
     assert env_ids() == ["again_v0"]
     assert import_object("issoku.envs.adapter:RulesetAECEnv").__name__ == "RulesetAECEnv"
 

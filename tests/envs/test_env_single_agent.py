@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
-from toy_ruleset import ToyRace
 
 from issoku.agents import RandomLegal
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.envs.errors import IllegalActionError
 from issoku.envs.single_agent import SingleAgentEnv
+
+from .toy_ruleset import ToyRace
 
 
 def make(num_seats=2, learner_seat=None, illegal_action="terminate", opponent=None, **rules) -> SingleAgentEnv:
