@@ -3,8 +3,8 @@
 The breath engine keeps the count, the breath, Energy, reservations, attacks and Wounds exactly as in
 the canon (MA-001); :class:`MaModule` adds, through the engine's hooks only:
 
-* orders: ``half_step:close|open`` (MA-011), ``aim:<technique>:<location>`` (MA-041), ``push_out``,
-  ``slip_away``, ``empty_hand:<move>`` (MA-026..028), ``slip_counter:<technique>`` (MA-G06),
+* orders: ``half_step:close|open`` (MA-011), ``aim:<attack slot>:<location>`` (MA-041), ``push_out``,
+  ``slip_away``, ``empty_hand:<move>`` (MA-026..028), ``slip_counter:<attack slot>`` (MA-G06),
   ``pick_up`` (MA-G15), and the answers ``resist`` / ``yield`` of the ``resist`` decision (MA-G01);
 * the range veto and modifiers (MA-022..025), the step-in cut (MA-016), wounds and glare on checks;
 * the guard track: [Direct 2] and the Critical window while broken, shaving after every attack
@@ -57,6 +57,9 @@ if TYPE_CHECKING:
     from issoku.rules.breath.fighter import Fighter
 
 DIRECTIONS = {"close": CLOSER, "open": OPENER}
+BASE_COSTS = {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
+              "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}
+"""Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
 THREAT_MARGIN = 2
 """A location attack that missed by at most this much threatened the location (MA-034, MA-G10)."""
 UNARMED = "unarmed"
@@ -64,6 +67,15 @@ UNARMED = "unarmed"
 DRAWN_DAGGER = "tanto"
 """The weapon "drawing a dagger" readies (MA-G07)."""
 INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
+ATTACK_SLOT_INDEX = {f"attack_{chr(ord('a') + i)}": i for i in range(26)}
+"""``aim`` and ``slip_counter`` name the weapon's attack by slot (Attack A, Attack B: BR-010), not by key,
+so the action table stays small and one policy reads "Attack A at the wrist" the same with any weapon."""
+
+
+def attack_slots(catalog: Catalog) -> list[str]:
+    """``attack_a``, ``attack_b``, ... as many as the weapon with the most attack techniques has."""
+    most = max(len(weapon.attacks) for weapon in catalog.weapons.values())
+    return [f"attack_{chr(ord('a') + i)}" for i in range(most)]
 
 
 class MaData:
@@ -115,19 +127,23 @@ class MaModule(BreathModule):
         """The engine keys per-fight data and the fingerprint by name, so the name carries the options."""
         self._ranges: dict[str, tuple[RangeVerdict, ...]] = {}
         self._reaches: dict[str, WeaponReach] = {}
+        self._costs: dict[tuple, tuple[int, list[Modifier]]] = {}
+        self._legal: dict[tuple, frozenset[Order]] = {}
+        self._orders: tuple[Order, ...] = ()
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
         """The duel's maneuvers and answers, in a fixed order."""
         if max_targets != 1:
             raise ValueError("Ma and Blade is a 1:1 duel (MA-001): exactly one enemy per fighter")
-        attacks = [t.key for t in catalog.techniques.values() if t.kind == "attack"]
+        slots = attack_slots(catalog)
         orders: list[Order] = [("half_step", "close"), ("half_step", "open")]
         if self.config.locations_offered:
-            orders += [("aim", key, location.value) for key in attacks for location in Location]
+            orders += [("aim", slot, location.value) for slot in slots for location in Location]
         orders += [("push_out",), ("slip_away",)] + [("empty_hand", move) for move in EMPTY_HAND_MOVES]
-        orders += [("slip_counter", key) for key in attacks]
+        orders += [("slip_counter", slot) for slot in slots]
         orders += [("pick_up",), ("resist",), ("yield",)]
+        self._orders = tuple(orders)
         return orders
 
     def new_data(self, state: "BreathState") -> MaData:
@@ -157,24 +173,48 @@ class MaModule(BreathModule):
         return table[self.data(state).ladder.rung]
 
     # -- orders ------------------------------------------------------------------------------------
-    def _base_cost(self, state: "BreathState", order: Order) -> tuple[Technique | None, int]:
+    def _cost(self, state: "BreathState", fighter: "Fighter", order: Order) -> tuple[Technique | None, int, list[Modifier]]:
+        """An order's technique, final Energy and named modifiers (Rule 2 through the engine's ``cost_of``).
+
+        The price depends only on the seat's sheet, the weapon in hand, a leg wound and the Core Zone
+        flag, so it is cached on those: the legal mask asks for it on every decision.
+        """
         kind = order[0]
         if kind in ("aim", "slip_counter"):
-            technique = state.ruleset.catalog.techniques[order[1]]
-            return technique, technique.cost
-        return None, {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
-                      "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}[kind]
+            technique: Technique | None = fighter.weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
+            base = technique.cost
+        else:
+            technique, base = None, BASE_COSTS[kind]
+        key = (fighter.seat, fighter.weapon.key, order, self.data(state).injuries[fighter.seat].leg, fighter.in_core)
+        priced = self._costs.get(key)
+        if priced is None:
+            priced = self._costs[key] = state.cost_of(fighter, technique, order, base)
+        return technique, priced[0], priced[1]
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
-        """Whether ``fighter`` may play one of the duel's maneuvers now."""
+        """Whether ``fighter`` may play one of the duel's maneuvers now.
+
+        Legality depends only on the situation key below, so the legal set is computed once per
+        situation and looked up on every later decision (the engine asks for each order in turn).
+        """
+        data = self.data(state)
+        seat = fighter.seat
+        injuries = data.injuries[seat]
+        key = (seat, fighter.energy, fighter.weapon.key, data.ladder.rung, injuries.leg, injuries.disarmed,
+               data.counter_owed == seat, fighter.in_core)
+        legal = self._legal.get(key)
+        if legal is None:
+            legal = self._legal[key] = frozenset(o for o in self._orders if self._order_allowed(state, fighter, o))
+        return order in legal
+
+    def _order_allowed(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         kind = order[0]
         if kind in ("resist", "yield"):
             return False
         data = self.data(state)
         rung = data.ladder.rung
         if kind in ("aim", "slip_counter"):
-            technique = state.ruleset.catalog.techniques[order[1]]
-            if technique.weapon != fighter.weapon.key or not self.verdict(state, fighter).can_attack:
+            if ATTACK_SLOT_INDEX[order[1]] >= len(fighter.weapon.attacks) or not self.verdict(state, fighter).can_attack:
                 return False
             if kind == "slip_counter" and data.counter_owed != fighter.seat:
                 return False
@@ -186,8 +226,7 @@ class MaModule(BreathModule):
                 return False
         elif rung is not Rung.TSUBAZERIAI:
             return False
-        technique, base = self._base_cost(state, order)
-        return state.cost_of(fighter, technique, order, base)[0] <= fighter.energy
+        return self._cost(state, fighter, order)[1] <= fighter.energy
 
     def cost_modifiers(self, state: "BreathState", fighter: "Fighter", technique: Technique | None,
                        order: Order) -> list[Modifier]:
@@ -202,8 +241,7 @@ class MaModule(BreathModule):
     def apply_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
         """Carry out one of the duel's maneuvers in ``fighter``'s breath."""
         kind = order[0]
-        technique, base = self._base_cost(state, order)
-        cost, modifiers = state.cost_of(fighter, technique, order, base)
+        technique, cost, modifiers = self._cost(state, fighter, order)
         count = fighter.energy
         rule = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}.get(kind, "MA-G04")
         state.pay(fighter, cost, rule, ":".join(str(part) for part in order), modifiers)
