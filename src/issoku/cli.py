@@ -6,6 +6,9 @@ dependencies (torch) load only when used.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 app = typer.Typer(help="issoku: a reinforcement-learning lab for tabletop combat rules.", no_args_is_help=True,
@@ -62,6 +65,58 @@ def duel(
     typer.echo(state.render_text())
     winner = state.winner_side()
     typer.echo("draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
+
+
+@app.command()
+def replay(
+    scenario: Path = typer.Argument(..., help="A scenario TOML file (format: docs/envs.md)."),
+    json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
+) -> None:
+    """Play a scenario and print its event log, rule by rule."""
+    from issoku.agents.registry import make_policy
+    from issoku.envs.replay import format_jsonl, format_text
+    from issoku.envs.registry import UnknownNameError
+    from issoku.envs.scenario import ScenarioError, load_scenario, play
+    from issoku.rules.kernel.content import DataError
+
+    try:
+        spec = load_scenario(scenario)
+        policy = None
+        if spec.policy is not None:
+            policy = make_policy(spec.policy, seed=spec.seed if spec.policy_seed is None else spec.policy_seed)
+        played = play(spec, policy)
+    except (DataError, ScenarioError, UnknownNameError) as error:
+        typer.echo(f"{scenario}: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
+
+
+@app.command()
+def train(
+    env: Optional[str] = typer.Option(None, help="Env id: an issoku env (breath_duel_v0), a PettingZoo classic id, or module:factory."),
+    total_steps: Optional[int] = typer.Option(None, help="Learner steps in total (including those before a resume)."),
+    seed: Optional[int] = typer.Option(None, help="Run seed (network, fights, seats, opponents)."),
+    run_dir: Optional[str] = typer.Option(None, help="Run directory (default runs/<env>-seed<seed>)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the run in --run-dir from its newest checkpoint."),
+    set_: list[str] = typer.Option([], "--set", help="Any other config field, as key=value (repeatable); see issoku.training.config."),
+) -> None:
+    """Train an agent by MaskablePPO self-play against a PFSP opponent pool (checkpoints, TensorBoard, resume)."""
+    from issoku.training.selfplay import cli_train
+
+    given = {"env_id": env, "total_steps": total_steps, "seed": seed, "run_dir": run_dir}
+    cli_train({key: value for key, value in given.items() if value is not None}, set_, resume=resume)
+
+
+@app.command()
+def play(
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
+    seat: Optional[int] = typer.Option(None, help="Your seat index (default: drawn from the seed)."),
+    seed: int = typer.Option(0, help="Fight seed."),
+) -> None:
+    """Duel a trained agent in the terminal, choosing your moves from a numbered menu of legal actions."""
+    from issoku.training.play import play_in_terminal
+
+    play_in_terminal(checkpoint, seat=seat, seed=seed)
 
 
 def main() -> None:
