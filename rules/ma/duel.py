@@ -40,7 +40,8 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.sparring import POINTS_TO_WIN, SparringScore
+from issoku.rules.ma.observe import observation_fields, render_line, write_observation
+from issoku.rules.ma.sparring import SparringScore
 from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
 from issoku.rules.ma.tsubazeriai import (
     EMPTY_HAND_COST,
@@ -66,7 +67,6 @@ UNARMED = "unarmed"
 """The catalog weapon of a disarmed duelist (MA-G15) and of empty-hand moves (MA-G07)."""
 DRAWN_DAGGER = "tanto"
 """The weapon "drawing a dagger" readies (MA-G07)."""
-INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
 ATTACK_SLOT_INDEX = {f"attack_{chr(ord('a') + i)}": i for i in range(26)}
 """``aim`` and ``slip_counter`` name the weapon's attack by slot (Attack A, Attack B: BR-010), not by key,
 so the action table stays small and one policy reads "Attack A at the wrist" the same with any weapon."""
@@ -426,7 +426,8 @@ class MaModule(BreathModule):
             return
         if attack.critical:
             guard.take_window(state.events, seat, state.round)
-        guard.shave(hit_shave(attack.technique.damage, attack.critical), state.events, seat, state.round)
+        wounds = attack.technique.damage + extra_wounds(location)
+        guard.shave(hit_shave(wounds, attack.critical), state.events, seat, state.round)
         if data.score is not None:
             data.score.strike(attack.attacker.seat, attack.critical, state.events)
         elif location is not None:
@@ -481,47 +482,17 @@ class MaModule(BreathModule):
 
     # -- observation and rendering ---------------------------------------------------------------
     def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
-        """The shared rung, then per fighter (ego first): guard, opening, window, injuries, points, streak."""
-        n = num_fighters
-        return (("ma_rung", len(Rung), 0.0, 1.0), ("ma_can_attack", n, 0.0, 1.0), ("ma_guard", n, 0.0, 1.0),
-                ("ma_guard_open", n, 0.0, 1.0), ("ma_window", n, 0.0, 1.0),
-                ("ma_injuries", n * len(INJURY_FLAGS), 0.0, 1.0), ("ma_points", n, 0.0, 1.0),
-                ("ma_loss_streak", n, 0.0, 1.0), ("ma_stage_side", n, 0.0, 1.0),
-                ("ma_step_in", 1, 0.0, 1.0), ("ma_counter_owed", 1, 0.0, 1.0), ("ma_first_contest", 1, 0.0, 1.0))
+        """The ``ma_*`` fields (``observe.py``)."""
+        return observation_fields(num_fighters)
 
     def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
-        """Fill the ``ma_*`` fields; everything here is visible at the table."""
-        spec = state.ruleset.observation_spec
-        data = self.data(state)
-        out[spec.slice("ma_rung").start + data.ladder.rung] = 1.0
-        me = order[0]
-        for slot, seat in enumerate(order):
-            guard = data.guards[seat]
-            fighter = state.fighters[seat]
-            out[spec.slice("ma_can_attack").start + slot] = float(self.verdict(state, fighter).can_attack)
-            out[spec.slice("ma_guard").start + slot] = guard.value / guard.maximum
-            out[spec.slice("ma_guard_open").start + slot] = float(guard.is_open(state.round))
-            out[spec.slice("ma_window").start + slot] = float(guard.window and guard.is_open(state.round))
-            injuries = data.injuries[seat]
-            base = spec.slice("ma_injuries").start + slot * len(INJURY_FLAGS)
-            for i, flag in enumerate(INJURY_FLAGS):
-                out[base + i] = float(getattr(injuries, flag))
-            if data.score is not None:
-                out[spec.slice("ma_points").start + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
-            out[spec.slice("ma_loss_streak").start + slot] = min(1.0, guard.loss_streak / 3.0)
-            out[spec.slice("ma_stage_side").start + slot] = float(data.stage.side == seat)
-        out[spec.slice("ma_step_in").start] = float(data.step_in_from[me] >= 0)
-        out[spec.slice("ma_counter_owed").start] = float(data.counter_owed == me)
-        out[spec.slice("ma_first_contest").start] = float(data.first_contest)
+        """Fill the ``ma_*`` fields, ego first."""
+        can_attack = [self.verdict(state, f).can_attack for f in state.fighters]
+        write_observation(state.ruleset.observation_spec, self.data(state), state.round, order, can_attack, out)
 
     def render_line(self, state: "BreathState") -> str:
-        """``ma: issoku_itto | guard 7/8 5/7 | ...``"""
-        data = self.data(state)
-        guards = " ".join(f"{g.value}/{g.maximum}{'!' if g.is_open(state.round) else ''}" for g in data.guards)
-        line = f"  ma: {RUNG_NAMES[data.ladder.rung]}   guard {guards}"
-        if data.score is not None:
-            line += f"   points {data.score.points[0]}-{data.score.points[1]}"
-        return line
+        """The ma, the guards, the points."""
+        return render_line(self.data(state), state.round)
 
 
 def ma_duel(config: MaDuelConfig = MaDuelConfig(), breath: BreathConfig = BreathConfig(), *,

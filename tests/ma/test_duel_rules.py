@@ -230,3 +230,17 @@ def test_illegal_module_action_is_rejected_by_name():
 def test_options_change_the_fingerprint():
     assert ma_duel().fingerprint != ma_duel(MaDuelConfig(stage="sandbar")).fingerprint
     assert ma_duel().fingerprint == ma_duel().fingerprint
+
+
+@pytest.mark.rule("MA-010", "MA-044", "MA-030")
+def test_observation_is_ego_first_and_shares_the_rung():
+    duel = Duel(dice=[5, 4])
+    duel.play("aim:attack_a:leg", "take_hit")
+    spec = duel.ruleset.observation_spec
+    mine, theirs = (spec.unpack(duel.state.observation(seat)) for seat in (0, 1))
+    assert list(mine["ma_rung"]) == list(theirs["ma_rung"]) == [0, 1, 0, 0, 0]
+    leg = 2  # wrist, arm, leg, ...
+    assert mine["ma_injuries"][6 + leg] == 1.0 and theirs["ma_injuries"][leg] == 1.0
+    assert mine["ma_guard"][1] == theirs["ma_guard"][0] == pytest.approx(6 / 7)
+    assert list(mine["ma_can_attack"]) == [1.0, 1.0]
+    assert "ma: issoku_itto   guard 8/8 6/7" in duel.state.render_text()
