@@ -10,6 +10,7 @@ To add an agent: ``POLICY_FACTORIES["aggressive"] = "issoku.agents.scripted:Aggr
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from issoku.agents.policy import Policy
@@ -17,6 +18,9 @@ from issoku.envs.registry import UnknownNameError, check_import_path, import_obj
 
 POLICY_FACTORIES: dict[str, str] = {
     "random": "issoku.agents.policy:RandomLegal",
+    "breath_aggressive": "issoku.agents.breath_scripted:Aggressive",
+    "breath_defensive": "issoku.agents.breath_scripted:Defensive",
+    "breath_heuristic": "issoku.agents.breath_scripted:Heuristic",
 }
 
 
@@ -30,10 +34,19 @@ def policy_names() -> list[str]:
     return sorted(POLICY_FACTORIES)
 
 
-def make_policy(name: str, seed: int | None = None, **kwargs: Any) -> Policy:
-    """A new policy called ``name``, seeded with ``seed``."""
+def make_policy(name: str, seed: int | None = None, ruleset: Any = None, **kwargs: Any) -> Policy:
+    """A new policy called ``name``, seeded with ``seed``.
+
+    A scripted agent built for one ruleset (it reads the action names, observation schema and content)
+    declares a ``ruleset`` parameter and gets ``ruleset``; other factories never see it.
+    """
     try:
         path = POLICY_FACTORIES[name]
     except KeyError:
         raise UnknownNameError("policy", name, policy_names()) from None
-    return import_object(path)(seed=seed, **kwargs)
+    factory = import_object(path)
+    if "ruleset" in inspect.signature(factory).parameters:
+        if ruleset is None:
+            raise ValueError(f"policy {name!r} is built for a ruleset; give one (an issoku env's env.unwrapped.ruleset)")
+        kwargs["ruleset"] = ruleset
+    return factory(seed=seed, **kwargs)

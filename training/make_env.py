@@ -40,7 +40,7 @@ def make_aec_env(env_id: str, env_kwargs: dict | None = None) -> Any:
     raise ConfigError(f"unknown env {env_id!r}: neither issoku.envs.{env_id} nor pettingzoo.classic.{env_id} exists")
 
 
-def _ruleset(aec_env: Any) -> Any:
+def env_ruleset(aec_env: Any) -> Any:
     """The issoku ruleset behind an env, or None for a foreign env."""
     return getattr(aec_env.unwrapped, "ruleset", None)
 
@@ -51,7 +51,7 @@ def env_identity(aec_env: Any, env_id: str) -> dict[str, Any]:
     The version is the ``_vN`` suffix of the env's ``metadata["name"]`` (PettingZoo's convention), else of ``env_id``.
     """
     version = re.search(r"_v(\d+)$", aec_env.metadata.get("name", env_id))
-    ruleset = _ruleset(aec_env)
+    ruleset = env_ruleset(aec_env)
     return {
         "env_id": env_id,
         "env_version": int(version.group(1)) if version else None,
@@ -62,7 +62,7 @@ def env_identity(aec_env: Any, env_id: str) -> dict[str, Any]:
 
 def action_names(aec_env: Any) -> tuple[str, ...]:
     """Names of the flat actions (the ruleset's, or ``action <i>`` for a foreign env)."""
-    ruleset = _ruleset(aec_env)
+    ruleset = env_ruleset(aec_env)
     if ruleset is not None:
         return tuple(ruleset.action_names)
     return tuple(f"action {i}" for i in range(aec_env.action_space(aec_env.possible_agents[0]).n))

@@ -42,15 +42,16 @@ class Opponent:
     """The learner's recent scores against this opponent (1 win, 0.5 draw, 0 loss)."""
 
 
-def scripted_policy(name: str, seed: int) -> Policy:
-    """A scripted agent by name: ``random`` here, the rest from ``issoku.agents.registry`` when present."""
-    if name == "random":
-        return RandomLegal(seed)
+def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
+    """A scripted agent by its ``issoku.agents.registry`` name; ``ruleset`` is the env's, for agents built
+    for one ruleset (the breath fighters read its action names and content)."""
+    from issoku.agents.registry import make_policy
+    from issoku.envs.registry import UnknownNameError
+
     try:
-        from issoku.agents import registry
-    except ImportError:
-        raise ConfigError(f"unknown scripted agent {name!r} (known: random)") from None
-    return registry.make_agent(name, seed=seed)
+        return make_policy(name, seed=seed, ruleset=ruleset)
+    except (UnknownNameError, ValueError) as error:
+        raise ConfigError(f"unknown scripted agent {name!r}: {error}") from None
 
 
 def score_of(learner_return: float) -> float:

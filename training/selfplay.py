@@ -49,8 +49,11 @@ def resolve_config(overrides: dict[str, Any], *, resume: bool) -> TrainConfig:
 
 def build_pool(config: TrainConfig) -> OpponentPool:
     """The pool's scripted members, seeded from the run's seed."""
+    from issoku.training.make_env import env_ruleset, make_aec_env
+
+    ruleset = env_ruleset(make_aec_env(config.env_id, config.env_kwargs))
     return OpponentPool(
-        [Opponent(name, scripted_policy(name, config.seed + index), source=name)
+        [Opponent(name, scripted_policy(name, config.seed + index, ruleset), source=name)
          for index, name in enumerate(config.opponents)],
         window=config.pfsp_window, power=config.pfsp_power, floor=config.pfsp_floor,
         max_snapshots=config.max_snapshots)

@@ -1,0 +1,151 @@
+"""The balance study a command runs, as validated data: env, policies, loadouts, budget, seed.
+
+A study file (TOML) makes a report reproducible by anyone::
+
+    env = "breath_duel_v0"              # a registered env id, or "package.module:factory"
+    policies = ["random", "aggressive"] # registered policy names, or "name=package.module:factory"
+    games_per_pair = 20                 # per pair and loadout; odd games swap the seats
+    base_seed = 0
+    mirrors = false                     # also each policy against itself (loadout studies)
+
+    [[loadouts]]                        # optional; default: one loadout with no env keyword arguments
+    name = "katana-vs-yari"
+    seat_labels = ["katana", "yari"]    # what each seat fields, for the loadout matrix
+    kwargs = { fighters = ["katana", "yari"] }   # keyword arguments for the env factory
+
+    [loadout_grid]                      # optional: every ordered pairing of labels (see LoadoutGrid)
+    seat_key = "fighters"
+    seat_template = { archetype = "kenshi", weapon = "{label}" }
+    labels = ["uchigatana", "yari", "nodachi"]
+
+Names resolve through the env and agent registries (``issoku.envs.registry``,
+``issoku.agents.registry``) to importable factories, so worker processes can rebuild them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from issoku.evaluation.match import DEFAULT_MAX_DECISIONS
+from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
+from issoku.rules.kernel.content import load_model
+
+
+class LoadoutConfig(BaseModel):
+    """One named env configuration."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1)
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+    seat_labels: tuple[str, ...] = ()
+
+
+class LoadoutGrid(BaseModel):
+    """Every ordered pairing of ``labels`` (seat 0 fields one, seat 1 the other): a loadout matrix study.
+
+    Each seat's entry of the env keyword ``seat_key`` is ``seat_template`` with every ``"{label}"``
+    string inside it replaced by the seat's label; ``kwargs`` are shared by every loadout. Both seat
+    orders of a pairing are played, so seat advantages cancel in the matrix.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seat_key: str = Field(min_length=1)
+    seat_template: Any = "{label}"
+    labels: tuple[str, ...] = Field(min_length=2)
+    mirrors: bool = False
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+
+    def loadouts(self) -> tuple[LoadoutConfig, ...]:
+        """The grid's loadouts, named ``"<label0>-vs-<label1>"``."""
+        return tuple(
+            LoadoutConfig(name=f"{a}-vs-{b}", seat_labels=(a, b),
+                          kwargs={**self.kwargs, self.seat_key: [_fill(self.seat_template, a),
+                                                                 _fill(self.seat_template, b)]})
+            for a in self.labels for b in self.labels if a != b or self.mirrors)
+
+
+def _fill(template: Any, label: str) -> Any:
+    """``template`` with ``"{label}"`` replaced by ``label`` in every string, at any depth."""
+    if isinstance(template, str):
+        return template.replace("{label}", label)
+    if isinstance(template, dict):
+        return {key: _fill(value, label) for key, value in template.items()}
+    if isinstance(template, (list, tuple)):
+        return [_fill(value, label) for value in template]
+    return template
+
+
+class StudyConfig(BaseModel):
+    """A whole balance study (see the module docstring for the file format)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    env: str = Field(min_length=1)
+    policies: tuple[str, ...] = Field(min_length=1)
+    games_per_pair: int = Field(default=20, ge=1)
+    base_seed: int = Field(default=0, ge=0)
+    mirrors: bool = False
+    max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1)
+    loadouts: tuple[LoadoutConfig, ...] = ()
+    loadout_grid: LoadoutGrid | None = None
+
+    @field_validator("policies")
+    @classmethod
+    def _unique_policy_names(cls, policies: tuple[str, ...]) -> tuple[str, ...]:
+        names = [policy.partition("=")[0] for policy in policies]
+        if len(set(names)) != len(names):
+            raise ValueError(f"policy names must be unique: {names}")
+        return policies
+
+    @model_validator(mode="after")
+    def _unique_loadout_names(self) -> StudyConfig:
+        names = [loadout.name for loadout in self.all_loadouts()]
+        if len(set(names)) != len(names):
+            raise ValueError(f"loadout names must be unique: {names}")
+        return self
+
+    def all_loadouts(self) -> tuple[LoadoutConfig, ...]:
+        """The listed loadouts, then the grid's; one loadout ``default`` (no env kwargs) when there are none."""
+        loadouts = self.loadouts + (self.loadout_grid.loadouts() if self.loadout_grid else ())
+        return loadouts or (LoadoutConfig(name="default"),)
+
+
+def load_study(path: str | Path) -> StudyConfig:
+    """Read and validate a study file (errors name the file and field)."""
+    return load_model(path, StudyConfig)
+
+
+def resolve_env_factory(env: str):
+    """The factory of a registered env id, or of a ``"package.module:factory"`` import path."""
+    from issoku.envs.registry import ENV_FACTORIES, UnknownNameError, import_object
+
+    if ":" in env:
+        return import_object(env)
+    if env not in ENV_FACTORIES:
+        raise UnknownNameError("env id", env, sorted(ENV_FACTORIES))
+    return import_object(ENV_FACTORIES[env])
+
+
+def resolve_policy(entry: str) -> PolicySpec:
+    """A registered policy name, or ``"name=package.module:factory"``, as a :class:`PolicySpec`."""
+    from issoku.agents.registry import POLICY_FACTORIES
+    from issoku.envs.registry import UnknownNameError, import_object
+
+    name, _, path = entry.partition("=")
+    if not path:
+        if name not in POLICY_FACTORIES:
+            raise UnknownNameError("policy", name, sorted(POLICY_FACTORIES))
+        path = POLICY_FACTORIES[name]
+    return PolicySpec(name, import_object(path))
+
+
+def build_tournament(study: StudyConfig) -> Tournament:
+    """The runnable tournament a study describes."""
+    return Tournament(
+        env_factory=resolve_env_factory(study.env),
+        policies=tuple(resolve_policy(entry) for entry in study.policies),
+        loadouts=tuple(Loadout(lo.name, dict(lo.kwargs), tuple(lo.seat_labels)) for lo in study.all_loadouts()),
+        games_per_pair=study.games_per_pair, base_seed=study.base_seed, mirrors=study.mirrors,
+        max_decisions=study.max_decisions)

@@ -1,0 +1,195 @@
+"""Balance measures over match records: matchups with intervals, first-mover advantage, decisiveness,
+strategy diversity and the action sequences a policy leans on.
+
+These are the numbers chess-variant studies report (Tomašev et al., AlphaZero variants): who wins
+each matchup and how sure we are, whether moving first decides games, how often games end without
+a winner, and whether strong play collapses onto a few lines (low entropy) or a single combo that
+wins whenever it is used (a degenerate strategy).
+
+Proportions carry Wilson score intervals; a draw counts as half a success, which the Wilson formula
+treats as a fractional count (a good approximation when draws are a minority).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import norm
+
+from issoku.evaluation.pairings import Games
+from issoku.evaluation.records import MatchRecord
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """An observed rate with its Wilson interval: ``successes`` out of ``n`` (draws as halves)."""
+
+    successes: float
+    n: int
+    low: float
+    high: float
+
+    @property
+    def value(self) -> float:
+        """The point estimate (NaN when nothing was observed)."""
+        return self.successes / self.n if self.n else math.nan
+
+
+def wilson(successes: float, n: int, confidence: float = 0.95) -> Proportion:
+    """The Wilson score interval for ``successes`` in ``n`` trials; ``(0, 1)`` when ``n`` is 0."""
+    if n == 0:
+        return Proportion(successes, 0, 0.0, 1.0)
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return Proportion(successes, n, max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class MatchupMatrix:
+    """Score rate of row against column with Wilson bounds; NaN where a pair never met (and on the diagonal)."""
+
+    names: tuple[str, ...]
+    scores: np.ndarray
+    games: np.ndarray
+    rate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+    def dominant(self) -> list[int]:
+        """Rows whose interval lies above ½ against every side they met: they beat the whole field, surely."""
+        rows = []
+        for i in range(len(self.names)):
+            met = [j for j in range(len(self.names)) if j != i and self.games[i, j] > 0]
+            if met and all(self.low[i, j] > 0.5 for j in met):
+                rows.append(i)
+        return rows
+
+
+def matchup_matrix(games: Games, confidence: float = 0.95) -> MatchupMatrix:
+    """The win-rate matrix (draws as half wins) of ``games`` with Wilson intervals per cell."""
+    scores, played = games.matrices()
+    n = len(games.names)
+    rate, low, high = (np.full((n, n), np.nan) for _ in range(3))
+    for i in range(n):
+        for j in range(n):
+            if i != j and played[i, j] > 0:
+                cell = wilson(scores[i, j], int(played[i, j]), confidence)
+                rate[i, j], low[i, j], high[i, j] = cell.value, cell.low, cell.high
+    return MatchupMatrix(games.names, scores, played, rate, low, high)
+
+
+def first_mover_advantage(records: Iterable[MatchRecord], confidence: float = 0.95) -> Proportion:
+    """The first mover's score rate over all games: ½ means moving first is worth nothing."""
+    scored = [record.score(record.first_seat) for record in records if record.first_seat is not None]
+    return wilson(sum(scored), len(scored), confidence)
+
+
+def seat_advantage(records: Iterable[MatchRecord], seat: int = 0, confidence: float = 0.95) -> Proportion:
+    """The score rate of one absolute seat (``possible_agents[seat]``) over all games."""
+    scored = [record.score(seat) for record in records]
+    return wilson(sum(scored), len(scored), confidence)
+
+
+@dataclass(frozen=True)
+class Decisiveness:
+    """How games end: draw rate, timeout (truncation) rate, and game length in decisions."""
+
+    games: int
+    draws: Proportion
+    timeouts: Proportion
+    mean_length: float
+    median_length: float
+
+
+def decisiveness(records: Iterable[MatchRecord], confidence: float = 0.95) -> Decisiveness:
+    """Draw and timeout rates with intervals, and the mean and median length."""
+    records = list(records)
+    lengths = [record.length for record in records] or [0]
+    return Decisiveness(
+        games=len(records),
+        draws=wilson(sum(record.winner is None for record in records), len(records), confidence),
+        timeouts=wilson(sum(record.truncated for record in records), len(records), confidence),
+        mean_length=float(statistics.fmean(lengths)), median_length=float(statistics.median(lengths)))
+
+
+def entropy_bits(counts: Iterable[int]) -> float:
+    """Shannon entropy, in bits, of the distribution the counts describe."""
+    counts = np.array([c for c in counts if c > 0], dtype=np.float64)
+    if counts.size == 0:
+        return 0.0
+    p = counts / counts.sum()
+    return float(-(p * np.log2(p)).sum()) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def _seats_by_policy(records: Iterable[MatchRecord]) -> dict[str, list[tuple[tuple[str, ...], float]]]:
+    """Each policy's played seats as ``(action names, score)``, a mirror game counting both seats."""
+    seats: dict[str, list[tuple[tuple[str, ...], float]]] = defaultdict(list)
+    for record in records:
+        for seat, policy in enumerate(record.policies):
+            seats[policy].append((record.actions[seat], record.score(seat)))
+    return seats
+
+
+@dataclass(frozen=True)
+class Diversity:
+    """How varied one policy's play is: entropy over whole action sequences and over single actions."""
+
+    policy: str
+    seats: int
+    distinct_sequences: int
+    sequence_entropy: float
+    distinct_actions: int
+    action_entropy: float
+
+
+def strategy_diversity(records: Iterable[MatchRecord]) -> list[Diversity]:
+    """Per policy (sorted by name), the entropy in bits of its action sequences and of its action choices."""
+    result = []
+    for policy, seats in sorted(_seats_by_policy(records).items()):
+        sequences = Counter(actions for actions, _ in seats)
+        actions = Counter(action for sequence, _ in seats for action in sequence)
+        result.append(Diversity(policy, len(seats), len(sequences), entropy_bits(sequences.values()),
+                                len(actions), entropy_bits(actions.values())))
+    return result
+
+
+@dataclass(frozen=True)
+class SequenceUse:
+    """A run of ``n`` consecutive actions a policy played: in how many of its games, and how it scored then."""
+
+    policy: str
+    ngram: tuple[str, ...]
+    used_in: int
+    share: float
+    score_when_used: Proportion
+    score_overall: float
+
+
+def frequent_sequences(records: Iterable[MatchRecord], n: int = 2, top: int = 5,
+                       confidence: float = 0.95) -> list[SequenceUse]:
+    """Each policy's ``top`` most used runs of ``n`` consecutive actions, with its score in the games using them.
+
+    A run used in most games whose score when used sits far above the policy's overall score is a
+    candidate degenerate combo.
+    """
+    result = []
+    for policy, seats in sorted(_seats_by_policy(records).items()):
+        used: Counter[tuple[str, ...]] = Counter()
+        score_with: dict[tuple[str, ...], float] = defaultdict(float)
+        for actions, score in seats:
+            for ngram in {tuple(actions[i:i + n]) for i in range(len(actions) - n + 1)}:
+                used[ngram] += 1
+                score_with[ngram] += score
+        overall = sum(score for _, score in seats) / len(seats)
+        for ngram, count in sorted(used.items(), key=lambda item: (-item[1], item[0]))[:top]:
+            result.append(SequenceUse(policy, ngram, count, count / len(seats),
+                                      wilson(score_with[ngram], count, confidence), overall))
+    return result
+

@@ -1,0 +1,66 @@
+"""The report's pictures: rating bars with intervals and a matchup heatmap, as PNG files.
+
+matplotlib is imported inside each function with the non-interactive Agg backend, so importing this
+module costs nothing and the report runs on machines without a display.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from issoku.evaluation.metrics import MatchupMatrix
+from issoku.evaluation.ratings import Ratings
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_ratings(ratings: Ratings, path: Path, title: str) -> Path:
+    """Horizontal bars of the Elo ratings, strongest on top, with their bootstrap intervals."""
+    plt = _pyplot()
+    order = ratings.ranked()[::-1]
+    names = [ratings.names[i] for i in order]
+    elo = ratings.elo[order]
+    errors = np.vstack([elo - ratings.low[order], ratings.high[order] - elo])
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.5))
+    ax.barh(names, elo, xerr=errors, color=np.where(elo >= 0, "#3b75af", "#c44e52"), capsize=4)
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    ax.set_xlabel(f"Elo (Bradley-Terry, mean 0), {ratings.confidence:.0%} bootstrap interval")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_matchups(matchups: MatchupMatrix, order: list[int], path: Path, title: str) -> Path:
+    """Heatmap of the row's score rate against the column (draws ½), annotated, in ``order``."""
+    plt = _pyplot()
+    names = [matchups.names[i] for i in order]
+    rate = matchups.rate[np.ix_(order, order)]
+    size = 0.7 * len(names) + 2.5
+    fig, ax = plt.subplots(figsize=(size + 1, size))
+    image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if not np.isnan(rate[i, j]):
+                ax.text(j, i, f"{rate[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(rate[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("scores against the opponent")
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label="score rate (draws ½)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,77 @@
+"""The match record: everything the balance lab knows about one finished game.
+
+Every analysis in :mod:`issoku.evaluation` is a pure function over these records, so a rating, a
+matchup matrix or a report can be recomputed from the store at any time without replaying a game.
+
+A record is keyed by :func:`match_key`, a digest of everything that determines the game (env id,
+rules fingerprint, loadout, the policy at each seat, seed). Playing the same key twice gives the same
+game, which is what lets an interrupted tournament skip what it has already stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no spaces: the same value always gives the same text (and digest)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def match_key(env_id: str, rules_fingerprint: str, loadout: str, loadout_kwargs: Mapping[str, Any],
+              policies: Sequence[str], policy_fingerprints: Sequence[str], seed: int) -> str:
+    """The identity of a game: a hex digest of everything that determines how it plays out."""
+    payload = canonical_json({
+        "env": env_id, "rules": rules_fingerprint, "loadout": loadout, "kwargs": dict(loadout_kwargs),
+        "policies": list(policies), "policy_fingerprints": list(policy_fingerprints), "seed": int(seed),
+    })
+    return hashlib.sha256(payload.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One finished game. Per-seat tuples are in the env's ``possible_agents`` order.
+
+    ``winner`` is the seat with the strictly highest return, ``None`` for a draw (including a
+    truncated game with equal returns). ``first_seat`` is the seat that made the first decision (the
+    first mover, which a seeded ruleset may draw). ``actions`` holds each seat's decisions as action
+    names, in order; ``length`` counts decisions of both seats.
+    """
+
+    key: str
+    env_id: str
+    rules_fingerprint: str
+    loadout: str
+    loadout_kwargs: Mapping[str, Any]
+    seat_labels: tuple[str, ...]
+    seed: int
+    agents: tuple[str, ...]
+    policies: tuple[str, ...]
+    returns: tuple[float, ...]
+    winner: int | None
+    first_seat: int | None
+    length: int
+    truncated: bool
+    actions: tuple[tuple[str, ...], ...]
+
+    @property
+    def num_seats(self) -> int:
+        """How many seats played."""
+        return len(self.agents)
+
+    def score(self, seat: int) -> float:
+        """The seat's result as a score: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == seat else 0.0
+
+
+def winner_of(returns: Sequence[float]) -> int | None:
+    """The seat with the strictly highest return, or ``None`` when the best return is shared (a draw)."""
+    best = max(returns)
+    leaders = [seat for seat, value in enumerate(returns) if value == best]
+    return leaders[0] if len(leaders) == 1 else None

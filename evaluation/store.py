@@ -1,0 +1,159 @@
+"""An embedded SQLite file holding every match a tournament played.
+
+Why SQLite: one file a designer can copy, query with any SQL tool, and append to from an interrupted
+run. Inserts are idempotent, keyed by :func:`~issoku.evaluation.records.match_key`, and each batch is
+one transaction, so a tournament killed at any point leaves only whole matches behind, and rerunning
+it stores each missing match exactly once. WAL journaling keeps readers (a report) from blocking the
+writer (a tournament still running).
+
+Tables: ``matches`` (one row per game) and ``seats`` (one row per seat of a game: agent, policy,
+loadout label, return and the action-name sequence as JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from issoku.evaluation.records import MatchRecord, canonical_json
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    key TEXT PRIMARY KEY,
+    env_id TEXT NOT NULL,
+    rules_fingerprint TEXT NOT NULL,
+    loadout TEXT NOT NULL,
+    loadout_kwargs TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    winner INTEGER,
+    first_seat INTEGER,
+    length INTEGER NOT NULL,
+    truncated INTEGER NOT NULL,
+    stored_at TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_key TEXT NOT NULL REFERENCES matches(key),
+    seat INTEGER NOT NULL,
+    agent TEXT NOT NULL,
+    policy TEXT NOT NULL,
+    label TEXT NOT NULL,
+    return REAL NOT NULL,
+    actions TEXT NOT NULL,
+    PRIMARY KEY (match_key, seat)
+);
+CREATE INDEX IF NOT EXISTS matches_by_env ON matches(env_id, loadout);
+CREATE INDEX IF NOT EXISTS seats_by_policy ON seats(policy);
+"""
+
+
+class MatchStore:
+    """The match database at ``path`` (created on first use). Use as a context manager or call :meth:`close`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+        self._check_schema_version()
+
+    def _check_schema_version(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE name='schema_version'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) != SCHEMA_VERSION:
+            raise ValueError(f"{self.path}: match store schema {row[0]}, this issoku reads {SCHEMA_VERSION}")
+
+    def __enter__(self) -> MatchStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection (everything inserted is already committed)."""
+        self._db.close()
+
+    def insert(self, records: Iterable[MatchRecord]) -> int:
+        """Store ``records`` in one transaction, skipping keys already stored; returns how many were new."""
+        added = 0
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for record in records:
+                cursor = self._db.execute(
+                    "INSERT OR IGNORE INTO matches (key, env_id, rules_fingerprint, loadout, loadout_kwargs, seed,"
+                    " winner, first_seat, length, truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.key, record.env_id, record.rules_fingerprint, record.loadout,
+                     canonical_json(dict(record.loadout_kwargs)), record.seed, record.winner, record.first_seat,
+                     record.length, int(record.truncated)))
+                if cursor.rowcount == 0:
+                    continue
+                self._db.executemany(
+                    "INSERT INTO seats (match_key, seat, agent, policy, label, return, actions)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(record.key, seat, record.agents[seat], record.policies[seat], record.seat_labels[seat],
+                      float(record.returns[seat]), json.dumps(list(record.actions[seat])))
+                     for seat in range(record.num_seats)])
+                added += 1
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return added
+
+    def keys(self) -> set[str]:
+        """The keys of every stored match (what a resumed tournament skips)."""
+        return {key for (key,) in self._db.execute("SELECT key FROM matches")}
+
+    def count(self) -> int:
+        """How many matches are stored."""
+        return self._db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+
+    def env_ids(self) -> list[str]:
+        """The env ids present, sorted."""
+        return [env for (env,) in self._db.execute("SELECT DISTINCT env_id FROM matches ORDER BY env_id")]
+
+    def records(self, env_id: str | None = None, loadouts: Sequence[str] | None = None,
+                policies: Sequence[str] | None = None) -> Iterator[MatchRecord]:
+        """Stored matches in key order, optionally only one env, some loadouts, or games among some policies."""
+        where, params = [], []
+        if env_id is not None:
+            where.append("m.env_id = ?")
+            params.append(env_id)
+        if loadouts is not None:
+            where.append(f"m.loadout IN ({','.join('?' * len(loadouts))})")
+            params.extend(loadouts)
+        if policies is not None:
+            where.append(f"NOT EXISTS (SELECT 1 FROM seats o WHERE o.match_key = m.key"
+                         f" AND o.policy NOT IN ({','.join('?' * len(policies))}))")
+            params.extend(policies)
+        sql = ("SELECT m.key, m.env_id, m.rules_fingerprint, m.loadout, m.loadout_kwargs, m.seed, m.winner,"
+               " m.first_seat, m.length, m.truncated, s.seat, s.agent, s.policy, s.label, s.return, s.actions"
+               " FROM matches m JOIN seats s ON s.match_key = m.key"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.key, s.seat")
+        current: list[tuple] = []
+        for row in self._db.execute(sql, params):
+            if current and row[0] != current[0][0]:
+                yield _record_from_rows(current)
+                current = []
+            current.append(row)
+        if current:
+            yield _record_from_rows(current)
+
+
+def _record_from_rows(rows: list[tuple]) -> MatchRecord:
+    """Rebuild one record from its joined match/seat rows (one row per seat, in seat order)."""
+    key, env_id, fingerprint, loadout, kwargs, seed, winner, first_seat, length, truncated = rows[0][:10]
+    return MatchRecord(
+        key=key, env_id=env_id, rules_fingerprint=fingerprint, loadout=loadout, loadout_kwargs=json.loads(kwargs),
+        seat_labels=tuple(row[13] for row in rows), seed=seed, agents=tuple(row[11] for row in rows),
+        policies=tuple(row[12] for row in rows), returns=tuple(row[14] for row in rows), winner=winner,
+        first_seat=first_seat, length=length, truncated=bool(truncated),
+        actions=tuple(tuple(json.loads(row[15])) for row in rows))

@@ -1,0 +1,240 @@
+"""Round-robin tournaments between named policies, over loadouts, as resumable independent jobs.
+
+A tournament is data (:class:`Tournament`): the env factory, the policies, the loadouts (env keyword
+arguments) and how many games each pair plays. :func:`schedule` turns it into match specs, each with
+its :func:`~issoku.evaluation.records.match_key`; :func:`make_jobs` drops the keys the store already
+holds and cuts the rest into batches; :func:`run_job` plays one batch anywhere (it needs only
+picklable, importable factories) and returns records; :func:`run_tournament` runs the jobs on a local
+process pool with a progress bar and stores each finished batch in one transaction. Another executor
+(a cluster queue) can run the same jobs and feed :meth:`MatchStore.insert` the results.
+
+Seeds and seats: game ``g`` of a pair uses seed ``base_seed + g // 2``; odd games swap the seats, so
+each seed is played from both sides (paired design: the luck of the seed cancels between the pair).
+Every pair in a loadout shares the same seeds (common random numbers across pairs).
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from pettingzoo import AECEnv
+from tqdm import tqdm
+
+from issoku.agents.policy import Policy
+from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint
+from issoku.evaluation.records import MatchRecord, match_key
+from issoku.evaluation.store import MatchStore
+
+EnvFactory = Callable[..., AECEnv]
+PolicyFactory = Callable[..., Policy]
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A named policy: ``factory(seed=seed)`` builds a fresh instance for each game.
+
+    That is the agents registry's convention, so registered scripted agents plug in as they are.
+
+    ``fingerprint`` identifies the version (a checkpoint digest, say): it is part of every match key,
+    so retraining a policy under the same name never reuses its old games.
+    """
+
+    name: str
+    factory: PolicyFactory
+    fingerprint: str = ""
+
+
+@dataclass(frozen=True)
+class Loadout:
+    """A named env configuration (keyword arguments for the env factory).
+
+    ``seat_labels`` names what each seat fields (e.g. ``("katana", "yari")``), in ``possible_agents``
+    order; loadout matrices (weapon against weapon) group games by these labels.
+    """
+
+    name: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    seat_labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Every pair of ``policies`` plays ``games_per_pair`` games in each loadout.
+
+    ``mirrors`` adds each policy against itself (what a loadout study with one policy needs).
+    ``pairings`` replaces the round robin by an explicit list of pairs (a benchmark plays one
+    candidate against each reference, not the references among themselves).
+    """
+
+    env_factory: EnvFactory
+    policies: tuple[PolicySpec, ...]
+    loadouts: tuple[Loadout, ...] = (Loadout("default"),)
+    games_per_pair: int = 20
+    base_seed: int = 0
+    mirrors: bool = False
+    max_decisions: int = DEFAULT_MAX_DECISIONS
+    pairings: tuple[tuple[str, str], ...] | None = None
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.policies]
+        if len(set(names)) != len(names):
+            raise ValueError(f"policy names must be unique: {names}")
+        if len({lo.name for lo in self.loadouts}) != len(self.loadouts):
+            raise ValueError("loadout names must be unique")
+        if self.games_per_pair < 1:
+            raise ValueError("games_per_pair must be at least 1")
+        unknown = {name for pair in self.pairings or () for name in pair} - set(names)
+        if unknown:
+            raise ValueError(f"pairings name unknown policies: {sorted(unknown)}")
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """The policy pairings, each once (the explicit ``pairings``, else the round robin in given order)."""
+        if self.pairings is not None:
+            return list(self.pairings)
+        names = [p.name for p in self.policies]
+        combos = itertools.combinations_with_replacement if self.mirrors else itertools.combinations
+        return list(combos(names, 2))
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One scheduled game: its key, seed, and the policy name at each seat."""
+
+    key: str
+    seed: int
+    policies: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Job:
+    """An independent batch of games in one loadout: everything a worker needs, picklable."""
+
+    env_factory: EnvFactory
+    loadout: Loadout
+    policies: tuple[PolicySpec, ...]
+    matches: tuple[MatchSpec, ...]
+    max_decisions: int
+
+
+def _env_identity(factory: EnvFactory, loadout: Loadout) -> tuple[str, str, int]:
+    """``(env id, rules fingerprint, number of seats)`` of the env a loadout builds."""
+    env = factory(**loadout.kwargs)
+    try:
+        return env_id(env), rules_fingerprint(env), len(env.possible_agents)
+    finally:
+        env.close()
+
+
+def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
+    """Every game of the tournament, keyed; builds one env per loadout to read its id and rules fingerprint."""
+    specs = {p.name: p for p in tournament.policies}
+    scheduled = []
+    for loadout in tournament.loadouts:
+        env_name, fingerprint, seats = _env_identity(tournament.env_factory, loadout)
+        if seats != 2:
+            raise ValueError(f"round-robin needs a two-seat env; {env_name} has {seats}")
+        if loadout.seat_labels and len(loadout.seat_labels) != seats:
+            raise ValueError(f"loadout {loadout.name!r}: {len(loadout.seat_labels)} seat labels for {seats} seats")
+        for a, b in tournament.pairs():
+            for game in range(tournament.games_per_pair):
+                seats_order = (a, b) if game % 2 == 0 else (b, a)
+                seed = tournament.base_seed + game // 2
+                key = match_key(env_name, fingerprint, loadout.name, loadout.kwargs, seats_order,
+                                tuple(specs[name].fingerprint for name in seats_order), seed)
+                scheduled.append((loadout, MatchSpec(key, seed, seats_order)))
+    return scheduled
+
+
+def make_jobs(tournament: Tournament, scheduled: Sequence[tuple[Loadout, MatchSpec]],
+              stored_keys: Iterable[str] = (), batch_size: int = 16) -> list[Job]:
+    """The ``scheduled`` games not yet stored, in batches of at most ``batch_size`` games of one loadout."""
+    stored = set(stored_keys)
+    jobs = []
+    by_loadout: dict[str, list[MatchSpec]] = {}
+    loadouts = {lo.name: lo for lo in tournament.loadouts}
+    for loadout, spec in scheduled:
+        if spec.key not in stored:
+            by_loadout.setdefault(loadout.name, []).append(spec)
+    for name, specs in by_loadout.items():
+        for start in range(0, len(specs), batch_size):
+            jobs.append(Job(tournament.env_factory, loadouts[name], tournament.policies,
+                            tuple(specs[start:start + batch_size]), tournament.max_decisions))
+    return jobs
+
+
+def policy_seed(match_seed: int, seat: int) -> int:
+    """The seed a seat's policy gets in a game: distinct per seat, fixed by the game's seed."""
+    return match_seed * 2 + seat
+
+
+def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
+    """A fresh policy for one seat of one game.
+
+    A factory with a ``ruleset`` parameter (a scripted agent built for one ruleset, reading its
+    action names and observation schema) gets the env's ruleset, so it follows each loadout's rules data.
+    """
+    if "ruleset" in inspect.signature(spec.factory).parameters:
+        return spec.factory(seed=seed, ruleset=env.unwrapped.ruleset)
+    return spec.factory(seed=seed)
+
+
+def run_job(job: Job) -> list[MatchRecord]:
+    """Play a batch of games on one env instance and return their records (runs in a worker process)."""
+    specs = {p.name: p for p in job.policies}
+    env = job.env_factory(**job.loadout.kwargs)
+    try:
+        records = []
+        for match in job.matches:
+            seat_policies = [make_seat_policy(specs[name], policy_seed(match.seed, seat), env)
+                             for seat, name in enumerate(match.policies)]
+            records.append(play_match(env, seat_policies, match.seed, key=match.key, loadout=job.loadout.name,
+                                      loadout_kwargs=job.loadout.kwargs, policy_names=match.policies,
+                                      seat_labels=job.loadout.seat_labels or None,
+                                      max_decisions=job.max_decisions))
+        return records
+    finally:
+        env.close()
+
+
+@dataclass(frozen=True)
+class TournamentRun:
+    """What one call of :func:`run_tournament` did."""
+
+    scheduled: int
+    already_stored: int
+    played: int
+
+
+def run_tournament(tournament: Tournament, store: MatchStore, workers: int | None = None, batch_size: int = 16,
+                   progress: bool = True) -> TournamentRun:
+    """Play every game of ``tournament`` not yet in ``store`` and store it; safe to kill and rerun.
+
+    ``workers=0`` plays in this process; otherwise a process pool of ``workers`` processes (default:
+    one per CPU). Each finished batch is committed at once, so a killed run loses at most the
+    batches in flight.
+    """
+    scheduled = schedule(tournament)
+    jobs = make_jobs(tournament, scheduled, store.keys(), batch_size)
+    pending = sum(len(job.matches) for job in jobs)
+    played = 0
+    with tqdm(total=pending, unit="game", desc="tournament", disable=not progress) as bar:
+        if workers == 0 or not jobs:
+            for job in jobs:
+                played += store.insert(run_job(job))
+                bar.update(len(job.matches))
+        else:
+            pool = ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(jobs)))
+            try:
+                futures = {pool.submit(run_job, job): len(job.matches) for job in jobs}
+                for future in as_completed(futures):
+                    played += store.insert(future.result())
+                    bar.update(futures[future])
+            finally:
+                pool.shutdown(cancel_futures=True)
+    return TournamentRun(scheduled=len(scheduled), already_stored=len(scheduled) - pending, played=played)

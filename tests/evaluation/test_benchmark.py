@@ -1,0 +1,52 @@
+import math
+
+import numpy as np
+import pytest
+
+from issoku.evaluation.benchmark import SuiteConfig, calibrate, fixed_scale_elo, score_candidate
+
+from .factories import make_record
+
+SUITE = SuiteConfig(name="toy", version=1, env="toy_v0", policies=("weak", "strong"), games_per_pair=4,
+                    reference_elo={"weak": 0.0, "strong": 200.0})
+
+
+def test_fixed_scale_elo_matches_the_closed_form_against_one_reference():
+    # 3 of 4 against a 100-rated reference: 100 + 400·log10(3).
+    elo = fixed_scale_elo(np.full(4, 100.0), np.array([1.0, 1.0, 1.0, 0.0]), prior=0.0)
+    assert elo == pytest.approx(100 + 400 * math.log10(3))
+
+
+def test_fixed_scale_elo_is_finite_for_a_perfect_score_and_grows_with_it():
+    few = fixed_scale_elo(np.full(4, 0.0), np.ones(4))
+    many = fixed_scale_elo(np.full(40, 0.0), np.ones(40))
+    assert math.isfinite(few) and few < many
+
+
+def test_a_candidate_is_scored_per_reference_and_on_the_suite_scale():
+    records = []
+    for seed in range(8):  # half the games from each seat
+        seats = ("cand", "weak") if seed % 2 else ("weak", "cand")
+        won = seed < 6
+        returns = (1.0, -1.0) if (seats[0] == "cand") == won else (-1.0, 1.0)
+        records.append(make_record(seats, returns, seed=seed))
+        strong_seats = ("cand", "strong") if seed % 2 else ("strong", "cand")
+        records.append(make_record(strong_seats, (0.0, 0.0), seed=seed))
+    result = score_candidate(records, SUITE, "cand", bootstrap=200)
+    assert result.per_reference["weak"].value == pytest.approx(0.75)
+    assert result.per_reference["strong"].value == pytest.approx(0.5)
+    assert result.overall.n == 16
+    assert 0.0 < result.elo < 200.0 + 1e-9 and result.low <= result.elo <= result.high
+
+
+def test_an_uncalibrated_suite_and_a_suite_naming_unknown_references_are_refused():
+    with pytest.raises(ValueError, match="not calibrated"):
+        score_candidate([], SuiteConfig(name="x", version=1, env="e", policies=("a",)), "c")
+    with pytest.raises(ValueError, match="not in the suite"):
+        SuiteConfig(name="x", version=1, env="e", policies=("a",), reference_elo={"b": 0.0})
+
+
+def test_calibration_anchors_the_first_reference_at_zero():
+    records = [make_record(("weak", "strong"), (-1.0, 1.0) if s % 4 else (1.0, -1.0), seed=s) for s in range(40)]
+    ratings = calibrate(records, SUITE)
+    assert ratings["weak"] == 0.0 and ratings["strong"] > 100.0

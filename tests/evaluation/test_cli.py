@@ -1,0 +1,48 @@
+import pytest
+from typer.testing import CliRunner
+
+from issoku.cli import app
+from issoku.evaluation.config import load_study
+from issoku.evaluation.store import MatchStore
+from issoku.rules.kernel.content import DataError
+
+from .factories import make_record
+
+
+def test_report_only_from_an_existing_store(tmp_path):
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert([make_record(("a", "b"), (1.0, -1.0) if s % 4 else (-1.0, 1.0), seed=s) for s in range(16)])
+    result = CliRunner().invoke(app, ["balance-report", "--no-play", "--db", str(tmp_path / "m.sqlite"),
+                                      "--out", str(tmp_path / "out"), "--bootstrap", "20"])
+    assert result.exit_code == 0, result.output
+    assert "report:" in result.output
+    assert "### Ratings of policies" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_a_study_file_is_validated_with_file_and_field_in_the_error(tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_text('env = "x_v0"\npolicies = ["a", "b=pkg.mod:B"]\ngames_per_pair = 4\n'
+                    '[[loadouts]]\nname = "k-y"\nseat_labels = ["k", "y"]\nkwargs = { fighters = ["k", "y"] }\n')
+    study = load_study(good)
+    assert study.loadouts[0].kwargs == {"fighters": ["k", "y"]} and study.games_per_pair == 4
+    bad = tmp_path / "bad.toml"
+    bad.write_text('env = "x_v0"\npolicies = ["a", "a"]\ngames_per_pair = 0\n')
+    with pytest.raises(DataError, match="bad.toml"):
+        load_study(bad)
+
+
+def test_a_loadout_grid_plays_every_ordered_pairing_with_labels_filled_in(tmp_path):
+    from issoku.evaluation.config import StudyConfig
+
+    study = StudyConfig.model_validate({
+        "env": "x_v0", "policies": ["a"], "mirrors": True,
+        "loadout_grid": {"seat_key": "fighters", "labels": ["katana", "yari", "tanto"],
+                         "seat_template": {"archetype": "kenshi", "weapon": "{label}", "tags": ["{label}-user"]},
+                         "kwargs": {"round_limit": 5}}})
+    loadouts = study.all_loadouts()
+    assert [lo.name for lo in loadouts][:2] == ["katana-vs-yari", "katana-vs-tanto"] and len(loadouts) == 6
+    assert loadouts[0].seat_labels == ("katana", "yari")
+    assert loadouts[0].kwargs == {"round_limit": 5, "fighters": [
+        {"archetype": "kenshi", "weapon": "katana", "tags": ["katana-user"]},
+        {"archetype": "kenshi", "weapon": "yari", "tags": ["yari-user"]}]}
+    assert [lo.name for lo in StudyConfig(env="x", policies=("a",)).all_loadouts()] == ["default"]

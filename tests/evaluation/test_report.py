@@ -1,0 +1,65 @@
+import pytest
+
+from issoku.evaluation.analysis import analyse
+from issoku.evaluation.report import write_report
+from issoku.evaluation.store import MatchStore
+
+from .factories import make_record
+
+
+def loadout_study():
+    """One policy in mirror play; the katana side wins 3 of 4 against the yari side from either seat."""
+    records = []
+    for seed in range(40):
+        labels = ("katana", "yari") if seed % 2 == 0 else ("yari", "katana")
+        katana_wins = seed % 8 < 6
+        katana_seat = labels.index("katana")
+        returns = [-1.0, -1.0]
+        returns[katana_seat if katana_wins else 1 - katana_seat] = 1.0
+        records.append(make_record(("p", "p"), tuple(returns), seed=seed, labels=labels, loadout=f"lo{seed % 2}"))
+    return records
+
+
+def test_analysis_of_a_mirror_loadout_study_rates_loadouts_and_explains_what_it_cannot_do():
+    analysis = analyse(loadout_study(), bootstrap=50)
+    assert analysis.by_policy is None and any("fewer than two policies" in n for n in analysis.notes)
+    loadouts = analysis.by_loadout
+    assert loadouts.games.names == ("katana", "yari")
+    assert loadouts.matchups.rate[0, 1] == pytest.approx(0.75)
+    assert loadouts.matchups.dominant() == [0]
+    assert loadouts.equilibrium.support == (0,) and [d.dominated for d in loadouts.dominated] == [1]
+    assert loadouts.ratings.elo[0] > loadouts.ratings.elo[1]
+
+
+def test_analyse_refuses_mixed_envs_and_empty_input():
+    with pytest.raises(ValueError, match="one env"):
+        analyse([make_record(("a", "b"), (1.0, -1.0)), make_record(("a", "b"), (1.0, -1.0), env_id="x_v0")])
+    with pytest.raises(ValueError, match="no matches"):
+        analyse([])
+
+
+def test_an_incomplete_round_robin_still_reports_ratings_without_a_nash(tmp_path):
+    records = [make_record(("a", "b"), (1.0, -1.0), seed=s) for s in range(4)] + \
+              [make_record(("b", "c"), (1.0, -1.0), seed=s) for s in range(4)]
+    analysis = analyse(records, bootstrap=20)
+    assert analysis.by_policy.equilibrium is None and any("never met" in n for n in analysis.notes)
+
+
+def test_the_report_writes_markdown_and_plots_for_every_env(tmp_path):
+    policy_games = [make_record(("a", "b"), (1.0, -1.0) if s % 3 else (0.0, 0.0), seed=s, env_id="duel_v0",
+                                actions=(("cut", "feint", "cut"), ("parry",))) for s in range(12)]
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert(policy_games + loadout_study())
+        path = write_report(store, tmp_path / "out", bootstrap=30, progress=False)
+    text = path.read_text()
+    for heading in ("## duel_v0", "## toy_v0", "### Ratings of policies", "### Matchups between loadouts",
+                    "### Meta-game among loadouts", "### Initiative and decisiveness", "### Strategy diversity",
+                    "### Most used action sequences", "cut → feint"):
+        assert heading in text
+    assert "**Dominant** (interval above ½ against every opponent): katana." in text
+    pngs = sorted(p.name for p in (tmp_path / "out").glob("*.png"))
+    assert pngs == ["duel_v0_policies_matchups.png", "duel_v0_policies_ratings.png",
+                    "toy_v0_loadouts_matchups.png", "toy_v0_loadouts_ratings.png"]
+    for png in pngs:
+        assert f"]({png})" in text
+        assert (tmp_path / "out" / png).read_bytes()[:4] == b"\x89PNG"
