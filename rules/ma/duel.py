@@ -305,7 +305,7 @@ class MaModule(BreathModule):
         energy = [0, 0]
         energy[mover_seat], energy[resister.seat] = mover_energy, resister.energy
         state.pay(resister, RESIST_COST, "MA-G01", "resist", in_breath=False)
-        modifiers = tuple(self._contest_modifier(state, f, mover_seat) for f in state.fighters)
+        modifiers = tuple(self._contest_parts(state, f, mover_seat) for f in state.fighters)
         data.first_contest = False
         outcome = contest_half_step(state.dice, state.events, data.ladder, mover_seat, direction, modifiers,
                                     tuple(energy), (data.injuries[0].leg, data.injuries[1].leg), tuple(data.guards),
@@ -313,22 +313,29 @@ class MaModule(BreathModule):
         if outcome.moved:
             self._moved(state, mover, direction, Rung(start), outcome.rung)
 
-    def _contest_modifier(self, state: "BreathState", fighter: "Fighter", initiator: int) -> int:
-        """2d10 + Finesse + Footwork (MA-013), with face wound, glare and terrain."""
+    def _check_parts(self, state: "BreathState", seat: int) -> tuple[Modifier, ...]:
+        """What every check of ``seat`` carries: a face wound (MA-046) and glare (MA-053)."""
+        data = self.data(state)
+        parts = (("face_wound", -2),) if data.injuries[seat].face else ()
+        glare = data.stage.check_modifier(seat)
+        return (parts + (("glare", glare),)) if glare else parts
+
+    def _contest_parts(self, state: "BreathState", fighter: "Fighter", initiator: int) -> tuple[Modifier, ...]:
+        """2d10 + Finesse + Footwork (MA-013), with injuries, glare and terrain (MA-050, MA-052)."""
         data = self.data(state)
         seat = fighter.seat
-        return (fighter.sheet.finesse + fighter.sheet.skill("footwork") + data.injuries[seat].all_checks()
-                + data.stage.check_modifier(seat) + data.stage.contest_bonus(seat, initiator, data.first_contest))
-
-    def _check_modifier(self, state: "BreathState", seat: int) -> int:
-        data = self.data(state)
-        return data.injuries[seat].all_checks() + data.stage.check_modifier(seat)
+        parts = (("finesse", fighter.sheet.finesse), ("footwork", fighter.sheet.skill("footwork")))
+        terrain = data.stage.contest_bonus(seat, initiator, data.first_contest)
+        if terrain:
+            parts += ((data.stage.stage.name, terrain),)
+        return parts + self._check_parts(state, seat)
 
     def _break_lock(self, state: "BreathState", fighter: "Fighter", kind: str) -> None:
         """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
         data = self.data(state)
         attribute = "physique" if kind == "push_out" else "finesse"
-        modifiers = tuple(getattr(f.sheet, attribute) + self._check_modifier(state, f.seat) for f in state.fighters)
+        modifiers = tuple(((attribute, getattr(f.sheet, attribute)),) + self._check_parts(state, f.seat)
+                          for f in state.fighters)
         contest = push_out if kind == "push_out" else slip_away
         outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, tuple(data.guards), state.round)
         if outcome.counterattack:
@@ -379,10 +386,7 @@ class MaModule(BreathModule):
 
     def defense_roll_modifiers(self, state: "BreathState", attack: "Attack", defender: "Fighter") -> list[Modifier]:
         """A face wound and glare hurt the defender's roll too: they are on every check (MA-046, MA-053)."""
-        data = self.data(state)
-        named = [("face_wound", -2)] if data.injuries[defender.seat].face else []
-        glare = data.stage.check_modifier(defender.seat)
-        return named + ([("glare", glare)] if glare else [])
+        return list(self._check_parts(state, defender.seat))
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
         """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023)."""

@@ -196,7 +196,7 @@ def test_ma_053_glare_on_attack_checks_and_contests_of_one_side():
     duel = Duel(dice=[5, 4, 5, 5, 5, 5], config=MaDuelConfig(stage="backlight", stage_side=0))
     duel.play("attack:uchigatana.horizontal_cut", "take_hit", "half_step:close", "resist")
     assert ("glare", -1) in duel.events("attack_check")[0].data["modifiers"]
-    assert duel.events("half_step_contest")[0].data["modifiers"] == (4, 4)
+    assert duel.events("half_step_contest")[0].data["parts"][0] == (("finesse", 3), ("footwork", 2), ("glare", -1))
 
 
 @pytest.mark.rule("MA-050")
@@ -212,6 +212,7 @@ def test_ma_052_high_ground_only_on_the_first_contest():
     duel.play("half_step:close", "resist", "half_step:close", "resist")
     first, second = duel.events("half_step_contest")
     assert first.data["modifiers"] == (5, 5) and second.data["modifiers"] == (5, 4)
+    assert first.data["parts"][1] == (("finesse", 2), ("footwork", 2), ("high_ground", 1))
 
 
 @pytest.mark.rule("MA-G13", "MA-038")

@@ -79,9 +79,9 @@ def test_ladder_never_leaves_its_five_rungs(seed, narrow, start, moves):
         if move in ("close", "open") and half_step_allowed(ladder, direction):
             take_half_step(ladder, seat, direction, guards[seat], log, 1)
         elif move == "contest" and half_step_allowed(ladder, direction):
-            contest_half_step(dice, log, ladder, seat, direction, (3, 3), (5, 4), (False, False), guards, 1)
+            contest_half_step(dice, log, ladder, seat, direction, ((('finesse', 3),), (('finesse', 3),)), (5, 4), (False, False), guards, 1)
         elif move in ("push", "slip") and ladder.rung is Rung.TSUBAZERIAI:
-            (push_out if move == "push" else slip_away)(dice, log, ladder, seat, (2, 2), guards, 1)
+            (push_out if move == "push" else slip_away)(dice, log, ladder, seat, ((('physique', 2),), (('physique', 2),)), guards, 1)
         assert ladder.farthest <= ladder.rung <= Rung.TSUBAZERIAI
         assert narrow is False or ladder.rung is not Rung.FAR
         assert all(0 <= g.value <= g.maximum for g in guards)
