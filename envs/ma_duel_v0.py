@@ -28,11 +28,11 @@ Action space
     ``hit_locations=False``, which drop the ``aim`` actions). Names: ``env.action_names``.
 
 Observation space
-    ``Dict(observation=Box(0, 1, (127,), float32), action_mask=Box(0, 1, (100,), int8))`` for the shipped
+    ``Dict(observation=Box(0, 1, (129,), float32), action_mask=Box(0, 1, (100,), int8))`` for the shipped
     content. The breath fight's fields (see ``breath_duel_v0``) plus: ma_rung (one-hot, shared by both
     views), and ego first per fighter ma_can_attack, ma_guard, ma_guard_open, ma_window, ma_injuries
     (wrist, arm, leg, face, bleeding, disarmed), ma_points, ma_loss_streak, ma_stage_side; then
-    ma_step_in, ma_counter_owed, ma_first_contest. Everything is public; only the dice are hidden.
+    ma_step_in, ma_counter_owed, ma_first_contest, ma_half_step_declared (close, open). Everything is public; only the dice are hidden.
 
 Rewards
     As ``breath_duel_v0``: +1 / −1 when a side is defeated (0 Wounds, or the opponent's third point in

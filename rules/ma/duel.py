@@ -492,7 +492,10 @@ class MaModule(BreathModule):
     def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
         """Fill the ``ma_*`` fields, ego first."""
         can_attack = [self.verdict(state, f).can_attack for f in state.fighters]
-        write_observation(state.ruleset.observation_spec, self.data(state), state.round, order, can_attack, out)
+        pending = state.stack[-1] if state.stack else None
+        declared = pending.context[1] if pending is not None and pending.owner is self else 0
+        write_observation(state.ruleset.observation_spec, self.data(state), state.round, order, can_attack,
+                          declared, out)
 
     def render_line(self, state: "BreathState") -> str:
         """The ma, the guards, the points."""

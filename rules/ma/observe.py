@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from issoku.rules.kernel.protocol import ObservationSpec
-from issoku.rules.ma.ladder import RUNG_NAMES, Rung
+from issoku.rules.ma.ladder import CLOSER, RUNG_NAMES, Rung
 from issoku.rules.ma.sparring import POINTS_TO_WIN
 
 if TYPE_CHECKING:
@@ -26,18 +26,20 @@ STREAK_SCALE = 3.0
 
 def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
     """The shared rung, then per fighter (ego first) reach, guard, opening, window, injuries, points,
-    loss streak, stage side; then the observer's own step-in and counterattack flags and whether the
-    first contest is still to come."""
+    loss streak, stage side; then the observer's own step-in and counterattack flags, whether the
+    first contest is still to come, and the half-step waiting for a resist/yield answer (close, open)."""
     return (("ma_rung", len(Rung), 0.0, 1.0), ("ma_can_attack", n, 0.0, 1.0), ("ma_guard", n, 0.0, 1.0),
             ("ma_guard_open", n, 0.0, 1.0), ("ma_window", n, 0.0, 1.0),
             ("ma_injuries", n * len(INJURY_FLAGS), 0.0, 1.0), ("ma_points", n, 0.0, 1.0),
             ("ma_loss_streak", n, 0.0, 1.0), ("ma_stage_side", n, 0.0, 1.0),
-            ("ma_step_in", 1, 0.0, 1.0), ("ma_counter_owed", 1, 0.0, 1.0), ("ma_first_contest", 1, 0.0, 1.0))
+            ("ma_step_in", 1, 0.0, 1.0), ("ma_counter_owed", 1, 0.0, 1.0), ("ma_first_contest", 1, 0.0, 1.0),
+            ("ma_half_step_declared", 2, 0.0, 1.0))
 
 
 def write_observation(spec: ObservationSpec, data: "MaData", round_no: int, order: Sequence[int],
-                      can_attack: Sequence[bool], out: np.ndarray) -> None:
-    """Fill the ``ma_*`` fields of ``out``; ``order`` lists seats ego first, ``can_attack`` is by seat."""
+                      can_attack: Sequence[bool], declared_step: int, out: np.ndarray) -> None:
+    """Fill the ``ma_*`` fields of ``out``; ``order`` lists seats ego first, ``can_attack`` is by seat,
+    ``declared_step`` the direction of a half-step awaiting its answer (0 when none)."""
     out[spec.slice("ma_rung").start + data.ladder.rung] = 1.0
     me = order[0]
     for slot, seat in enumerate(order):
@@ -57,6 +59,8 @@ def write_observation(spec: ObservationSpec, data: "MaData", round_no: int, orde
     out[spec.slice("ma_step_in").start] = float(data.step_in_from[me] >= 0)
     out[spec.slice("ma_counter_owed").start] = float(data.counter_owed == me)
     out[spec.slice("ma_first_contest").start] = float(data.first_contest)
+    if declared_step:
+        out[spec.slice("ma_half_step_declared").start + (0 if declared_step == CLOSER else 1)] = 1.0
 
 
 def render_line(data: "MaData", round_no: int) -> str:

@@ -245,3 +245,6 @@ def test_observation_is_ego_first_and_shares_the_rung():
     assert mine["ma_guard"][1] == theirs["ma_guard"][0] == pytest.approx(6 / 7)
     assert list(mine["ma_can_attack"]) == [1.0, 1.0]
     assert "ma: issoku_itto   guard 8/8 6/7" in duel.state.render_text()
+    assert list(mine["ma_half_step_declared"]) == [0.0, 0.0]
+    duel.play("half_step:open")  # the ronin must answer: it sees the kenshi opening the ma
+    assert list(spec.unpack(duel.state.observation(1))["ma_half_step_declared"]) == [0.0, 1.0]
