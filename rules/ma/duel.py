@@ -234,8 +234,9 @@ class MaModule(BreathModule):
         kind = order[0]
         if kind == "aim":
             return [("hit_location", LOCATION_COST)]
-        if kind == "half_step" and self.data(state).injuries[fighter.seat].leg:
-            return [("leg_wound", 1)]
+        if kind == "half_step":
+            extra = self.data(state).injuries[fighter.seat].half_step_extra()
+            return [("leg_wound", extra)] if extra else []
         return []
 
     def apply_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:

@@ -19,16 +19,12 @@ from issoku.rules.ma.ladder import OPENER, Ladder, Rung
 from issoku.rules.ma.modifiers import SeatModifiers, summed
 
 HALF_STEP_COST = 1
-"""Energy of one half-step within a breath; canon walking is 2 (MA-011, MA-T01)."""
+"""Energy of one half-step within a breath; canon walking is 2 (MA-011, MA-T01). A leg wound adds
+``Injuries.half_step_extra()`` as a named Rule 2 penalty (MA-044)."""
 RESIST_COST = 1
 """Energy the opponent pays to resist a half-step (MA-G01)."""
 STEP_IN_EDGE = 1
 """Optional attack bonus of a step-in cut that starts at issoku itto (MA-016, MA-G05; off by default)."""
-
-
-def half_step_cost(leg_wounded: bool) -> int:
-    """1 Energy, 2 with a leg wound (MA-011, MA-044, MA-T01)."""
-    return HALF_STEP_COST + (1 if leg_wounded else 0)
 
 
 def half_step_allowed(ladder: Ladder, direction: int) -> bool:
@@ -100,8 +96,7 @@ def contest_half_step(dice: Dice, log: EventLog, ladder: Ladder, mover: int, dir
         winner = None if result.winner is None else (mover if result.winner == 0 else resister)
         log.emit("MA-014" if energy[0] == energy[1] else "MA-013", "half_step_contest", mover,
                  dice=result.dice, modifiers=result.modifiers, parts=(modifiers[mover], modifiers[resister]),
-                 totals=result.totals,
-                 winner=winner)
+                 totals=result.totals, winner=winner)
     if winner is None:
         log.emit("MA-G02", "contest_tie", mover, rung=int(ladder.rung))
     for seat in (0, 1):

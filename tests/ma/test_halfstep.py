@@ -10,21 +10,22 @@ from issoku.rules.ma.halfstep import (
     contest_half_step,
     distance_initiative,
     half_step_allowed,
-    half_step_cost,
     step_in_edge,
     take_half_step,
 )
 from issoku.rules.ma.ladder import CLOSER, OPENER, Ladder, Rung
-from issoku.rules.ma.locations import LOCATION_COST
+from issoku.rules.ma.locations import LOCATION_COST, Injuries, Location
 
 CANON_WALK = 2  # BR-067
 F0, F1 = (("finesse", 0),), (("finesse", 1),)
 
 
 @pytest.mark.rule("MA-011", "MA-044")
-def test_ma_t01_half_step_costs_1_and_2_with_a_leg_wound():
-    assert half_step_cost(leg_wounded=False) == 1 < CANON_WALK
-    assert half_step_cost(leg_wounded=True) == 2
+def test_ma_t01_half_step_costs_1_and_2_with_a_leg_wound(log):
+    injuries = Injuries()
+    assert HALF_STEP_COST + injuries.half_step_extra() == 1 < CANON_WALK
+    injuries.take_hit(Location.LEG, ScriptedDice([]), log, 0, 2)
+    assert HALF_STEP_COST + injuries.half_step_extra() == 2
 
 
 @pytest.mark.rule("MA-011", "MA-039")
