@@ -3,8 +3,8 @@
 The breath engine keeps the count, the breath, Energy, reservations, attacks and Wounds exactly as in
 the canon (MA-001); :class:`MaModule` adds, through the engine's hooks only:
 
-* orders: ``half_step:close|open`` (MA-011), ``aim:<technique>:<location>`` (MA-041), ``push_out``,
-  ``slip_away``, ``empty_hand:<move>`` (MA-026..028), ``slip_counter:<technique>`` (MA-G06),
+* orders: ``half_step:close|open`` (MA-011), ``aim:<attack slot>:<location>`` (MA-041), ``push_out``,
+  ``slip_away``, ``empty_hand:<move>`` (MA-026..028), ``slip_counter:<attack slot>`` (MA-G06),
   ``pick_up`` (MA-G15), and the answers ``resist`` / ``yield`` of the ``resist`` decision (MA-G01);
 * the range veto and modifiers (MA-022..025), the step-in cut (MA-016), wounds and glare on checks;
 * the guard track: [Direct 2] and the Critical window while broken, shaving after every attack
@@ -40,7 +40,8 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.sparring import POINTS_TO_WIN, SparringScore
+from issoku.rules.ma.observe import observation_fields, render_line, write_observation
+from issoku.rules.ma.sparring import SparringScore
 from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
 from issoku.rules.ma.tsubazeriai import (
     EMPTY_HAND_COST,
@@ -57,13 +58,24 @@ if TYPE_CHECKING:
     from issoku.rules.breath.fighter import Fighter
 
 DIRECTIONS = {"close": CLOSER, "open": OPENER}
+BASE_COSTS = {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
+              "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}
+"""Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
 THREAT_MARGIN = 2
 """A location attack that missed by at most this much threatened the location (MA-034, MA-G10)."""
 UNARMED = "unarmed"
 """The catalog weapon of a disarmed duelist (MA-G15) and of empty-hand moves (MA-G07)."""
 DRAWN_DAGGER = "tanto"
 """The weapon "drawing a dagger" readies (MA-G07)."""
-INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
+ATTACK_SLOT_INDEX = {f"attack_{chr(ord('a') + i)}": i for i in range(26)}
+"""``aim`` and ``slip_counter`` name the weapon's attack by slot (Attack A, Attack B: BR-010), not by key,
+so the action table stays small and one policy reads "Attack A at the wrist" the same with any weapon."""
+
+
+def attack_slots(catalog: Catalog) -> list[str]:
+    """``attack_a``, ``attack_b``, ... as many as the weapon with the most attack techniques has."""
+    most = max(len(weapon.attacks) for weapon in catalog.weapons.values())
+    return [f"attack_{chr(ord('a') + i)}" for i in range(most)]
 
 
 class MaData:
@@ -115,19 +127,23 @@ class MaModule(BreathModule):
         """The engine keys per-fight data and the fingerprint by name, so the name carries the options."""
         self._ranges: dict[str, tuple[RangeVerdict, ...]] = {}
         self._reaches: dict[str, WeaponReach] = {}
+        self._costs: dict[tuple, tuple[int, list[Modifier]]] = {}
+        self._legal: dict[tuple, frozenset[Order]] = {}
+        self._orders: tuple[Order, ...] = ()
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
         """The duel's maneuvers and answers, in a fixed order."""
         if max_targets != 1:
             raise ValueError("Ma and Blade is a 1:1 duel (MA-001): exactly one enemy per fighter")
-        attacks = [t.key for t in catalog.techniques.values() if t.kind == "attack"]
+        slots = attack_slots(catalog)
         orders: list[Order] = [("half_step", "close"), ("half_step", "open")]
         if self.config.locations_offered:
-            orders += [("aim", key, location.value) for key in attacks for location in Location]
+            orders += [("aim", slot, location.value) for slot in slots for location in Location]
         orders += [("push_out",), ("slip_away",)] + [("empty_hand", move) for move in EMPTY_HAND_MOVES]
-        orders += [("slip_counter", key) for key in attacks]
+        orders += [("slip_counter", slot) for slot in slots]
         orders += [("pick_up",), ("resist",), ("yield",)]
+        self._orders = tuple(orders)
         return orders
 
     def new_data(self, state: "BreathState") -> MaData:
@@ -157,24 +173,48 @@ class MaModule(BreathModule):
         return table[self.data(state).ladder.rung]
 
     # -- orders ------------------------------------------------------------------------------------
-    def _base_cost(self, state: "BreathState", order: Order) -> tuple[Technique | None, int]:
+    def _cost(self, state: "BreathState", fighter: "Fighter", order: Order) -> tuple[Technique | None, int, list[Modifier]]:
+        """An order's technique, final Energy and named modifiers (Rule 2 through the engine's ``cost_of``).
+
+        The price depends only on the seat's sheet, the weapon in hand, a leg wound and the Core Zone
+        flag, so it is cached on those: the legal mask asks for it on every decision.
+        """
         kind = order[0]
         if kind in ("aim", "slip_counter"):
-            technique = state.ruleset.catalog.techniques[order[1]]
-            return technique, technique.cost
-        return None, {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
-                      "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}[kind]
+            technique: Technique | None = fighter.weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
+            base = technique.cost
+        else:
+            technique, base = None, BASE_COSTS[kind]
+        key = (fighter.seat, fighter.weapon.key, order, self.data(state).injuries[fighter.seat].leg, fighter.in_core)
+        priced = self._costs.get(key)
+        if priced is None:
+            priced = self._costs[key] = state.cost_of(fighter, technique, order, base)
+        return technique, priced[0], priced[1]
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
-        """Whether ``fighter`` may play one of the duel's maneuvers now."""
+        """Whether ``fighter`` may play one of the duel's maneuvers now.
+
+        Legality depends only on the situation key below, so the legal set is computed once per
+        situation and looked up on every later decision (the engine asks for each order in turn).
+        """
+        data = self.data(state)
+        seat = fighter.seat
+        injuries = data.injuries[seat]
+        key = (seat, fighter.energy, fighter.weapon.key, data.ladder.rung, injuries.leg, injuries.disarmed,
+               data.counter_owed == seat, fighter.in_core)
+        legal = self._legal.get(key)
+        if legal is None:
+            legal = self._legal[key] = frozenset(o for o in self._orders if self._order_allowed(state, fighter, o))
+        return order in legal
+
+    def _order_allowed(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         kind = order[0]
         if kind in ("resist", "yield"):
             return False
         data = self.data(state)
         rung = data.ladder.rung
         if kind in ("aim", "slip_counter"):
-            technique = state.ruleset.catalog.techniques[order[1]]
-            if technique.weapon != fighter.weapon.key or not self.verdict(state, fighter).can_attack:
+            if ATTACK_SLOT_INDEX[order[1]] >= len(fighter.weapon.attacks) or not self.verdict(state, fighter).can_attack:
                 return False
             if kind == "slip_counter" and data.counter_owed != fighter.seat:
                 return False
@@ -186,8 +226,7 @@ class MaModule(BreathModule):
                 return False
         elif rung is not Rung.TSUBAZERIAI:
             return False
-        technique, base = self._base_cost(state, order)
-        return state.cost_of(fighter, technique, order, base)[0] <= fighter.energy
+        return self._cost(state, fighter, order)[1] <= fighter.energy
 
     def cost_modifiers(self, state: "BreathState", fighter: "Fighter", technique: Technique | None,
                        order: Order) -> list[Modifier]:
@@ -195,15 +234,15 @@ class MaModule(BreathModule):
         kind = order[0]
         if kind == "aim":
             return [("hit_location", LOCATION_COST)]
-        if kind == "half_step" and self.data(state).injuries[fighter.seat].leg:
-            return [("leg_wound", 1)]
+        if kind == "half_step":
+            extra = self.data(state).injuries[fighter.seat].half_step_extra()
+            return [("leg_wound", extra)] if extra else []
         return []
 
     def apply_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
         """Carry out one of the duel's maneuvers in ``fighter``'s breath."""
         kind = order[0]
-        technique, base = self._base_cost(state, order)
-        cost, modifiers = state.cost_of(fighter, technique, order, base)
+        technique, cost, modifiers = self._cost(state, fighter, order)
         count = fighter.energy
         rule = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}.get(kind, "MA-G04")
         state.pay(fighter, cost, rule, ":".join(str(part) for part in order), modifiers)
@@ -267,7 +306,7 @@ class MaModule(BreathModule):
         energy = [0, 0]
         energy[mover_seat], energy[resister.seat] = mover_energy, resister.energy
         state.pay(resister, RESIST_COST, "MA-G01", "resist", in_breath=False)
-        modifiers = tuple(self._contest_modifier(state, f, mover_seat) for f in state.fighters)
+        modifiers = tuple(self._contest_parts(state, f, mover_seat) for f in state.fighters)
         data.first_contest = False
         outcome = contest_half_step(state.dice, state.events, data.ladder, mover_seat, direction, modifiers,
                                     tuple(energy), (data.injuries[0].leg, data.injuries[1].leg), tuple(data.guards),
@@ -275,22 +314,29 @@ class MaModule(BreathModule):
         if outcome.moved:
             self._moved(state, mover, direction, Rung(start), outcome.rung)
 
-    def _contest_modifier(self, state: "BreathState", fighter: "Fighter", initiator: int) -> int:
-        """2d10 + Finesse + Footwork (MA-013), with face wound, glare and terrain."""
+    def _check_parts(self, state: "BreathState", seat: int) -> tuple[Modifier, ...]:
+        """What every check of ``seat`` carries: a face wound (MA-046) and glare (MA-053)."""
+        data = self.data(state)
+        parts = (("face_wound", -2),) if data.injuries[seat].face else ()
+        glare = data.stage.check_modifier(seat)
+        return (parts + (("glare", glare),)) if glare else parts
+
+    def _contest_parts(self, state: "BreathState", fighter: "Fighter", initiator: int) -> tuple[Modifier, ...]:
+        """2d10 + Finesse + Footwork (MA-013), with injuries, glare and terrain (MA-050, MA-052)."""
         data = self.data(state)
         seat = fighter.seat
-        return (fighter.sheet.finesse + fighter.sheet.skill("footwork") + data.injuries[seat].all_checks()
-                + data.stage.check_modifier(seat) + data.stage.contest_bonus(seat, initiator, data.first_contest))
-
-    def _check_modifier(self, state: "BreathState", seat: int) -> int:
-        data = self.data(state)
-        return data.injuries[seat].all_checks() + data.stage.check_modifier(seat)
+        parts = (("finesse", fighter.sheet.finesse), ("footwork", fighter.sheet.skill("footwork")))
+        terrain = data.stage.contest_bonus(seat, initiator, data.first_contest)
+        if terrain:
+            parts += ((data.stage.stage.name, terrain),)
+        return parts + self._check_parts(state, seat)
 
     def _break_lock(self, state: "BreathState", fighter: "Fighter", kind: str) -> None:
         """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
         data = self.data(state)
         attribute = "physique" if kind == "push_out" else "finesse"
-        modifiers = tuple(getattr(f.sheet, attribute) + self._check_modifier(state, f.seat) for f in state.fighters)
+        modifiers = tuple(((attribute, getattr(f.sheet, attribute)),) + self._check_parts(state, f.seat)
+                          for f in state.fighters)
         contest = push_out if kind == "push_out" else slip_away
         outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, tuple(data.guards), state.round)
         if outcome.counterattack:
@@ -341,10 +387,7 @@ class MaModule(BreathModule):
 
     def defense_roll_modifiers(self, state: "BreathState", attack: "Attack", defender: "Fighter") -> list[Modifier]:
         """A face wound and glare hurt the defender's roll too: they are on every check (MA-046, MA-053)."""
-        data = self.data(state)
-        named = [("face_wound", -2)] if data.injuries[defender.seat].face else []
-        glare = data.stage.check_modifier(defender.seat)
-        return named + ([("glare", glare)] if glare else [])
+        return list(self._check_parts(state, defender.seat))
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
         """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023)."""
@@ -388,7 +431,8 @@ class MaModule(BreathModule):
             return
         if attack.critical:
             guard.take_window(state.events, seat, state.round)
-        guard.shave(hit_shave(attack.technique.damage, attack.critical), state.events, seat, state.round)
+        wounds = attack.technique.damage + extra_wounds(location)
+        guard.shave(hit_shave(wounds, attack.critical), state.events, seat, state.round)
         if data.score is not None:
             data.score.strike(attack.attacker.seat, attack.critical, state.events)
         elif location is not None:
@@ -443,47 +487,20 @@ class MaModule(BreathModule):
 
     # -- observation and rendering ---------------------------------------------------------------
     def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
-        """The shared rung, then per fighter (ego first): guard, opening, window, injuries, points, streak."""
-        n = num_fighters
-        return (("ma_rung", len(Rung), 0.0, 1.0), ("ma_can_attack", n, 0.0, 1.0), ("ma_guard", n, 0.0, 1.0),
-                ("ma_guard_open", n, 0.0, 1.0), ("ma_window", n, 0.0, 1.0),
-                ("ma_injuries", n * len(INJURY_FLAGS), 0.0, 1.0), ("ma_points", n, 0.0, 1.0),
-                ("ma_loss_streak", n, 0.0, 1.0), ("ma_stage_side", n, 0.0, 1.0),
-                ("ma_step_in", 1, 0.0, 1.0), ("ma_counter_owed", 1, 0.0, 1.0), ("ma_first_contest", 1, 0.0, 1.0))
+        """The ``ma_*`` fields (``observe.py``)."""
+        return observation_fields(num_fighters)
 
     def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
-        """Fill the ``ma_*`` fields; everything here is visible at the table."""
-        spec = state.ruleset.observation_spec
-        data = self.data(state)
-        out[spec.slice("ma_rung").start + data.ladder.rung] = 1.0
-        me = order[0]
-        for slot, seat in enumerate(order):
-            guard = data.guards[seat]
-            fighter = state.fighters[seat]
-            out[spec.slice("ma_can_attack").start + slot] = float(self.verdict(state, fighter).can_attack)
-            out[spec.slice("ma_guard").start + slot] = guard.value / guard.maximum
-            out[spec.slice("ma_guard_open").start + slot] = float(guard.is_open(state.round))
-            out[spec.slice("ma_window").start + slot] = float(guard.window and guard.is_open(state.round))
-            injuries = data.injuries[seat]
-            base = spec.slice("ma_injuries").start + slot * len(INJURY_FLAGS)
-            for i, flag in enumerate(INJURY_FLAGS):
-                out[base + i] = float(getattr(injuries, flag))
-            if data.score is not None:
-                out[spec.slice("ma_points").start + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
-            out[spec.slice("ma_loss_streak").start + slot] = min(1.0, guard.loss_streak / 3.0)
-            out[spec.slice("ma_stage_side").start + slot] = float(data.stage.side == seat)
-        out[spec.slice("ma_step_in").start] = float(data.step_in_from[me] >= 0)
-        out[spec.slice("ma_counter_owed").start] = float(data.counter_owed == me)
-        out[spec.slice("ma_first_contest").start] = float(data.first_contest)
+        """Fill the ``ma_*`` fields, ego first."""
+        can_attack = [self.verdict(state, f).can_attack for f in state.fighters]
+        pending = state.stack[-1] if state.stack else None
+        declared = pending.context[1] if pending is not None and pending.owner is self else 0
+        write_observation(state.ruleset.observation_spec, self.data(state), state.round, order, can_attack,
+                          declared, out)
 
     def render_line(self, state: "BreathState") -> str:
-        """``ma: issoku_itto | guard 7/8 5/7 | ...``"""
-        data = self.data(state)
-        guards = " ".join(f"{g.value}/{g.maximum}{'!' if g.is_open(state.round) else ''}" for g in data.guards)
-        line = f"  ma: {RUNG_NAMES[data.ladder.rung]}   guard {guards}"
-        if data.score is not None:
-            line += f"   points {data.score.points[0]}-{data.score.points[1]}"
-        return line
+        """The ma, the guards, the points."""
+        return render_line(self.data(state), state.round)
 
 
 def ma_duel(config: MaDuelConfig = MaDuelConfig(), breath: BreathConfig = BreathConfig(), *,

@@ -16,18 +16,15 @@ from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.events import EventLog
 from issoku.rules.ma.guard import GuardTrack
 from issoku.rules.ma.ladder import OPENER, Ladder, Rung
+from issoku.rules.ma.modifiers import SeatModifiers, summed
 
 HALF_STEP_COST = 1
-"""Energy of one half-step within a breath; canon walking is 2 (MA-011, MA-T01)."""
+"""Energy of one half-step within a breath; canon walking is 2 (MA-011, MA-T01). A leg wound adds
+``Injuries.half_step_extra()`` as a named Rule 2 penalty (MA-044)."""
 RESIST_COST = 1
 """Energy the opponent pays to resist a half-step (MA-G01)."""
 STEP_IN_EDGE = 1
 """Optional attack bonus of a step-in cut that starts at issoku itto (MA-016, MA-G05; off by default)."""
-
-
-def half_step_cost(leg_wounded: bool) -> int:
-    """1 Energy, 2 with a leg wound (MA-011, MA-044, MA-T01)."""
-    return HALF_STEP_COST + (1 if leg_wounded else 0)
 
 
 def half_step_allowed(ladder: Ladder, direction: int) -> bool:
@@ -80,9 +77,10 @@ def take_half_step(ladder: Ladder, mover: int, direction: int, guard: GuardTrack
 
 
 def contest_half_step(dice: Dice, log: EventLog, ladder: Ladder, mover: int, direction: int,
-                      modifiers: tuple[int, int], energy: tuple[int, int], leg_wounded: tuple[bool, bool],
+                      modifiers: SeatModifiers, energy: tuple[int, int], leg_wounded: tuple[bool, bool],
                       guards: tuple[GuardTrack, GuardTrack], round_no: int) -> HalfStepOutcome:
-    """Settle a resisted half-step. Seats are 0 and 1; ``modifiers`` are each seat's full contest modifier.
+    """Settle a resisted half-step. Seats are 0 and 1; ``modifiers`` are each seat's named contest modifiers
+    (Finesse, Footwork, injuries, terrain), logged as ``parts`` beside their sums.
 
     The mover's roll comes first (only reproducibility cares). The loser's streak of lost contests may
     shave its guard (MA-036); the winner's streak resets.
@@ -93,11 +91,12 @@ def contest_half_step(dice: Dice, log: EventLog, ladder: Ladder, mover: int, dir
         winner: int | None = initiative
         log.emit("MA-G16", "half_step_contest", mover, rolled=False, winner=winner, reason="leg_wound")
     else:
-        result = dice.contest(modifiers[mover], modifiers[resister])
+        totals = summed(modifiers)
+        result = dice.contest(totals[mover], totals[resister])
         winner = None if result.winner is None else (mover if result.winner == 0 else resister)
         log.emit("MA-014" if energy[0] == energy[1] else "MA-013", "half_step_contest", mover,
-                 dice=result.dice, modifiers=result.modifiers, totals=result.totals,
-                 winner=winner)
+                 dice=result.dice, modifiers=result.modifiers, parts=(modifiers[mover], modifiers[resister]),
+                 totals=result.totals, winner=winner)
     if winner is None:
         log.emit("MA-G02", "contest_tie", mover, rung=int(ladder.rung))
     for seat in (0, 1):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.events import EventLog
 from issoku.rules.ma.guard import EMPTY_HAND_LANDS, PUSHED, GuardTrack
+from issoku.rules.ma.modifiers import SeatModifiers, summed
 from issoku.rules.ma.ladder import Ladder, Rung
 
 PUSH_OUT_COST = 2
@@ -34,18 +35,20 @@ class BreakOutcome:
     counterattack: bool
 
 
-def _break_contest(dice: Dice, log: EventLog, ladder: Ladder, actor: int, modifiers: tuple[int, int],
+def _break_contest(dice: Dice, log: EventLog, ladder: Ladder, actor: int, modifiers: SeatModifiers,
                    guards: tuple[GuardTrack, GuardTrack], round_no: int, rule: str, kind: str,
                    success_rung: Rung) -> int | None:
     """Roll one tsubazeriai contest; the actor's win moves the ma, the loser is pushed (guard −1)."""
     if ladder.rung is not Rung.TSUBAZERIAI:
         raise ValueError(f"{kind} needs tsubazeriai, the ma is {ladder.rung.name}")
-    result = dice.contest(modifiers[actor], modifiers[1 - actor])
+    totals = summed(modifiers)
+    result = dice.contest(totals[actor], totals[1 - actor])
     winner = None if result.winner is None else (actor if result.winner == 0 else 1 - actor)
     before = ladder.rung
     if winner == actor:
         ladder.set(success_rung)
-    log.emit(rule, kind, actor, dice=result.dice, modifiers=result.modifiers, totals=result.totals,
+    log.emit(rule, kind, actor, dice=result.dice, modifiers=result.modifiers,
+             parts=(modifiers[actor], modifiers[1 - actor]), totals=result.totals,
              winner=winner, before=int(before), after=int(ladder.rung))
     if winner is None:
         log.emit("MA-G02", "contest_tie", actor, rung=int(ladder.rung))
@@ -54,14 +57,14 @@ def _break_contest(dice: Dice, log: EventLog, ladder: Ladder, actor: int, modifi
     return winner
 
 
-def push_out(dice: Dice, log: EventLog, ladder: Ladder, actor: int, physique: tuple[int, int],
+def push_out(dice: Dice, log: EventLog, ladder: Ladder, actor: int, physique: SeatModifiers,
              guards: tuple[GuardTrack, GuardTrack], round_no: int) -> BreakOutcome:
     """2d10 + Physique contest: the winning pusher opens the ma one rung, to close fighting (MA-026)."""
     winner = _break_contest(dice, log, ladder, actor, physique, guards, round_no, "MA-026", "push_out", Rung.CLOSE)
     return BreakOutcome(winner, ladder.rung, False)
 
 
-def slip_away(dice: Dice, log: EventLog, ladder: Ladder, actor: int, finesse: tuple[int, int],
+def slip_away(dice: Dice, log: EventLog, ladder: Ladder, actor: int, finesse: SeatModifiers,
               guards: tuple[GuardTrack, GuardTrack], round_no: int) -> BreakOutcome:
     """2d10 + Finesse contest: the winner slips back to issoku itto and may counterattack (MA-027, MA-G06)."""
     winner = _break_contest(dice, log, ladder, actor, finesse, guards, round_no, "MA-027", "slip_away",

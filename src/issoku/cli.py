@@ -34,8 +34,13 @@ def duel(
     agent_b: str = typer.Option("aggressive", help="Scripted agent of side 1."),
     data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable)."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
+    ma: bool = typer.Option(False, "--ma", help="Fight a Ma and Blade duel (seed 000): distance, guard, hit locations."),
+    kind: str = typer.Option("ikkiuchi", help="With --ma: ikkiuchi (starts at issoku itto) or hatashiai (far range)."),
+    stage: str = typer.Option(None, help="With --ma: terrain stage (sandbar, narrow_path, high_ground, backlight)."),
+    sparring: bool = typer.Option(False, help="With --ma: a sparring match (points, no wounds)."),
 ) -> None:
-    """Play one seeded breath duel between two scripted fighters and print its event log."""
+    """Play one seeded breath duel (or, with --ma, a Ma and Blade duel) between two scripted fighters and
+    print its event log."""
     from issoku.agents.breath_scripted import SCRIPTED
     from issoku.agents.play import play_fight
     from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
@@ -45,8 +50,17 @@ def duel(
         if agent not in SCRIPTED:
             raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
     try:
-        ruleset = BreathRuleset(BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a),
-                                              FighterSpec(fighter_b, 1, weapon=weapon_b))), data=data or None)
+        config = BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a), FighterSpec(fighter_b, 1, weapon=weapon_b)))
+        if ma:
+            from issoku.rules.ma.config import DuelMode, MaDuelConfig
+            from issoku.rules.ma.duel import ma_duel
+            from issoku.rules.ma.ladder import DuelKind
+
+            duel_config = MaDuelConfig(kind=DuelKind(kind), stage=stage,
+                                       mode=DuelMode.SPARRING if sparring else DuelMode.SHINKEN_SHOBU)
+            ruleset = ma_duel(duel_config, config, data=data or None)
+        else:
+            ruleset = BreathRuleset(config, data=data or None)
     except DataError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(2) from None

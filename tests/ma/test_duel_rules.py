@@ -71,7 +71,7 @@ def test_ma_t02_step_in_cut_with_location_and_parry_is_5_and_one_more_half_step_
     duel.play("reserve:uchigatana.parry")
     assert duel.state.fighters[0].spent == 4 and not duel.events("overload_check")
     duel = Duel(dice=[1, 1, 5, 5])
-    duel.play(*CLOSE_IN, "aim:uchigatana.horizontal_cut:wrist", "reserve:uchigatana.parry")
+    duel.play(*CLOSE_IN, "aim:attack_a:wrist", "reserve:uchigatana.parry")
     assert duel.state.fighters[0].spent == 5 and not duel.events("overload_check")
     duel.play("half_step:close")
     check = duel.events("overload_check")[0]
@@ -100,7 +100,7 @@ def test_ma_g01_resist_costs_1_outside_the_breath_and_needs_energy():
 @pytest.mark.rule("MA-044", "MA-T01")
 def test_ma_044_a_leg_wound_makes_the_half_step_cost_2_in_the_engine():
     duel = Duel(dice=[5, 4])
-    duel.play("aim:uchigatana.horizontal_cut:leg", "take_hit", "end_breath")
+    duel.play("aim:attack_a:leg", "take_hit", "end_breath")
     assert duel.data.injuries[1].leg
     duel.play("half_step:close")
     spent = duel.events("energy_spent", "MA-011")[-1]
@@ -128,10 +128,10 @@ def test_ma_027_slip_away_and_its_counterattack_against_an_unreserved_foe():
     duel.play(*CLOSE_IN, *CLOSE_IN, *CLOSE_IN, "end_breath", "stand")
     duel.play("slip_away")
     assert duel.data.ladder.rung is Rung.ISSOKU_ITTO and duel.data.counter_owed == 0
-    assert "slip_counter:uchigatana.horizontal_cut" in duel.legal()
-    duel.play("slip_counter:uchigatana.horizontal_cut")  # no reservation: no defense at all, straight hit
+    assert "slip_counter:attack_a" in duel.legal()
+    duel.play("slip_counter:attack_a")  # no reservation: no defense at all, straight hit
     assert duel.events("hit")[-1].data["technique"] == "uchigatana.horizontal_cut"
-    assert duel.state.decision_kind() == "breath" and "slip_counter:uchigatana.horizontal_cut" not in duel.legal()
+    assert duel.state.decision_kind() == "breath" and "slip_counter:attack_a" not in duel.legal()
 
 
 @pytest.mark.rule("MA-028", "MA-G07")
@@ -149,7 +149,7 @@ def test_ma_028_empty_hand_move_no_wounds_guard_minus_2_and_the_dagger_is_drawn(
 @pytest.mark.rule("MA-042", "MA-G15", "MA-039")
 def test_ma_042_wrist_drop_then_pick_up_at_far_range():
     duel = Duel(dice=[5, 4, 3, 3])
-    duel.play("aim:uchigatana.horizontal_cut:wrist", "take_hit")  # wrist check 6 + 3 = 9 < 11
+    duel.play("aim:attack_a:wrist", "take_hit")  # wrist check 6 + 3 = 9 < 11
     assert duel.state.fighters[1].weapon.key == "unarmed" and duel.data.injuries[1].disarmed
     duel.play("end_breath")
     assert "pick_up" not in duel.legal()
@@ -164,7 +164,7 @@ def test_ma_042_wrist_drop_then_pick_up_at_far_range():
 @pytest.mark.rule("MA-045", "MA-G17", "MA-047")
 def test_ma_045_torso_extra_wound_and_bleeding_at_the_lull():
     duel = Duel(dice=[5, 4, 5, 5])
-    duel.play("aim:uchigatana.horizontal_cut:torso", "take_hit")
+    duel.play("aim:attack_a:torso", "take_hit")
     assert duel.events("hit")[-1].data["wounds"] == 2 and duel.state.fighters[1].wounds == 6
     duel.play("stand", "stand")
     assert duel.state.fighters[1].wounds == 5  # bled 1 at the lull; wounds do not heal (MA-047)
@@ -196,7 +196,7 @@ def test_ma_053_glare_on_attack_checks_and_contests_of_one_side():
     duel = Duel(dice=[5, 4, 5, 5, 5, 5], config=MaDuelConfig(stage="backlight", stage_side=0))
     duel.play("attack:uchigatana.horizontal_cut", "take_hit", "half_step:close", "resist")
     assert ("glare", -1) in duel.events("attack_check")[0].data["modifiers"]
-    assert duel.events("half_step_contest")[0].data["modifiers"] == (4, 4)
+    assert duel.events("half_step_contest")[0].data["parts"][0] == (("finesse", 3), ("footwork", 2), ("glare", -1))
 
 
 @pytest.mark.rule("MA-050")
@@ -212,6 +212,7 @@ def test_ma_052_high_ground_only_on_the_first_contest():
     duel.play("half_step:close", "resist", "half_step:close", "resist")
     first, second = duel.events("half_step_contest")
     assert first.data["modifiers"] == (5, 5) and second.data["modifiers"] == (5, 4)
+    assert first.data["parts"][1] == (("finesse", 2), ("footwork", 2), ("high_ground", 1))
 
 
 @pytest.mark.rule("MA-G13", "MA-038")
@@ -230,3 +231,20 @@ def test_illegal_module_action_is_rejected_by_name():
 def test_options_change_the_fingerprint():
     assert ma_duel().fingerprint != ma_duel(MaDuelConfig(stage="sandbar")).fingerprint
     assert ma_duel().fingerprint == ma_duel().fingerprint
+
+
+@pytest.mark.rule("MA-010", "MA-044", "MA-030")
+def test_observation_is_ego_first_and_shares_the_rung():
+    duel = Duel(dice=[5, 4])
+    duel.play("aim:attack_a:leg", "take_hit")
+    spec = duel.ruleset.observation_spec
+    mine, theirs = (spec.unpack(duel.state.observation(seat)) for seat in (0, 1))
+    assert list(mine["ma_rung"]) == list(theirs["ma_rung"]) == [0, 1, 0, 0, 0]
+    leg = 2  # wrist, arm, leg, ...
+    assert mine["ma_injuries"][6 + leg] == 1.0 and theirs["ma_injuries"][leg] == 1.0
+    assert mine["ma_guard"][1] == theirs["ma_guard"][0] == pytest.approx(6 / 7)
+    assert list(mine["ma_can_attack"]) == [1.0, 1.0]
+    assert "ma: issoku_itto   guard 8/8 6/7" in duel.state.render_text()
+    assert list(mine["ma_half_step_declared"]) == [0.0, 0.0]
+    duel.play("half_step:open")  # the ronin must answer: it sees the kenshi opening the ma
+    assert list(spec.unpack(duel.state.observation(1))["ma_half_step_declared"]) == [0.0, 1.0]

@@ -28,7 +28,7 @@ SCRIPT = [
     # Kenshi acts again at 10 > 6: a Critical, then an arm cut that misses by 1 (threatened).
     (0, "breath", "attack:uchigatana.horizontal_cut", [7, 7]),
     (1, "defend", "take_hit", []),
-    (0, "breath", "aim:uchigatana.horizontal_cut:arm", [1, 2]),
+    (0, "breath", "aim:attack_a:arm", [1, 2]),
     (0, "breath", "end_breath", []),
     # The ronin closes twice unresisted into tsubazeriai and pushes out.
     (1, "breath", "half_step:close", []),

@@ -10,20 +10,22 @@ from issoku.rules.ma.halfstep import (
     contest_half_step,
     distance_initiative,
     half_step_allowed,
-    half_step_cost,
     step_in_edge,
     take_half_step,
 )
 from issoku.rules.ma.ladder import CLOSER, OPENER, Ladder, Rung
-from issoku.rules.ma.locations import LOCATION_COST
+from issoku.rules.ma.locations import LOCATION_COST, Injuries, Location
 
 CANON_WALK = 2  # BR-067
+F0, F1 = (("finesse", 0),), (("finesse", 1),)
 
 
 @pytest.mark.rule("MA-011", "MA-044")
-def test_ma_t01_half_step_costs_1_and_2_with_a_leg_wound():
-    assert half_step_cost(leg_wounded=False) == 1 < CANON_WALK
-    assert half_step_cost(leg_wounded=True) == 2
+def test_ma_t01_half_step_costs_1_and_2_with_a_leg_wound(log):
+    injuries = Injuries()
+    assert HALF_STEP_COST + injuries.half_step_extra() == 1 < CANON_WALK
+    injuries.take_hit(Location.LEG, ScriptedDice([]), log, 0, 2)
+    assert HALF_STEP_COST + injuries.half_step_extra() == 2
 
 
 @pytest.mark.rule("MA-011", "MA-039")
@@ -56,18 +58,19 @@ def test_ma_d05_resisting_side_wins_17_vs_18_and_holds_the_ma(guards, log):
     """Finesse 2 + Footwork 3 + dice 12 = 17 vs 1 + 2 + 15 = 18: the resister sets the ma (it stays)."""
     ladder = Ladder(Rung.ISSOKU_ITTO)
     outcome = contest_half_step(ScriptedDice([5, 7, 7, 8]), log, ladder, mover=0, direction=CLOSER,
-                                modifiers=(5, 3), energy=(9, 8), leg_wounded=(False, False),
+                                modifiers=((('finesse', 2), ('footwork', 3)), (('finesse', 1), ('footwork', 2))), energy=(9, 8), leg_wounded=(False, False),
                                 guards=guards, round_no=1)
     assert (outcome.moved, outcome.winner, outcome.rung) == (False, 1, Rung.ISSOKU_ITTO)
     event = log[0]
     assert (event.rule, event.kind, event.data["totals"], event.data["winner"]) == \
         ("MA-013", "half_step_contest", (17, 18), 1)
+    assert event.data["parts"] == ((("finesse", 2), ("footwork", 3)), (("finesse", 1), ("footwork", 2)))
 
 
 @pytest.mark.rule("MA-013", "MA-010")
 def test_ma_013_the_winning_mover_sets_the_ma(guards, log):
     ladder = Ladder(Rung.NEAR)
-    outcome = contest_half_step(ScriptedDice([9, 9, 2, 2]), log, ladder, 1, OPENER, (0, 0), (6, 8),
+    outcome = contest_half_step(ScriptedDice([9, 9, 2, 2]), log, ladder, 1, OPENER, (F0, F0), (6, 8),
                                 (False, False), guards, 1)
     assert (outcome.moved, outcome.winner, ladder.rung) == (True, 1, Rung.ISSOKU_ITTO)
     assert [(e.rule, e.kind) for e in log] == [("MA-013", "half_step_contest"), ("MA-013", "half_step")]
@@ -76,7 +79,7 @@ def test_ma_013_the_winning_mover_sets_the_ma(guards, log):
 @pytest.mark.rule("MA-014")
 def test_ma_014_tied_energy_is_settled_by_the_roll(guards, log):
     ladder = Ladder(Rung.ISSOKU_ITTO)
-    outcome = contest_half_step(ScriptedDice([10, 10, 1, 1]), log, ladder, 0, CLOSER, (0, 0), (6, 6),
+    outcome = contest_half_step(ScriptedDice([10, 10, 1, 1]), log, ladder, 0, CLOSER, (F0, F0), (6, 6),
                                 (False, False), guards, 1)
     assert outcome.moved and log[0].rule == "MA-014"
 
@@ -93,7 +96,7 @@ def test_ma_g16_leg_wound_loses_an_energy_tie_without_a_roll(guards, log):
 @pytest.mark.rule("MA-G02")
 def test_ma_g02_a_tie_holds_the_ma_and_counts_for_no_streak(guards, log):
     ladder = Ladder(Rung.ISSOKU_ITTO)
-    outcome = contest_half_step(ScriptedDice([5, 5, 5, 5]), log, ladder, 0, CLOSER, (1, 1), (7, 5),
+    outcome = contest_half_step(ScriptedDice([5, 5, 5, 5]), log, ladder, 0, CLOSER, (F1, F1), (7, 5),
                                 (False, False), guards, 1)
     assert (outcome.moved, outcome.winner, ladder.rung) == (False, None, Rung.ISSOKU_ITTO)
     assert guards[0].loss_streak == guards[1].loss_streak == 0
@@ -105,10 +108,10 @@ def test_ma_036_second_consecutive_lost_contest_shaves_guard(guards, log):
     ladder = Ladder(Rung.ISSOKU_ITTO)
     lose = [1, 1, 10, 10]
     for _ in range(2):
-        contest_half_step(ScriptedDice(lose), log, ladder, 0, CLOSER, (0, 0), (7, 5), (False, False), guards, 1)
+        contest_half_step(ScriptedDice(lose), log, ladder, 0, CLOSER, (F0, F0), (7, 5), (False, False), guards, 1)
     assert guards[0].value == guards[0].maximum - 1
     assert [e.rule for e in log if e.kind == "guard_loss"] == ["MA-036"]
-    contest_half_step(ScriptedDice([10, 10, 1, 1]), log, ladder, 0, CLOSER, (0, 0), (7, 5), (False, False),
+    contest_half_step(ScriptedDice([10, 10, 1, 1]), log, ladder, 0, CLOSER, (F0, F0), (7, 5), (False, False),
                       guards, 1)
     assert guards[0].loss_streak == 0 and guards[1].loss_streak == 1
 

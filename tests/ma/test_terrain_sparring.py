@@ -9,7 +9,7 @@ from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
 
 
 @pytest.mark.rule("MA-050", "MA-G21", "MA-A06")
-def test_ma_050_sandbar_hurts_only_the_initiator(content, log):
+def test_ma_050_sandbar_hurts_only_the_initiator(content):
     setup = setup_stage(content.stage("sandbar"), None, ScriptedDice([]))
     assert setup.contest_bonus(seat=0, initiator=0, first_contest=False) == -1
     assert setup.contest_bonus(seat=1, initiator=0, first_contest=False) == 0
@@ -17,14 +17,14 @@ def test_ma_050_sandbar_hurts_only_the_initiator(content, log):
 
 
 @pytest.mark.rule("MA-051")
-def test_ma_051_narrow_path_start(content, log):
+def test_ma_051_narrow_path_start(content):
     setup = setup_stage(content.stage("narrow_path"), None, ScriptedDice([]))
     assert not setup.far_range_usable
     assert Ladder.start(DuelKind.HATASHIAI, setup.far_range_usable).rung is Rung.ISSOKU_ITTO
 
 
 @pytest.mark.rule("MA-052")
-def test_ma_t06_high_ground_plus_1_on_the_first_contest_only(content, log):
+def test_ma_t06_high_ground_plus_1_on_the_first_contest_only(content):
     setup = setup_stage(content.stage("high_ground"), 1, ScriptedDice([]))
     assert setup.contest_bonus(seat=1, initiator=0, first_contest=True) == 1
     assert setup.contest_bonus(seat=1, initiator=0, first_contest=False) == 0

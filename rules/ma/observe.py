@@ -1,0 +1,72 @@
+"""What each duelist sees of the duel: the ``ma_*`` observation fields and the rendering line.
+
+Everything here is visible at the table (the distance, the other's composure, wounds, the score), so
+both seats see the same values, ordered ego first. The rung is one field shared by both views: the
+ladder is one value per duel (MA-010).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from issoku.rules.kernel.protocol import ObservationSpec
+from issoku.rules.ma.ladder import CLOSER, RUNG_NAMES, Rung
+from issoku.rules.ma.sparring import POINTS_TO_WIN
+
+if TYPE_CHECKING:
+    from issoku.rules.ma.duel import MaData
+
+INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
+"""The per-fighter injury flags of ``ma_injuries``, in order."""
+STREAK_SCALE = 3.0
+
+
+def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
+    """The shared rung, then per fighter (ego first) reach, guard, opening, window, injuries, points,
+    loss streak, stage side; then the observer's own step-in and counterattack flags, whether the
+    first contest is still to come, and the half-step waiting for a resist/yield answer (close, open)."""
+    return (("ma_rung", len(Rung), 0.0, 1.0), ("ma_can_attack", n, 0.0, 1.0), ("ma_guard", n, 0.0, 1.0),
+            ("ma_guard_open", n, 0.0, 1.0), ("ma_window", n, 0.0, 1.0),
+            ("ma_injuries", n * len(INJURY_FLAGS), 0.0, 1.0), ("ma_points", n, 0.0, 1.0),
+            ("ma_loss_streak", n, 0.0, 1.0), ("ma_stage_side", n, 0.0, 1.0),
+            ("ma_step_in", 1, 0.0, 1.0), ("ma_counter_owed", 1, 0.0, 1.0), ("ma_first_contest", 1, 0.0, 1.0),
+            ("ma_half_step_declared", 2, 0.0, 1.0))
+
+
+def write_observation(spec: ObservationSpec, data: "MaData", round_no: int, order: Sequence[int],
+                      can_attack: Sequence[bool], declared_step: int, out: np.ndarray) -> None:
+    """Fill the ``ma_*`` fields of ``out``; ``order`` lists seats ego first, ``can_attack`` is by seat,
+    ``declared_step`` the direction of a half-step awaiting its answer (0 when none)."""
+    out[spec.slice("ma_rung").start + data.ladder.rung] = 1.0
+    me = order[0]
+    for slot, seat in enumerate(order):
+        guard = data.guards[seat]
+        out[spec.slice("ma_can_attack").start + slot] = float(can_attack[seat])
+        out[spec.slice("ma_guard").start + slot] = guard.value / guard.maximum
+        out[spec.slice("ma_guard_open").start + slot] = float(guard.is_open(round_no))
+        out[spec.slice("ma_window").start + slot] = float(guard.window and guard.is_open(round_no))
+        injuries = data.injuries[seat]
+        base = spec.slice("ma_injuries").start + slot * len(INJURY_FLAGS)
+        for i, flag in enumerate(INJURY_FLAGS):
+            out[base + i] = float(getattr(injuries, flag))
+        if data.score is not None:
+            out[spec.slice("ma_points").start + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
+        out[spec.slice("ma_loss_streak").start + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
+        out[spec.slice("ma_stage_side").start + slot] = float(data.stage.side == seat)
+    out[spec.slice("ma_step_in").start] = float(data.step_in_from[me] >= 0)
+    out[spec.slice("ma_counter_owed").start] = float(data.counter_owed == me)
+    out[spec.slice("ma_first_contest").start] = float(data.first_contest)
+    if declared_step:
+        out[spec.slice("ma_half_step_declared").start + (0 if declared_step == CLOSER else 1)] = 1.0
+
+
+def render_line(data: "MaData", round_no: int) -> str:
+    """``  ma: near   guard 7/8 0/5!   points 1-2`` (``!`` marks an open guard)."""
+    guards = " ".join(f"{g.value}/{g.maximum}{'!' if g.is_open(round_no) else ''}" for g in data.guards)
+    line = f"  ma: {RUNG_NAMES[data.ladder.rung]}   guard {guards}"
+    if data.score is not None:
+        line += f"   points {data.score.points[0]}-{data.score.points[1]}"
+    return line
