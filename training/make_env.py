@@ -16,6 +16,7 @@ from typing import Any
 from stable_baselines3.common.monitor import Monitor
 
 from issoku.training.config import ConfigError, TrainConfig
+from issoku.training.matchups import MatchupMixEnv, every_pairing
 from issoku.training.opponents import OpponentPool
 from issoku.training.seat_env import SeatEnv
 from issoku.training.selfplay_env import SelfPlayEnv
@@ -40,6 +41,16 @@ def make_aec_env(env_id: str, env_kwargs: dict | None = None) -> Any:
     raise ConfigError(f"unknown env {env_id!r}: neither issoku.envs.{env_id} nor pettingzoo.classic.{env_id} exists")
 
 
+def make_config_env(config: TrainConfig, **extra_kwargs: Any) -> Any:
+    """The AEC env a run trains on: ``env_id`` with ``env_kwargs``, mixed over ``matchups`` if any."""
+    kwargs = {**config.env_kwargs, **extra_kwargs}
+    if not config.matchups:
+        return make_aec_env(config.env_id, kwargs)
+    pairings = every_pairing(config.matchups)
+    return MatchupMixEnv([make_aec_env(config.env_id, {**kwargs, "fighters": pairing}) for pairing in pairings],
+                         [" vs ".join(pairing) for pairing in pairings])
+
+
 def _ruleset(aec_env: Any) -> Any:
     """The issoku ruleset behind an env, or None for a foreign env."""
     return getattr(aec_env.unwrapped, "ruleset", None)
@@ -51,20 +62,20 @@ def env_identity(aec_env: Any, env_id: str) -> dict[str, Any]:
     The version is the ``_vN`` suffix of the env's ``metadata["name"]`` (PettingZoo's convention), else of ``env_id``.
     """
     version = re.search(r"_v(\d+)$", aec_env.metadata.get("name", env_id))
-    ruleset = _ruleset(aec_env)
+    rules = _ruleset(aec_env) or aec_env.unwrapped  # a matchup mix carries its own version and fingerprint
     return {
         "env_id": env_id,
         "env_version": int(version.group(1)) if version else None,
-        "rules_version": getattr(ruleset, "version", None),
-        "rules_fingerprint": getattr(ruleset, "fingerprint", None),
+        "rules_version": getattr(rules, "version", None),
+        "rules_fingerprint": getattr(rules, "fingerprint", None),
     }
 
 
 def action_names(aec_env: Any) -> tuple[str, ...]:
-    """Names of the flat actions (the ruleset's, or ``action <i>`` for a foreign env)."""
-    ruleset = _ruleset(aec_env)
-    if ruleset is not None:
-        return tuple(ruleset.action_names)
+    """Names of the flat actions (the env's or its ruleset's, or ``action <i>`` for a foreign env)."""
+    names = getattr(aec_env.unwrapped, "action_names", None) or getattr(_ruleset(aec_env), "action_names", None)
+    if names:
+        return tuple(names)
     return tuple(f"action {i}" for i in range(aec_env.action_space(aec_env.possible_agents[0]).n))
 
 
@@ -84,4 +95,4 @@ def _no_opponent_yet(observation: Any, action_mask: Any) -> int:
 
 def make_selfplay_env(config: TrainConfig, pool: OpponentPool) -> Monitor:
     """The learner's single-agent env for ``config`` against ``pool``, with episode statistics."""
-    return Monitor(SelfPlayEnv(make_seat_env(make_aec_env(config.env_id, config.env_kwargs)), pool))
+    return Monitor(SelfPlayEnv(make_seat_env(make_config_env(config)), pool))

@@ -15,7 +15,7 @@ import numpy as np
 
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
 from issoku.training.config import TrainConfig
-from issoku.training.make_env import action_names, env_identity, make_aec_env
+from issoku.training.make_env import action_names, env_identity, make_config_env
 
 Menu = Sequence[tuple[int, str]]
 """The legal actions offered to the person: (action, name) pairs."""
@@ -37,10 +37,10 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     """One fight between a person (``choose``) and the checkpoint's agent; returns the person's reward."""
     metadata = read_metadata(checkpoint)
     config = TrainConfig.from_json(metadata["config"])
-    env = make_aec_env(config.env_id, config.env_kwargs)
+    env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
     if renders:
-        env = make_aec_env(config.env_id, {**config.env_kwargs, "render_mode": "ansi"})
+        env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
     agent = CheckpointPolicy(checkpoint, deterministic=True)
     names = action_names(env)

@@ -65,7 +65,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
 
     from issoku.training.callbacks import Every, ProgressBar, SelfPlayStats
     from issoku.training.evaluate import evaluate_against
-    from issoku.training.make_env import action_names, env_identity, make_aec_env, make_selfplay_env
+    from issoku.training.make_env import action_names, env_identity, make_config_env, make_selfplay_env
 
     torch.set_num_threads(config.torch_threads)
     run_dir = Path(config.resolved_run_dir)
@@ -76,7 +76,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         raise RunDirectoryError(f"{run_dir} already holds checkpoints; pass --resume to continue that run, "
                                 "or choose another --run-dir")
 
-    probe = make_aec_env(config.env_id, config.env_kwargs)
+    probe = make_config_env(config)
     identity = env_identity(probe, config.env_id)
     names = action_names(probe)
     probe.close()
