@@ -37,7 +37,7 @@ def test_aec_state_is_the_current_members_and_the_loser_is_credited():
     observation, _ = seat.reset(seed=0)  # the opponent's +3 -> 4
     assert env.agent_selection == "player_1" and observation[4] == 1.0
     assert seat.step(0)[1:3] == (-1.0, True)  # learner +1 -> 5, the opponent's +1 -> 6 wins
-    assert env.terminations == {"player_1": True} and env.rewards["player_1"] == -1
+    assert env.terminations["player_1"] and env._cumulative_rewards["player_1"] == -1  # the member's state
 
 
 def test_the_fingerprint_names_the_matchups():
