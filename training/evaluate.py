@@ -20,9 +20,11 @@ from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
 EVAL_ENVS = 4
 
 
-def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: int, seed: int) -> dict[str, Any]:
-    """Play ``episodes`` seeded duels against scripted ``opponent``; wins, draws, losses, win rate, mean length."""
-    pool = OpponentPool([Opponent(opponent, scripted_policy(opponent, seed))])
+def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: int, seed: int,
+                     ruleset: Any = None) -> dict[str, Any]:
+    """Play ``episodes`` seeded duels against scripted ``opponent`` (built for ``ruleset`` if it needs one);
+    wins, draws, losses, win rate, mean length."""
+    pool = OpponentPool([Opponent(opponent, scripted_policy(opponent, seed, ruleset))])
     env = DummyVecEnv([lambda: make_selfplay_env(config, pool)] * min(EVAL_ENVS, episodes))
     env.seed(seed)
     returns, lengths = evaluate_policy(model, env, n_eval_episodes=episodes, deterministic=True,

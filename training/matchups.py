@@ -94,7 +94,9 @@ class MatchupMixEnv(AECEnv):
         for env in self.envs:
             env.close()
 
-    # The AEC state is the current member's.
+    # The AEC state (and an issoku member's ruleset and live game state) is the current member's.
+    ruleset = property(lambda self: self.current.unwrapped.ruleset)
+    game_state = property(lambda self: self.current.unwrapped.game_state)
     agents = property(lambda self: self.current.agents)
     rewards = property(lambda self: self.current.rewards)
     _cumulative_rewards = property(lambda self: self.current._cumulative_rewards)

@@ -47,10 +47,10 @@ def resolve_config(overrides: dict[str, Any], *, resume: bool) -> TrainConfig:
     return apply_overrides(saved, {**overrides, "run_dir": config.resolved_run_dir})
 
 
-def build_pool(config: TrainConfig) -> OpponentPool:
-    """The pool's scripted members, seeded from the run's seed."""
+def build_pool(config: TrainConfig, ruleset: Any) -> OpponentPool:
+    """The pool's scripted members, seeded from the run's seed (``ruleset``: the env's, for scripted agents)."""
     return OpponentPool(
-        [Opponent(name, scripted_policy(name, config.seed + index), source=name)
+        [Opponent(name, scripted_policy(name, config.seed + index, ruleset), source=name)
          for index, name in enumerate(config.opponents)],
         window=config.pfsp_window, power=config.pfsp_power, floor=config.pfsp_floor,
         max_snapshots=config.max_snapshots)
@@ -65,7 +65,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
 
     from issoku.training.callbacks import Every, ProgressBar, SelfPlayStats
     from issoku.training.evaluate import evaluate_against
-    from issoku.training.make_env import action_names, env_identity, make_config_env, make_selfplay_env
+    from issoku.training.make_env import action_names, env_identity, make_config_env, make_selfplay_env, ruleset_of
 
     torch.set_num_threads(config.torch_threads)
     run_dir = Path(config.resolved_run_dir)
@@ -79,8 +79,9 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     probe = make_config_env(config)
     identity = env_identity(probe, config.env_id)
     names = action_names(probe)
+    ruleset = ruleset_of(probe)
     probe.close()
-    pool = build_pool(config)
+    pool = build_pool(config, ruleset)
     if resume:
         metadata = read_metadata(latest)
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
@@ -109,7 +110,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
 
     def evaluate() -> None:
         for opponent in config.eval_opponents:
-            result = evaluate_against(model, config, opponent, config.eval_episodes, config.seed + EVAL_SEED)
+            result = evaluate_against(model, config, opponent, config.eval_episodes, config.seed + EVAL_SEED, ruleset)
             model.logger.record(f"eval/win_rate/{opponent}", result["win_rate"])
 
     if not resume:
@@ -127,8 +128,8 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     results = {
         "checkpoint": str(latest_checkpoint(run_dir)),
         "steps": int(model.num_timesteps),
-        "evaluations": [evaluate_against(model, config, opponent, config.final_eval_episodes, config.seed + EVAL_SEED)
-                        for opponent in config.eval_opponents],
+        "evaluations": [evaluate_against(model, config, opponent, config.final_eval_episodes, config.seed + EVAL_SEED,
+                                         ruleset) for opponent in config.eval_opponents],
     }
     atomic_write_json(run_dir / "final_eval.json", results)
     return results
