@@ -65,6 +65,8 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
             action = agent(observation["observation"], mask)
             write(f"{current} (agent) plays {names[action]}")
         env.step(action)
+    if renders:
+        write(str(env.render()))
     outcome = "you won" if result > 0 else "you lost" if result < 0 else "a draw"
     write(f"fight over: {outcome} (reward {result:+g})")
     return result
