@@ -21,6 +21,11 @@ import numpy as np
 from issoku.training.opponents import OpponentPool
 
 
+POOL_STREAM = 0x5E1F
+"""Mixed into the reset seed for the opponent draws, so they are independent of the seat env's draws
+(which Gymnasium seeds with the bare reset seed)."""
+
+
 class SelfPlayEnv(gymnasium.Wrapper):
     """Draws each episode's opponent from ``pool`` and reports every result back to it."""
 
@@ -36,7 +41,7 @@ class SelfPlayEnv(gymnasium.Wrapper):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Draw an opponent (seeded by ``seed``, like the fight), then start the fight."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng([POOL_STREAM, seed])
         self.opponent_name, policy = self.pool.sample(self._rng)
         self.env.unwrapped.set_opponent(policy)
         self._action_counts[:] = 0
