@@ -25,6 +25,9 @@ class TrainConfig:
     """The AEC env to train on: an issoku env id, or a PettingZoo classic one (``connect_four_v3``)."""
     env_kwargs: dict = field(default_factory=dict)
     """Keyword arguments for the env constructor (e.g. loadout randomization)."""
+    matchups: tuple[str, ...] = ()
+    """Randomized loadouts: fighter names (archetypes); each episode draws one ordered pair of them, passed to
+    the env as ``fighters=[a, b]``, so one run covers every matchup. Empty: the env's own fighters, fixed."""
     run_dir: str = ""
     """Where checkpoints, TensorBoard logs and the final evaluation go; empty: ``runs/<env_id>-seed<seed>``."""
     seed: int = 0

@@ -14,15 +14,16 @@ from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from issoku.training.config import TrainConfig
-from issoku.training.make_env import env_ruleset, make_aec_env, make_selfplay_env
+from issoku.training.make_env import make_selfplay_env
 from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
 
 EVAL_ENVS = 4
 
 
-def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: int, seed: int) -> dict[str, Any]:
-    """Play ``episodes`` seeded duels against scripted ``opponent``; wins, draws, losses, win rate, mean length."""
-    ruleset = env_ruleset(make_aec_env(config.env_id, config.env_kwargs))
+def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: int, seed: int,
+                     ruleset: Any = None) -> dict[str, Any]:
+    """Play ``episodes`` seeded duels against scripted ``opponent`` (built for ``ruleset`` if it needs one);
+    wins, draws, losses, win rate, mean length."""
     pool = OpponentPool([Opponent(opponent, scripted_policy(opponent, seed, ruleset))])
     env = DummyVecEnv([lambda: make_selfplay_env(config, pool)] * min(EVAL_ENVS, episodes))
     env.seed(seed)

@@ -1,8 +1,9 @@
 """The one place that builds envs for training, evaluation and play (so they never drift apart).
 
-``make_aec_env`` resolves an env id: an issoku env (``issoku.envs.<env_id>``) first, then a
-PettingZoo classic env (``pettingzoo.classic.<env_id>``), or any importable factory written
-``package.module:factory`` (so any AEC env in the classic observation/mask convention trains).
+``make_aec_env`` resolves an env id: an id of ``issoku.envs.registry``, a PettingZoo classic env
+(``pettingzoo.classic.<env_id>``), or any importable factory written ``package.module:factory`` (so
+any AEC env in the classic observation/mask convention trains). ``make_seat_env`` gives the learner's
+seat: ``issoku.envs.single_agent.SingleAgentEnv`` for issoku envs, the generic ``SeatEnv`` otherwise.
 ``env_identity`` is what checkpoints record and compare; ``action_names`` names the flat actions for
 menus and usage statistics.
 """
@@ -15,33 +16,47 @@ from typing import Any
 
 from stable_baselines3.common.monitor import Monitor
 
+from issoku.envs.registry import ENV_FACTORIES, env_ids, import_object, make_env
+from issoku.envs.single_agent import SingleAgentEnv
 from issoku.training.config import ConfigError, TrainConfig
+from issoku.training.matchups import MatchupMixEnv, every_pairing
 from issoku.training.opponents import OpponentPool
 from issoku.training.seat_env import SeatEnv
 from issoku.training.selfplay_env import SelfPlayEnv
 
-ENV_PACKAGES = ("issoku.envs", "pettingzoo.classic")
+FOREIGN_PACKAGE = "pettingzoo.classic"
 
 
 def make_aec_env(env_id: str, env_kwargs: dict | None = None) -> Any:
     """A fresh AEC env for ``env_id`` built with ``env_kwargs``."""
+    kwargs = env_kwargs or {}
+    if env_id in ENV_FACTORIES:
+        return make_env(env_id, **kwargs)
     if ":" in env_id:
-        module_name, _, factory = env_id.partition(":")
-        return getattr(importlib.import_module(module_name), factory)(**(env_kwargs or {}))
-    for package in ENV_PACKAGES:
-        module_name = f"{package}.{env_id}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name is not None and module_name.startswith(error.name):
-                continue
+        return import_object(env_id)(**kwargs)
+    module_name = f"{FOREIGN_PACKAGE}.{env_id}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name is None or not module_name.startswith(error.name):
             raise
-        return module.env(**(env_kwargs or {}))
-    raise ConfigError(f"unknown env {env_id!r}: neither issoku.envs.{env_id} nor pettingzoo.classic.{env_id} exists")
+        raise ConfigError(f"unknown env {env_id!r}: not in issoku's registry ({', '.join(env_ids())}), not "
+                          f"{module_name}, and not a 'package.module:factory'") from None
+    return module.env(**kwargs)
 
 
-def env_ruleset(aec_env: Any) -> Any:
-    """The issoku ruleset behind an env, or None for a foreign env."""
+def make_config_env(config: TrainConfig, **extra_kwargs: Any) -> Any:
+    """The AEC env a run trains on: ``env_id`` with ``env_kwargs``, mixed over ``matchups`` if any."""
+    kwargs = {**config.env_kwargs, **extra_kwargs}
+    if not config.matchups:
+        return make_aec_env(config.env_id, kwargs)
+    pairings = every_pairing(config.matchups)
+    return MatchupMixEnv([make_aec_env(config.env_id, {**kwargs, "fighters": pairing}) for pairing in pairings],
+                         [" vs ".join(pairing) for pairing in pairings])
+
+
+def ruleset_of(aec_env: Any) -> Any:
+    """The issoku ruleset behind an env (a matchup mix's current one), or None for a foreign env."""
     return getattr(aec_env.unwrapped, "ruleset", None)
 
 
@@ -51,20 +66,21 @@ def env_identity(aec_env: Any, env_id: str) -> dict[str, Any]:
     The version is the ``_vN`` suffix of the env's ``metadata["name"]`` (PettingZoo's convention), else of ``env_id``.
     """
     version = re.search(r"_v(\d+)$", aec_env.metadata.get("name", env_id))
-    ruleset = env_ruleset(aec_env)
+    mix = isinstance(aec_env.unwrapped, MatchupMixEnv)  # a mix carries the fingerprint of all its matchups
+    rules = aec_env.unwrapped if mix else ruleset_of(aec_env)
     return {
         "env_id": env_id,
         "env_version": int(version.group(1)) if version else None,
-        "rules_version": getattr(ruleset, "version", None),
-        "rules_fingerprint": getattr(ruleset, "fingerprint", None),
+        "rules_version": getattr(rules, "version", None),
+        "rules_fingerprint": getattr(rules, "fingerprint", None),
     }
 
 
 def action_names(aec_env: Any) -> tuple[str, ...]:
-    """Names of the flat actions (the ruleset's, or ``action <i>`` for a foreign env)."""
-    ruleset = env_ruleset(aec_env)
-    if ruleset is not None:
-        return tuple(ruleset.action_names)
+    """Names of the flat actions (the env's or its ruleset's, or ``action <i>`` for a foreign env)."""
+    names = getattr(aec_env.unwrapped, "action_names", None) or getattr(ruleset_of(aec_env), "action_names", None)
+    if names:
+        return tuple(names)
     return tuple(f"action {i}" for i in range(aec_env.action_space(aec_env.possible_agents[0]).n))
 
 
@@ -73,8 +89,10 @@ def action_kind(name: str) -> str:
     return name.split(":", 1)[0]
 
 
-def make_seat_env(aec_env: Any) -> SeatEnv:
+def make_seat_env(aec_env: Any) -> SingleAgentEnv | SeatEnv:
     """The learner's seat of ``aec_env`` (its opponent is set by the self-play wrapper on each reset)."""
+    if hasattr(aec_env.unwrapped, "game_state"):  # an issoku env (or a mix of them)
+        return SingleAgentEnv(aec_env, opponent=_no_opponent_yet)
     return SeatEnv(aec_env, opponent=_no_opponent_yet)
 
 
@@ -84,4 +102,4 @@ def _no_opponent_yet(observation: Any, action_mask: Any) -> int:
 
 def make_selfplay_env(config: TrainConfig, pool: OpponentPool) -> Monitor:
     """The learner's single-agent env for ``config`` against ``pool``, with episode statistics."""
-    return Monitor(SelfPlayEnv(make_seat_env(make_aec_env(config.env_id, config.env_kwargs)), pool))
+    return Monitor(SelfPlayEnv(make_seat_env(make_config_env(config)), pool))

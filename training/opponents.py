@@ -13,6 +13,7 @@ The pool is shared by all envs of one process (``DummyVecEnv``) so every result 
 
 from __future__ import annotations
 
+import inspect
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,7 +23,9 @@ from typing import Any
 import numpy as np
 
 from issoku.agents.checkpoint import CheckpointPolicy
-from issoku.agents.policy import Policy, RandomLegal
+from issoku.agents.policy import Policy
+from issoku.agents.registry import POLICY_FACTORIES, policy_names
+from issoku.envs.registry import import_object
 from issoku.training.config import ConfigError
 
 SCRIPTED_KIND = "scripted"
@@ -43,15 +46,23 @@ class Opponent:
 
 
 def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
-    """A scripted agent by its ``issoku.agents.registry`` name; ``ruleset`` is the env's, for agents built
-    for one ruleset (the breath fighters read its action names and content)."""
-    from issoku.agents.registry import make_policy
-    from issoku.envs.registry import UnknownNameError
+    """A scripted agent: a name from ``issoku.agents.registry`` or an import path ``package.module:Factory``.
 
+    A factory with a ``ruleset`` parameter (a scripted agent built for one ruleset, such as
+    ``issoku.agents.breath_scripted:Heuristic``) gets the env's ``ruleset`` (the convention of
+    ``issoku.evaluation`` tournaments too).
+    """
+    path = POLICY_FACTORIES.get(name, name)
     try:
-        return make_policy(name, seed=seed, ruleset=ruleset)
-    except (UnknownNameError, ValueError) as error:
-        raise ConfigError(f"unknown scripted agent {name!r}: {error}") from None
+        factory = import_object(path)
+    except (ValueError, ImportError, AttributeError):
+        raise ConfigError(f"unknown scripted agent {name!r}: neither a registered name ({', '.join(policy_names())}) "
+                          "nor an importable 'package.module:Factory'") from None
+    if "ruleset" not in inspect.signature(factory).parameters:
+        return factory(seed=seed)
+    if ruleset is None:
+        raise ConfigError(f"scripted agent {name!r} is built for an issoku ruleset, and this env has none")
+    return factory(seed=seed, ruleset=ruleset)
 
 
 def score_of(learner_return: float) -> float:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
-from issoku.training.config import TrainConfig
-from issoku.training.make_env import action_names, env_identity, make_aec_env
+from issoku.agents.checkpoint import CheckpointMismatchError, CheckpointPolicy, check_compatible, read_metadata
+from issoku.training.config import ConfigError, TrainConfig
+from issoku.training.make_env import action_names, env_identity, make_config_env
 
 Menu = Sequence[tuple[int, str]]
 """The legal actions offered to the person: (action, name) pairs."""
@@ -37,15 +37,17 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     """One fight between a person (``choose``) and the checkpoint's agent; returns the person's reward."""
     metadata = read_metadata(checkpoint)
     config = TrainConfig.from_json(metadata["config"])
-    env = make_aec_env(config.env_id, config.env_kwargs)
+    env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
     if renders:
-        env = make_aec_env(config.env_id, {**config.env_kwargs, "render_mode": "ansi"})
+        env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
     agent = CheckpointPolicy(checkpoint, deterministic=True)
     names = action_names(env)
     env.reset(seed=seed)
     seats = list(env.possible_agents)
+    if seat is not None and not 0 <= seat < len(seats):
+        raise ConfigError(f"seat must be in 0..{len(seats) - 1}, not {seat}")
     person = seats[seat if seat is not None else int(np.random.default_rng(seed).integers(len(seats)))]
     write(f"you play {person}; the agent plays {', '.join(s for s in seats if s != person)}")
     result = 0.0
@@ -65,6 +67,8 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
             action = agent(observation["observation"], mask)
             write(f"{current} (agent) plays {names[action]}")
         env.step(action)
+    if renders:
+        write(str(env.render()))
     outcome = "you won" if result > 0 else "you lost" if result < 0 else "a draw"
     write(f"fight over: {outcome} (reward {result:+g})")
     return result
@@ -72,4 +76,12 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
 
 def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int) -> None:
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
-    play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal)
+    import typer
+
+    try:
+        play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal)
+    except (CheckpointMismatchError, ConfigError, FileNotFoundError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    except (EOFError, KeyboardInterrupt):
+        typer.echo("\nfight abandoned")

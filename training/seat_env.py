@@ -1,7 +1,8 @@
 """One seat of any classic-convention PettingZoo AEC env as a Gymnasium env (for foreign envs).
 
 issoku's own envs use ``issoku.envs.single_agent.SingleAgentEnv`` (when present); this class has the
-same interface (``set_opponent``, ``learner``, ``learner_seat``, ``action_masks``, seat and fight seed
+same interface (``set_opponent``, ``learner``, ``learner_seat``, ``action_masks``, ``info["action_mask"]``,
+``info["learner"]``, seat and fight seed
 drawn from the reset seed, opponent reseeded on each reset) but speaks only the public AEC API:
 ``observe(agent)`` returning ``{"observation", "action_mask"}`` and ``last()``. So self-play also
 runs on PettingZoo classic envs and on the tiny test games.
@@ -63,18 +64,21 @@ class SeatEnv(gymnasium.Env):
                 reseed(int(self.np_random.integers(SEED_RANGE)))
             observation, _, terminated, truncated = self._advance_to_learner()
             if not (terminated or truncated):
-                return observation, {}
+                return observation, self._info()
         raise RuntimeError(f"the opponents ended {MAX_SKIPPED_FIGHTS} fights in a row before the learner decided")
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner's action, then the opponents' moves up to its next decision or the end."""
         self.env.step(int(action))
         observation, reward, terminated, truncated = self._advance_to_learner()
-        return observation, reward, terminated, truncated, {}
+        return observation, reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as bools (what MaskablePPO calls)."""
         return self._mask.astype(bool)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask, "learner": self.learner, "learner_seat": self.learner_seat}
 
     def _advance_to_learner(self) -> tuple[np.ndarray, float, bool, bool]:
         """Step opponents and leaving agents until the learner's seat is selected; its ``last()``."""

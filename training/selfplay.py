@@ -47,11 +47,8 @@ def resolve_config(overrides: dict[str, Any], *, resume: bool) -> TrainConfig:
     return apply_overrides(saved, {**overrides, "run_dir": config.resolved_run_dir})
 
 
-def build_pool(config: TrainConfig) -> OpponentPool:
-    """The pool's scripted members, seeded from the run's seed."""
-    from issoku.training.make_env import env_ruleset, make_aec_env
-
-    ruleset = env_ruleset(make_aec_env(config.env_id, config.env_kwargs))
+def build_pool(config: TrainConfig, ruleset: Any) -> OpponentPool:
+    """The pool's scripted members, seeded from the run's seed (``ruleset``: the env's, for scripted agents)."""
     return OpponentPool(
         [Opponent(name, scripted_policy(name, config.seed + index, ruleset), source=name)
          for index, name in enumerate(config.opponents)],
@@ -68,7 +65,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
 
     from issoku.training.callbacks import Every, ProgressBar, SelfPlayStats
     from issoku.training.evaluate import evaluate_against
-    from issoku.training.make_env import action_names, env_identity, make_aec_env, make_selfplay_env
+    from issoku.training.make_env import action_names, env_identity, make_config_env, make_selfplay_env, ruleset_of
 
     torch.set_num_threads(config.torch_threads)
     run_dir = Path(config.resolved_run_dir)
@@ -79,11 +76,12 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         raise RunDirectoryError(f"{run_dir} already holds checkpoints; pass --resume to continue that run, "
                                 "or choose another --run-dir")
 
-    probe = make_aec_env(config.env_id, config.env_kwargs)
+    probe = make_config_env(config)
     identity = env_identity(probe, config.env_id)
     names = action_names(probe)
+    ruleset = ruleset_of(probe)
     probe.close()
-    pool = build_pool(config)
+    pool = build_pool(config, ruleset)
     if resume:
         metadata = read_metadata(latest)
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
@@ -112,7 +110,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
 
     def evaluate() -> None:
         for opponent in config.eval_opponents:
-            result = evaluate_against(model, config, opponent, config.eval_episodes, config.seed + EVAL_SEED)
+            result = evaluate_against(model, config, opponent, config.eval_episodes, config.seed + EVAL_SEED, ruleset)
             model.logger.record(f"eval/win_rate/{opponent}", result["win_rate"])
 
     if not resume:
@@ -130,8 +128,8 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     results = {
         "checkpoint": str(latest_checkpoint(run_dir)),
         "steps": int(model.num_timesteps),
-        "evaluations": [evaluate_against(model, config, opponent, config.final_eval_episodes, config.seed + EVAL_SEED)
-                        for opponent in config.eval_opponents],
+        "evaluations": [evaluate_against(model, config, opponent, config.final_eval_episodes, config.seed + EVAL_SEED,
+                                         ruleset) for opponent in config.eval_opponents],
     }
     atomic_write_json(run_dir / "final_eval.json", results)
     return results

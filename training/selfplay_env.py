@@ -1,7 +1,7 @@
 """Self-play: a single-seat env whose opponent is drawn from the opponent pool on every reset.
 
 Wraps a single-seat env with the ``SingleAgentEnv`` interface (``set_opponent``, ``learner``,
-``action_masks``): ``issoku.envs.single_agent.SingleAgentEnv`` for issoku envs, or
+``info["action_mask"]``): ``issoku.envs.single_agent.SingleAgentEnv`` for issoku envs, or
 :class:`~issoku.training.seat_env.SeatEnv` for any other AEC env. Those give the learner its own
 observations and credit its terminal reward whichever seat's move ends the fight; this wrapper adds
 the pool: on ``reset`` it draws an opponent by PFSP priority (from its own seeded generator), and when
@@ -21,6 +21,11 @@ import numpy as np
 from issoku.training.opponents import OpponentPool
 
 
+POOL_STREAM = 0x5E1F
+"""Mixed into the reset seed for the opponent draws, so they are independent of the seat env's draws
+(which Gymnasium seeds with the bare reset seed)."""
+
+
 class SelfPlayEnv(gymnasium.Wrapper):
     """Draws each episode's opponent from ``pool`` and reports every result back to it."""
 
@@ -31,21 +36,25 @@ class SelfPlayEnv(gymnasium.Wrapper):
         self._rng = np.random.default_rng()
         self._action_counts = np.zeros(env.action_space.n, dtype=np.int64)
         self._return = 0.0
+        self._mask = np.zeros(env.action_space.n, dtype=bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Draw an opponent (seeded by ``seed``, like the fight), then start the fight."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng([POOL_STREAM, seed])
         self.opponent_name, policy = self.pool.sample(self._rng)
         self.env.unwrapped.set_opponent(policy)
         self._action_counts[:] = 0
         self._return = 0.0
-        return self.env.reset(seed=seed, options=options)
+        observation, info = self.env.reset(seed=seed, options=options)
+        self._mask = info["action_mask"].astype(bool)
+        return observation, info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner's action; at the end of the fight, the result goes to the pool and ``info``."""
         self._action_counts[int(action)] += 1
         observation, reward, terminated, truncated, info = self.env.step(action)
+        self._mask = info["action_mask"].astype(bool)
         self._return += reward
         if terminated or truncated:
             self.pool.record(self.opponent_name, self._return)
@@ -59,5 +68,6 @@ class SelfPlayEnv(gymnasium.Wrapper):
         return observation, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (MaskablePPO calls this)."""
-        return self.env.unwrapped.action_masks()
+        """The learner's legal actions (MaskablePPO calls this), kept from the last ``info["action_mask"]``:
+        asking the seat env again would encode a whole observation just for its mask."""
+        return self._mask

@@ -1,6 +1,6 @@
 """race_v0: a tiny two-seat AEC game in PettingZoo's classic convention, for training tests.
 
-Seats alternately add 1, 2 or 3 to a shared counter; whoever brings it exactly to ``target`` wins
+Seats alternately add 1, 2 or 3 to a shared counter (starting at ``start``); whoever brings it exactly to ``target`` wins
 (+1, the other −1). Adds past the target are masked out. The observation is the counter one-hot
 (the same for both seats, so ego-centric trivially) plus a one-hot of "I moved first". Perfect play
 is known (leave the counter at target - 4k), so the game is learnable; and the opponent's move can
@@ -20,9 +20,10 @@ class RaceEnv(AECEnv):
 
     metadata = {"name": "race_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, target: int = 10, render_mode: str | None = None) -> None:
+    def __init__(self, target: int = 10, start: int = 0, render_mode: str | None = None) -> None:
         super().__init__()
         self.target = target
+        self.start = start
         self.render_mode = render_mode
         self.possible_agents = ["player_0", "player_1"]
         size = target + 1 + 2
@@ -39,7 +40,7 @@ class RaceEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        self.counter = 0
+        self.counter = self.start
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
