@@ -33,6 +33,10 @@ class RandomLegal:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
+    def seed(self, seed: int | None) -> None:
+        """Restart the generator (envs call this on reset so that one seed fixes a whole episode)."""
+        self._rng = np.random.default_rng(seed)
+
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:

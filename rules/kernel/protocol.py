@@ -91,7 +91,15 @@ class ObservationSpec:
 
 @runtime_checkable
 class Ruleset(Protocol):
-    """An immutable game definition: one configured fight type."""
+    """An immutable game definition: one configured fight type.
+
+    Optional hook (not part of the structural check, so a ruleset may leave it out):
+    ``render_text(state) -> str``, a text picture of ``state`` (the ladder, bars, whatever the system
+    draws); a ``GameState.render_text() -> str`` method serves the same purpose (the ruleset's hook
+    wins if both exist). The env adapter's ``render_mode="ansi"``/``"human"`` shows it above the last
+    step's events, falling back to a generic dump of every seat's observation fields; the replay
+    printer shows it after the last decision.
+    """
 
     name: str
     """Short id, e.g. ``"breath_duel"``."""

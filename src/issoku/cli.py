@@ -7,6 +7,7 @@ dependencies (torch) load only when used.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -20,6 +21,102 @@ def version() -> None:
     from issoku import __version__
 
     typer.echo(__version__)
+
+
+@app.command()
+def duel(
+    seed: int = typer.Option(7, help="Seed of the fight's dice (the same seed gives the same fight)."),
+    fighter_a: str = typer.Option("kenshi", "--a", help="Archetype of side 0 (see rules/breath/data/archetypes.toml)."),
+    fighter_b: str = typer.Option("ronin", "--b", help="Archetype of side 1."),
+    weapon_a: str = typer.Option(None, help="Another weapon for side 0 (e.g. zanbato, yari, tanto)."),
+    weapon_b: str = typer.Option(None, help="Another weapon for side 1."),
+    agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic."),
+    agent_b: str = typer.Option("aggressive", help="Scripted agent of side 1."),
+    data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable)."),
+    json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
+) -> None:
+    """Play one seeded breath duel between two scripted fighters and print its event log."""
+    from issoku.agents.breath_scripted import SCRIPTED
+    from issoku.agents.play import play_fight
+    from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
+    from issoku.rules.kernel.content import DataError
+
+    for agent in (agent_a, agent_b):
+        if agent not in SCRIPTED:
+            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
+    try:
+        ruleset = BreathRuleset(BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a),
+                                              FighterSpec(fighter_b, 1, weapon=weapon_b))), data=data or None)
+    except DataError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
+    except (KeyError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from None
+    state = play_fight(ruleset.new_initial_state(seed),
+                       [SCRIPTED[agent_a](ruleset, seed), SCRIPTED[agent_b](ruleset, seed + 1)])
+    if json_lines:
+        typer.echo(state.events.to_jsonl(), nl=False)
+        return
+    names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
+             zip(ruleset.seat_names, ruleset.sheets, (agent_a, agent_b))]
+    for event in state.events:
+        typer.echo(event.describe(names))
+    typer.echo("")
+    typer.echo(state.render_text())
+    winner = state.winner_side()
+    typer.echo("draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
+
+
+@app.command()
+def replay(
+    scenario: Path = typer.Argument(..., help="A scenario TOML file (format: docs/envs.md)."),
+    json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
+) -> None:
+    """Play a scenario and print its event log, rule by rule."""
+    from issoku.agents.registry import make_policy
+    from issoku.envs.replay import format_jsonl, format_text
+    from issoku.envs.registry import UnknownNameError
+    from issoku.envs.scenario import ScenarioError, load_scenario, play
+    from issoku.rules.kernel.content import DataError
+
+    try:
+        spec = load_scenario(scenario)
+        policy = None
+        if spec.policy is not None:
+            policy = make_policy(spec.policy, seed=spec.seed if spec.policy_seed is None else spec.policy_seed)
+        played = play(spec, policy)
+    except (DataError, ScenarioError, UnknownNameError) as error:
+        typer.echo(f"{scenario}: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
+
+
+@app.command()
+def train(
+    env: Optional[str] = typer.Option(None, help="Env id: an issoku env (breath_duel_v0), a PettingZoo classic id, or module:factory."),
+    total_steps: Optional[int] = typer.Option(None, help="Learner steps in total (including those before a resume)."),
+    seed: Optional[int] = typer.Option(None, help="Run seed (network, fights, seats, opponents)."),
+    run_dir: Optional[str] = typer.Option(None, help="Run directory (default runs/<env>-seed<seed>)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the run in --run-dir from its newest checkpoint."),
+    set_: list[str] = typer.Option([], "--set", help="Any other config field, as key=value (repeatable); see issoku.training.config."),
+) -> None:
+    """Train an agent by MaskablePPO self-play against a PFSP opponent pool (checkpoints, TensorBoard, resume)."""
+    from issoku.training.selfplay import cli_train
+
+    given = {"env_id": env, "total_steps": total_steps, "seed": seed, "run_dir": run_dir}
+    cli_train({key: value for key, value in given.items() if value is not None}, set_, resume=resume)
+
+
+@app.command()
+def play(
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
+    seat: Optional[int] = typer.Option(None, help="Your seat index (default: drawn from the seed)."),
+    seed: int = typer.Option(0, help="Fight seed."),
+) -> None:
+    """Duel a trained agent in the terminal, choosing your moves from a numbered menu of legal actions."""
+    from issoku.training.play import play_in_terminal
+
+    play_in_terminal(checkpoint, seat=seat, seed=seed)
 
 
 @app.command("balance-report")

@@ -70,11 +70,11 @@ def test_a_process_pool_stores_exactly_what_one_process_stores(tmp_path):
 def test_a_tournament_killed_halfway_resumes_without_losing_or_duplicating(tmp_path):
     script = ("import sys; from issoku.evaluation.store import MatchStore; "
               "from issoku.evaluation.tournament import run_tournament; "
-              "from evaluation.toy_env import toy_tournament; "
+              "from tests.evaluation.toy_env import toy_tournament; "
               "run_tournament(toy_tournament(games_per_pair=6, killer=True), MatchStore(sys.argv[1]), "
               "workers=0, batch_size=4, progress=False)")
     path = tmp_path / "killed.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(HERE.parent), "TOY_KILL_AT": "15"}
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent.parent), "TOY_KILL_AT": "15"}
     killed = subprocess.run([sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert killed.returncode == -9, killed.stderr
     with MatchStore(path) as store:

@@ -1,0 +1,189 @@
+"""Scripted fighters for the breath duel: aggressive, reserve-first defensive, and a heuristic.
+
+Each is a policy ``(observation, action_mask) -> action`` built for one ruleset, from which it takes
+only public knowledge: the action names, the observation schema and the content catalog (technique
+costs, damage, bonuses). Everything about the fight itself comes from the observation and the mask, so
+the same agent plays in the AEC env, the training wrapper, tournaments and engine playouts.
+Costs are read at their base value: a variant's modifiers may make the real cost differ, which at
+worst makes an agent pick a maneuver it would not have preferred; the mask keeps it legal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from issoku.rules.breath.content import Technique
+from issoku.rules.breath.observe import SCALE
+from issoku.rules.breath.ruleset import BreathRuleset
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The few numbers a scripted fighter reads, unscaled."""
+
+    kind: str
+    energy: float
+    limit: float
+    spent: float
+    wounds: float
+    reservations: float
+    foe_energy: float
+    foe_wounds: float
+    incoming_critical: bool
+
+
+class BreathScripted:
+    """Shared reading of observations and action names; subclasses choose."""
+
+    def __init__(self, ruleset: BreathRuleset, seed: int | None = None) -> None:
+        self.ruleset = ruleset
+        self.names = ruleset.action_names
+        self.spec = ruleset.observation_spec
+        self.catalog = ruleset.catalog
+        self.rng = np.random.default_rng(seed)
+        self._technique = [ruleset.slots[a].technique for a in range(len(self.names))]
+        self._kind_of = [ruleset.slots[a].kind for a in range(len(self.names))]
+
+    def view(self, observation: np.ndarray) -> View:
+        """Decode the observing fighter (slot 0) and its first enemy."""
+        spec = self.spec
+
+        def field(name: str, slot: int = 0) -> float:
+            return float(observation[spec.slice(name).start + slot]) * SCALE.get(name, 1.0)
+
+        kinds = observation[spec.slice("decision_kind")]
+        foe = int(np.argmin(observation[spec.slice("ally")][1:])) + 1 if self.ruleset.num_seats > 1 else 0
+        return View(kind=self.ruleset.decision_kinds[int(np.argmax(kinds))], energy=field("energy"),
+                    limit=field("breath_limit"), spent=field("spent"), wounds=field("wounds"),
+                    reservations=field("reservations"), foe_energy=field("energy", foe),
+                    foe_wounds=field("wounds", foe),
+                    incoming_critical=bool(observation[spec.slice("incoming_attack").start + 1]))
+
+    def legal(self, mask: np.ndarray) -> list[int]:
+        """Legal actions, ascending."""
+        return [int(a) for a in np.flatnonzero(mask)]
+
+    def of_kind(self, legal: list[int], kind: str) -> list[int]:
+        """Legal actions of one order kind (``attack``, ``reserve``...)."""
+        return [a for a in legal if self._kind_of[a] == kind]
+
+    def cost(self, action: int) -> int:
+        """Base Energy of a technique action (0 for the rest)."""
+        technique = self._technique[action]
+        return technique.cost if technique is not None else 0
+
+    def attack_value(self, action: int) -> float:
+        """Expected worth of an attack technique per Energy: damage, check bonus and [Direct] per cost."""
+        t: Technique = self._technique[action]
+        return (t.damage + 0.15 * t.check_bonus + 0.1 * t.direct) / t.cost
+
+    def best_attack(self, attacks: list[int], budget: float) -> int | None:
+        """The most valuable attack that fits ``budget`` Energy, or None."""
+        fitting = [a for a in attacks if self.cost(a) <= budget]
+        return max(fitting, key=lambda a: (self.attack_value(a), -a)) if fitting else None
+
+    def finish(self, legal: list[int]) -> int:
+        """End the breath, or stand when nothing was spent."""
+        for kind in ("end_breath", "stand"):
+            found = self.of_kind(legal, kind)
+            if found:
+                return found[0]
+        return legal[0]
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = self.legal(action_mask)
+        if not legal:
+            raise ValueError(f"{type(self).__name__} got an all-zero action mask")
+        view = self.view(observation)
+        choose = {"breath": self.breath, "defend": self.defend, "counter": self.counter}.get(view.kind)
+        return choose(view, legal) if choose is not None else self.other(view, legal)
+
+    # -- the choices (subclasses override) --------------------------------------------------------------
+    def breath(self, view: View, legal: list[int]) -> int:
+        raise NotImplementedError
+
+    def defend(self, view: View, legal: list[int]) -> int:
+        """Use a reservation if one fits; otherwise take it."""
+        return (self.of_kind(legal, "use_reserved") or self.of_kind(legal, "take_hit") or legal)[0]
+
+    def counter(self, view: View, legal: list[int]) -> int:
+        """Always take the free counterattack, with the best technique."""
+        counters = self.of_kind(legal, "counter")
+        return max(counters, key=self.attack_value) if counters else legal[0]
+
+    def other(self, view: View, legal: list[int]) -> int:
+        """A decision kind a variant adds: a random legal answer (variants ship their own agents)."""
+        return int(self.rng.choice(legal))
+
+
+class Aggressive(BreathScripted):
+    """Cuts with everything the breath allows, overloads once when fresh, never improvises a defense."""
+
+    def breath(self, view: View, legal: list[int]) -> int:
+        free = [a for a in self.of_kind(legal, "kata") + self.of_kind(legal, "stance") if self._zero_cost(a)]
+        if free:
+            return free[0]
+        attacks = self.of_kind(legal, "attack")
+        budget = view.limit - view.spent
+        if view.energy >= 8 and view.spent > 0:
+            budget += 1  # one step past the limit while there is Energy to lose
+        choice = self.best_attack(attacks, budget)
+        return choice if choice is not None else self.finish(legal)
+
+    def _zero_cost(self, action: int) -> bool:
+        kind, key = self._kind_of[action], self.ruleset.slots[action].key
+        if kind == "kata":
+            return self.catalog.katas[key].cost == 0 and self.catalog.katas[key].effect == "check_bonus"
+        return self.catalog.stances[key].cost == 0
+
+
+class Defensive(BreathScripted):
+    """Reserve first: two reservations, then one attack if the breath has room; improvises when it can."""
+
+    def breath(self, view: View, legal: list[int]) -> int:
+        budget = view.limit - view.spent
+        reserves = [a for a in self.of_kind(legal, "reserve") if self.cost(a) <= budget]
+        if reserves and view.reservations < 2:
+            return min(reserves, key=self.cost)
+        choice = self.best_attack(self.of_kind(legal, "attack"), budget)
+        if choice is not None and view.spent < view.limit - 1:
+            return choice
+        return self.finish(legal)
+
+    def defend(self, view: View, legal: list[int]) -> int:
+        return (self.of_kind(legal, "use_reserved") or self.of_kind(legal, "improvise")
+                or self.of_kind(legal, "take_hit"))[0]
+
+
+class Heuristic(Aggressive):
+    """The aggressive line, sharpened: free edges first (a 0-Energy stance, a +Defense stance for 1), the
+    one step past the limit only while fresh, and an improvised defense against a Critical or when the
+    next hits would finish it, since the economy rewards cutting over guarding everywhere else."""
+
+    def breath(self, view: View, legal: list[int]) -> int:
+        free = [a for a in self.of_kind(legal, "stance") + self.of_kind(legal, "kata") if self._free_edge(a)]
+        if free:
+            return free[0]
+        return super().breath(view, legal)
+
+    def _free_edge(self, action: int) -> bool:
+        kind, key = self._kind_of[action], self.ruleset.slots[action].key
+        if kind == "stance":
+            stance = self.catalog.stances[key]
+            return stance.cost == 0
+        return self.catalog.katas[key].cost == 0
+
+    def defend(self, view: View, legal: list[int]) -> int:
+        reserved = self.of_kind(legal, "use_reserved")
+        if reserved:
+            return reserved[0]
+        improvise = self.of_kind(legal, "improvise")
+        if improvise and (view.incoming_critical or view.wounds <= 2):
+            return min(improvise, key=self.cost)
+        return self.of_kind(legal, "take_hit")[0]
+
+
+SCRIPTED = {"aggressive": Aggressive, "defensive": Defensive, "heuristic": Heuristic}
+"""Scripted breath fighters by name."""

@@ -1,0 +1,52 @@
+"""Policy names -> policy factories, by import path, so that a new agent registers with one line.
+
+A factory is called as ``factory(seed=seed, **kwargs)`` and returns a policy
+``(observation, action_mask) -> action`` (see :mod:`issoku.agents.policy`). Names are what command
+lines, scenario files and tournament configs use.
+
+To add an agent: ``POLICY_FACTORIES["aggressive"] = "issoku.agents.scripted:Aggressive"`` below (or
+:func:`register_policy` at run time).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from issoku.agents.policy import Policy
+from issoku.envs.registry import UnknownNameError, check_import_path, import_object
+
+POLICY_FACTORIES: dict[str, str] = {
+    "random": "issoku.agents.policy:RandomLegal",
+    "breath_aggressive": "issoku.agents.breath_scripted:Aggressive",
+    "breath_defensive": "issoku.agents.breath_scripted:Defensive",
+    "breath_heuristic": "issoku.agents.breath_scripted:Heuristic",
+}
+
+
+def register_policy(name: str, factory_path: str) -> None:
+    """Register (or replace) a policy factory under ``name``."""
+    POLICY_FACTORIES[name] = check_import_path(factory_path)
+
+
+def policy_names() -> list[str]:
+    """Every registered policy name, sorted."""
+    return sorted(POLICY_FACTORIES)
+
+
+def make_policy(name: str, seed: int | None = None, ruleset: Any = None, **kwargs: Any) -> Policy:
+    """A new policy called ``name``, seeded with ``seed``.
+
+    A scripted agent built for one ruleset (it reads the action names, observation schema and content)
+    declares a ``ruleset`` parameter and gets ``ruleset``; other factories never see it.
+    """
+    try:
+        path = POLICY_FACTORIES[name]
+    except KeyError:
+        raise UnknownNameError("policy", name, policy_names()) from None
+    factory = import_object(path)
+    if "ruleset" in inspect.signature(factory).parameters:
+        if ruleset is None:
+            raise ValueError(f"policy {name!r} is built for a ruleset; give one (an issoku env's env.unwrapped.ruleset)")
+        kwargs["ruleset"] = ruleset
+    return factory(seed=seed, **kwargs)

@@ -1,0 +1,337 @@
+"""One PettingZoo AEC env over any ruleset that speaks the kernel protocol.
+
+Every env in ``issoku.envs`` is this adapter plus a few lines that build a ruleset from keyword
+arguments. The adapter only encodes: it follows ``state.current_seat()``, turns ``legal_actions()``
+into the action mask, hands out ``state.observation(seat)``, and writes the cross-cutting env policy
+once (pgx's template ``step``): order and bounds checks, illegal actions, rewards to every seat at the
+end, truncation, defeated fighters leaving, rendering. It knows nothing of any particular game and
+assumes nothing about the number of seats.
+
+Conventions (PettingZoo classic):
+
+* agents are the ruleset's ``seat_names``; ``observe(agent)`` is
+  ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask encodes ``legal_actions()``
+  for the agent whose decision it is and is all zeros for every other agent. The same (read-only) mask
+  object is in ``infos[agent]["action_mask"]`` (where Shimmy and TorchRL read it), beside
+  ``infos[agent]["decision_kind"]`` (the kind of decision the agent faces, None when it faces none).
+* rewards are zero until the fight ends; then every seat still in the env gets ``state.returns()``
+  for its seat (+1 win, −1 loss, 0 draw; seats of one team share the outcome), whoever moved last —
+  the loser of a fight that ends on the winner's move gets its −1 on that move.
+  A truncated fight (``state.is_truncated()``, the round limit) pays ``state.returns()`` too, which
+  the protocol makes 0 for an undecided fight; its agents are truncated, not terminated.
+* a seat the rules eliminate mid-fight (``state.is_eliminated(seat)``) is terminated at once with
+  reward ``state.returns()[seat]`` as it stands then (the ruleset decides: −1 in a free-for-all, 0
+  while a team-mate fights on) and leaves through PettingZoo's dead step (``step(None)``).
+* an illegal action raises :class:`~issoku.envs.errors.IllegalActionError` (``illegal_action="raise"``,
+  the default) or, with ``illegal_action="terminate"``, ends the fight: the offender gets
+  ``illegal_reward``, everyone else 0, ``infos[offender]["illegal_action"]`` is True and
+  ``illegal_action_count`` counts it over the env's life. Nothing is ever repaired into a legal move.
+* ``reset(seed)`` plays ``ruleset.new_initial_state(seed)``: the same seed and actions give the same
+  fight. ``env.game_state`` is the live :class:`~issoku.rules.kernel.protocol.GameState` (events,
+  ``clone()``) for scenarios, replays and search.
+
+Speed: PettingZoo's wrappers (``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper``,
+``TerminateIllegalWrapper``) each add a Python call layer to every ``step``/``observe``/``last``; the
+checks they make are done here inline instead, and the mask is built once per decision.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from issoku.envs.errors import EnvOrderError, IllegalActionError
+from issoku.rules.kernel.protocol import GameState, Ruleset
+
+RENDER_MODES = ("human", "ansi")
+ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
+
+
+def picture_of(ruleset: Ruleset, state: GameState) -> str | None:
+    """The ruleset's own text picture of ``state``, if it draws one: the optional protocol hooks
+    ``ruleset.render_text(state)`` or, failing that, ``state.render_text()``."""
+    hook = getattr(ruleset, "render_text", None)
+    if callable(hook):
+        return hook(state)
+    hook = getattr(state, "render_text", None)
+    return hook() if callable(hook) else None
+
+
+class RulesetAECEnv(AECEnv):
+    """A PettingZoo AEC env playing one ``ruleset``; see the module docstring for the conventions.
+
+    ``name`` is the env id shown by ``str(env)`` and ``metadata["name"]`` (default
+    ``"<ruleset.name>_v<ruleset.version>"``). ``record_events`` switches the rules' event log on (needed
+    for rendering and replays); by default it is on exactly when a ``render_mode`` is set, so training
+    runs pay nothing for it.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "ruleset_env",
+                                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, ruleset: Ruleset, *, render_mode: str | None = None, illegal_action: str = "raise",
+                 illegal_reward: float = -1.0, record_events: bool | None = None, name: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTION_POLICIES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, not {illegal_action!r}")
+        self.ruleset = ruleset
+        self.metadata = {**type(self).metadata, "name": name or f"{ruleset.name}_v{ruleset.version}"}
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.record_events = render_mode is not None if record_events is None else record_events
+        self.action_names: tuple[str, ...] = tuple(ruleset.action_names)
+        self._action_ids = {action_name: action for action, action_name in enumerate(self.action_names)}
+        self.possible_agents: list[str] = list(ruleset.seat_names)
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._num_actions = len(self.action_names)
+
+        low, high = ruleset.observation_spec.bounds()
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        self._no_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._no_mask.flags.writeable = False  # shared by every waiting agent, so nobody may write to it
+        self._no_decision = {"action_mask": self._no_mask, "decision_kind": None}
+
+        self.game_state: GameState | None = None
+        self.episode_seed: int | None = None
+        self.illegal_action_count = 0
+        self.num_steps = 0
+        self._seed_rng: np.random.Generator | None = None
+        self._acting_seat: int | None = None
+        self._mask = self._no_mask
+        self._live_seats: list[int] = []
+        self._step_events_start = 0
+        self.agents = []
+        self.rewards = {}
+        self._cumulative_rewards = {}
+        self.terminations = {}
+        self.truncations = {}
+        self.infos = {}
+        self.agent_selection = None
+
+    # -- spaces and names ---------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The agent's ``Dict(observation=Box, action_mask=Box)`` space (one object per agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(len(action_names))``, the same for every agent."""
+        return self.action_spaces[agent]
+
+    def action_id(self, name: str) -> int:
+        """The flat action called ``name`` (scenarios and scripts speak names)."""
+        try:
+            return self._action_ids[name]
+        except KeyError:
+            raise KeyError(f"{self.metadata['name']} has no action named {name!r}") from None
+
+    def seat(self, agent: str) -> int:
+        """The ruleset seat an agent plays."""
+        return self._seat_of[agent]
+
+    # -- the AEC protocol ---------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a fight: ``seed`` seeds it exactly as ``ruleset.new_initial_state(seed)`` would.
+
+        Without a seed the next fight's seed is drawn from the generator of the last seed given, so a
+        seeded run of several episodes is reproducible. ``options`` is accepted and unused.
+        """
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+            episode_seed = int(seed)
+        else:
+            if self._seed_rng is None:
+                self._seed_rng = np.random.default_rng()
+            episode_seed = int(self._seed_rng.integers(2**63 - 1))
+        self.game_state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events)
+        self.episode_seed = episode_seed
+        self.num_steps = 0
+        self._step_events_start = 0
+        self.agents = self.possible_agents[:]
+        self._live_seats = list(range(len(self.agents)))
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._skip_agent_selection = None
+        self._next_decision()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's own view and its action mask (all zeros unless the decision is the agent's)."""
+        state = self.game_state
+        if state is None:
+            raise EnvOrderError("observe() before reset()")
+        seat = self._seat_of[agent]
+        return {"observation": state.observation(seat),
+                "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` for ``agent_selection`` (``None`` for an agent that is done and leaving)."""
+        state = self.game_state
+        if state is None:
+            raise EnvOrderError("step() before reset()")
+        if not self.agents:
+            raise EnvOrderError("step() after every agent has left; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise TypeError(f"{agent} is deciding; action None is only for agents that are done")
+        action = operator.index(action)  # TypeError for floats and the like; numpy ints pass
+        legal = 0 <= action < self._num_actions and self._mask[action] == 1
+        if not legal and self.illegal_action == "raise":
+            raise IllegalActionError(action, state.legal_actions(), self.action_names, state.decision_kind())
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0.0
+        if legal:
+            self._step_events_start = len(state.events)
+            state.apply(action)
+            self.num_steps += 1
+            self._after_apply()
+        else:
+            self._terminate_illegal(agent)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- what happens after a move --------------------------------------------------------------------
+
+    def _after_apply(self) -> None:
+        state = self.game_state
+        if state.is_terminal():
+            self._end(truncated=False)
+            return
+        if state.is_truncated():
+            self._end(truncated=True)
+            return
+        leaving = [seat for seat in self._live_seats if state.is_eliminated(seat)]
+        self._next_decision()
+        if leaving:
+            returns = state.returns()
+            for seat in leaving:
+                self._live_seats.remove(seat)
+                agent = self.possible_agents[seat]
+                self.terminations[agent] = True
+                self.rewards[agent] = float(returns[seat])
+                self.infos[agent] = {**self._no_decision, "eliminated": True}
+            self._deads_step_first()
+
+    def _next_decision(self) -> None:
+        """Point ``agent_selection`` at the seat to decide, build its mask once, write the infos."""
+        state = self.game_state
+        seat = state.current_seat()
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        mask[state.legal_actions()] = 1
+        mask.flags.writeable = False  # handed out in observations and infos; legality is checked against it
+        self._mask = mask
+        self._acting_seat = seat
+        agent = self.possible_agents[seat]
+        self.agent_selection = agent
+        no_decision = self._no_decision
+        self.infos = {other: no_decision for other in self.agents}
+        self.infos[agent] = {"action_mask": mask, "decision_kind": state.decision_kind()}
+
+    def _end(self, *, truncated: bool) -> None:
+        """The fight is over: every agent still here gets its seat's return and is done."""
+        returns = self.game_state.returns()
+        done = self.truncations if truncated else self.terminations
+        seat_of = self._seat_of
+        for agent in self.agents:
+            self.rewards[agent] = float(returns[seat_of[agent]])
+            done[agent] = True
+        self._finish_infos()
+
+    def _terminate_illegal(self, agent: str) -> None:
+        """``illegal_action="terminate"``: the fight ends, the offender pays ``illegal_reward``."""
+        self.illegal_action_count += 1
+        for other in self.agents:
+            self.terminations[other] = True
+        self.rewards[agent] = self.illegal_reward
+        self._finish_infos()
+        self.infos[agent] = {**self._no_decision, "illegal_action": True}
+
+    def _finish_infos(self) -> None:
+        """Nobody decides any more; the agent after the last mover leaves first (classic envs' order)."""
+        mover = self.agent_selection
+        self._acting_seat = None
+        self._mask = self._no_mask
+        self.infos = {agent: self._no_decision for agent in self.agents}
+        order = self.agents
+        self.agent_selection = order[(order.index(mover) + 1) % len(order)]
+
+    # -- rendering ----------------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        """``"ansi"``: return the text picture; ``"human"``: print it. See :meth:`render_text`."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self) -> str:
+        """Whose decision it is, one line per seat, the ruleset's picture and the last step's events.
+
+        The picture is the ruleset's optional text hook (:func:`picture_of`); a ruleset without one
+        gets every seat's own observation, field by field.
+        """
+        state = self.game_state
+        if state is None:
+            raise EnvOrderError("render() before reset()")
+        name = self.metadata["name"]
+        if self._acting_seat is not None:
+            header = f"{name}  step {self.num_steps}: {self.agent_selection} decides ({state.decision_kind()})"
+        else:
+            header = f"{name}  step {self.num_steps}: over ({'truncated' if state.is_truncated() else 'ended'})"
+        lines = [header]
+        returns = state.returns() if self._acting_seat is None else None
+        for seat, agent in enumerate(self.possible_agents):
+            if seat == self._acting_seat:
+                status = "to decide"
+            elif returns is not None:
+                status = {1.0: "won", -1.0: "lost"}.get(float(returns[seat]), f"result {returns[seat]:+g}")
+            elif state.is_eliminated(seat):
+                status = "eliminated"
+            else:
+                status = "waiting"
+            lines.append(f"  {agent:<12} team {self.ruleset.seat_teams[seat]}  {status}")
+        picture = picture_of(self.ruleset, state)
+        lines.append(picture if picture is not None else self._observation_dump())
+        for event in state.events.since(self._step_events_start):
+            lines.append("  " + event.describe(self.possible_agents))
+        return "\n".join(lines)
+
+    def _observation_dump(self) -> str:
+        """The generic picture: each seat's own (ego-centric) observation, one named field a line."""
+        spec = self.ruleset.observation_spec
+        lines = []
+        for seat, agent in enumerate(self.possible_agents):
+            lines.append(f"  {agent} sees:")
+            for field_name, values in spec.unpack(self.game_state.observation(seat)).items():
+                lines.append(f"    {field_name:<22} " + " ".join(f"{value:g}" for value in values))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release: rendering is text."""

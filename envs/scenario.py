@@ -1,0 +1,155 @@
+"""Scenarios: a fight fixed in a TOML file (env, options, seed, scripted decisions), played back.
+
+A designer writes down a situation and reads exactly what the rules did with it; a test pins it. The
+format (validated; unknown keys are errors)::
+
+    env = "breath_duel_v0"          # a registered env id (issoku.envs.registry)
+    seed = 7                        # the fight's seed: same file, same fight, byte for byte
+    title = "Thrust to the wrist"   # optional
+    description = "..."             # optional
+    actions = [                     # optional: one entry per decision, in order, by action NAME
+        "close",                    #   whoever is deciding plays it
+        { agent = "player_1", action = "reply:parry" },   # or checked against the deciding agent
+    ]
+    policy = "random"               # optional: an agents-registry name that plays every seat after the script
+    policy_seed = 0                 # optional (default: seed)
+    max_steps = 10000               # optional cap on decisions (script plus policy)
+
+    [env_kwargs]                    # keyword arguments for the env factory (fighters, options...)
+    round_limit = 12
+
+Without ``policy`` the playback stops when the script runs out, fight over or not. Agents that are
+done leave by their dead step on their own; the script lists decisions only. :func:`play` takes the
+policy object itself (the envs layer does not know the agents registry; the ``issoku replay`` command
+resolves ``policy`` by name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from issoku.envs.adapter import RulesetAECEnv
+from issoku.envs.errors import IllegalActionError
+from issoku.envs.registry import make_env
+from issoku.rules.kernel.content import load_model
+from issoku.rules.kernel.protocol import GameState
+
+PolicyFn = Callable[[np.ndarray, np.ndarray], int]
+
+
+class ScenarioError(ValueError):
+    """A scenario cannot be played as written (wrong agent, unknown or illegal action), with the step."""
+
+
+class ScriptedDecision(BaseModel):
+    """One scripted decision: an action name, optionally checked against the deciding agent."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    action: str
+    agent: str | None = None
+
+
+class Scenario(BaseModel):
+    """A validated scenario file (see the module docstring for the format)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    env: str
+    seed: int = Field(ge=0)
+    title: str = ""
+    description: str = ""
+    env_kwargs: dict[str, Any] = Field(default_factory=dict)
+    actions: tuple[str | ScriptedDecision, ...] = ()
+    policy: str | None = None
+    policy_seed: int | None = Field(default=None, ge=0)
+    max_steps: int = Field(default=10_000, ge=1)
+
+    def decisions(self) -> list[ScriptedDecision]:
+        """The script with bare names turned into :class:`ScriptedDecision` entries."""
+        return [entry if isinstance(entry, ScriptedDecision) else ScriptedDecision(action=entry)
+                for entry in self.actions]
+
+
+def load_scenario(path: Path | str) -> Scenario:
+    """Read and validate a scenario file (a :class:`~issoku.rules.kernel.content.DataError` names what is wrong)."""
+    return load_model(path, Scenario)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision as played: who, what, and which events it produced (``events[start:end]``)."""
+
+    step: int
+    agent: str
+    seat: int
+    decision_kind: str
+    action: int
+    action_name: str
+    scripted: bool
+    events_start: int
+    events_end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A played scenario: the final state (with its event log) and the decisions that led there."""
+
+    scenario: Scenario
+    env: RulesetAECEnv
+    state: GameState
+    decisions: tuple[Decision, ...]
+    setup_events_end: int
+
+    @property
+    def over(self) -> bool:
+        """The fight ended (decided or truncated), rather than the script running out."""
+        return self.state.is_terminal() or self.state.is_truncated()
+
+
+def play(scenario: Scenario, policy: PolicyFn | None = None) -> Replay:
+    """Play ``scenario`` with its events recorded; ``policy`` plays every seat once the script is done."""
+    env = make_env(scenario.env, **{**scenario.env_kwargs, "record_events": True})
+    env.reset(seed=scenario.seed)
+    state = env.game_state
+    script = scenario.decisions()
+    setup_end = len(state.events)
+    decisions: list[Decision] = []
+    while env.agents and len(decisions) < scenario.max_steps:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        step = len(decisions) + 1
+        scripted = step <= len(script)
+        if scripted:
+            action = _scripted_action(env, script[step - 1], step)
+        elif policy is not None:
+            seen = env.observe(agent)
+            action = int(policy(seen["observation"], seen["action_mask"]))
+        else:
+            break
+        kind = state.decision_kind()
+        start = len(state.events)
+        try:
+            env.step(action)
+        except IllegalActionError as error:
+            raise ScenarioError(f"decision {step} ({agent}): {error}") from None
+        decisions.append(Decision(step, agent, env.seat(agent), kind, action, env.action_names[action], scripted,
+                                  start, len(state.events)))
+    return Replay(scenario, env, state, tuple(decisions), setup_end)
+
+
+def _scripted_action(env: RulesetAECEnv, entry: ScriptedDecision, step: int) -> int:
+    agent = env.agent_selection
+    if entry.agent is not None and entry.agent != agent:
+        raise ScenarioError(f"decision {step}: the script expects {entry.agent} to decide, but it is {agent}'s "
+                            f"{env.infos[agent]['decision_kind']!r} decision")
+    try:
+        return env.action_id(entry.action)
+    except KeyError as error:
+        raise ScenarioError(f"decision {step} ({agent}): {error.args[0]}") from None

@@ -1,0 +1,139 @@
+"""A Gymnasium view of one seat of a :class:`~issoku.envs.adapter.RulesetAECEnv`, for training.
+
+The learner plays one seat; a given opponent policy ``(observation, action_mask) -> action`` plays
+every other seat inside ``step``, so the learner only ever sees its own decisions. This is what
+sb3-contrib's ``MaskablePPO`` (and any single-agent masked learner) trains on:
+
+* observation: the learner's float32 observation vector (``Box`` of the ruleset's schema);
+* ``action_masks()``: the learner's legal actions as a bool vector (the method MaskablePPO calls);
+  the same mask is in ``info["action_mask"]``, beside ``info["decision_kind"]``;
+* reward: the learner's reward accumulated over its action and the opponents' replies, so the
+  terminal ±1 reaches the learner even when an opponent's move ends the fight;
+* terminated / truncated: the learner's own flags (a learner eliminated in an N-seat fight is done);
+* seat: ``learner_seat`` fixed, or (None, the default) drawn on each ``reset`` from the env's seeded
+  ``np_random`` so that one seed fixes the seat and the fight, and training sees both sides.
+
+Randomness: ``reset(seed)`` seeds ``np_random`` (Gymnasium's convention); each fight's seed and seat
+are drawn from it, so ``reset(seed=s)`` then unseeded resets replay the same sequence of fights.
+An opponent with randomness of its own should have a ``seed(seed)`` method (as
+``issoku.agents.RandomLegal`` has): the wrapper calls it on every reset with a seed drawn from
+``np_random``, so that one reset seed fixes the opponent's choices too.
+
+Illegal learner actions follow the wrapped env's ``illegal_action`` policy: ``"raise"`` suits masked
+learners; unmasked samplers (Gymnasium's and SB3's env checkers, plain PPO) need ``"terminate"``, which
+ends the episode with ``illegal_reward`` for the learner.
+
+If the opponents end the fight (or eliminate the learner) before the learner's first decision, that
+fight is skipped and the next seed drawn: a Gymnasium episode must start with a decision to make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from issoku.envs.adapter import RulesetAECEnv
+
+OpponentPolicy = Callable[[np.ndarray, np.ndarray], int]
+"""``(observation, action_mask) -> action``: the shape of ``issoku.agents.Policy`` (envs cannot import agents)."""
+
+MAX_SKIPPED_FIGHTS = 100
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """The learner's seat of ``env`` as a Gymnasium env; the other seats are played by ``opponent``."""
+
+    def __init__(self, env: RulesetAECEnv, opponent: OpponentPolicy, learner_seat: int | None = None) -> None:
+        num_seats = len(env.possible_agents)
+        if learner_seat is not None and not 0 <= learner_seat < num_seats:
+            raise ValueError(f"learner_seat must be in 0..{num_seats - 1} or None, not {learner_seat}")
+        self.env = env
+        self.opponent = opponent
+        self.fixed_seat = learner_seat
+        self.metadata = {"render_modes": env.metadata["render_modes"], "name": env.metadata["name"]}
+        self.render_mode = env.render_mode
+        first = env.possible_agents[0]
+        self.observation_space = env.observation_space(first)["observation"]
+        self.action_space = spaces.Discrete(env.action_space(first).n)
+        self.learner: str = first
+        self.learner_seat: int = 0
+
+    def set_opponent(self, opponent: OpponentPolicy) -> None:
+        """Swap the opponent policy (self-play snapshots); takes effect at the opponents' next move
+        (and is seeded from the next reset on)."""
+        self.opponent = opponent
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new fight at the learner's first decision."""
+        super().reset(seed=seed)
+        env = self.env
+        for _ in range(MAX_SKIPPED_FIGHTS):
+            fight_seed = int(self.np_random.integers(2**63 - 1))
+            seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(len(env.possible_agents)))
+            self.learner_seat = seat
+            self.learner = env.possible_agents[seat]
+            env.reset(seed=fight_seed)
+            self._seed_opponent()
+            self._play_opponents()
+            if not self._learner_done():
+                return self._observation(), self._info()
+        raise RuntimeError(f"the opponents ended {MAX_SKIPPED_FIGHTS} fights in a row before the learner decided")
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner's action, then the opponents' moves up to the learner's next decision or the end."""
+        env = self.env
+        env.step(action)
+        self._play_opponents()
+        learner = self.learner
+        reward = float(env._cumulative_rewards[learner])
+        return self._observation(), reward, env.terminations[learner], env.truncations[learner], self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as bools (all False once the learner is done)."""
+        return self.env.observe(self.learner)["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        """The wrapped env's picture (``render_mode`` is the wrapped env's)."""
+        return self.env.render()
+
+    def close(self) -> None:
+        """Close the wrapped env."""
+        self.env.close()
+
+    # -- internals ----------------------------------------------------------------------------------
+
+    def _play_opponents(self) -> None:
+        """Step every other seat (and every leaving agent) until the learner decides or is done."""
+        env = self.env
+        learner = self.learner
+        terminations, truncations = env.terminations, env.truncations
+        opponent = self.opponent
+        while not (terminations[learner] or truncations[learner]):
+            agent = env.agent_selection
+            if agent == learner:
+                return
+            if terminations[agent] or truncations[agent]:
+                env.step(None)
+                continue
+            seen = env.observe(agent)
+            env.step(opponent(seen["observation"], seen["action_mask"]))
+
+    def _seed_opponent(self) -> None:
+        reseed = getattr(self.opponent, "seed", None)
+        if callable(reseed):
+            reseed(int(self.np_random.integers(2**63 - 1)))
+
+    def _learner_done(self) -> bool:
+        return self.env.terminations[self.learner] or self.env.truncations[self.learner]
+
+    def _observation(self) -> np.ndarray:
+        return self.env.game_state.observation(self.learner_seat)
+
+    def _info(self) -> dict[str, Any]:
+        info = self.env.infos[self.learner]
+        return {"action_mask": info["action_mask"], "decision_kind": info["decision_kind"],
+                "learner": self.learner, "learner_seat": self.learner_seat}

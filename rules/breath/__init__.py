@@ -1,0 +1,1 @@
+"""Energy & Breath (seed 002): the canon economy as a pure, seeded rules engine."""

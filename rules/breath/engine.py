@@ -1,0 +1,718 @@
+"""The breath fight in play: the count timeline, one breath at a time, attacks, reactions, the lull.
+
+:class:`BreathState` implements the kernel's ``GameState`` protocol. Every decision is one ``apply``:
+
+* ``breath`` — the fighter whose count it is plays one maneuver (attack, reserve, stance, [Kata], a
+  module's maneuver), or ends its breath, or *stands* (BR-G09);
+* ``defend`` — a fighter whose Defense an attack check met answers it: trigger a reservation (0 Energy,
+  BR-019), improvise a defense technique at 1.5× (BR-020), or take the hit (BR-G03/G08);
+* ``counter`` — a fighter in the samurai guard stance whom an attack missed may counter at 0 Energy
+  (BR-050, BR-G14);
+* the decision kinds of modules (``resist`` under Ma and Blade).
+
+Decisions that interrupt a breath wait on a small stack (``push``), so a counter to a counter resolves
+in order and the breath resumes when the stack is empty. Rule IDs in the event log name the rule (or
+our gap decision, ``BR-Gnn``) behind every number; ``docs/rules/breath.md`` records the decisions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from issoku.rules.breath.content import Technique
+from issoku.rules.breath.costs import (
+    OVERLOAD_TN,
+    OVERLOADED_LIMIT,
+    Modifier,
+    breath_limit,
+    combo_fatigue,
+    final_cost,
+    improvised_base,
+    speed_expansion,
+    strongest_per_name,
+)
+from issoku.rules.breath.fighter import Fighter
+from issoku.rules.breath.modules import BreathModule, Order, Pending
+from issoku.rules.breath.observe import encode
+from issoku.rules.breath.ruleset import ActionSlot, BreathRuleset
+from issoku.rules.kernel.dice import Dice
+from issoku.rules.kernel.events import EventLog
+from issoku.rules.kernel.protocol import IllegalActionError
+
+CRITICAL_WOUNDS = 2
+"""BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
+_NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
+UNARMORED_DEFENSE = 10
+"""BR-G02: [Direct N] strips armor and stance Defense above this."""
+
+
+class Attack:
+    """One attack check in flight: who, with what, the roll, and what the target's Defense was."""
+
+    __slots__ = ("attacker", "target", "technique", "dice", "modifiers", "total", "defense", "critical",
+                 "counter", "extra")
+
+    def __init__(self, attacker: Fighter, target: Fighter, technique: Technique, counter: bool,
+                 extra: dict[str, Any] | None) -> None:
+        self.attacker = attacker
+        self.target = target
+        self.technique = technique
+        self.dice: tuple[int, ...] = ()
+        self.modifiers: list[Modifier] = []
+        self.total = 0
+        self.defense = 0
+        self.critical = False
+        self.counter = counter
+        self.extra: dict[str, Any] = extra or {}
+        """Module data riding on this attack (a Ma-and-Blade hit location...)."""
+
+
+def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised: bool = False) -> list[Modifier]:
+    """The breath canon's own cost modifiers for a weapon technique (Rule 2, Rule 4, zones).
+
+    Core Zone: long weapons +1 (BR-056), short weapons −1 that the floor stops (BR-033), Seal of Shura
+    −1 on melee attacks and on improvised defense (BR-053, BR-A09). Takenouchi-ryu license −1 on spear
+    techniques (BR-058). A discount never reaches a maneuver class it does not name (BR-046).
+    """
+    modifiers: list[Modifier] = []
+    weapon = fighter.weapon
+    traits = fighter.sheet.traits
+    if fighter.in_core:
+        if weapon.weapon_class == "long":
+            modifiers.append(("core_zone_long", 1))
+        elif weapon.weapon_class == "short":
+            modifiers.append(("core_zone_short", -1))
+        if "seal_of_shura" in traits and weapon.weapon_class != "ranged" and (technique.kind == "attack" or improvised):
+            modifiers.append(("seal_of_shura", -1))
+    if "takenouchi_license" in traits and weapon.skill == "spearmanship":
+        modifiers.append(("takenouchi_license", -1))
+    return modifiers
+
+
+class BreathState:
+    """One breath fight in progress (see the module docstring)."""
+
+    __slots__ = ("ruleset", "events", "dice", "fighters", "round", "actor_seat", "stack", "ext", "_over",
+                 "_truncated", "_winner_side", "_legal_cache")
+
+    # -- construction ------------------------------------------------------------------------------
+    @classmethod
+    def initial(cls, ruleset: BreathRuleset, seed: int | None, *, record_events: bool = True,
+                dice: Dice | None = None) -> "BreathState":
+        """Round 1 begins; ``dice`` may be scripted (worked-example tests)."""
+        state = cls.__new__(cls)
+        state.ruleset = ruleset
+        state.events = EventLog(enabled=record_events)
+        state.dice = dice if dice is not None else Dice(np.random.default_rng(seed))
+        state.fighters = [Fighter(seat, sheet) for seat, sheet in enumerate(ruleset.sheets)]
+        state.round = 0
+        state.actor_seat = None
+        state.stack = []
+        state._over = False
+        state._truncated = False
+        state._winner_side = None
+        state._legal_cache = None
+        state.ext = {module.name: module.new_data(state) for module in ruleset.modules}
+        state.emit("BR-G19", "fight_start", None, seed=seed, fighters=tuple(
+            (f.sheet.name, f.side, f.weapon.key, f.sheet.armor.key) for f in state.fighters))
+        state._start_round()
+        state._settle()
+        return state
+
+    def clone(self) -> "BreathState":
+        """An independent copy, dice included."""
+        copy = BreathState.__new__(BreathState)
+        copy.ruleset = self.ruleset
+        copy.events = self.events.clone()
+        copy.dice = self.dice.clone()
+        copy.fighters = [f.clone() for f in self.fighters]
+        remap = {id(old): new for old, new in zip(self.fighters, copy.fighters)}
+        copy.round = self.round
+        copy.actor_seat = self.actor_seat
+        copy.stack = [Pending(p.kind, p.seat, _remap_context(p.context, remap), p.owner) for p in self.stack]
+        copy.ext = {name: (data.clone() if data is not None else None) for name, data in self.ext.items()}
+        copy._over = self._over
+        copy._truncated = self._truncated
+        copy._winner_side = self._winner_side
+        copy._legal_cache = self._legal_cache
+        return copy
+
+    # -- the kernel protocol -------------------------------------------------------------------------
+    def current_seat(self) -> int | None:
+        """The seat whose decision it is (None once over)."""
+        if self._over:
+            return None
+        return self.stack[-1].seat if self.stack else self.actor_seat
+
+    def decision_kind(self) -> str:
+        """``breath`` unless an interrupting decision waits on the stack."""
+        return self.stack[-1].kind if self.stack else "breath"
+
+    def is_over(self) -> bool:
+        """Terminal or truncated."""
+        return self._over
+
+    def is_terminal(self) -> bool:
+        """A side has won (BR-G20)."""
+        return self._over and not self._truncated
+
+    def is_truncated(self) -> bool:
+        """The round limit ended an undecided fight (BR-G20)."""
+        return self._truncated
+
+    def is_eliminated(self, seat: int) -> bool:
+        """The fighter is defeated."""
+        return self.fighters[seat].defeated
+
+    def returns(self) -> tuple[float, ...]:
+        """+1 to the winning side's seats, −1 to the others; 0 for all while undecided or drawn."""
+        if self._winner_side is None:
+            return tuple(0.0 for _ in self.fighters)
+        return tuple(1.0 if f.side == self._winner_side else -1.0 for f in self.fighters)
+
+    def winner_side(self) -> int | None:
+        """The side that won, or None."""
+        return self._winner_side
+
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` sees (``observe.encode``)."""
+        return encode(self, seat)
+
+    def render_text(self) -> str:
+        """The text rendering the env's ``render_mode="ansi"`` shows."""
+        from issoku.rules.breath.observe import render_text
+
+        return render_text(self)
+
+    def legal_actions(self) -> list[int]:
+        """Legal flat actions for the current seat, ascending."""
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal() if not self._over else []
+        return list(self._legal_cache)
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the current seat."""
+        legal = self._legal_cache if self._legal_cache is not None else self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(action, legal, self.ruleset.action_names,
+                                     None if self._over else self.decision_kind())
+        slot = self.ruleset.slots[action]
+        if self.stack:
+            pending = self.stack.pop()
+            if pending.owner is not None:
+                pending.owner.resolve_pending(self, pending, slot.order)
+            elif pending.kind == "defend":
+                self._resolve_defense(pending.context, slot)
+            else:
+                self._resolve_counter(pending.context, slot)
+        else:
+            self._play_maneuver(self.fighters[self.actor_seat], slot)
+        self._legal_cache = None
+        self._settle()
+
+    # -- helpers for modules -------------------------------------------------------------------------
+    def emit(self, rule: str, kind: str, actor: int | None, **data: Any) -> None:
+        """Append to the event log."""
+        if self.events.enabled:
+            self.events.emit(rule, kind, actor, **data)
+
+    def push(self, pending: Pending) -> None:
+        """Wait for a decision before the rules go on."""
+        self.stack.append(pending)
+
+    def enemies_of(self, fighter: Fighter) -> list[Fighter]:
+        """Active fighters of other sides, by seat."""
+        return [f for f in self.fighters if f.side != fighter.side and not f.defeated]
+
+    def target_in_slot(self, fighter: Fighter, slot: int) -> Fighter | None:
+        """The ``slot``-th enemy by seat (defeated ones keep their slot), or None."""
+        enemies = self.ruleset.enemy_seats[fighter.seat]
+        return self.fighters[enemies[slot]] if slot < len(enemies) else None
+
+    def incoming_attack(self, seat: int) -> Attack | None:
+        """The attack ``seat`` is deciding how to answer, if any."""
+        if self.stack and self.stack[-1].seat == seat and self.stack[-1].kind == "defend":
+            return self.stack[-1].context
+        return None
+
+    def defense_of(self, fighter: Fighter, direct: int = 0, extra_bonus: int = 0) -> int:
+        """BR-G02: armor + stance + [Kata] Defense; [Direct N] strips up to N of what lies above 10."""
+        above = fighter.sheet.armor.defense - UNARMORED_DEFENSE + extra_bonus + fighter.kata_defense
+        if fighter.stance is not None:
+            above += fighter.stance.defense_bonus
+        return UNARMORED_DEFENSE + max(0, above - direct) if above > 0 else UNARMORED_DEFENSE + above
+
+    def cost_of(self, fighter: Fighter, technique: Technique | None, order: Order, base: int,
+                improvised: bool = False) -> tuple[int, list[Modifier]]:
+        """Final Energy of an order (Rule 2): engine and module modifiers, the 1.5×, the floor."""
+        modifiers = technique_cost_modifiers(fighter, technique, improvised) if technique is not None else []
+        for module in self.ruleset.modules:
+            modifiers += module.cost_modifiers(self, fighter, technique, order)
+        if not modifiers:
+            return (improvised_base(base) if improvised else base), modifiers
+        return final_cost(base, modifiers, improvised=improvised)
+
+    def pay(self, fighter: Fighter, cost: int, rule: str, what: str, modifiers: list[Modifier] | None = None,
+            in_breath: bool = True) -> None:
+        """Spend Energy; inside one's breath it counts toward the limit and may overload (BR-024)."""
+        before = fighter.energy
+        fighter.energy -= cost
+        self.emit(rule, "energy_spent", fighter.seat, what=what, cost=cost, before=before, after=fighter.energy,
+                  modifiers=tuple(modifiers or ()))
+        if not in_breath:
+            return
+        fighter.spent += cost
+        if fighter.spent > fighter.limit and not fighter.breath_closed:
+            self._overload_check(fighter)
+
+    def declare_attack(self, attacker: Fighter, target: Fighter, technique: Technique, *, counter: bool = False,
+                       extra: dict[str, Any] | None = None, allow_defense: bool = True) -> Attack:
+        """Roll an attack check against ``target`` and resolve it (possibly waiting on a ``defend``)."""
+        attack = Attack(attacker, target, technique, counter, extra)
+        attacker.attack_checks += 1
+        modifiers: list[Modifier] = [("finesse", attacker.sheet.finesse),
+                                     ("skill", attacker.sheet.skill(attacker.weapon.skill))]
+        if technique.check_bonus:
+            modifiers.append(("technique", technique.check_bonus))
+        if attacker.check_bonus:
+            modifiers.append(("pending_bonus", attacker.check_bonus))
+            attacker.check_bonus = 0
+        fatigue = combo_fatigue(attacker.attack_checks,
+                                reduced=attacker.in_core and attacker.weapon.weapon_class == "short")
+        if fatigue:
+            modifiers.append(("combo_fatigue", fatigue))
+        for module in self.ruleset.modules:
+            modifiers += module.attack_modifiers(self, attack)
+        attack.modifiers = modifiers
+        attack.dice = self.dice.roll(2)
+        attack.total = sum(attack.dice) + sum(delta for _, delta in modifiers)
+        bonus, direct = 0, technique.direct
+        closing = target.stance.closing_defense_bonus if target.stance is not None else 0
+        if closing and attacker.closed_this_round:
+            bonus += closing
+        for module in self.ruleset.modules:
+            more_bonus, more_direct = module.defense_modifiers(self, attack)
+            bonus, direct = bonus + more_bonus, max(direct, more_direct)
+        attack.defense = self.defense_of(target, direct, bonus)
+        attack.critical = attack.dice[0] == attack.dice[1] or any(
+            module.forces_critical(self, attack) for module in self.ruleset.modules)
+        self.emit("BR-G01", "attack_check", attacker.seat, technique=technique.key, target=target.seat,
+                  dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
+                  direct=direct, critical=attack.critical, counter=counter)
+        if attack.total < attack.defense:
+            self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total, defense=attack.defense)
+            self._attack_missed(attack)
+        elif allow_defense and self._defense_options(target, technique):
+            self.push(Pending("defend", target.seat, attack))
+        else:
+            self._attack_hits(attack)
+        return attack
+
+    # -- the count ------------------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        self.round += 1
+        if self.round > self.ruleset.config.round_limit:
+            self.round -= 1
+            self._over = True
+            self._truncated = True
+            self.emit("BR-G20", "round_limit", None, rounds=self.round)
+            return
+        for f in self.fighters:
+            f.energy = f.sheet.max_energy
+            f.standing = False
+            f.defenseless = False
+            f.attack_checks = 0
+            f.zero_energy_used.clear()
+            f.kata_used.clear()
+            f.descent = 0
+            f.guard_counter_used = False
+            f.closed_this_round = False
+        self.emit("BR-004", "round_start", None, round=self.round,
+                  energy=tuple(f.energy for f in self.fighters))
+        for module in self.ruleset.modules:
+            module.on_round_start(self)
+
+    def _lull(self) -> None:
+        self.emit("BR-006", "lull", None, round=self.round)
+        for f in self.fighters:
+            if f.reservations:
+                self.emit("BR-021", "reservation_expired", f.seat, reserved=tuple(f.reservations), why="round_end")
+                f.reservations.clear()
+        for module in self.ruleset.modules:
+            module.on_lull(self)
+        if not self._over:
+            self._check_end()
+        if not self._over:
+            self._start_round()
+
+    def _next_actor(self) -> Fighter | None:
+        """BR-005/007/A06: highest remaining Energy; then higher Finesse; then the allies' side; then seat."""
+        allies = self.ruleset.config.allies_side
+        best: Fighter | None = None
+        best_key: tuple[int, int, int, int] | None = None
+        for f in self.fighters:
+            if f.defeated or f.standing or f.energy <= 0:
+                continue
+            key = (f.energy, f.sheet.finesse, int(f.side == allies), -f.seat)
+            if best_key is None or key > best_key:
+                best, best_key = f, key
+        return best
+
+    def _begin_breath(self, fighter: Fighter) -> None:
+        self.actor_seat = fighter.seat
+        if fighter.reservations:
+            self.emit("BR-021", "reservation_expired", fighter.seat, reserved=tuple(fighter.reservations),
+                      why="next_breath")
+            fighter.reservations.clear()
+        fighter.kata_defense = 0
+        fighter.spent = 0
+        fighter.breath_closed = False
+        fighter.overload_failed = False
+        fighter.check_bonus = 0
+        if fighter.next_limit_override:
+            fighter.limit = fighter.next_limit_override
+            fighter.next_limit_override = 0
+            rule = "BR-026"
+        else:
+            fighter.limit = self._limit_of(fighter)
+            rule = "BR-008"
+        self.emit(rule, "breath_start", fighter.seat, count=fighter.energy, limit=fighter.limit)
+        for module in self.ruleset.modules:
+            module.on_breath_start(self, fighter)
+
+    def _limit_of(self, fighter: Fighter) -> int:
+        """BR-008/009/059..064: the one-breath limit with every named expansion."""
+        sheet = fighter.sheet
+        expansions: list[Modifier] = [("speed", speed_expansion(sheet.skill("speed")))]
+        if sheet.armor.breath_bonus:
+            expansions.append((sheet.armor.key, sheet.armor.breath_bonus))
+        if "asura" in sheet.traits and fighter.in_core:
+            expansions.append(("asura", 2))
+        if fighter.descent:
+            expansions.append(("kamuy_descent", fighter.descent))
+        for module in self.ruleset.modules:
+            expansions += module.breath_expansions(self, fighter)
+        return breath_limit(expansions)
+
+    def _end_breath(self, fighter: Fighter, why: str) -> None:
+        self.emit("BR-005", "breath_end", fighter.seat, spent=fighter.spent, energy=fighter.energy, why=why)
+        if fighter.overload_failed and not fighter.defeated:
+            self._make_defenseless(fighter, "BR-027")
+        fighter.check_bonus = 0
+        self.actor_seat = None
+
+    def _settle(self) -> None:
+        """Run the rules forward until someone must decide or the fight is over."""
+        while not self._over and not self.stack:
+            self._legal_cache = None
+            self._check_end()
+            if self._over:
+                return
+            if self.actor_seat is not None:
+                actor = self.fighters[self.actor_seat]
+                why = self._breath_over(actor)
+                if why is None:
+                    return
+                if why == "no_maneuver":
+                    actor.standing = True
+                    self.emit("BR-G09", "stand", actor.seat, energy=actor.energy, automatic=True)
+                self._end_breath(actor, why)
+                continue
+            actor = self._next_actor()
+            if actor is None:
+                self._lull()
+            else:
+                self._begin_breath(actor)
+
+    def _breath_over(self, actor: Fighter) -> str | None:
+        if actor.defeated:
+            return "defeated"
+        if actor.breath_closed:
+            return "overload"
+        if actor.energy <= 0:
+            return "no_energy"
+        if actor.standing:
+            return "stand"
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal()
+        slots = self.ruleset.slots
+        if not any(slots[a].kind not in _NOT_MANEUVERS for a in self._legal_cache):
+            return "no_maneuver"
+        return None
+
+    def _check_end(self) -> None:
+        sides = {f.side for f in self.fighters if not f.defeated}
+        if len(sides) <= 1:
+            self._over = True
+            self._winner_side = next(iter(sides)) if sides else None
+            self.actor_seat = None
+            self.stack.clear()
+            self.emit("BR-G20", "fight_end", None, winner_side=self._winner_side, round=self.round)
+
+    # -- legal actions -----------------------------------------------------------------------------
+    def _compute_legal(self) -> list[int]:
+        slots = self.ruleset.slots
+        if self.stack:
+            pending = self.stack[-1]
+            if pending.owner is not None:
+                return [a for a, slot in enumerate(slots) if pending.owner.pending_legal(self, pending, slot.order)]
+            if pending.kind == "defend":
+                return self._legal_defense(pending.context)
+            return self._legal_counter(pending.context)
+        actor = self.fighters[self.actor_seat]
+        return [a for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
+                if self._maneuver_legal(actor, slots[a])]
+
+    def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
+        kind = slot.kind
+        if kind == "attack":
+            technique = slot.technique
+            if technique.weapon != f.weapon.key:
+                return False
+            target = self.target_in_slot(f, slot.target)
+            if target is None or target.defeated or not self._attack_allowed(f, target, technique):
+                return False
+            return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
+        if kind == "reserve":
+            technique = slot.technique
+            return (technique.weapon == f.weapon.key and not f.defenseless
+                    and self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy)
+        if kind == "stance":
+            stance = next((s for s in f.sheet.stances if s.key == slot.key), None)
+            if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
+                return False
+            if stance.cost == 0:
+                return self._zero_energy_allowed(f, "stance:" + stance.key)
+            return self.cost_of(f, None, slot.order, stance.cost)[0] <= f.energy
+        if kind == "release_stance":
+            return f.stance is not None
+        if kind == "kata":
+            kata = next((k for k in f.sheet.katas if k.key == slot.key), None)
+            if kata is None:
+                return False
+            if kata.zero_energy:
+                return self._zero_energy_allowed(f, "kata:" + kata.key)
+            return (f.kata_used.count(kata.key) < kata.per_round
+                    and self.cost_of(f, None, slot.order, kata.cost)[0] <= f.energy)
+        if kind == "end_breath":
+            return f.spent > 0
+        if kind == "stand":
+            return True
+        module = self.ruleset.module_of_kind.get(kind)
+        return module is not None and module.order_legal(self, f, slot.order)
+
+    def _attack_allowed(self, attacker: Fighter, target: Fighter, technique: Technique) -> bool:
+        return all(m.attack_allowed(self, attacker, target, technique) for m in self.ruleset.modules)
+
+    def _zero_energy_allowed(self, f: Fighter, effect: str) -> bool:
+        """BR-047/048 (BR-A01): each 0-Energy effect once a round, all of them at most twice."""
+        return effect not in f.zero_energy_used and len(f.zero_energy_used) < 2
+
+    def _defense_options(self, f: Fighter, attack_technique: Technique) -> list[tuple[str, Technique, int]]:
+        """BR-G03/G08/G11: reservations to trigger (0) and techniques to improvise (1.5×) that fit."""
+        if f.defenseless or f.defeated:
+            return []
+        options = []
+        for technique in f.weapon.defenses:
+            if attack_technique.ranged and not technique.ranged:
+                continue
+            if technique.key in f.reservations:
+                options.append(("use_reserved", technique, 0))
+            cost = self.cost_of(f, technique, ("improvise", technique.key), technique.cost, improvised=True)[0]
+            if cost <= f.energy:
+                options.append(("improvise", technique, cost))
+        return options
+
+    def _legal_defense(self, attack: Attack) -> list[int]:
+        codec = self.ruleset.codec
+        legal = [codec.encode((kind, technique.key)) for kind, technique, _ in
+                 self._defense_options(attack.target, attack.technique)]
+        legal.append(codec.encode(("take_hit",)))
+        return sorted(legal)
+
+    def _legal_counter(self, attack: Attack) -> list[int]:
+        codec = self.ruleset.codec
+        counterer = attack.target
+        legal = [codec.encode(("counter", t.key)) for t in counterer.weapon.attacks
+                 if self._attack_allowed(counterer, attack.attacker, t)]
+        legal.append(codec.encode(("decline_counter",)))
+        return sorted(legal)
+
+    # -- maneuvers ---------------------------------------------------------------------------------
+    def _play_maneuver(self, f: Fighter, slot: ActionSlot) -> None:
+        kind = slot.kind
+        catalog = self.ruleset.catalog
+        if kind == "attack":
+            technique = catalog.techniques[slot.key]
+            cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
+            self.pay(f, cost, "BR-045", technique.key, modifiers)
+            self.declare_attack(f, self.target_in_slot(f, slot.target), technique)
+        elif kind == "reserve":
+            technique = catalog.techniques[slot.key]
+            cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
+            self.pay(f, cost, "BR-018", "reserve " + technique.key, modifiers)
+            f.reservations.append(technique.key)
+            self.emit("BR-018", "reserved", f.seat, technique=technique.key, reserved=tuple(f.reservations))
+        elif kind == "stance":
+            self._declare_stance(f, slot)
+        elif kind == "release_stance":
+            self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
+            f.stance = None
+        elif kind == "kata":
+            self._use_kata(f, slot)
+        elif kind == "end_breath":
+            self._end_breath(f, "ended")
+        elif kind == "stand":
+            f.standing = True
+            self.emit("BR-G09", "stand", f.seat, energy=f.energy, automatic=False)
+            self._end_breath(f, "stand")
+        else:
+            self.ruleset.module_of_kind[kind].apply_order(self, f, slot.order)
+
+    def _declare_stance(self, f: Fighter, slot: ActionSlot) -> None:
+        stance = next(s for s in f.sheet.stances if s.key == slot.key)
+        if stance.cost == 0:
+            f.zero_energy_used.append("stance:" + stance.key)
+            self.emit("BR-030", "zero_energy", f.seat, what="stance " + stance.key,
+                      used_this_round=len(f.zero_energy_used))
+        else:
+            cost, modifiers = self.cost_of(f, None, slot.order, stance.cost)
+            self.pay(f, cost, "BR-078", "stance " + stance.key, modifiers)
+        replaced = f.stance.key if f.stance is not None else None
+        f.stance = stance
+        self.emit("BR-078", "stance_declared", f.seat, stance=stance.key, replaced=replaced)
+
+    def _use_kata(self, f: Fighter, slot: ActionSlot) -> None:
+        kata = next(k for k in f.sheet.katas if k.key == slot.key)
+        if kata.zero_energy:
+            f.zero_energy_used.append("kata:" + kata.key)
+            self.emit("BR-030", "zero_energy", f.seat, what="kata " + kata.key, used_this_round=len(f.zero_energy_used))
+        else:
+            cost, modifiers = self.cost_of(f, None, slot.order, kata.cost)
+            self.pay(f, cost, "BR-010", "kata " + kata.key, modifiers)
+        f.kata_used.append(kata.key)
+        if kata.effect == "check_bonus":
+            f.check_bonus += kata.amount
+        elif kata.effect == "defense_until_next_breath":
+            f.kata_defense = kata.amount
+        else:
+            f.descent = kata.amount
+            f.limit = self._limit_of(f) if not f.breath_closed else f.limit
+        self.emit("BR-062" if kata.effect == "breath_limit_this_round" else "BR-010", "kata", f.seat, kata=kata.key,
+                  effect=kata.effect, amount=kata.amount, limit=f.limit)
+
+    def _overload_check(self, f: Fighter) -> None:
+        """BR-024..027 (BR-G12): one check when the breath's spending passes the limit; the breath closes."""
+        excess = f.spent - f.limit
+        check = self.dice.check(f.sheet.physique - excess, OVERLOAD_TN)
+        f.breath_closed = True
+        self.emit("BR-025", "overload_check", f.seat, spent=f.spent, limit=f.limit, excess=excess, dice=check.dice,
+                  physique=f.sheet.physique, total=check.total, target=OVERLOAD_TN, success=check.success)
+        if check.success:
+            f.next_limit_override = OVERLOADED_LIMIT
+            self.emit("BR-026", "overload_success", f.seat, next_limit=OVERLOADED_LIMIT)
+        else:
+            f.overload_failed = True
+            lost = f.energy
+            f.energy = 0
+            self.emit("BR-027", "overload_failure", f.seat, energy_lost=lost)
+
+    def _make_defenseless(self, f: Fighter, rule: str) -> None:
+        """BR-G11: no defense techniques for the rest of the round; reservations and stance end."""
+        f.defenseless = True
+        self.emit(rule, "defenseless", f.seat, reservations_lost=tuple(f.reservations),
+                  stance_lost=f.stance.key if f.stance else None)
+        f.reservations.clear()
+        f.stance = None
+
+    # -- reactions ---------------------------------------------------------------------------------
+    def _resolve_defense(self, attack: Attack, slot: ActionSlot) -> None:
+        defender = attack.target
+        if slot.kind == "take_hit":
+            self.emit("BR-G03", "take_hit", defender.seat, total=attack.total)
+            self._attack_hits(attack)
+            return
+        technique = self.ruleset.catalog.techniques[slot.key]
+        if slot.kind == "use_reserved":
+            defender.reservations.remove(technique.key)
+            self.emit("BR-019", "reservation_triggered", defender.seat, technique=technique.key, cost=0)
+        else:
+            cost, modifiers = self.cost_of(defender, technique, slot.order, technique.cost, improvised=True)
+            self.pay(defender, cost, "BR-020", "improvise " + technique.key, modifiers, in_breath=False)
+        modifiers = [("finesse", defender.sheet.finesse), ("skill", defender.sheet.skill(defender.weapon.skill))]
+        if technique.check_bonus:
+            modifiers.append(("technique", technique.check_bonus))
+        for module in self.ruleset.modules:
+            modifiers += module.defense_roll_modifiers(self, attack, defender)
+        dice = self.dice.roll(2)
+        total = sum(dice) + sum(delta for _, delta in modifiers)
+        blocked = attack.total <= total
+        self.emit("BR-G03", "defense_roll", defender.seat, technique=technique.key, dice=dice,
+                  modifiers=tuple(modifiers), total=total, attack_total=attack.total, blocked=blocked)
+        if blocked:
+            self._attack_missed(attack)
+        else:
+            self._attack_hits(attack)
+
+    def _attack_hits(self, attack: Attack) -> None:
+        target = attack.target
+        technique = attack.technique
+        wounds = max(CRITICAL_WOUNDS, technique.damage) if attack.critical else technique.damage
+        for module in self.ruleset.modules:
+            wounds = module.hit_wounds(self, attack, wounds)
+        before = target.wounds
+        target.wounds -= wounds
+        self.emit("BR-G05" if attack.critical else "BR-G04", "hit", attack.attacker.seat, target=target.seat,
+                  technique=technique.key, wounds=wounds, critical=attack.critical, before=before,
+                  after=target.wounds)
+        for module in self.ruleset.modules:
+            module.after_attack(self, attack, True)
+        self.check_defeat(target)
+
+    def check_defeat(self, fighter: Fighter) -> None:
+        """BR-G04/G20: 0 Wounds (or a module's own condition) takes a fighter out of the fight."""
+        if fighter.defeated:
+            return
+        if fighter.wounds <= 0 or any(m.is_defeated(self, fighter) for m in self.ruleset.modules):
+            fighter.defeated = True
+            fighter.reservations.clear()
+            self.emit("BR-G20", "defeated", fighter.seat, wounds=fighter.wounds)
+
+    def _attack_missed(self, attack: Attack) -> None:
+        for module in self.ruleset.modules:
+            module.after_attack(self, attack, False)
+        target, attacker = attack.target, attack.attacker
+        stance = target.stance
+        if (stance is not None and stance.effect == "guard_counter" and not target.guard_counter_used
+                and not target.defeated and not target.defenseless and not attacker.defeated
+                and self._zero_energy_allowed(target, "guard_counter")
+                and any(self._attack_allowed(target, attacker, t) for t in target.weapon.attacks)):
+            self.push(Pending("counter", target.seat, attack))
+
+    def _resolve_counter(self, attack: Attack, slot: ActionSlot) -> None:
+        counterer = attack.target
+        if slot.kind == "decline_counter":
+            self.emit("BR-G14", "counter_declined", counterer.seat)
+            return
+        counterer.guard_counter_used = True
+        counterer.zero_energy_used.append("guard_counter")
+        technique = self.ruleset.catalog.techniques[slot.key]
+        self.emit("BR-050", "guard_counter", counterer.seat, technique=technique.key, cost=0,
+                  used_this_round=len(counterer.zero_energy_used))
+        self.declare_attack(counterer, attack.attacker, technique, counter=True)
+
+
+def _remap_context(context: Any, remap: dict[int, Fighter]) -> Any:
+    """Point a pending decision's attack at the cloned fighters."""
+    if isinstance(context, Attack):
+        copy = Attack(remap[id(context.attacker)], remap[id(context.target)], context.technique, context.counter,
+                      dict(context.extra))
+        for name in ("dice", "modifiers", "total", "defense", "critical"):
+            setattr(copy, name, getattr(context, name))
+        return copy
+    return context
+
+
+__all__ = ["Attack", "BreathModule", "BreathState", "technique_cost_modifiers"]

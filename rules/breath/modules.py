@@ -1,0 +1,147 @@
+"""Extension points: how a variant (Ma and Blade, spells, the skirmish's zones) adds to the breath engine.
+
+A variant is a :class:`BreathModule` handed to :class:`~issoku.rules.breath.ruleset.BreathRuleset`.
+It is composition, not inheritance: the engine owns the count, the breath, Energy, reservations,
+attacks and Wounds, and calls each module at the points below. A module adds
+
+* **orders** (actions) of its own kinds to the action table (``extra_orders``), which the engine offers
+  at its decisions (``order_legal``) and hands back to it (``apply_order``);
+* **decisions** of its own kinds (``decision_kinds``): it pushes a :class:`Pending` onto the state's stack
+  (``state.push(...)``) and resolves it when the deciding seat answers (``pending_legal`` /
+  ``resolve_pending``);
+* **modifiers** to attack checks, Energy costs, Defense and Wounds, and **vetoes** on attacks;
+* **per-fight data** (``new_data``; anything with a ``clone()``), kept at ``state.ext[module.name]``;
+* **observation fields** and a line of rendering.
+
+Every hook has a no-op default, so a module overrides only what it changes. Hooks receive the live
+:class:`~issoku.rules.breath.engine.BreathState`; they may call its public helpers (``state.emit``,
+``state.dice``, ``state.pay``, ``state.declare_attack``, ``state.enemies_of``...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from issoku.rules.breath.costs import Modifier
+
+if TYPE_CHECKING:
+    from issoku.rules.breath.content import Catalog, Technique
+    from issoku.rules.breath.engine import Attack, BreathState
+    from issoku.rules.breath.fighter import Fighter
+
+Order = tuple[Any, ...]
+
+
+class Pending:
+    """A decision the rules wait for: ``kind`` (a decision kind), the ``seat`` that decides, the context.
+
+    ``owner`` is the module that resolves it (None for the engine's own ``defend`` and ``counter``).
+    """
+
+    __slots__ = ("kind", "seat", "context", "owner")
+
+    def __init__(self, kind: str, seat: int, context: Any = None, owner: "BreathModule | None" = None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.context = context
+        self.owner = owner
+
+
+class BreathModule:
+    """Base class of a variant; every hook is a no-op (see the module docstring)."""
+
+    name: str = "module"
+    order_kinds: tuple[str, ...] = ()
+    """First element of every order this module adds; the engine routes those orders to it."""
+    decision_kinds: tuple[str, ...] = ()
+
+    # -- setup -----------------------------------------------------------------------------------
+    def extra_orders(self, catalog: "Catalog", max_targets: int) -> list[Order]:
+        """Orders (hashable tuples) appended to the action table, in a fixed order."""
+        return []
+
+    def new_data(self, state: "BreathState") -> Any:
+        """Per-fight data (must have ``clone()``), created with the initial state."""
+        return None
+
+    # -- orders and decisions --------------------------------------------------------------------
+    def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
+        """Whether ``fighter`` may play one of this module's orders now, in its breath."""
+        return False
+
+    def apply_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
+        """Carry out one of this module's orders in ``fighter``'s breath."""
+
+    def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
+        """Whether ``order`` answers this module's pending decision."""
+        return False
+
+    def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
+        """Carry out the answer to this module's pending decision (already popped from the stack)."""
+
+    # -- the rules' arithmetic -------------------------------------------------------------------
+    def attack_allowed(self, state: "BreathState", attacker: "Fighter", target: "Fighter",
+                       technique: "Technique") -> bool:
+        """Veto an attack technique (out of range, in a bind...)."""
+        return True
+
+    def attack_modifiers(self, state: "BreathState", attack: "Attack") -> list[Modifier]:
+        """Named modifiers to an attack check, before the roll."""
+        return []
+
+    def cost_modifiers(self, state: "BreathState", fighter: "Fighter", technique: "Technique | None",
+                       order: Order) -> list[Modifier]:
+        """Named Energy penalties/bonuses for an order (Rule 2 sums them with the engine's own)."""
+        return []
+
+    def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
+        """``(defense_bonus, direct)``: Defense added, and extra [Direct N] for this attack."""
+        return 0, 0
+
+    def defense_roll_modifiers(self, state: "BreathState", attack: "Attack", defender: "Fighter") -> list[Modifier]:
+        """Named modifiers to a triggered defense technique's roll."""
+        return []
+
+    def forces_critical(self, state: "BreathState", attack: "Attack") -> bool:
+        """Make a hit Critical without doubles (a Ma-and-Blade guard-break window)."""
+        return False
+
+    def hit_wounds(self, state: "BreathState", attack: "Attack", wounds: int) -> int:
+        """Adjust the Wounds a hit removes (a torso hit +1; sparring turns them into points: 0)."""
+        return wounds
+
+    def after_attack(self, state: "BreathState", attack: "Attack", hit: bool) -> None:
+        """React to a resolved attack (guard shaving, location effects, points)."""
+
+    def breath_expansions(self, state: "BreathState", fighter: "Fighter") -> list[Modifier]:
+        """Named one-breath limit expansions (BR-009)."""
+        return []
+
+    def is_defeated(self, state: "BreathState", fighter: "Fighter") -> bool:
+        """An extra way to lose (sparring points); Wounds at 0 always defeat."""
+        return False
+
+    # -- the timeline ----------------------------------------------------------------------------
+    def on_breath_start(self, state: "BreathState", fighter: "Fighter") -> None:
+        """A breath begins."""
+
+    def on_lull(self, state: "BreathState") -> None:
+        """The lull (BR-006), before the next round's reset."""
+
+    def on_round_start(self, state: "BreathState") -> None:
+        """A new round begins, after the Energy reset."""
+
+    # -- observation and rendering ---------------------------------------------------------------
+    def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
+        """Extra ``(name, size, low, high)`` observation fields."""
+        return ()
+
+    def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
+        """Fill this module's fields; ``order`` lists seats ego-first."""
+
+    def render_line(self, state: "BreathState") -> str:
+        """One line for the text rendering ('' for none)."""
+        return ""

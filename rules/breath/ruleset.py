@@ -1,0 +1,190 @@
+"""The configured breath fight: fighters, options, content, action table and observation schema.
+
+:class:`BreathRuleset` is the kernel's immutable *game* (OpenSpiel's Game): build it once from a
+:class:`BreathConfig` and the content files, then ``new_initial_state(seed)`` as often as you like.
+The action table covers the whole catalog (every weapon's techniques, every stance and [Kata]) so that one
+policy can play any loadout; the legal mask narrows it to the fighter's own sheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from issoku.rules.breath.content import Catalog, Technique, load_catalog
+from issoku.rules.breath.fighter import Sheet
+from issoku.rules.breath.modules import BreathModule, Order
+from issoku.rules.breath.observe import build_observation_spec
+from issoku.rules.kernel.codec import ActionCodec
+from issoku.rules.kernel.protocol import ObservationSpec
+
+CORE_DECISIONS = ("breath", "defend", "counter")
+"""The engine's own decision kinds: a maneuver in one's breath; the reply of an attacked fighter (BR-G03);
+the samurai guard stance's counterattack (BR-G14)."""
+
+
+@dataclass(frozen=True)
+class FighterSpec:
+    """One fighter: an archetype from the content, optionally with another weapon, armor or attributes."""
+
+    archetype: str = "kenshi"
+    side: int = 0
+    weapon: str | None = None
+    armor: str | None = None
+    finesse: int | None = None
+    physique: int | None = None
+    wits: int | None = None
+    courage: int | None = None
+
+
+@dataclass(frozen=True)
+class BreathConfig:
+    """Options of a breath fight. Defaults: a canon duel, kenshi (uchigatana) vs ronin (nodachi)."""
+
+    fighters: tuple[FighterSpec, ...] = (FighterSpec("kenshi", 0), FighterSpec("ronin", 1))
+    """Who fights, and on which side; two or more, at least two sides."""
+    round_limit: int = 20
+    """BR-G20: an undecided fight is a draw after this many rounds."""
+    allies_side: int = 0
+    """BR-A07: the side that "allies act first" favours on a count tie."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSlot:
+    """What a flat action means: ``order`` plus the engine-side fields the hot path needs."""
+
+    order: Order
+    kind: str
+    key: str | None
+    target: int
+    technique: Technique | None
+
+
+def _order_name(order: Order) -> str:
+    parts = [str(part) for part in order[1:]]
+    return ":".join([str(order[0]), *parts]) if parts else str(order[0])
+
+
+class BreathRuleset:
+    """A breath fight (seed 002) under ``config``, with optional variant ``modules`` (Ma and Blade...)."""
+
+    version = 1
+
+    def __init__(self, config: BreathConfig = BreathConfig(), *, data: Sequence[Path | str] | Path | str | None = None,
+                 modules: Sequence[BreathModule] = (), name: str = "breath_duel") -> None:
+        self.config = config
+        self.catalog: Catalog = load_catalog(data)
+        self.modules: tuple[BreathModule, ...] = tuple(modules)
+        self.name = name
+        self._check_config()
+        self.sheets: tuple[Sheet, ...] = tuple(self._sheet(spec) for spec in config.fighters)
+        self.num_seats = len(self.sheets)
+        self.seat_names = tuple(f"player_{seat}" for seat in range(self.num_seats))
+        self.seat_teams = tuple(sheet.side for sheet in self.sheets)
+        self.enemy_seats = tuple(tuple(o for o, other in enumerate(self.sheets) if other.side != sheet.side)
+                                 for sheet in self.sheets)
+        """Each seat's enemies by seat: the target slots of its attack actions."""
+        self.max_targets = max(sum(1 for other in self.sheets if other.side != sheet.side) for sheet in self.sheets)
+        self.decision_kinds = CORE_DECISIONS + tuple(k for m in self.modules for k in m.decision_kinds)
+        orders = self._orders()
+        self.codec: ActionCodec[Order] = ActionCodec(orders, _order_name)
+        self.action_names: tuple[str, ...] = tuple(self.codec.names)
+        self.slots: tuple[ActionSlot, ...] = tuple(self._slot(order) for order in orders)
+        self.module_of_kind = {kind: module for module in self.modules for kind in module.order_kinds}
+        self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
+        self.observation_spec: ObservationSpec = build_observation_spec(self)
+        self.fingerprint = self._fingerprint()
+
+    # -- construction ------------------------------------------------------------------------------
+    def _check_config(self) -> None:
+        fighters = self.config.fighters
+        if len(fighters) < 2 or len({spec.side for spec in fighters}) < 2:
+            raise ValueError("a breath fight needs at least two fighters on at least two sides")
+        if self.config.round_limit < 1:
+            raise ValueError("round_limit must be at least 1")
+        for spec in fighters:
+            if spec.archetype not in self.catalog.archetypes:
+                raise ValueError(f"unknown archetype {spec.archetype!r}; known: {sorted(self.catalog.archetypes)}")
+            if spec.armor is not None and spec.armor not in self.catalog.armors:
+                raise ValueError(f"unknown armor {spec.armor!r}; known: {sorted(self.catalog.armors)}")
+            if spec.weapon is not None:
+                self.catalog.weapon(spec.weapon)
+
+    def _sheet(self, spec: FighterSpec) -> Sheet:
+        archetype = self.catalog.archetypes[spec.archetype]
+        weapon = self.catalog.weapon(spec.weapon or archetype.weapon)
+        stances = tuple(self.catalog.stances[key] for key in archetype.stances
+                        if not self.catalog.stances[key].weapons or weapon.key in self.catalog.stances[key].weapons)
+        return Sheet(
+            name=archetype.key, side=spec.side,
+            finesse=archetype.finesse if spec.finesse is None else spec.finesse,
+            physique=archetype.physique if spec.physique is None else spec.physique,
+            wits=archetype.wits if spec.wits is None else spec.wits,
+            courage=archetype.courage if spec.courage is None else spec.courage,
+            skills=archetype.skills, weapon=weapon,
+            armor=self.catalog.armors[spec.armor or archetype.armor], stances=stances,
+            katas=tuple(self.catalog.katas[key] for key in archetype.kata), traits=frozenset(archetype.traits))
+
+    def _orders(self) -> list[Order]:
+        catalog = self.catalog
+        attacks = [t.key for t in catalog.techniques.values() if t.kind == "attack"]
+        defenses = [t.key for t in catalog.techniques.values() if t.kind == "defense"]
+        orders: list[Order] = []
+        for key in attacks:
+            if self.max_targets == 1:
+                orders.append(("attack", key))
+            else:
+                orders.extend(("attack", key, f"enemy{slot}") for slot in range(self.max_targets))
+        orders += [("reserve", key) for key in defenses]
+        orders += [("stance", key) for key in catalog.stances]
+        orders.append(("release_stance",))
+        orders += [("kata", key) for key in catalog.katas]
+        orders += [("end_breath",), ("stand",)]
+        orders += [("use_reserved", key) for key in defenses]
+        orders += [("improvise", key) for key in defenses]
+        orders.append(("take_hit",))
+        orders += [("counter", key) for key in attacks]
+        orders.append(("decline_counter",))
+        for module in self.modules:
+            orders += module.extra_orders(catalog, self.max_targets)
+        return orders
+
+    def _slot(self, order: Order) -> ActionSlot:
+        key = order[1] if len(order) > 1 and isinstance(order[1], str) else None
+        target = int(order[2][5:]) if order[0] == "attack" and len(order) > 2 else 0
+        return ActionSlot(order=order, kind=order[0], key=key, target=target,
+                          technique=self.catalog.techniques.get(key) if key is not None else None)
+
+    def breath_candidates(self, seat: int, weapon: str) -> tuple[int, ...]:
+        """The actions a fighter could ever play in its breath with ``weapon`` in hand (a superset of the
+        legal ones), so that the legal mask is built from a dozen checks rather than the whole table."""
+        key = (seat, weapon)
+        found = self._candidates.get(key)
+        if found is None:
+            sheet = self.sheets[seat]
+            own = {("stance", s.key) for s in sheet.stances} | {("kata", k.key) for k in sheet.katas}
+            found = tuple(a for a, slot in enumerate(self.slots)
+                          if (slot.kind in ("attack", "reserve") and slot.key.split(".")[0] == weapon)
+                          or slot.order[:2] in own or slot.kind in ("release_stance", "end_breath", "stand")
+                          or slot.kind in self.module_of_kind)
+            self._candidates[key] = found
+        return found
+
+    def _fingerprint(self) -> str:
+        blob = json.dumps({"name": self.name, "version": self.version, "config": asdict(self.config),
+                           "data": self.catalog.digest, "modules": [m.name for m in self.modules]},
+                          sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    # -- the kernel protocol -----------------------------------------------------------------------
+    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True):
+        """A fresh fight; all chance from ``numpy.random.default_rng(seed)``."""
+        from issoku.rules.breath.engine import BreathState
+
+        return BreathState.initial(self, seed, record_events=record_events)
+
+
+__all__ = ["ActionSlot", "BreathConfig", "BreathRuleset", "CORE_DECISIONS", "FighterSpec"]

@@ -1,0 +1,497 @@
+"""The Ma and Blade duel: the pure duel pieces composed onto the breath engine as one ``BreathModule``.
+
+The breath engine keeps the count, the breath, Energy, reservations, attacks and Wounds exactly as in
+the canon (MA-001); :class:`MaModule` adds, through the engine's hooks only:
+
+* orders: ``half_step:close|open`` (MA-011), ``aim:<technique>:<location>`` (MA-041), ``push_out``,
+  ``slip_away``, ``empty_hand:<move>`` (MA-026..028), ``slip_counter:<technique>`` (MA-G06),
+  ``pick_up`` (MA-G15), and the answers ``resist`` / ``yield`` of the ``resist`` decision (MA-G01);
+* the range veto and modifiers (MA-022..025), the step-in cut (MA-016), wounds and glare on checks;
+* the guard track: [Direct 2] and the Critical window while broken, shaving after every attack
+  (MA-030..039); location injuries and bleeding (MA-042..047); sparring points (MA-048);
+* observation fields (``ma_*``) and a rendering line.
+
+:func:`ma_duel` builds the configured ruleset. Gap decisions: ``docs/rules/ma.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from issoku.rules.breath.content import Catalog, Technique
+from issoku.rules.breath.costs import Modifier
+from issoku.rules.breath.modules import BreathModule, Order, Pending
+from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset
+from issoku.rules.ma.config import DuelMode, MaDuelConfig
+from issoku.rules.ma.content import MaContent, default_content
+from issoku.rules.ma.guard import THREATENED, GuardTrack, hit_shave
+from issoku.rules.ma.halfstep import (
+    HALF_STEP_COST,
+    RESIST_COST,
+    can_resist,
+    contest_half_step,
+    half_step_allowed,
+    step_in_edge,
+    take_half_step,
+)
+from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
+from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
+from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
+from issoku.rules.ma.sparring import POINTS_TO_WIN, SparringScore
+from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
+from issoku.rules.ma.tsubazeriai import (
+    EMPTY_HAND_COST,
+    EMPTY_HAND_MOVES,
+    PUSH_OUT_COST,
+    SLIP_AWAY_COST,
+    empty_hand_lands,
+    push_out,
+    slip_away,
+)
+
+if TYPE_CHECKING:
+    from issoku.rules.breath.engine import Attack, BreathState
+    from issoku.rules.breath.fighter import Fighter
+
+DIRECTIONS = {"close": CLOSER, "open": OPENER}
+THREAT_MARGIN = 2
+"""A location attack that missed by at most this much threatened the location (MA-034, MA-G10)."""
+UNARMED = "unarmed"
+"""The catalog weapon of a disarmed duelist (MA-G15) and of empty-hand moves (MA-G07)."""
+DRAWN_DAGGER = "tanto"
+"""The weapon "drawing a dagger" readies (MA-G07)."""
+INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
+
+
+class MaData:
+    """The duel's per-fight state, kept at ``state.ext[module.name]``."""
+
+    __slots__ = ("ladder", "guards", "injuries", "stage", "score", "first_contest", "step_in_from", "counter_owed")
+
+    def __init__(self, ladder: Ladder, guards: list[GuardTrack], stage: StageSetup, sparring: bool) -> None:
+        self.ladder = ladder
+        self.guards = guards
+        self.injuries = [Injuries(), Injuries()]
+        self.stage = stage
+        self.score = SparringScore() if sparring else None
+        self.first_contest = True
+        """No half-step contest has been rolled yet (high ground, MA-052)."""
+        self.step_in_from = [-1, -1]
+        """Per seat: the rung its closing half-step started from in the current breath, or −1 (MA-016)."""
+        self.counter_owed = -1
+        """The seat owed a slip-away counterattack in its current breath, or −1 (MA-G06)."""
+
+    def clone(self) -> "MaData":
+        """An independent copy."""
+        twin = MaData.__new__(MaData)
+        twin.ladder = self.ladder.clone()
+        twin.guards = [g.clone() for g in self.guards]
+        twin.injuries = [i.clone() for i in self.injuries]
+        twin.stage = self.stage
+        twin.score = self.score.clone() if self.score is not None else None
+        twin.first_contest = self.first_contest
+        twin.step_in_from = list(self.step_in_from)
+        twin.counter_owed = self.counter_owed
+        return twin
+
+
+class MaModule(BreathModule):
+    """Ma and Blade (000) as a breath-engine module (see the module docstring)."""
+
+    order_kinds = ("half_step", "aim", "push_out", "slip_away", "empty_hand", "slip_counter", "pick_up",
+                   "resist", "yield")
+    decision_kinds = ("resist",)
+
+    def __init__(self, config: MaDuelConfig = MaDuelConfig(), content: MaContent | None = None) -> None:
+        self.config = config
+        self.content = content or default_content()
+        self.stage = self.content.stage(config.stage) if config.stage is not None else None
+        if config.stage_side not in (None, 0, 1):
+            raise ValueError("stage_side must be seat 0, seat 1 or None")
+        self.name = f"ma:{config.digest()}:{self.content.digest}"
+        """The engine keys per-fight data and the fingerprint by name, so the name carries the options."""
+        self._ranges: dict[str, tuple[RangeVerdict, ...]] = {}
+        self._reaches: dict[str, WeaponReach] = {}
+
+    # -- setup -----------------------------------------------------------------------------------
+    def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
+        """The duel's maneuvers and answers, in a fixed order."""
+        if max_targets != 1:
+            raise ValueError("Ma and Blade is a 1:1 duel (MA-001): exactly one enemy per fighter")
+        attacks = [t.key for t in catalog.techniques.values() if t.kind == "attack"]
+        orders: list[Order] = [("half_step", "close"), ("half_step", "open")]
+        if self.config.locations_offered:
+            orders += [("aim", key, location.value) for key in attacks for location in Location]
+        orders += [("push_out",), ("slip_away",)] + [("empty_hand", move) for move in EMPTY_HAND_MOVES]
+        orders += [("slip_counter", key) for key in attacks]
+        orders += [("pick_up",), ("resist",), ("yield",)]
+        return orders
+
+    def new_data(self, state: "BreathState") -> MaData:
+        """The starting ma, full guards, the stage (a sided stage's side may come from the seed)."""
+        stage = setup_stage(self.stage, self.config.stage_side, state.dice)
+        ladder = Ladder.start(self.config.kind, stage.far_range_usable)
+        guards = [GuardTrack.for_duelist(f.sheet.finesse, f.sheet.wits) for f in state.fighters]
+        return MaData(ladder, guards, stage, self.config.mode is DuelMode.SPARRING)
+
+    def data(self, state: "BreathState") -> MaData:
+        """This duel's :class:`MaData`."""
+        return state.ext[self.name]
+
+    def reach(self, weapon_key: str, catalog: Catalog) -> WeaponReach:
+        """A weapon's ideal range (cached per ruleset)."""
+        found = self._reaches.get(weapon_key)
+        if found is None:
+            found = self._reaches[weapon_key] = WeaponReach.of(catalog.weapons[weapon_key])
+        return found
+
+    def verdict(self, state: "BreathState", fighter: "Fighter") -> RangeVerdict:
+        """The range verdict of ``fighter``'s weapon in hand at the current ma."""
+        table = self._ranges.get(fighter.weapon.key)
+        if table is None:
+            reach = self.reach(fighter.weapon.key, state.ruleset.catalog)
+            table = self._ranges[fighter.weapon.key] = range_table(reach, self.config.long_weapon_opening)
+        return table[self.data(state).ladder.rung]
+
+    # -- orders ------------------------------------------------------------------------------------
+    def _base_cost(self, state: "BreathState", order: Order) -> tuple[Technique | None, int]:
+        kind = order[0]
+        if kind in ("aim", "slip_counter"):
+            technique = state.ruleset.catalog.techniques[order[1]]
+            return technique, technique.cost
+        return None, {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
+                      "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}[kind]
+
+    def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
+        """Whether ``fighter`` may play one of the duel's maneuvers now."""
+        kind = order[0]
+        if kind in ("resist", "yield"):
+            return False
+        data = self.data(state)
+        rung = data.ladder.rung
+        if kind in ("aim", "slip_counter"):
+            technique = state.ruleset.catalog.techniques[order[1]]
+            if technique.weapon != fighter.weapon.key or not self.verdict(state, fighter).can_attack:
+                return False
+            if kind == "slip_counter" and data.counter_owed != fighter.seat:
+                return False
+        elif kind == "half_step":
+            if not half_step_allowed(data.ladder, DIRECTIONS[order[1]]):
+                return False
+        elif kind == "pick_up":
+            if not (data.injuries[fighter.seat].disarmed and Injuries.can_pick_up(rung)):
+                return False
+        elif rung is not Rung.TSUBAZERIAI:
+            return False
+        technique, base = self._base_cost(state, order)
+        return state.cost_of(fighter, technique, order, base)[0] <= fighter.energy
+
+    def cost_modifiers(self, state: "BreathState", fighter: "Fighter", technique: Technique | None,
+                       order: Order) -> list[Modifier]:
+        """A location designation +1 (MA-041); a leg wound +1 per half-step (MA-044)."""
+        kind = order[0]
+        if kind == "aim":
+            return [("hit_location", LOCATION_COST)]
+        if kind == "half_step" and self.data(state).injuries[fighter.seat].leg:
+            return [("leg_wound", 1)]
+        return []
+
+    def apply_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
+        """Carry out one of the duel's maneuvers in ``fighter``'s breath."""
+        kind = order[0]
+        technique, base = self._base_cost(state, order)
+        cost, modifiers = state.cost_of(fighter, technique, order, base)
+        count = fighter.energy
+        rule = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}.get(kind, "MA-G04")
+        state.pay(fighter, cost, rule, ":".join(str(part) for part in order), modifiers)
+        data = self.data(state)
+        target = state.target_in_slot(fighter, 0)
+        if kind == "half_step":
+            self._half_step(state, fighter, target, DIRECTIONS[order[1]], count)
+        elif kind == "aim":
+            state.declare_attack(fighter, target, technique, extra={"location": Location(order[2])})
+        elif kind == "slip_counter":
+            data.counter_owed = -1
+            reserved = any(t.key in target.reservations for t in target.weapon.defenses)
+            state.declare_attack(fighter, target, technique, allow_defense=reserved, extra={"slip_counter": True})
+        elif kind == "pick_up":
+            fighter.weapon = fighter.sheet.weapon
+            data.injuries[fighter.seat].pick_up(state.events, fighter.seat)
+        elif kind == "empty_hand":
+            self._empty_hand(state, fighter, target, order[1])
+        else:
+            self._break_lock(state, fighter, kind)
+
+    def _half_step(self, state: "BreathState", mover: "Fighter", opponent: "Fighter", direction: int,
+                   count: int) -> None:
+        """Offer the opponent the resist decision (MA-G01), or move at once if it cannot resist.
+
+        Distance initiative compares the mover's Energy when it stepped (``count``, before paying) with
+        the opponent's Energy before resisting (MA-012, MA-014).
+        """
+        data = self.data(state)
+        start = data.ladder.rung
+        if not opponent.defeated and can_resist(opponent.energy):
+            state.push(Pending("resist", opponent.seat, (mover.seat, direction, count, int(start)), self))
+            return
+        after = take_half_step(data.ladder, mover.seat, direction, data.guards[mover.seat], state.events, state.round)
+        self._moved(state, mover, direction, start, after)
+
+    def _moved(self, state: "BreathState", mover: "Fighter", direction: int, start: Rung, after: Rung) -> None:
+        """Book-keeping after the ma moved by ``mover``'s half-step: closing is a step-in (MA-016) and
+        counts as closing in on the opponent for the spear wall (BR-G14)."""
+        if direction == CLOSER and after != start:
+            mover.closed_this_round = True
+            self.data(state).step_in_from[mover.seat] = int(start)
+
+    def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
+        """``resist`` needs 1 Energy left (MA-G01); ``yield`` is always possible."""
+        if order == ("yield",):
+            return True
+        return order == ("resist",) and can_resist(state.fighters[pending.seat].energy)
+
+    def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
+        """Answer a half-step: yield (the ma moves) or resist (the MA-013 contest)."""
+        mover_seat, direction, mover_energy, start = pending.context
+        data = self.data(state)
+        mover, resister = state.fighters[mover_seat], state.fighters[pending.seat]
+        if order == ("yield",):
+            state.emit("MA-010", "yield", resister.seat, direction=direction)
+            after = take_half_step(data.ladder, mover_seat, direction, data.guards[mover_seat], state.events,
+                                   state.round)
+            self._moved(state, mover, direction, Rung(start), after)
+            return
+        energy = [0, 0]
+        energy[mover_seat], energy[resister.seat] = mover_energy, resister.energy
+        state.pay(resister, RESIST_COST, "MA-G01", "resist", in_breath=False)
+        modifiers = tuple(self._contest_modifier(state, f, mover_seat) for f in state.fighters)
+        data.first_contest = False
+        outcome = contest_half_step(state.dice, state.events, data.ladder, mover_seat, direction, modifiers,
+                                    tuple(energy), (data.injuries[0].leg, data.injuries[1].leg), tuple(data.guards),
+                                    state.round)
+        if outcome.moved:
+            self._moved(state, mover, direction, Rung(start), outcome.rung)
+
+    def _contest_modifier(self, state: "BreathState", fighter: "Fighter", initiator: int) -> int:
+        """2d10 + Finesse + Footwork (MA-013), with face wound, glare and terrain."""
+        data = self.data(state)
+        seat = fighter.seat
+        return (fighter.sheet.finesse + fighter.sheet.skill("footwork") + data.injuries[seat].all_checks()
+                + data.stage.check_modifier(seat) + data.stage.contest_bonus(seat, initiator, data.first_contest))
+
+    def _check_modifier(self, state: "BreathState", seat: int) -> int:
+        data = self.data(state)
+        return data.injuries[seat].all_checks() + data.stage.check_modifier(seat)
+
+    def _break_lock(self, state: "BreathState", fighter: "Fighter", kind: str) -> None:
+        """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
+        data = self.data(state)
+        attribute = "physique" if kind == "push_out" else "finesse"
+        modifiers = tuple(getattr(f.sheet, attribute) + self._check_modifier(state, f.seat) for f in state.fighters)
+        contest = push_out if kind == "push_out" else slip_away
+        outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, tuple(data.guards), state.round)
+        if outcome.counterattack:
+            data.counter_owed = fighter.seat
+
+    def _empty_hand(self, state: "BreathState", fighter: "Fighter", target: "Fighter", move: str) -> None:
+        """An empty-hand move is an Unarmed Combat attack check with no range penalty (MA-028, MA-G07)."""
+        strike = state.ruleset.catalog.weapons[UNARMED].attacks[0]
+        state.declare_attack(fighter, target, strike, extra={"empty_hand": move})
+        if move == "draw_dagger" and not fighter.defeated:
+            fighter.weapon = state.ruleset.catalog.weapons[DRAWN_DAGGER]
+            state.emit("MA-G07", "weapon_readied", fighter.seat, weapon=DRAWN_DAGGER)
+
+    # -- the rules' arithmetic -------------------------------------------------------------------
+    def attack_allowed(self, state: "BreathState", attacker: "Fighter", target: "Fighter",
+                       technique: Technique) -> bool:
+        """No ordinary attack two rungs off the ideal range, in close fighting with a long weapon, or in
+        tsubazeriai (MA-022, MA-024, MA-025)."""
+        return self.verdict(state, attacker).can_attack
+
+    def attack_modifiers(self, state: "BreathState", attack: "Attack") -> list[Modifier]:
+        """Range (MA-022), wounds (MA-042/043/046), glare (MA-053), the step-in edge (MA-016)."""
+        data = self.data(state)
+        attacker = attack.attacker
+        seat = attacker.seat
+        modifiers: list[Modifier] = []
+        empty_hand = "empty_hand" in attack.extra
+        if empty_hand:
+            skill_gap = attacker.sheet.skill("unarmed_combat") - attacker.sheet.skill(attacker.weapon.skill)
+            if skill_gap:
+                modifiers.append(("unarmed_combat", skill_gap))
+        else:
+            verdict = self.verdict(state, attacker)
+            if verdict.modifier:
+                modifiers.append(("ma_range", verdict.modifier))
+        modifiers += data.injuries[seat].attack_modifiers(with_weapon=attacker.weapon.key != UNARMED and not empty_hand)
+        glare = data.stage.check_modifier(seat)
+        if glare:
+            modifiers.append(("glare", glare))
+        start = data.step_in_from[seat]
+        if start >= 0 and not attack.counter:
+            data.step_in_from[seat] = -1
+            edge = step_in_edge(Rung(start), self.config.step_in_edge)
+            state.emit("MA-016", "step_in_cut", seat, started=start, edge=edge)
+            if edge:
+                modifiers.append(("step_in_edge", edge))
+        return modifiers
+
+    def defense_roll_modifiers(self, state: "BreathState", attack: "Attack", defender: "Fighter") -> list[Modifier]:
+        """A face wound and glare hurt the defender's roll too: they are on every check (MA-046, MA-053)."""
+        data = self.data(state)
+        named = [("face_wound", -2)] if data.injuries[defender.seat].face else []
+        glare = data.stage.check_modifier(defender.seat)
+        return named + ([("glare", glare)] if glare else [])
+
+    def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
+        """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023)."""
+        data = self.data(state)
+        target = attack.target
+        bonus = 0
+        stance = target.stance
+        if stance is not None and stance.defense_bonus > 0:
+            catalog = state.ruleset.catalog
+            if overpowers(self.reach(attack.attacker.weapon.key, catalog), self.reach(target.weapon.key, catalog),
+                          data.ladder.rung):
+                bonus = -stance.defense_bonus
+                state.emit("MA-023", "overpowered", target.seat, stance=stance.key, defense_lost=stance.defense_bonus)
+        return bonus, data.guards[target.seat].direct(state.round)
+
+    def forces_critical(self, state: "BreathState", attack: "Attack") -> bool:
+        """The guard-break window: the first hit in the opening is a Critical without doubles (MA-037)."""
+        guard = self.data(state).guards[attack.target.seat]
+        return "empty_hand" not in attack.extra and guard.window and guard.is_open(state.round)
+
+    def hit_wounds(self, state: "BreathState", attack: "Attack", wounds: int) -> int:
+        """Sparring and empty-hand moves remove none (MA-048, MA-G07); a torso hit one more (MA-045)."""
+        if self.config.mode is DuelMode.SPARRING or "empty_hand" in attack.extra:
+            return 0
+        return wounds + extra_wounds(attack.extra.get("location"))
+
+    def after_attack(self, state: "BreathState", attack: "Attack", hit: bool) -> None:
+        """Shave the guard, apply the location, score the strike."""
+        data = self.data(state)
+        target = attack.target
+        seat = target.seat
+        guard = data.guards[seat]
+        location = attack.extra.get("location")
+        if not hit:
+            if location is not None and attack.total >= attack.defense - THREAT_MARGIN:
+                guard.shave(THREATENED, state.events, seat, state.round)
+            return
+        move = attack.extra.get("empty_hand")
+        if move is not None:
+            empty_hand_lands(move, guard, state.events, attack.attacker.seat, state.round)
+            return
+        if attack.critical:
+            guard.take_window(state.events, seat, state.round)
+        guard.shave(hit_shave(attack.technique.damage, attack.critical), state.events, seat, state.round)
+        if data.score is not None:
+            data.score.strike(attack.attacker.seat, attack.critical, state.events)
+        elif location is not None:
+            injuries = data.injuries[seat]
+            was_disarmed = injuries.disarmed
+            injuries.take_hit(location, state.dice, state.events, seat,
+                              target.sheet.physique + data.stage.check_modifier(seat))
+            if injuries.disarmed and not was_disarmed:
+                target.weapon = state.ruleset.catalog.weapons[UNARMED]
+
+    def is_defeated(self, state: "BreathState", fighter: "Fighter") -> bool:
+        """In sparring, the opponent reaching the winning score ends it (MA-G14)."""
+        score = self.data(state).score
+        return score is not None and score.winner() not in (None, fighter.seat)
+
+    # -- the timeline ----------------------------------------------------------------------------
+    def on_round_start(self, state: "BreathState") -> None:
+        """Announce the duel's setup in round 1."""
+        if state.round != 1:
+            return
+        data = self.data(state)
+        if self.config.kind is DuelKind.IKKIUCHI:
+            rule = "MA-008"
+        else:
+            rule = "MA-009" if data.ladder.rung is Rung.FAR else "MA-051"
+        state.emit(rule, "ma_start", None, duel=self.config.kind.value, rung=RUNG_NAMES[data.ladder.rung])
+        for seat, guard in enumerate(data.guards):
+            state.emit("MA-031", "guard_max", seat, guard=guard.maximum)
+        announce(data.stage, state.events)
+
+    def on_breath_start(self, state: "BreathState", fighter: "Fighter") -> None:
+        """A step-in and a slip-away counterattack live only within the breath that earned them."""
+        data = self.data(state)
+        data.step_in_from[fighter.seat] = -1
+        data.counter_owed = -1
+
+    def on_lull(self, state: "BreathState") -> None:
+        """Bleeding (MA-045, MA-G17), then each duelist catches its breath (MA-038, MA-G13)."""
+        data = self.data(state)
+        in_lock = data.ladder.rung is Rung.TSUBAZERIAI
+        for f in state.fighters:
+            if f.defeated:
+                continue
+            injuries = data.injuries[f.seat]
+            if injuries.bleeding:
+                glare = data.stage.check_modifier(f.seat)
+                lost = injuries.bleed(state.dice, state.events, f.seat, f.sheet.physique + glare,
+                                      f.sheet.wits + glare, f.sheet.skill("medicine"))
+                f.wounds -= lost
+                state.check_defeat(f)
+            data.guards[f.seat].lull(in_lock, state.events, f.seat)
+
+    # -- observation and rendering ---------------------------------------------------------------
+    def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
+        """The shared rung, then per fighter (ego first): guard, opening, window, injuries, points, streak."""
+        n = num_fighters
+        return (("ma_rung", len(Rung), 0.0, 1.0), ("ma_can_attack", n, 0.0, 1.0), ("ma_guard", n, 0.0, 1.0),
+                ("ma_guard_open", n, 0.0, 1.0), ("ma_window", n, 0.0, 1.0),
+                ("ma_injuries", n * len(INJURY_FLAGS), 0.0, 1.0), ("ma_points", n, 0.0, 1.0),
+                ("ma_loss_streak", n, 0.0, 1.0), ("ma_stage_side", n, 0.0, 1.0),
+                ("ma_step_in", 1, 0.0, 1.0), ("ma_counter_owed", 1, 0.0, 1.0), ("ma_first_contest", 1, 0.0, 1.0))
+
+    def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
+        """Fill the ``ma_*`` fields; everything here is visible at the table."""
+        spec = state.ruleset.observation_spec
+        data = self.data(state)
+        out[spec.slice("ma_rung").start + data.ladder.rung] = 1.0
+        me = order[0]
+        for slot, seat in enumerate(order):
+            guard = data.guards[seat]
+            fighter = state.fighters[seat]
+            out[spec.slice("ma_can_attack").start + slot] = float(self.verdict(state, fighter).can_attack)
+            out[spec.slice("ma_guard").start + slot] = guard.value / guard.maximum
+            out[spec.slice("ma_guard_open").start + slot] = float(guard.is_open(state.round))
+            out[spec.slice("ma_window").start + slot] = float(guard.window and guard.is_open(state.round))
+            injuries = data.injuries[seat]
+            base = spec.slice("ma_injuries").start + slot * len(INJURY_FLAGS)
+            for i, flag in enumerate(INJURY_FLAGS):
+                out[base + i] = float(getattr(injuries, flag))
+            if data.score is not None:
+                out[spec.slice("ma_points").start + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
+            out[spec.slice("ma_loss_streak").start + slot] = min(1.0, guard.loss_streak / 3.0)
+            out[spec.slice("ma_stage_side").start + slot] = float(data.stage.side == seat)
+        out[spec.slice("ma_step_in").start] = float(data.step_in_from[me] >= 0)
+        out[spec.slice("ma_counter_owed").start] = float(data.counter_owed == me)
+        out[spec.slice("ma_first_contest").start] = float(data.first_contest)
+
+    def render_line(self, state: "BreathState") -> str:
+        """``ma: issoku_itto | guard 7/8 5/7 | ...``"""
+        data = self.data(state)
+        guards = " ".join(f"{g.value}/{g.maximum}{'!' if g.is_open(state.round) else ''}" for g in data.guards)
+        line = f"  ma: {RUNG_NAMES[data.ladder.rung]}   guard {guards}"
+        if data.score is not None:
+            line += f"   points {data.score.points[0]}-{data.score.points[1]}"
+        return line
+
+
+def ma_duel(config: MaDuelConfig = MaDuelConfig(), breath: BreathConfig = BreathConfig(), *,
+            data: Sequence[str] | str | None = None, content: MaContent | None = None) -> BreathRuleset:
+    """The Ma and Blade duel ruleset: the breath engine with :class:`MaModule` (1:1 only, MA-001)."""
+    if len(breath.fighters) != 2:
+        raise ValueError("Ma and Blade is a 1:1 duel (MA-001): give exactly two fighters")
+    return BreathRuleset(breath, data=data, modules=(MaModule(config, content),), name="ma_duel")
+
+
+__all__ = ["MaData", "MaDuelConfig", "MaModule", "ma_duel"]

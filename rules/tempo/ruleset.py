@@ -1,0 +1,79 @@
+"""The tempo duel (003) as a :class:`~issoku.rules.kernel.protocol.Ruleset`: two fighters, one distance.
+
+The ruleset is the immutable part: the two fighters (from validated data), the table settings every
+gap default needs (AP per round, round limit, Base Combat Movement, starting distance, who initiated
+combat), the action table and the observation schema. ``new_initial_state`` starts a duel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from issoku.rules.kernel import Dice, EventLog
+from issoku.rules.tempo.dice import BufferedDice
+from issoku.rules.tempo.actions import ACTION_NAMES
+from issoku.rules.tempo.content import DATA_DIR, UNARMED, Roster, load_roster
+from issoku.rules.tempo.loadout import Loadout, loadouts
+from issoku.rules.tempo.observation import SPEC
+from issoku.rules.tempo.state import DECISION_KINDS, TempoState
+
+
+class TempoDuel:
+    """A configured 1v1 tempo duel (the inventory's TP DUEL ruleset: TP-001..058, TP-G01..G15)."""
+
+    name = "tempo_duel"
+    version = 1
+    seat_names = ("player_0", "player_1")
+    seat_teams = (0, 1)
+    action_names = ACTION_NAMES
+    decision_kinds = DECISION_KINDS
+    observation_spec = SPEC
+
+    def __init__(
+        self,
+        fighters: tuple[str, str] = ("fencer", "knight"),
+        *,
+        roster: Roster | None = None,
+        data_dir: Path | str = DATA_DIR,
+        initiator: int | None = None,
+        start_distance: int = 4,
+        round_limit: int = 30,
+        ap_per_round: int = 12,
+        base_movement: int = 4,
+        max_distance: int = 12,
+    ) -> None:
+        """``initiator``: the seat that started the fight (TP-021; None: a formal duel, both On Guard)."""
+        self.roster = roster if roster is not None else load_roster(data_dir)
+        if len(fighters) != 2:
+            raise ValueError("a duel needs exactly two fighters")
+        unknown = [name for name in fighters if name not in self.roster.fighters]
+        if unknown:
+            raise ValueError(f"unknown fighter(s) {unknown}; known: {sorted(self.roster.fighters)}")
+        if initiator not in (None, 0, 1):
+            raise ValueError("initiator must be None, 0 or 1")
+        if not 1 <= start_distance <= max_distance:
+            raise ValueError("start_distance must lie in 1..max_distance")
+        if min(round_limit, ap_per_round, base_movement) < 1:
+            raise ValueError("round_limit, ap_per_round and base_movement must be >= 1")
+        self.fighters = tuple(fighters)
+        self.initiator = initiator
+        self.start_distance = start_distance
+        self.round_limit = round_limit
+        self.ap_per_round = ap_per_round
+        self.base_movement = base_movement
+        self.max_distance = max_distance
+        self.unarmed = self.roster.weapons[UNARMED]
+        self.loadouts: tuple[tuple[Loadout, Loadout], ...] = tuple(
+            loadouts(self.roster.fighters[name], self.unarmed) for name in fighters)
+        settings = (self.name, self.version, self.fighters, initiator, start_distance, round_limit, ap_per_round,
+                    base_movement, max_distance, self.roster.digest)
+        self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
+
+    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,
+                          dice: Dice | None = None) -> TempoState:
+        """A fresh duel drawing chance from ``default_rng(seed)``, or from ``dice`` (ScriptedDice in tests)."""
+        return TempoState(self, dice if dice is not None else BufferedDice(seed), EventLog(enabled=record_events))
+
+    def __repr__(self) -> str:
+        return f"TempoDuel(fighters={self.fighters}, initiator={self.initiator}, fingerprint={self.fingerprint})"

@@ -1,0 +1,69 @@
+"""The scripted tempo fighters: always legal, each doing what its name says, the heuristic beating random."""
+
+import numpy as np
+import pytest
+
+from issoku.agents.play import play_fight
+from issoku.agents.policy import RandomLegal, legal_mask
+from issoku.agents.tempo_scripted import AlwaysParry, FeintCounter, Heuristic, read
+from issoku.rules.tempo import TempoDuel, action
+from tempo_helpers import duel, kinds, play
+
+PAIRS = [("fencer", "knight"), ("knight", "fencer"), ("spearman", "knife_fighter"), ("brawler", "archer"),
+         ("crossbowman", "fencer")]
+AGENTS = [AlwaysParry, FeintCounter, Heuristic]
+
+
+def _decide(policy, state):
+    seat = state.current_seat()
+    return policy(state.observation(seat), legal_mask(state.legal_actions(), len(state.ruleset.action_names)))
+
+
+@pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.__name__)
+def test_scripted_agents_play_whole_duels_legally(agent):
+    for game, pair in enumerate(PAIRS * 4):
+        state = TempoDuel(pair, initiator=game % 2).new_initial_state(game, record_events=False)
+        play_fight(state, [agent(seed=game), RandomLegal(seed=game)] if game % 2 else
+                   [RandomLegal(seed=game), agent(seed=game)])
+        assert state.current_seat() is None
+
+
+def test_observation_reader_decodes_the_view():
+    state = duel()
+    play(state, "proactive:melee_attack")
+    view = read(state.observation(1))
+    assert (view.decision, view.status, view.declared, view.weapon_kind) == ("react", "on_guard", "melee_attack",
+                                                                             "melee")
+
+
+@pytest.mark.rule("TP-041")
+def test_always_parry_parries():
+    state = duel()
+    play(state, "proactive:melee_attack")
+    assert _decide(AlwaysParry(), state) == action("react:parry")
+
+
+@pytest.mark.rule("TP-047")
+def test_feint_counter_feints_then_takes_the_plus_three_counter_attack():
+    state = duel([10, 10, 9])
+    feinter = FeintCounter()
+    assert _decide(feinter, state) == action("proactive:feint")
+    play(state, "proactive:feint", "react:parry")
+    assert _decide(feinter, state) == action("ct:feint_counter_attack")
+
+
+def test_feint_counter_uses_its_trick_against_always_parry():
+    state = TempoDuel(("fencer", "fencer")).new_initial_state(3)
+    play_fight(state, [FeintCounter(seed=1), AlwaysParry(seed=2)])
+    assert any(e["action"] == "ct:feint_counter_attack" for e in kinds(state, "counter_tempo"))
+
+
+def test_heuristic_beats_random():
+    wins = 0
+    for game in range(60):
+        state = TempoDuel(PAIRS[game % len(PAIRS)]).new_initial_state(game, record_events=False)
+        heuristic_seat = game % 2
+        policies = [Heuristic(seed=game), RandomLegal(seed=game)]
+        play_fight(state, policies if heuristic_seat == 0 else policies[::-1])
+        wins += state.returns()[heuristic_seat] > 0
+    assert wins >= 40

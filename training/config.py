@@ -1,0 +1,139 @@
+"""The self-play training configuration: one dataclass, one docstring per field (CleanRL style).
+
+The whole config is saved in every checkpoint's metadata, so a run can be resumed or reproduced from
+its checkpoint alone. ``apply_overrides`` turns command-line ``key=value`` pairs into a new config,
+converting each value to its field's type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A config value, env id or agent name given by the user is not usable."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that defines a self-play run."""
+
+    env_id: str = "breath_duel_v0"
+    """The AEC env to train on: an issoku env id, or a PettingZoo classic one (``connect_four_v3``)."""
+    env_kwargs: dict = field(default_factory=dict)
+    """Keyword arguments for the env constructor (e.g. loadout randomization)."""
+    run_dir: str = ""
+    """Where checkpoints, TensorBoard logs and the final evaluation go; empty: ``runs/<env_id>-seed<seed>``."""
+    seed: int = 0
+    """Seeds the network, the envs (seats, opponents, fights) and the scripted opponents."""
+    total_steps: int = 1_000_000
+    """Learner decisions to train for, in total (counting steps done before a resume)."""
+    n_envs: int = 8
+    """Parallel envs in one process (a ``DummyVecEnv``; they share the opponent pool)."""
+    torch_threads: int = 1
+    """Threads torch may use; keep small on a shared machine."""
+
+    opponents: tuple[str, ...] = ("random",)
+    """Scripted pool members by name (``random``, or names from ``issoku.agents.registry``)."""
+    pfsp_power: float = 2.0
+    """PFSP weight exponent: weight = (1 - learner's score) ** power; higher focuses harder on losses."""
+    pfsp_floor: float = 0.05
+    """Smallest PFSP weight, so opponents the learner beats stay in rotation."""
+    pfsp_window: int = 200
+    """Recent games per opponent that its win rate is measured over."""
+    max_snapshots: int = 8
+    """Frozen learner snapshots kept in the pool (oldest evicted first)."""
+    snapshot_every: int = 1
+    """Add every k-th checkpoint to the pool as a snapshot opponent."""
+
+    checkpoint_every: int = 50_000
+    """Steps between checkpoints; a killed run resumed with ``--resume`` loses at most this many."""
+    eval_every: int = 50_000
+    """Steps between evaluations against each scripted opponent (0: never during training)."""
+    eval_opponents: tuple[str, ...] = ("random",)
+    """Scripted agents the learner is evaluated against, during and after training."""
+    eval_episodes: int = 100
+    """Seeded duels per scripted opponent at each evaluation during training."""
+    final_eval_episodes: int = 1000
+    """Seeded duels per scripted opponent after training (written to ``final_eval.json``)."""
+    progress_bar: bool = True
+    """Show a tqdm bar with steps/s and the current win rate."""
+
+    learning_rate: float = 3e-4
+    """Adam step size."""
+    n_steps: int = 256
+    """Steps per env per rollout (a rollout is n_steps * n_envs decisions)."""
+    batch_size: int = 256
+    """Minibatch size of the PPO update."""
+    n_epochs: int = 4
+    """Passes over each rollout."""
+    gamma: float = 0.995
+    """Discount; rewards come at the end of a fight, so close to 1."""
+    gae_lambda: float = 0.95
+    """GAE bias/variance trade-off."""
+    clip_range: float = 0.2
+    """PPO ratio clip."""
+    ent_coef: float = 0.01
+    """Entropy bonus, keeps the policy exploring maneuvers."""
+    net_arch: tuple[int, ...] = (128, 128)
+    """Hidden layer sizes of the policy and value networks."""
+
+    @property
+    def resolved_run_dir(self) -> str:
+        """The run directory, defaulted from the env id and seed."""
+        return self.run_dir or f"runs/{self.env_id}-seed{self.seed}"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of every field."""
+        return json.loads(json.dumps(dataclasses.asdict(self)))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "TrainConfig":
+        """The config saved by :meth:`to_json` (tuples restored; unknown keys refused)."""
+        return apply_overrides(cls(), {key: value for key, value in data.items()})
+
+
+def _convert(config_field: dataclasses.Field, value: Any) -> Any:
+    """``value`` (possibly a command-line string) as the type of ``config_field``."""
+    default = getattr(config_field, "default", None)
+    if config_field.default_factory is not dataclasses.MISSING:
+        default = config_field.default_factory()
+    if isinstance(default, dict):
+        return json.loads(value) if isinstance(value, str) else dict(value)
+    if isinstance(default, tuple):
+        items = [item for item in value.split(",") if item] if isinstance(value, str) else list(value)
+        element = type(default[0]) if default else str
+        return tuple(element(item) for item in items)
+    if isinstance(default, bool):
+        if isinstance(value, str):
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ConfigError(f"{config_field.name}: expected true or false, got {value!r}")
+            return value.lower() in ("true", "1", "yes")
+        return bool(value)
+    try:
+        return type(default)(value)
+    except ValueError:
+        raise ConfigError(f"{config_field.name}: expected {type(default).__name__}, got {value!r}") from None
+
+
+def apply_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConfig:
+    """A copy of ``config`` with ``overrides`` (field name -> value or string) converted and applied."""
+    fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
+    unknown = sorted(set(overrides) - set(fields))
+    if unknown:
+        raise ConfigError(f"unknown config field(s) {unknown}; known: {sorted(fields)}")
+    return dataclasses.replace(config, **{key: _convert(fields[key], value) for key, value in overrides.items()})
+
+
+def parse_assignments(assignments: list[str]) -> dict[str, str]:
+    """``["key=value", ...]`` from the command line as a dict."""
+    pairs = {}
+    for assignment in assignments:
+        key, separator, value = assignment.partition("=")
+        if not separator:
+            raise ConfigError(f"expected key=value, got {assignment!r}")
+        pairs[key.strip().replace("-", "_")] = value
+    return pairs

@@ -1,0 +1,43 @@
+"""Seeded duels of a MaskablePPO learner against one scripted opponent, with sb3-contrib's masked evaluation.
+
+The learner plays deterministically (its most probable legal action), seats are drawn per duel from
+the env's seeded generator, and the duels are the same for the same ``seed``: evaluations at different
+points of a run, or of different runs, face identical fights.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sb3_contrib.common.maskable.evaluation import evaluate_policy
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from issoku.training.config import TrainConfig
+from issoku.training.make_env import env_ruleset, make_aec_env, make_selfplay_env
+from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
+
+EVAL_ENVS = 4
+
+
+def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: int, seed: int) -> dict[str, Any]:
+    """Play ``episodes`` seeded duels against scripted ``opponent``; wins, draws, losses, win rate, mean length."""
+    ruleset = env_ruleset(make_aec_env(config.env_id, config.env_kwargs))
+    pool = OpponentPool([Opponent(opponent, scripted_policy(opponent, seed, ruleset))])
+    env = DummyVecEnv([lambda: make_selfplay_env(config, pool)] * min(EVAL_ENVS, episodes))
+    env.seed(seed)
+    returns, lengths = evaluate_policy(model, env, n_eval_episodes=episodes, deterministic=True,
+                                       return_episode_rewards=True, warn=False)
+    env.close()
+    returns = np.asarray(returns)
+    wins, losses = int(np.sum(returns > 0)), int(np.sum(returns < 0))
+    return {
+        "opponent": opponent,
+        "episodes": len(returns),
+        "wins": wins,
+        "draws": len(returns) - wins - losses,
+        "losses": losses,
+        "win_rate": wins / len(returns),
+        "mean_length": float(np.mean(lengths)),
+        "seed": seed,
+    }

@@ -1,0 +1,75 @@
+"""Duel a trained agent in the terminal (``issoku play``): your legal actions as a numbered menu.
+
+The checkpoint's metadata names the env and its config; the env is rebuilt from them and refused if
+its version or rules fingerprint no longer match the checkpoint. The agent plays its most probable
+legal action. When the env renders text (``render_mode="ansi"``), the fight is shown before each of
+your decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
+from issoku.training.config import TrainConfig
+from issoku.training.make_env import action_names, env_identity, make_aec_env
+
+Menu = Sequence[tuple[int, str]]
+"""The legal actions offered to the person: (action, name) pairs."""
+
+
+def ask_in_terminal(menu: Menu, *, read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
+    """Show ``menu`` numbered from 1 and read choices until one is valid; return its action."""
+    for number, (_, name) in enumerate(menu, start=1):
+        write(f"  {number:>3}. {name}")
+    while True:
+        answer = read("your move> ").strip()
+        if answer.isdigit() and 1 <= int(answer) <= len(menu):
+            return menu[int(answer) - 1][0]
+        write(f"enter a number from 1 to {len(menu)}")
+
+
+def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
+         write: Callable[[str], None] = print) -> float:
+    """One fight between a person (``choose``) and the checkpoint's agent; returns the person's reward."""
+    metadata = read_metadata(checkpoint)
+    config = TrainConfig.from_json(metadata["config"])
+    env = make_aec_env(config.env_id, config.env_kwargs)
+    renders = "ansi" in env.metadata.get("render_modes", ())
+    if renders:
+        env = make_aec_env(config.env_id, {**config.env_kwargs, "render_mode": "ansi"})
+    check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
+    agent = CheckpointPolicy(checkpoint, deterministic=True)
+    names = action_names(env)
+    env.reset(seed=seed)
+    seats = list(env.possible_agents)
+    person = seats[seat if seat is not None else int(np.random.default_rng(seed).integers(len(seats)))]
+    write(f"you play {person}; the agent plays {', '.join(s for s in seats if s != person)}")
+    result = 0.0
+    for current in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            if current == person:
+                result = float(reward)
+            env.step(None)
+            continue
+        mask = observation["action_mask"]
+        if current == person:
+            if renders:
+                write(str(env.render()))
+            action = choose([(int(a), names[a]) for a in np.flatnonzero(mask)])
+        else:
+            action = agent(observation["observation"], mask)
+            write(f"{current} (agent) plays {names[action]}")
+        env.step(action)
+    outcome = "you won" if result > 0 else "you lost" if result < 0 else "a draw"
+    write(f"fight over: {outcome} (reward {result:+g})")
+    return result
+
+
+def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int) -> None:
+    """``issoku play``: :func:`play` with the numbered menu read from standard input."""
+    play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal)

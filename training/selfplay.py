@@ -1,0 +1,156 @@
+"""MaskablePPO self-play against a PFSP opponent pool, resumable and observable (``issoku train``).
+
+One run, read top to bottom in :func:`train`:
+
+1. resolve the run directory; a fresh run refuses a directory that already holds checkpoints, a
+   ``resume`` refuses a checkpoint whose env id, env version, rules version or rules fingerprint
+   differs from the env at hand (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`);
+2. build the opponent pool (scripted agents, plus the snapshots and scores saved with the checkpoint);
+3. build ``n_envs`` self-play envs in one process (they share the pool) and the model (new, or loaded);
+4. learn, with a checkpoint every ``checkpoint_every`` steps (every ``snapshot_every``-th also joins the
+   pool as a frozen opponent), masked evaluations every ``eval_every`` steps, TensorBoard scalars and a
+   progress bar;
+5. save the final checkpoint, play ``final_eval_episodes`` seeded duels against each evaluation
+   opponent and write ``final_eval.json``.
+
+A run killed at any point (SIGKILL included) resumes from its newest complete checkpoint, losing at
+most ``checkpoint_every`` steps. Resumed envs are seeded from the step count, so they play new fights.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from issoku.agents.checkpoint import check_compatible, read_metadata
+from issoku.training.checkpoints import atomic_write_json, latest_checkpoint, save_checkpoint
+from issoku.training.config import TrainConfig, apply_overrides
+from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
+
+EVAL_SEED = 1_000_003
+"""Seed of the evaluation duels (offset by the run's seed), distinct from any training seed."""
+
+
+class RunDirectoryError(RuntimeError):
+    """A fresh run would overwrite an existing one, or a resume finds nothing to resume."""
+
+
+def resolve_config(overrides: dict[str, Any], *, resume: bool) -> TrainConfig:
+    """The config of a new run (defaults + overrides) or of a resumed one (its saved config + overrides)."""
+    config = apply_overrides(TrainConfig(), overrides)
+    if not resume:
+        return config
+    latest = latest_checkpoint(config.resolved_run_dir)
+    if latest is None:
+        raise RunDirectoryError(f"nothing to resume: no complete checkpoint in {config.resolved_run_dir}/checkpoints")
+    saved = TrainConfig.from_json(read_metadata(latest)["config"])
+    return apply_overrides(saved, {**overrides, "run_dir": config.resolved_run_dir})
+
+
+def build_pool(config: TrainConfig) -> OpponentPool:
+    """The pool's scripted members, seeded from the run's seed."""
+    from issoku.training.make_env import env_ruleset, make_aec_env
+
+    ruleset = env_ruleset(make_aec_env(config.env_id, config.env_kwargs))
+    return OpponentPool(
+        [Opponent(name, scripted_policy(name, config.seed + index, ruleset), source=name)
+         for index, name in enumerate(config.opponents)],
+        window=config.pfsp_window, power=config.pfsp_power, floor=config.pfsp_floor,
+        max_snapshots=config.max_snapshots)
+
+
+def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
+    """Run (or resume) self-play training; returns the final evaluation (also in ``final_eval.json``)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import CallbackList
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from issoku.training.callbacks import Every, ProgressBar, SelfPlayStats
+    from issoku.training.evaluate import evaluate_against
+    from issoku.training.make_env import action_names, env_identity, make_aec_env, make_selfplay_env
+
+    torch.set_num_threads(config.torch_threads)
+    run_dir = Path(config.resolved_run_dir)
+    latest = latest_checkpoint(run_dir)
+    if resume and latest is None:
+        raise RunDirectoryError(f"nothing to resume: no complete checkpoint in {run_dir}/checkpoints")
+    if not resume and latest is not None:
+        raise RunDirectoryError(f"{run_dir} already holds checkpoints; pass --resume to continue that run, "
+                                "or choose another --run-dir")
+
+    probe = make_aec_env(config.env_id, config.env_kwargs)
+    identity = env_identity(probe, config.env_id)
+    names = action_names(probe)
+    probe.close()
+    pool = build_pool(config)
+    if resume:
+        metadata = read_metadata(latest)
+        check_compatible(metadata, identity, what=f"checkpoint {latest}")
+        pool.restore(metadata["pool"], lambda path, name: pool.add_snapshot(path, name, seed=config.seed))
+
+    env = DummyVecEnv([lambda: make_selfplay_env(config, pool)] * config.n_envs)
+    tensorboard_dir = str(run_dir / "tb")
+    if resume:
+        model = MaskablePPO.load(latest, env=env, device="cpu", tensorboard_log=tensorboard_dir)
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+            batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+            gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
+            policy_kwargs={"net_arch": list(config.net_arch)}, tensorboard_log=tensorboard_dir,
+            seed=config.seed, device="cpu", verbose=0)
+    env.seed(config.seed + model.num_timesteps)
+    checkpoints_written = 0
+
+    def checkpoint() -> None:
+        nonlocal checkpoints_written
+        path = save_checkpoint(model, run_dir, identity=identity, config=config.to_json(), pool=pool.state())
+        checkpoints_written += 1
+        if len(pool) == 0 or checkpoints_written % config.snapshot_every == 0:
+            pool.add_snapshot(path, f"snapshot@{model.num_timesteps}", seed=config.seed + model.num_timesteps)
+
+    def evaluate() -> None:
+        for opponent in config.eval_opponents:
+            result = evaluate_against(model, config, opponent, config.eval_episodes, config.seed + EVAL_SEED)
+            model.logger.record(f"eval/win_rate/{opponent}", result["win_rate"])
+
+    if not resume:
+        checkpoint()  # step 0: the run is resumable at once, and an empty pool gets its first opponent
+    stats = SelfPlayStats(pool, names)
+    callbacks = [stats, Every(config.checkpoint_every, checkpoint), Every(config.eval_every, evaluate)]
+    if config.progress_bar:
+        callbacks.append(ProgressBar(config.total_steps, stats))
+    model.learn(max(0, config.total_steps - model.num_timesteps), callback=CallbackList(callbacks),
+                reset_num_timesteps=False, tb_log_name="selfplay")
+    if latest_checkpoint(run_dir).name != f"step_{model.num_timesteps:012d}.zip":
+        checkpoint()
+    env.close()
+
+    results = {
+        "checkpoint": str(latest_checkpoint(run_dir)),
+        "steps": int(model.num_timesteps),
+        "evaluations": [evaluate_against(model, config, opponent, config.final_eval_episodes, config.seed + EVAL_SEED)
+                        for opponent in config.eval_opponents],
+    }
+    atomic_write_json(run_dir / "final_eval.json", results)
+    return results
+
+
+def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool) -> None:
+    """``issoku train``: options and ``--set key=value`` pairs into a config, train, print the final evaluation."""
+    import typer
+
+    from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.training.config import ConfigError, parse_assignments
+
+    try:
+        config = resolve_config({**options, **parse_assignments(assignments)}, resume=resume)
+        results = train(config, resume=resume)
+    except (CheckpointMismatchError, ConfigError, RunDirectoryError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo(f"trained {results['steps']} steps; final checkpoint {results['checkpoint']}")
+    for result in results["evaluations"]:
+        typer.echo(f"vs {result['opponent']}: won {result['wins']}/{result['episodes']} "
+                   f"({result['win_rate']:.1%}), drew {result['draws']}, lost {result['losses']}")

@@ -1,0 +1,63 @@
+"""Self-play: a single-seat env whose opponent is drawn from the opponent pool on every reset.
+
+Wraps a single-seat env with the ``SingleAgentEnv`` interface (``set_opponent``, ``learner``,
+``action_masks``): ``issoku.envs.single_agent.SingleAgentEnv`` for issoku envs, or
+:class:`~issoku.training.seat_env.SeatEnv` for any other AEC env. Those give the learner its own
+observations and credit its terminal reward whichever seat's move ends the fight; this wrapper adds
+the pool: on ``reset`` it draws an opponent by PFSP priority (from its own seeded generator), and when
+the episode ends it reports the learner's return to the pool.
+
+``info["selfplay"]`` on the last step of an episode carries the opponent's name, the learner's seat
+and return, the episode length (learner decisions) and how often the learner chose each action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from issoku.training.opponents import OpponentPool
+
+
+class SelfPlayEnv(gymnasium.Wrapper):
+    """Draws each episode's opponent from ``pool`` and reports every result back to it."""
+
+    def __init__(self, env: gymnasium.Env, pool: OpponentPool) -> None:
+        super().__init__(env)
+        self.pool = pool
+        self.opponent_name = ""
+        self._rng = np.random.default_rng()
+        self._action_counts = np.zeros(env.action_space.n, dtype=np.int64)
+        self._return = 0.0
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Draw an opponent (seeded by ``seed``, like the fight), then start the fight."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.opponent_name, policy = self.pool.sample(self._rng)
+        self.env.unwrapped.set_opponent(policy)
+        self._action_counts[:] = 0
+        self._return = 0.0
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner's action; at the end of the fight, the result goes to the pool and ``info``."""
+        self._action_counts[int(action)] += 1
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self._return += reward
+        if terminated or truncated:
+            self.pool.record(self.opponent_name, self._return)
+            info = {**info, "selfplay": {
+                "opponent": self.opponent_name,
+                "seat": self.env.unwrapped.learner,
+                "return": self._return,
+                "length": int(self._action_counts.sum()),
+                "action_counts": self._action_counts.copy(),
+            }}
+        return observation, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (MaskablePPO calls this)."""
+        return self.env.unwrapped.action_masks()
