@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from issoku.evaluation.metagame import Dominance, Equilibrium, dominated_strategies, nash_equilibrium, payoff_matrix
-from issoku.evaluation.metrics import (Decisiveness, Diversity, MatchupMatrix, Proportion, SequenceUse, decisiveness,
-                                       first_mover_advantage, frequent_sequences, matchup_matrix, seat_advantage,
-                                       strategy_diversity)
+from issoku.evaluation.metrics import (CompositionSpec, Decisiveness, Diversity, MatchupMatrix, Proportion, SequenceUse,
+                                       decisiveness, first_mover_advantage, frequent_compositions, frequent_sequences,
+                                       matchup_matrix, seat_advantage, strategy_diversity)
 from issoku.evaluation.pairings import Games, Side, by_label, by_policy, games_between
 from issoku.evaluation.ratings import Ratings, rate
 from issoku.evaluation.records import MatchRecord
@@ -50,6 +50,7 @@ class BalanceAnalysis:
     decisiveness: Decisiveness
     diversity: list[Diversity]
     sequences: list[SequenceUse]
+    compositions: list[SequenceUse]
     notes: list[str] = field(default_factory=list)
 
 
@@ -69,8 +70,12 @@ def _analyse_sides(records: list[MatchRecord], side: Side, what: str, bootstrap:
 
 
 def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95,
-            ngram: int = 2, top_sequences: int = 5) -> BalanceAnalysis:
-    """All balance measures of ``records``, which must come from one env."""
+            ngram: int = 2, top_sequences: int = 5, composition: CompositionSpec | None = None) -> BalanceAnalysis:
+    """All balance measures of ``records``, which must come from one env.
+
+    ``composition`` says how decisions group into compositions (whole breaths); without it, or when
+    no decision has its kind, the composition measures are left out.
+    """
     records = list(records)
     if not records:
         raise ValueError("no matches to analyse")
@@ -78,6 +83,8 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
     if len(env_ids) != 1:
         raise ValueError(f"analyse one env at a time, got {sorted(env_ids)}")
     notes: list[str] = []
+    has_compositions = composition is not None and any(
+        composition.kind in kinds for record in records for kinds in record.kinds)
     fingerprints = tuple(sorted({record.rules_fingerprint for record in records}))
     if len(fingerprints) > 1:
         notes.append(f"matches were played under {len(fingerprints)} different rules fingerprints; "
@@ -93,6 +100,8 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
         first_mover=first_mover_advantage(records, confidence),
         seats=tuple(seat_advantage(records, seat, confidence) for seat in range(records[0].num_seats)),
         decisiveness=decisiveness(records, confidence),
-        diversity=strategy_diversity(records),
+        diversity=strategy_diversity(records, composition if has_compositions else None),
         sequences=frequent_sequences(records, n=ngram, top=top_sequences, confidence=confidence),
+        compositions=(frequent_compositions(records, composition, top=top_sequences, confidence=confidence)
+                      if has_compositions else []),
         notes=notes)

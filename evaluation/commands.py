@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study
+from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.report import write_report
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import TournamentRun, run_tournament
@@ -40,11 +41,17 @@ def study_from_options(study_file: Path | None = None, env: str | None = None,
 
 def balance_report(study: StudyConfig | None, db: Path, out: Path, workers: int | None = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
+                   composition: CompositionSpec | None = None,
                    progress: bool = True) -> tuple[TournamentRun | None, Path]:
-    """Run ``study`` (unless ``None``: report only) into the store at ``db``, then write the report into ``out``."""
+    """Run ``study`` (unless ``None``: report only) into the store at ``db``, then write the report into ``out``.
+
+    ``composition`` defaults to the study's.
+    """
     with MatchStore(db) as store:
         run = None
         if study is not None:
             run = run_tournament(build_tournament(study), store, workers=workers, batch_size=batch_size,
                                  progress=progress)
-        return run, write_report(store, out, bootstrap=bootstrap, seed=seed, progress=progress)
+            composition = composition or study.composition()
+        return run, write_report(store, out, bootstrap=bootstrap, seed=seed, composition=composition,
+                                 progress=progress)

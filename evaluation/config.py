@@ -7,6 +7,8 @@ A study file (TOML) makes a report reproducible by anyone::
     games_per_pair = 20                 # per pair and loadout; odd games swap the seats
     base_seed = 0
     mirrors = false                     # also each policy against itself (loadout studies)
+    composition_kind = "breath"         # optional: decisions of this kind group into compositions...
+    composition_end = ["end_breath"]    # ...each closed by one of these actions (report measures)
 
     [[loadouts]]                        # optional; default: one loadout with no env keyword arguments
     name = "katana-vs-yari"
@@ -30,6 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from issoku.evaluation.match import DEFAULT_MAX_DECISIONS
+from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
 from issoku.rules.kernel.content import load_model
 
@@ -90,6 +93,8 @@ class StudyConfig(BaseModel):
     max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1)
     loadouts: tuple[LoadoutConfig, ...] = ()
     loadout_grid: LoadoutGrid | None = None
+    composition_kind: str | None = None
+    composition_end: tuple[str, ...] = ()
 
     @field_validator("policies")
     @classmethod
@@ -105,6 +110,10 @@ class StudyConfig(BaseModel):
         if len(set(names)) != len(names):
             raise ValueError(f"loadout names must be unique: {names}")
         return self
+
+    def composition(self) -> CompositionSpec | None:
+        """How the report groups decisions into compositions, if the study says."""
+        return CompositionSpec(self.composition_kind, self.composition_end) if self.composition_kind else None
 
     def all_loadouts(self) -> tuple[LoadoutConfig, ...]:
         """The listed loadouts, then the grid's; one loadout ``default`` (no env kwargs) when there are none."""

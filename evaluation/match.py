@@ -62,11 +62,12 @@ def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: 
     env.reset(seed=seed)
     returns = [0.0] * len(agents)
     actions: list[list[str]] = [[] for _ in agents]
+    kinds: list[list[str]] = [[] for _ in agents]
     first_seat = None
     truncated = False
     decisions = 0
     for agent in env.agent_iter():
-        observation, _, terminated, was_truncated, _ = env.last()
+        observation, _, terminated, was_truncated, info = env.last()
         if terminated or was_truncated:
             truncated = truncated or (was_truncated and not terminated)
             action = None
@@ -77,6 +78,7 @@ def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: 
             seat = seat_of[agent]
             action = int(seat_policies[seat](observation["observation"], observation["action_mask"]))
             actions[seat].append(name_of(action))
+            kinds[seat].append(str(info.get("decision_kind") or ""))
             first_seat = seat if first_seat is None else first_seat
             decisions += 1
         env.step(action)
@@ -86,4 +88,5 @@ def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: 
         key=key, env_id=env_id(env), rules_fingerprint=rules_fingerprint(env), loadout=loadout,
         loadout_kwargs=dict(loadout_kwargs), seat_labels=tuple(seat_labels or ("",) * len(agents)), seed=int(seed),
         agents=tuple(agents), policies=tuple(policy_names), returns=tuple(returns), winner=winner_of(returns),
-        first_seat=first_seat, length=decisions, truncated=truncated, actions=tuple(tuple(a) for a in actions))
+        first_seat=first_seat, length=decisions, truncated=truncated, actions=tuple(tuple(a) for a in actions),
+        kinds=tuple(tuple(k) for k in kinds))

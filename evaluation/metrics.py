@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -128,18 +128,60 @@ def entropy_bits(counts: Iterable[int]) -> float:
     return float(-(p * np.log2(p)).sum()) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def _seats_by_policy(records: Iterable[MatchRecord]) -> dict[str, list[tuple[tuple[str, ...], float]]]:
-    """Each policy's played seats as ``(action names, score)``, a mirror game counting both seats."""
-    seats: dict[str, list[tuple[tuple[str, ...], float]]] = defaultdict(list)
+SeatPlay = tuple[tuple[str, ...], tuple[str, ...], float]
+
+
+def _seats_by_policy(records: Iterable[MatchRecord]) -> dict[str, list[SeatPlay]]:
+    """Each policy's played seats as ``(action names, decision kinds, score)``; a mirror game counts both seats."""
+    seats: dict[str, list[SeatPlay]] = defaultdict(list)
     for record in records:
         for seat, policy in enumerate(record.policies):
-            seats[policy].append((record.actions[seat], record.score(seat)))
+            seats[policy].append((record.actions[seat], record.kinds[seat], record.score(seat)))
     return seats
 
 
 @dataclass(frozen=True)
+class CompositionSpec:
+    """How a seat's decisions group into compositions, the units a player plans in (a breath's maneuvers).
+
+    A composition is a run of consecutive decisions of ``kind``, closed right after any of the
+    ``closing`` actions (``end_breath``) or when the seat makes a decision of another kind.
+    """
+
+    kind: str
+    closing: tuple[str, ...] = ()
+
+
+def compositions(actions: Sequence[str], kinds: Sequence[str], spec: CompositionSpec) -> list[tuple[str, ...]]:
+    """The compositions in one seat's decisions, in order."""
+    found: list[tuple[str, ...]] = []
+    current: list[str] = []
+    for action, kind in zip(actions, kinds):
+        if kind != spec.kind:
+            if current:
+                found.append(tuple(current))
+                current = []
+            continue
+        current.append(action)
+        if action in spec.closing:
+            found.append(tuple(current))
+            current = []
+    if current:
+        found.append(tuple(current))
+    return found
+
+
+def ngrams(actions: Sequence[str], n: int) -> list[tuple[str, ...]]:
+    """Every run of ``n`` consecutive actions, in order."""
+    return [tuple(actions[i:i + n]) for i in range(len(actions) - n + 1)]
+
+
+@dataclass(frozen=True)
 class Diversity:
-    """How varied one policy's play is: entropy over whole action sequences and over single actions."""
+    """How varied one policy's play is: entropy over whole action sequences, single actions and compositions.
+
+    The composition fields are ``None`` when no :class:`CompositionSpec` was given.
+    """
 
     policy: str
     seats: int
@@ -147,29 +189,53 @@ class Diversity:
     sequence_entropy: float
     distinct_actions: int
     action_entropy: float
+    distinct_compositions: int | None = None
+    composition_entropy: float | None = None
 
 
-def strategy_diversity(records: Iterable[MatchRecord]) -> list[Diversity]:
-    """Per policy (sorted by name), the entropy in bits of its action sequences and of its action choices."""
+def strategy_diversity(records: Iterable[MatchRecord], composition: CompositionSpec | None = None) -> list[Diversity]:
+    """Per policy (sorted by name), the entropy in bits of its action sequences, actions and compositions."""
     result = []
     for policy, seats in sorted(_seats_by_policy(records).items()):
-        sequences = Counter(actions for actions, _ in seats)
-        actions = Counter(action for sequence, _ in seats for action in sequence)
+        sequences = Counter(actions for actions, _, _ in seats)
+        actions = Counter(action for sequence, _, _ in seats for action in sequence)
+        extra = {}
+        if composition is not None:
+            used = Counter(unit for sequence, kinds, _ in seats for unit in compositions(sequence, kinds, composition))
+            extra = {"distinct_compositions": len(used), "composition_entropy": entropy_bits(used.values())}
         result.append(Diversity(policy, len(seats), len(sequences), entropy_bits(sequences.values()),
-                                len(actions), entropy_bits(actions.values())))
+                                len(actions), entropy_bits(actions.values()), **extra))
     return result
 
 
 @dataclass(frozen=True)
 class SequenceUse:
-    """A run of ``n`` consecutive actions a policy played: in how many of its games, and how it scored then."""
+    """A unit of play (a run of actions, a composition): in how many of a policy's games, and its score then."""
 
     policy: str
-    ngram: tuple[str, ...]
+    sequence: tuple[str, ...]
     used_in: int
     share: float
     score_when_used: Proportion
     score_overall: float
+
+
+def _usage(records: Iterable[MatchRecord], units: Callable[[tuple[str, ...], tuple[str, ...]], Iterable[tuple]],
+           top: int, confidence: float) -> list[SequenceUse]:
+    """Each policy's ``top`` most used units (counted once per game), with its score in the games using them."""
+    result = []
+    for policy, seats in sorted(_seats_by_policy(records).items()):
+        used: Counter[tuple[str, ...]] = Counter()
+        score_with: dict[tuple[str, ...], float] = defaultdict(float)
+        for actions, kinds, score in seats:
+            for unit in set(units(actions, kinds)):
+                used[unit] += 1
+                score_with[unit] += score
+        overall = sum(score for _, _, score in seats) / len(seats)
+        for unit, count in sorted(used.items(), key=lambda item: (-item[1], item[0]))[:top]:
+            result.append(SequenceUse(policy, unit, count, count / len(seats),
+                                      wilson(score_with[unit], count, confidence), overall))
+    return result
 
 
 def frequent_sequences(records: Iterable[MatchRecord], n: int = 2, top: int = 5,
@@ -179,17 +245,10 @@ def frequent_sequences(records: Iterable[MatchRecord], n: int = 2, top: int = 5,
     A run used in most games whose score when used sits far above the policy's overall score is a
     candidate degenerate combo.
     """
-    result = []
-    for policy, seats in sorted(_seats_by_policy(records).items()):
-        used: Counter[tuple[str, ...]] = Counter()
-        score_with: dict[tuple[str, ...], float] = defaultdict(float)
-        for actions, score in seats:
-            for ngram in {tuple(actions[i:i + n]) for i in range(len(actions) - n + 1)}:
-                used[ngram] += 1
-                score_with[ngram] += score
-        overall = sum(score for _, score in seats) / len(seats)
-        for ngram, count in sorted(used.items(), key=lambda item: (-item[1], item[0]))[:top]:
-            result.append(SequenceUse(policy, ngram, count, count / len(seats),
-                                      wilson(score_with[ngram], count, confidence), overall))
-    return result
+    return _usage(records, lambda actions, _: ngrams(actions, n), top, confidence)
 
+
+def frequent_compositions(records: Iterable[MatchRecord], spec: CompositionSpec, top: int = 5,
+                          confidence: float = 0.95) -> list[SequenceUse]:
+    """Each policy's ``top`` most used compositions (whole breaths, say), with its score in the games using them."""
+    return _usage(records, lambda actions, kinds: compositions(actions, kinds, spec), top, confidence)

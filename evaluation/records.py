@@ -39,7 +39,8 @@ class MatchRecord:
     ``winner`` is the seat with the strictly highest return, ``None`` for a draw (including a
     truncated game with equal returns). ``first_seat`` is the seat that made the first decision (the
     first mover, which a seeded ruleset may draw). ``actions`` holds each seat's decisions as action
-    names, in order; ``length`` counts decisions of both seats.
+    names, in order; ``kinds`` the decision kind of each (the env's ``infos[agent]["decision_kind"]``,
+    "" where the env names none); ``length`` counts decisions of both seats.
     """
 
     key: str
@@ -57,6 +58,7 @@ class MatchRecord:
     length: int
     truncated: bool
     actions: tuple[tuple[str, ...], ...]
+    kinds: tuple[tuple[str, ...], ...]
 
     @property
     def num_seats(self) -> int:

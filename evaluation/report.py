@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.metagame import name_mixture
-from issoku.evaluation.metrics import Proportion
+from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
 from issoku.evaluation.plots import plot_matchups, plot_ratings
 from issoku.evaluation.store import MatchStore
 
@@ -95,25 +95,40 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     lines += [f"Game length: mean {d.mean_length:.1f}, median {d.median_length:.0f} decisions.", "",
               "### Strategy diversity", "",
               "Entropy (bits) of each policy's whole action sequences and of its single actions.", ""]
+    with_compositions = bool(analysis.compositions)
     lines += _table(["policy", "seats played", "distinct sequences", "sequence entropy", "distinct actions",
-                     "action entropy"],
+                     "action entropy"] + (["distinct compositions", "composition entropy"] if with_compositions else []),
                     [(x.policy, x.seats, x.distinct_sequences, f"{x.sequence_entropy:.2f}", x.distinct_actions,
-                      f"{x.action_entropy:.2f}") for x in analysis.diversity])
+                      f"{x.action_entropy:.2f}")
+                     + ((x.distinct_compositions, f"{x.composition_entropy:.2f}") if with_compositions else ())
+                     for x in analysis.diversity])
+    if with_compositions:
+        lines += ["### Most used compositions", "",
+                  "The compositions (a seat's decisions of one kind, up to the closing action) each policy plays "
+                  "in most games, and its score in those games against its overall score: a composition used "
+                  "often that scores far above the overall score is a candidate degenerate combo.", ""]
+        lines += _usage_table(analysis.compositions, "composition")
     if analysis.sequences:
         lines += ["### Most used action sequences", "",
                   "Runs of consecutive actions each policy plays most, and its score in the games where it "
-                  "played them (against its overall score): a run used often that scores far above the "
-                  "overall score is a candidate degenerate combo.", ""]
-        lines += _table(["policy", "sequence", "used in", "score when used", "overall score"],
-                        [(u.policy, " → ".join(u.ngram), f"{u.used_in} ({u.share:.0%})", _pct(u.score_when_used),
-                          f"{u.score_overall:.1%}") for u in analysis.sequences])
+                  "played them (against its overall score).", ""]
+        lines += _usage_table(analysis.sequences, "sequence")
     return lines
+
+
+def _usage_table(uses: Sequence[SequenceUse], what: str) -> list[str]:
+    return _table(["policy", what, "used in", "score when used", "overall score"],
+                  [(u.policy, " → ".join(u.sequence), f"{u.used_in} ({u.share:.0%})", _pct(u.score_when_used),
+                    f"{u.score_overall:.1%}") for u in uses])
 
 
 def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] | None = None,
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
-                 progress: bool = True) -> Path:
-    """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file."""
+                 composition: CompositionSpec | None = None, progress: bool = True) -> Path:
+    """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
+
+    ``composition`` applies to every env whose decisions have its kind.
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
@@ -125,7 +140,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         if not records:
             lines += [f"## {env}", "", "No games stored for this env.", ""]
             continue
-        analysis = analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram)
+        analysis = analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
+                           composition=composition)
         lines += render_env_section(analysis, out_dir)
     path = out_dir / "report.md"
     path.write_text("\n".join(lines))

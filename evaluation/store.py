@@ -7,7 +7,7 @@ it stores each missing match exactly once. WAL journaling keeps readers (a repor
 writer (a tournament still running).
 
 Tables: ``matches`` (one row per game) and ``seats`` (one row per seat of a game: agent, policy,
-loadout label, return and the action-name sequence as JSON).
+loadout label, return, and the action names and decision kinds of its decisions as JSON).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS seats (
     label TEXT NOT NULL,
     return REAL NOT NULL,
     actions TEXT NOT NULL,
+    kinds TEXT NOT NULL,
     PRIMARY KEY (match_key, seat)
 );
 CREATE INDEX IF NOT EXISTS matches_by_env ON matches(env_id, loadout);
@@ -96,10 +97,11 @@ class MatchStore:
                 if cursor.rowcount == 0:
                     continue
                 self._db.executemany(
-                    "INSERT INTO seats (match_key, seat, agent, policy, label, return, actions)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO seats (match_key, seat, agent, policy, label, return, actions, kinds)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(record.key, seat, record.agents[seat], record.policies[seat], record.seat_labels[seat],
-                      float(record.returns[seat]), json.dumps(list(record.actions[seat])))
+                      float(record.returns[seat]), json.dumps(list(record.actions[seat])),
+                      json.dumps(list(record.kinds[seat])))
                      for seat in range(record.num_seats)])
                 added += 1
         except BaseException:
@@ -135,7 +137,7 @@ class MatchStore:
                          f" AND o.policy NOT IN ({','.join('?' * len(policies))}))")
             params.extend(policies)
         sql = ("SELECT m.key, m.env_id, m.rules_fingerprint, m.loadout, m.loadout_kwargs, m.seed, m.winner,"
-               " m.first_seat, m.length, m.truncated, s.seat, s.agent, s.policy, s.label, s.return, s.actions"
+               " m.first_seat, m.length, m.truncated, s.seat, s.agent, s.policy, s.label, s.return, s.actions, s.kinds"
                " FROM matches m JOIN seats s ON s.match_key = m.key"
                + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.key, s.seat")
         current: list[tuple] = []
@@ -156,4 +158,5 @@ def _record_from_rows(rows: list[tuple]) -> MatchRecord:
         seat_labels=tuple(row[13] for row in rows), seed=seed, agents=tuple(row[11] for row in rows),
         policies=tuple(row[12] for row in rows), returns=tuple(row[14] for row in rows), winner=winner,
         first_seat=first_seat, length=length, truncated=bool(truncated),
-        actions=tuple(tuple(json.loads(row[15])) for row in rows))
+        actions=tuple(tuple(json.loads(row[15])) for row in rows),
+        kinds=tuple(tuple(json.loads(row[16])) for row in rows))

@@ -185,14 +185,19 @@ def balance_report(
     batch_size: int = typer.Option(16, "--batch-size", help="Games per job."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating intervals."),
     play: bool = typer.Option(True, "--play/--no-play", help="Play the study first, or only report on the store."),
+    composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath)."),
+    composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat."),
 ) -> None:
     """Play a seeded round-robin tournament into the match store, then write the balance report."""
     from issoku.evaluation.commands import balance_report as run_balance_report
     from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.metrics import CompositionSpec
 
     try:
         spec = study_from_options(study, env, policy, games, seed, mirrors) if play else None
-        run, report = run_balance_report(spec, db, out, workers=workers, batch_size=batch_size, bootstrap=bootstrap)
+        composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
+        run, report = run_balance_report(spec, db, out, workers=workers, batch_size=batch_size, bootstrap=bootstrap,
+                                         composition=composition)
     except (ValueError, KeyError) as error:  # DataError, pydantic ValidationError, UnknownNameError
         typer.echo(f"balance-report: {error}", err=True)
         raise typer.Exit(2) from None

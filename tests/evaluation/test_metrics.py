@@ -3,7 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from issoku.evaluation.metrics import (decisiveness, entropy_bits, first_mover_advantage, frequent_sequences,
+from issoku.evaluation.metrics import (CompositionSpec, compositions, decisiveness, entropy_bits, first_mover_advantage,
+                                       frequent_compositions, frequent_sequences,
                                        matchup_matrix, seat_advantage, strategy_diversity, wilson)
 from issoku.evaluation.pairings import games_between
 
@@ -69,9 +70,35 @@ def test_frequent_sequences_report_the_score_when_a_combo_is_used():
     records = [make_record(("p", "q"), (1.0, -1.0) if s < 3 else (-1.0, 1.0), seed=s,
                            actions=(("feint", "cut") if s < 3 else ("cut", "cut"), ("wait",)))
                for s in range(4)]
-    uses = {(u.policy, u.ngram): u for u in frequent_sequences(records, n=2)}
+    uses = {(u.policy, u.sequence): u for u in frequent_sequences(records, n=2)}
     combo = uses[("p", ("feint", "cut"))]
     assert combo.used_in == 3 and combo.share == 0.75
     assert combo.score_when_used.value == 1.0 and combo.score_overall == 0.75
     assert uses[("p", ("cut", "cut"))].score_when_used.value == 0.0
     assert not any(u.policy == "q" for u in uses.values())  # one-action sequences hold no pair
+
+
+BREATH = CompositionSpec(kind="breath", closing=("end_breath",))
+
+
+def test_compositions_are_runs_of_one_kind_closed_by_a_closing_action():
+    actions = ("cut", "thrust", "end_breath", "parry", "cut", "end_breath", "cut")
+    kinds = ("breath", "breath", "breath", "defend", "breath", "breath", "breath")
+    assert compositions(actions, kinds, BREATH) == [("cut", "thrust", "end_breath"), ("cut", "end_breath"), ("cut",)]
+    # a decision of another kind also closes a composition
+    assert compositions(("cut", "parry", "cut"), ("breath", "defend", "breath"), BREATH) == [("cut",), ("cut",)]
+
+
+def test_frequent_compositions_and_their_entropy():
+    records = [make_record(("p", "q"), (1.0, -1.0) if s < 2 else (0.0, 0.0), seed=s,
+                           actions=(("cut", "end_breath", "cut", "cut", "end_breath"), ("end_breath",)),
+                           kinds=(("breath",) * 5, ("breath",)))
+               for s in range(4)]
+    uses = frequent_compositions(records, BREATH)
+    assert [(u.policy, u.sequence, u.used_in) for u in uses][:2] == [("p", ("cut", "cut", "end_breath"), 4),
+                                                                      ("p", ("cut", "end_breath"), 4)]
+    assert uses[0].score_when_used.value == pytest.approx(0.75)
+    p, q = strategy_diversity(records, BREATH)
+    assert (p.distinct_compositions, p.composition_entropy) == (2, pytest.approx(1.0))
+    assert (q.distinct_compositions, q.composition_entropy) == (1, 0.0)
+    assert strategy_diversity(records)[0].composition_entropy is None

@@ -1,6 +1,7 @@
 import pytest
 
 from issoku.evaluation.analysis import analyse
+from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.report import write_report
 from issoku.evaluation.store import MatchStore
 
@@ -47,14 +48,17 @@ def test_an_incomplete_round_robin_still_reports_ratings_without_a_nash(tmp_path
 
 def test_the_report_writes_markdown_and_plots_for_every_env(tmp_path):
     policy_games = [make_record(("a", "b"), (1.0, -1.0) if s % 3 else (0.0, 0.0), seed=s, env_id="duel_v0",
-                                actions=(("cut", "feint", "cut"), ("parry",))) for s in range(12)]
+                                actions=(("cut", "feint", "end_breath", "parry"), ("parry",)),
+                                kinds=(("breath", "breath", "breath", "defend"), ("defend",))) for s in range(12)]
     with MatchStore(tmp_path / "m.sqlite") as store:
         store.insert(policy_games + loadout_study())
-        path = write_report(store, tmp_path / "out", bootstrap=30, progress=False)
+        path = write_report(store, tmp_path / "out", bootstrap=30, progress=False,
+                            composition=CompositionSpec("breath", ("end_breath",)))
     text = path.read_text()
     for heading in ("## duel_v0", "## toy_v0", "### Ratings of policies", "### Matchups between loadouts",
                     "### Meta-game among loadouts", "### Initiative and decisiveness", "### Strategy diversity",
-                    "### Most used action sequences", "cut → feint"):
+                    "### Most used action sequences", "cut → feint", "### Most used compositions",
+                    "| a | cut → feint → end_breath | 12 (100%) |", "composition entropy"):
         assert heading in text
     assert "**Dominant** (interval above ½ against every opponent): katana." in text
     pngs = sorted(p.name for p in (tmp_path / "out").glob("*.png"))

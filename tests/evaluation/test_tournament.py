@@ -36,6 +36,7 @@ def test_both_seats_get_their_final_reward_and_the_record_is_consistent():
     assert record.returns[record.winner] == 1.0 and record.policies[record.winner] == "perfect"
     assert record.length == sum(len(a) for a in record.actions) and set(record.actions[0]) <= {"take1", "take2", "take3"}
     assert record.actions[record.first_seat]  # the first mover acted
+    assert record.kinds == tuple(("take",) * len(seat) for seat in record.actions)
 
 
 def test_a_truncated_game_is_a_draw_and_flagged():

@@ -53,6 +53,7 @@ class TakeAwayEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[int(self._rng.integers(2))]
+        self.infos[self.agent_selection]["decision_kind"] = "take"
 
     def observe(self, agent):
         mask = np.zeros(3, dtype=np.int8)
@@ -77,6 +78,7 @@ class TakeAwayEnv(AECEnv):
         elif self.max_moves is not None and self.moves >= self.max_moves:
             self.truncations = {a: True for a in self.agents}
         self.agent_selection = other
+        self.infos = {a: {"decision_kind": "take" if a == other and self.pile else None} for a in self.agents}
         self._accumulate_rewards()
 
 
