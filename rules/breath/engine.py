@@ -438,11 +438,17 @@ class BreathState:
         if self._legal_cache is None:
             self._legal_cache = self._compute_legal()
         slots = self.ruleset.slots
-        if not any(slots[a].kind not in _NOT_MANEUVERS for a in self._legal_cache):
-            return "no_maneuver"
-        return None
+        for action in self._legal_cache:
+            if slots[action].kind not in _NOT_MANEUVERS:
+                return None
+        return "no_maneuver"
 
     def _check_end(self) -> None:
+        for f in self.fighters:
+            if f.defeated:
+                break
+        else:
+            return  # everyone stands: the ruleset guarantees at least two sides
         sides = {f.side for f in self.fighters if not f.defeated}
         if len(sides) <= 1:
             self._over = True
@@ -472,7 +478,8 @@ class BreathState:
             if technique.weapon != f.weapon.key:
                 return False
             target = self.target_in_slot(f, slot.target)
-            if target is None or target.defeated or not self._attack_allowed(f, target, technique):
+            if target is None or target.defeated or (self.ruleset.modules and
+                                                     not self._attack_allowed(f, target, technique)):
                 return False
             return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
         if kind == "reserve":

@@ -10,6 +10,7 @@ scaled to about [0, 1] so a network needs no normaliser.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -50,63 +51,111 @@ def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
     return ObservationSpec(tuple(fields))
 
 
-def ego_order(state: "BreathState", seat: int) -> list[int]:
-    """Seats as ``seat`` sees them: itself, its allies, its enemies."""
-    side = state.fighters[seat].side
-    others = [f.seat for f in state.fighters if f.seat != seat]
-    return [seat] + [s for s in others if state.fighters[s].side == side] + \
-        [s for s in others if state.fighters[s].side != side]
+def ego_orders(ruleset: "BreathRuleset") -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats as it sees them: itself, its allies, its enemies (sides never change)."""
+    sides = [sheet.side for sheet in ruleset.sheets]
+    return tuple((seat,) + tuple(s for s, side in enumerate(sides) if s != seat and side == sides[seat])
+                 + tuple(s for s, side in enumerate(sides) if side != sides[seat])
+                 for seat in range(len(sides)))
+
+
+class _Layout:
+    """Where :func:`encode` writes, resolved once per ruleset: the spec's slice lookups, the scales and
+    the catalog indexes, flattened into plain ints and floats for the hot path."""
+
+    __slots__ = ("size", "decision_kind", "kind_index", "round", "round_limit", "pending_check_bonus",
+                 "incoming_attack", "ego_orders", "per_fighter_block", "scales", "weapon", "weapon_width", "weapon_index", "armor", "armor_width",
+                 "armor_index", "stance", "stance_width", "stance_index", "own_reserved", "defense_index",
+                 "own_kata_used", "kata_index")
+
+    def __init__(self, ruleset: "BreathRuleset") -> None:
+        spec = ruleset.observation_spec
+        catalog = ruleset.catalog
+        self.size = spec.size
+        self.decision_kind = spec.slice("decision_kind").start
+        self.kind_index = {kind: index for index, kind in enumerate(ruleset.decision_kinds)}
+        self.round = spec.slice("round").start
+        self.round_limit = ruleset.config.round_limit
+        self.pending_check_bonus = spec.slice("pending_check_bonus").start
+        self.incoming_attack = spec.slice("incoming_attack").start
+        self.ego_orders = ego_orders(ruleset)
+        first, last = spec.slice(PER_FIGHTER[0]), spec.slice(PER_FIGHTER[-1])
+        if last.stop - first.start != len(PER_FIGHTER) * ruleset.num_seats:
+            raise ValueError("the per-fighter observation fields must be contiguous")
+        self.per_fighter_block = slice(first.start, last.stop)
+        self.scales = np.array([[SCALE.get(name, 1.0)] for name in PER_FIGHTER])
+        self.weapon, self.weapon_width = spec.slice("weapon").start, len(catalog.weapons)
+        self.weapon_index = catalog.weapon_index
+        self.armor, self.armor_width = spec.slice("armor").start, len(catalog.armors)
+        self.armor_index = catalog.armor_index
+        self.stance, self.stance_width = spec.slice("stance").start, len(catalog.stances)
+        self.stance_index = catalog.stance_index
+        self.own_reserved = spec.slice("own_reserved").start
+        self.defense_index = catalog.defense_index
+        self.own_kata_used = spec.slice("own_kata_used").start
+        self.kata_index = catalog.kata_index
+
+
+_LAYOUTS: "WeakKeyDictionary[BreathRuleset, _Layout]" = WeakKeyDictionary()
+
+
+def _layout(ruleset: "BreathRuleset") -> _Layout:
+    layout = _LAYOUTS.get(ruleset)
+    if layout is None:
+        layout = _LAYOUTS[ruleset] = _Layout(ruleset)
+    return layout
 
 
 def encode(state: "BreathState", seat: int) -> np.ndarray:
-    """The float32 observation of ``seat``."""
+    """The float32 observation of ``seat``.
+
+    Speed: this runs on every env step, so the values are written into a Python list (a list store is
+    several times cheaper than a numpy element store) and converted once; float64 -> float32 rounding is
+    the same either way.
+    """
     ruleset = state.ruleset
-    spec = ruleset.observation_spec
-    out = spec.zeros()
-    catalog = ruleset.catalog
-    me = state.fighters[seat]
-    kind = state.decision_kind() if not state.is_over() else None
-    if kind is not None:
-        out[spec.slice("decision_kind").start + ruleset.decision_kinds.index(kind)] = 1.0
-    out[spec.slice("round")] = min(1.0, state.round / ruleset.config.round_limit)
-    out[spec.slice("pending_check_bonus")] = min(1.0, me.check_bonus / 3.0)
+    layout = _layout(ruleset)
+    values = [0.0] * layout.size
+    fighters = state.fighters
+    me = fighters[seat]
+    if not state.is_over():
+        values[layout.decision_kind + layout.kind_index[state.decision_kind()]] = 1.0
+    values[layout.round] = min(1.0, state.round / layout.round_limit)
+    values[layout.pending_check_bonus] = min(1.0, me.check_bonus / 3.0)
     attack = state.incoming_attack(seat)
     if attack is not None:
-        base = spec.slice("incoming_attack").start
-        out[base] = min(1.0, attack.total / 40.0)
-        out[base + 1] = float(attack.critical)
-        out[base + 2] = attack.technique.damage / 2.0
-    order = ego_order(state, seat)
+        base = layout.incoming_attack
+        values[base] = min(1.0, attack.total / 40.0)
+        values[base + 1] = float(attack.critical)
+        values[base + 2] = attack.technique.damage / 2.0
+    order = layout.ego_orders[seat]
+    rows = []
     for slot, other_seat in enumerate(order):
-        f = state.fighters[other_seat]
-        values = {
-            "present": 1.0, "ally": float(f.side == me.side), "acting": float(state.actor_seat == other_seat),
-            "energy": f.energy, "max_energy": f.sheet.max_energy, "wounds": max(0, f.wounds),
-            "max_wounds": f.sheet.max_wounds, "breath_limit": f.limit, "spent": f.spent,
-            "standing": float(f.standing), "defenseless": float(f.defenseless), "defeated": float(f.defeated),
-            "attack_checks": f.attack_checks, "reservations": len(f.reservations),
-            "defense": state.defense_of(f), "finesse": f.sheet.finesse, "physique": f.sheet.physique,
-            "zero_energy_used": len(f.zero_energy_used),
-        }
-        for name in PER_FIGHTER:
-            out[spec.slice(name).start + slot] = min(1.0, values[name] / SCALE.get(name, 1.0))
-        _one_hot(out, spec.slice("weapon").start, slot, catalog.weapon_index[f.weapon.key], len(catalog.weapons))
-        _one_hot(out, spec.slice("armor").start, slot, catalog.armor_index[f.sheet.armor.key], len(catalog.armors))
+        f = fighters[other_seat]
+        sheet = f.sheet
+        rows.append((  # in PER_FIGHTER order
+            1.0, float(f.side == me.side), float(state.actor_seat == other_seat), f.energy, sheet.max_energy,
+            max(0, f.wounds), sheet.max_wounds, f.limit, f.spent, float(f.standing), float(f.defenseless),
+            float(f.defeated), f.attack_checks, len(f.reservations), state.defense_of(f), sheet.finesse,
+            sheet.physique, len(f.zero_energy_used),
+        ))
+        values[layout.weapon + slot * layout.weapon_width + layout.weapon_index[f.weapon.key]] = 1.0
+        values[layout.armor + slot * layout.armor_width + layout.armor_index[sheet.armor.key]] = 1.0
         if f.stance is not None:
-            _one_hot(out, spec.slice("stance").start, slot, catalog.stance_index[f.stance.key], len(catalog.stances))
-    reserved = spec.slice("own_reserved").start
-    for key in me.reservations:
-        out[reserved + catalog.defense_index[key]] = min(1.0, out[reserved + catalog.defense_index[key]] + 1 / 3)
-    used = spec.slice("own_kata_used").start
+            values[layout.stance + slot * layout.stance_width + layout.stance_index[f.stance.key]] = 1.0
+    used = layout.own_kata_used
     for key in me.kata_used:
-        out[used + catalog.kata_index[key]] = 1.0
+        values[used + layout.kata_index[key]] = 1.0
+    out = np.array(values, dtype=np.float32)
+    # the per-fighter fields are one field-major block; scaled and capped in float64, as min(1.0, v / scale)
+    out[layout.per_fighter_block] = np.minimum(np.array(rows, dtype=np.float64).T / layout.scales, 1.0).ravel()
+    reserved = layout.own_reserved
+    for key in me.reservations:  # float32 arithmetic, as ever: 1/3 added per reservation
+        index = reserved + layout.defense_index[key]
+        out[index] = min(1.0, out[index] + 1 / 3)
     for module in ruleset.modules:
         module.write_observation(state, order, out)
     return out
-
-
-def _one_hot(out: np.ndarray, start: int, slot: int, index: int, width: int) -> None:
-    out[start + slot * width + index] = 1.0
 
 
 def render_text(state: "BreathState") -> str:
