@@ -1,7 +1,9 @@
 """What a seat sees: the named observation schema, its encoding, and the text rendering.
 
 Observations are ego-centric: per-fighter fields list the observing fighter first, then its allies,
-then its enemies (each group by seat). Everything in a breath fight is public at the table (Energy,
+then its enemies (each group by seat). With a ruleset ``capacity`` the slots are fixed and padded: self,
+``capacity − 1`` ally slots, then the enemy slots (enemy ``k`` in slot ``capacity + k``, the same ``k`` as
+its attack target slot ``enemy<k>``); an empty slot is all zeros (``present`` 0). Everything in a breath fight is public at the table (Energy,
 Wounds, the declared stance, reservations, which are a visible posture: "holding my blade in a parrying
 stance"), so nothing is masked out; the only hidden thing is the dice, which no state exposes. Values are
 scaled to about [0, 1] so a network needs no normaliser.
@@ -32,7 +34,7 @@ SCALE = {  # divide by these to write, multiply to read (scripted agents do)
 
 def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
     """The schema for ``ruleset``: fixed size for its number of fighters and its catalog."""
-    n = ruleset.num_seats
+    n = ruleset.observed_slots
     catalog = ruleset.catalog
     fields: list[tuple[str, int, float, float]] = [
         ("decision_kind", len(ruleset.decision_kinds), 0.0, 1.0),
@@ -50,12 +52,17 @@ def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
     return ObservationSpec(tuple(fields))
 
 
-def ego_order(state: "BreathState", seat: int) -> list[int]:
-    """Seats as ``seat`` sees them: itself, its allies, its enemies."""
+def ego_order(state: "BreathState", seat: int) -> list[int | None]:
+    """Seats as ``seat`` sees them, one per observation slot: itself, its allies, its enemies; None marks
+    an empty padded slot (only with a ruleset ``capacity``)."""
+    ruleset = state.ruleset
     side = state.fighters[seat].side
-    others = [f.seat for f in state.fighters if f.seat != seat]
-    return [seat] + [s for s in others if state.fighters[s].side == side] + \
-        [s for s in others if state.fighters[s].side != side]
+    allies: list[int | None] = [f.seat for f in state.fighters if f.seat != seat and f.side == side]
+    enemies: list[int | None] = list(ruleset.enemy_seats[seat])
+    if ruleset.capacity is not None:
+        allies += [None] * (ruleset.ally_slots - len(allies))
+        enemies += [None] * (ruleset.observed_slots - 1 - ruleset.ally_slots - len(enemies))
+    return [seat, *allies, *enemies]
 
 
 def encode(state: "BreathState", seat: int) -> np.ndarray:
@@ -78,6 +85,8 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
         out[base + 2] = attack.technique.damage / 2.0
     order = ego_order(state, seat)
     for slot, other_seat in enumerate(order):
+        if other_seat is None:
+            continue
         f = state.fighters[other_seat]
         values = {
             "present": 1.0, "ally": float(f.side == me.side), "acting": float(state.actor_seat == other_seat),
