@@ -225,6 +225,8 @@ class ZonesModule(BreathModule):
                 return
         entered_enemies = any(other.side != fighter.side and not other.defeated
                               and state.ext["zones"].zone[other.seat] == there for other in state.fighters)
+        if here == OUTSIDE and self.enemy_controlled(state, fighter, there):
+            state.emit("BR-Z03", "flank", fighter.seat, zone=ZONE_NAMES[there])
         self.place(state, fighter, there)
         if entered_enemies:
             fighter.closed_this_round = True
