@@ -49,11 +49,27 @@ CORE_CLASSES = frozenset({"ronin", "mikkyo_monk", "shinobi"})
 OUTSIDE_ZERO_EFFECT = "enter_outside_zone"
 """The shinobi's 0-Energy([Kata]) entry into the Outside Zone, in the 0-Energy accounting (BR-Z05)."""
 
-# Orders: ("walk" | "sprint" | "breakthrough", <ego zone>), ("forced_core_exit", <ego front>),
-# ("free_core_entry",), ("force_core_breakthrough",), ("enter_outside_zone",).
 LINE_MOVES = ("walk", "sprint", "breakthrough")
 LINE_DESTINATIONS = ("own_rear", "own_front", "enemy_front", "enemy_rear")
 EXIT_DESTINATIONS = ("own_front", "enemy_front")
+ORDERS: tuple[Order, ...] = (*((kind, dest) for kind in LINE_MOVES for dest in LINE_DESTINATIONS),
+                             ("free_core_entry",), ("force_core_breakthrough",),
+                             *(("forced_core_exit", dest) for dest in EXIT_DESTINATIONS), ("enter_outside_zone",))
+"""The movement orders, with ego-centric destinations where they choose one."""
+
+
+def _destination_of(order: Order, side_b: bool) -> int:
+    if order[0] in ("free_core_entry", "force_core_breakthrough"):
+        return CORE
+    if order[0] == "enter_outside_zone":
+        return OUTSIDE
+    index = EGO_ZONES.index(order[1])
+    return _MIRROR[index] if side_b else index
+
+
+DESTINATIONS: dict[Order, tuple[int, int]] = {order: (_destination_of(order, False), _destination_of(order, True))
+                                              for order in ORDERS}
+"""Each order's absolute destination for a side-A and a side-B fighter (a table: the mask asks often)."""
 
 
 def _distances() -> tuple[tuple[int, ...], ...]:
@@ -77,17 +93,19 @@ DISTANCE = _distances()
 
 
 class ZoneData:
-    """Per fight: each seat's zone, and whether its Sprint bonus waits for its next attack check."""
+    """Per fight: each seat's zone, whether its Sprint bonus waits for its next attack check, and (fixed)
+    whether it fights for side B, whose ego zone names mirror the line."""
 
-    __slots__ = ("zone", "sprint")
+    __slots__ = ("zone", "sprint", "side_b")
 
-    def __init__(self, zone: list[int], sprint: list[bool]) -> None:
+    def __init__(self, zone: list[int], sprint: list[bool], side_b: tuple[bool, ...]) -> None:
         self.zone = zone
         self.sprint = sprint
+        self.side_b = side_b
 
     def clone(self) -> "ZoneData":
-        """An independent copy."""
-        return ZoneData(list(self.zone), list(self.sprint))
+        """An independent copy (``side_b`` never changes, so it is shared)."""
+        return ZoneData(list(self.zone), list(self.sprint), self.side_b)
 
 
 class ZonesModule(BreathModule):
@@ -103,20 +121,17 @@ class ZonesModule(BreathModule):
         missing = [kind for kind in self.order_kinds if kind not in catalog.maneuvers]
         if missing:
             raise ValueError(f"the zones need these maneuvers in the content: {missing}")
-        orders: list[Order] = [(kind, dest) for kind in LINE_MOVES for dest in LINE_DESTINATIONS]
-        orders += [("free_core_entry",), ("force_core_breakthrough",)]
-        orders += [("forced_core_exit", dest) for dest in EXIT_DESTINATIONS]
-        orders.append(("enter_outside_zone",))
-        return orders
+        return list(ORDERS)
 
     def new_data(self, state: "BreathState") -> ZoneData:
         """BR-Z01: every fighter starts in its own side's Front."""
         sides = sorted(set(state.ruleset.seat_teams))
         if len(sides) != 2:
             raise ValueError(f"the zone line has two sides (BR-G15); this fight has {len(sides)}")
-        zone = [A_FRONT if f.side == sides[0] else B_FRONT for f in state.fighters]
+        side_b = tuple(f.side != sides[0] for f in state.fighters)
+        zone = [B_FRONT if b else A_FRONT for b in side_b]
         state.emit("BR-Z01", "zones_placed", None, zones=tuple(ZONE_NAMES[z] for z in zone))
-        return ZoneData(zone, [False] * len(zone))
+        return ZoneData(zone, [False] * len(zone), side_b)
 
     # -- where everyone is -----------------------------------------------------------------------
     def zone_of(self, state: "BreathState", fighter: "Fighter") -> int:
@@ -124,18 +139,9 @@ class ZonesModule(BreathModule):
         return state.ext["zones"].zone[fighter.seat]
 
     @staticmethod
-    def is_side_a(state: "BreathState", fighter: "Fighter") -> bool:
-        """Side A is the lower side number: its Rear and Front are the line's first two zones."""
-        return fighter.side == min(state.ruleset.seat_teams)
-
-    def absolute(self, state: "BreathState", fighter: "Fighter", ego_zone: str) -> int:
-        """The absolute zone ``fighter`` calls ``ego_zone``."""
-        index = EGO_ZONES.index(ego_zone)
-        return index if self.is_side_a(state, fighter) else _MIRROR[index]
-
-    def ego(self, state: "BreathState", observer: "Fighter", zone: int) -> int:
+    def ego(state: "BreathState", observer: "Fighter", zone: int) -> int:
         """The ego index of absolute ``zone`` as ``observer`` sees it (the mirror is its own inverse)."""
-        return zone if self.is_side_a(state, observer) else _MIRROR[zone]
+        return _MIRROR[zone] if state.ext["zones"].side_b[observer.seat] else zone
 
     def enemy_controlled(self, state: "BreathState", fighter: "Fighter", zone: int) -> bool:
         """BR-G15: ``zone`` holds an active enemy of ``fighter`` and no active ally."""
@@ -156,14 +162,6 @@ class ZonesModule(BreathModule):
         fighter.in_core = zone == CORE
 
     # -- orders ----------------------------------------------------------------------------------
-    def _destination(self, state: "BreathState", fighter: "Fighter", order: Order) -> int:
-        kind = order[0]
-        if kind in ("free_core_entry", "force_core_breakthrough"):
-            return CORE
-        if kind == "enter_outside_zone":
-            return OUTSIDE
-        return self.absolute(state, fighter, order[1])
-
     def _base_cost(self, state: "BreathState", fighter: "Fighter", order: Order) -> int:
         """The table cost; the shinobi's Outside Zone entry is 0 (BR-076) while its 0-Energy use lasts."""
         if order[0] == "enter_outside_zone" and self._shinobi_entry(state, fighter):
@@ -176,8 +174,9 @@ class ZonesModule(BreathModule):
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Where each maneuver may go from here (BR-G15, BR-Z02..Z06), and whether Energy covers it."""
-        here = state.ext["zones"].zone[fighter.seat]
-        there = self._destination(state, fighter, order)
+        data = state.ext["zones"]
+        here = data.zone[fighter.seat]
+        there = DESTINATIONS[order][data.side_b[fighter.seat]]
         if there not in ADJACENT[here]:
             return False
         kind = order[0]
@@ -205,8 +204,9 @@ class ZonesModule(BreathModule):
         """Pay, roll where the maneuver asks for a check, and move."""
         kind = order[0]
         maneuver = state.ruleset.catalog.maneuvers[kind]
-        here = state.ext["zones"].zone[fighter.seat]
-        there = self._destination(state, fighter, order)
+        data = state.ext["zones"]
+        here = data.zone[fighter.seat]
+        there = DESTINATIONS[order][data.side_b[fighter.seat]]
         base = self._base_cost(state, fighter, order)
         if base == 0:
             fighter.zero_energy_used.append(OUTSIDE_ZERO_EFFECT)
