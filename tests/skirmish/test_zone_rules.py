@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from issoku.rules.breath.ruleset import FighterSpec as F
@@ -320,3 +322,33 @@ def test_target_slots_name_enemies_by_seat_and_the_one_attacked_answers():
     play(state, "attack:uchigatana.horizontal_cut:enemy1")
     assert state.decision_kind() == "defend" and state.current_seat() == 2
     assert len([n for n in rules.action_names if n.startswith("attack:uchigatana.horizontal_cut")]) == 4
+
+
+# -- closing in, and what is not yet --------------------------------------------------------------
+@pytest.mark.rule("BR-Z08", "BR-G14")
+@pytest.mark.parametrize("moved_in, defense", [(True, 15), (False, 13)])
+def test_br_z08_spear_wall_holds_against_a_fighter_who_moved_into_its_zone(moved_in, defense):
+    rules = skirmish(F("kenshi", 0), F("ashigaru", 1))
+    state = scripted(rules, [6, 5, 1, 2] if moved_in else [1, 2])
+    place(state, side_1_fighter_1="core")
+    state.fighters[1].stance = rules.catalog.stances["spear_wall"]
+    if moved_in:
+        play(state, "force_core_breakthrough")
+    else:
+        place(state, side_0_fighter_1="core")
+    play(state, "attack:uchigatana.horizontal_cut:enemy0")
+    (check,) = [e for e in state.events if e.kind == "attack_check"]
+    assert check.data["defense"] == defense
+
+
+@pytest.mark.rule("BR-069", "BR-070", "BR-071", "BR-077", "BR-016")
+def test_leap_gallop_stealth_and_squad_orders_are_not_offered_and_are_listed_as_not_yet():
+    """BR-G18 and the missing high ground, mounts and infiltration: the costs are data, no order exists."""
+    rules = skirmish(F("kenshi", 0), F("ronin", 1))
+    kinds = {name.split(":")[0] for name in rules.action_names}
+    for key in ("leap", "mounted_gallop", "stealth_movement", "squad_order"):
+        assert key in rules.catalog.maneuvers and key not in kinds
+    docs = (Path(__file__).parents[2] / "docs" / "rules" / "breath.md").read_text()
+    not_yet = docs[docs.index("### Skirmish: not yet"):]
+    for rule in ("BR-069", "BR-070", "BR-071", "BR-077", "BR-016", "BR-031", "BR-032"):
+        assert rule in not_yet, rule
