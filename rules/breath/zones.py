@@ -112,8 +112,7 @@ class ZonesModule(BreathModule):
     """The skirmish's zone line (see the module docstring)."""
 
     name = "zones"
-    order_kinds = ("walk", "sprint", "breakthrough", "free_core_entry", "force_core_breakthrough",
-                   "forced_core_exit", "enter_outside_zone")
+    order_kinds = tuple(dict.fromkeys(order[0] for order in ORDERS))
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: "Catalog", max_targets: int) -> list[Order]:
@@ -216,22 +215,22 @@ class ZonesModule(BreathModule):
             cost, modifiers = state.cost_of(fighter, None, order, base)
             state.pay(fighter, cost, maneuver.rule, kind, modifiers)
         if maneuver.check_tn is not None:
+            rule = "BR-G16" if kind == "breakthrough" else maneuver.rule  # our TN, or the text's 13
             check = state.dice.check(fighter.sheet.courage, maneuver.check_tn)
-            state.emit("BR-G16" if kind == "breakthrough" else maneuver.rule, "courage_check", fighter.seat,
-                       maneuver=kind, dice=check.dice, courage=fighter.sheet.courage, total=check.total,
-                       target=check.target, success=check.success)
+            state.emit(rule, "courage_check", fighter.seat, maneuver=kind, dice=check.dice,
+                       courage=fighter.sheet.courage, total=check.total, target=check.target, success=check.success)
             if not check.success:
                 state.emit("BR-G16", "move_failed", fighter.seat, maneuver=kind, stays=ZONE_NAMES[here])
                 return
-        entered_enemies = any(other.side != fighter.side and not other.defeated
-                              and state.ext["zones"].zone[other.seat] == there for other in state.fighters)
+        entered_enemies = any(other.side != fighter.side and not other.defeated and data.zone[other.seat] == there
+                              for other in state.fighters)
         if here == OUTSIDE and self.enemy_controlled(state, fighter, there):
             state.emit("BR-Z03", "flank", fighter.seat, zone=ZONE_NAMES[there])
         self.place(state, fighter, there)
         if entered_enemies:
             fighter.closed_this_round = True
         if kind == "sprint":
-            state.ext["zones"].sprint[fighter.seat] = True
+            data.sprint[fighter.seat] = True
         state.emit(maneuver.rule, "moved", fighter.seat, maneuver=kind, origin=ZONE_NAMES[here],
                    zone=ZONE_NAMES[there], in_core=fighter.in_core, closed=entered_enemies)
 
