@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,3 +101,21 @@ def test_a_clone_plays_on_exactly_like_the_original(teams, seed, split):
             target.apply(moves.choice(target.legal_actions()))
     assert copy.events.to_jsonl() == state.events.to_jsonl()
     assert copy.ext["zones"].zone == state.ext["zones"].zone
+
+
+PLAY_ONE = """
+import random, sys
+from issoku.envs import breath_skirmish_v0
+sides = [["kenshi", "shinobi", "ronin", "ashigaru"], ["ronin", "mikkyo_monk", "wildman", "kenshi"]]
+state = breath_skirmish_v0.make_ruleset(sides, round_limit=4).new_initial_state(11)
+rng = random.Random(11)
+while not state.is_over():
+    state.apply(rng.choice(state.legal_actions()))
+sys.stdout.write(state.events.to_jsonl())
+"""
+
+
+def test_the_event_log_is_byte_identical_in_fresh_processes():
+    logs = [subprocess.run([sys.executable, "-c", PLAY_ONE], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)]
+    assert logs[0] == logs[1] and '"moved"' in logs[0]
