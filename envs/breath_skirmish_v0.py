@@ -30,7 +30,7 @@ Decisions (``infos[agent]["decision_kind"]`` and the ``decision_kind`` observati
 
 Action space
     ``Discrete(155)`` for the shipped content, the same for every size up to 4v4: the whole catalog,
-    attacks times 4 target slots, and the 25 movement orders. The mask narrows it to the fighter's own
+    attacks times 4 target slots, and the 17 movement orders. The mask narrows it to the fighter's own
     weapon, stances, [Kata], reach and position. Names: ``env.action_names``; ``env.action_id(name)``.
 
 Observation space

@@ -12,6 +12,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from issoku.envs import breath_skirmish_v0, env_ids, make_env
+from issoku.rules.breath.zones import ORDERS
 
 SIZES = {
     "1v1": [["kenshi"], ["ronin"]],
@@ -73,6 +74,7 @@ def test_docstring_spec_matches_the_shipped_content():
                                                                  "use_reserved", "improvise"}
     for kind in moves:
         assert f"``{kind}" in doc, kind
+    assert f"the {len(ORDERS)} movement orders" in doc
 
 
 @pytest.mark.parametrize("sides", [[[], ["ronin"]], [["kenshi"] * 5, ["ronin"]], [["kenshi"]], "kenshi"])
