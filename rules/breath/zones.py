@@ -297,4 +297,5 @@ class ZonesModule(BreathModule):
         return "  zones: " + " ".join(parts)
 
 
-__all__ = ["ADJACENT", "CORE", "DISTANCE", "EGO_ZONES", "ZONE_NAMES", "ZoneData", "ZonesModule"]
+__all__ = ["ADJACENT", "A_FRONT", "A_REAR", "B_FRONT", "B_REAR", "CORE", "DESTINATIONS", "DISTANCE", "EGO_ZONES", "ORDERS",
+           "OUTSIDE", "ZONE_NAMES", "ZoneData", "ZonesModule"]
