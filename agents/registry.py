@@ -21,6 +21,9 @@ POLICY_FACTORIES: dict[str, str] = {
     "breath_aggressive": "issoku.agents.breath_scripted:Aggressive",
     "breath_defensive": "issoku.agents.breath_scripted:Defensive",
     "breath_heuristic": "issoku.agents.breath_scripted:Heuristic",
+    "tempo_always_parry": "issoku.agents.tempo_scripted:AlwaysParry",
+    "tempo_feint_counter": "issoku.agents.tempo_scripted:FeintCounter",
+    "tempo_heuristic": "issoku.agents.tempo_scripted:Heuristic",
 }
 
 

@@ -83,6 +83,10 @@ class TempoScripted:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
+    def seed(self, seed: int | None) -> None:
+        """Reseed (the single-agent training wrapper calls this on every reset)."""
+        self.rng = np.random.default_rng(seed)
+
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         view = read(observation)
         choice = first_legal(action_mask, self.preferences(view))
@@ -177,3 +181,11 @@ class Heuristic(TempoScripted):
         if view.health >= view.opponent_health:
             return ["react:counter_attack", "react:evade", "react:parry"]
         return ["react:evade", "react:parry", "react:counter_attack"]   # Evade: no feint can exploit it
+
+
+SCRIPTED: dict[str, type[TempoScripted]] = {
+    "always_parry": AlwaysParry,
+    "feint_counter": FeintCounter,
+    "heuristic": Heuristic,
+}
+"""The scripted tempo fighters by name (command lines)."""

@@ -249,6 +249,14 @@ class Kata:
         return self.cost == 0
 
 
+def skill_level(skills: tuple[tuple[str, int], ...], name: str) -> int:
+    """A level from a ``(skill, level)`` table; 0 when the skill is untrained."""
+    for skill, level in skills:
+        if skill == name:
+            return level
+    return 0
+
+
 @dataclass(frozen=True, slots=True)
 class Archetype:
     key: str
@@ -266,10 +274,7 @@ class Archetype:
 
     def skill(self, name: str) -> int:
         """The archetype's level in a skill (0 when untrained)."""
-        for skill, level in self.skills:
-            if skill == name:
-                return level
-        return 0
+        return skill_level(self.skills, name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from issoku.rules.breath.content import Armor, Kata, Stance, Weapon
+from issoku.rules.breath.content import Armor, Kata, Stance, Weapon, skill_level
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,10 +30,7 @@ class Sheet:
 
     def skill(self, name: str) -> int:
         """Level in a skill, 0 when untrained."""
-        for skill, level in self.skills:
-            if skill == name:
-                return level
-        return 0
+        return skill_level(self.skills, name)
 
     @property
     def max_energy(self) -> int:

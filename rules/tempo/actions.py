@@ -25,7 +25,7 @@ SKILL_NAMES = ("melee", "ranged", "wrestling", "athletics", "defence", "enduranc
 
 PROACTIVE, REACTIVE, COUNTER_TEMPO, SPECIAL = "proactive", "reactive", "counter_tempo", "special"
 
-# What a technique does when it resolves (resolution.py dispatches on it).
+# What a technique does when it resolves (TempoState._effect dispatches on it).
 STRIKE = "strike"          # damage on a hit / critical (TP-029, 031, 032, 034, 036, 037, 039, 045, 047)
 STOP = "stop"              # success makes the opposed action fail (TP-038, 040, 041, 043, 044, 046)
 MOVE = "move"              # distance change (TP-023, 024, 042)

@@ -45,6 +45,7 @@ from issoku.rules.tempo.content import UNARMED_KIND
 from issoku.rules.tempo.observation import encode
 
 if TYPE_CHECKING:
+    from issoku.rules.tempo.loadout import Loadout
     from issoku.rules.tempo.ruleset import TempoDuel
 
 ACT, REACT, COUNTER, OVER = range(4)
@@ -175,13 +176,28 @@ class TempoState:
             setattr(copy, name, getattr(self, name))
         return copy
 
+    def render_text(self) -> str:
+        """A spectator's picture (the env adapter's render hook): public facts only, a feint shown as an attack."""
+        lines = [f"round {self.round}  distance {self.distance}  turn: {self.ruleset.seat_names[self.actor()]}"]
+        for seat in (0, 1):
+            lo = self.loadout(seat)
+            flags = [flag for flag, on in (("disarmed", self.disarmed[seat]), ("aimed", self.aimed[seat]),
+                                           ("unloaded", not self.loaded[seat])) if on]
+            lines.append(f"  {self.ruleset.seat_names[seat]:<10} {lo.fighter.name:<14} {lo.weapon.name:<13} "
+                         f"health {self.hp[seat]:>2}/{lo.max_health:<2} AP {self.ap[seat]:>2}  "
+                         f"{STATUS_NAMES[self.status[seat]]} {' '.join(flags)}".rstrip())
+        if self.declared >= 0:
+            reaction = f", answered by {ACTION_NAMES[self.reaction]}" if self.reaction >= 0 else ""
+            lines.append(f"  declared: {public_name(self.declared)}{reaction}")
+        return "\n".join(lines)
+
     # ----------------------------------------------------------------- public helpers
 
     def actor(self) -> int:
         """The seat whose turn it is."""
         return self.order[self.turn_index]
 
-    def loadout(self, seat: int):
+    def loadout(self, seat: int) -> "Loadout":
         """The seat's current :class:`~issoku.rules.tempo.loadout.Loadout` (bare hands once disarmed)."""
         return self.ruleset.loadouts[seat][self.disarmed[seat]]
 
@@ -285,8 +301,6 @@ class TempoState:
             self._shoot(actor)
         self.events.emit("TP-004", "declare", actor, action=public_name(flat_action), cost=cost,
                          ap_after=self.ap[actor])
-        if flat_action == _FEINT:
-            self.events.emit("TP-027", "feint_recorded", actor)
         reactor = 1 - actor
         legal = self._react_legal(reactor)
         if len(legal) > 1:
@@ -439,6 +453,8 @@ class TempoState:
         """TP-007 / TP-008 and the outcome effects (TP-G09: stopping outcomes cancel, strikes both land)."""
         actor = self.actor()
         reactor = 1 - actor
+        if self.declared == _FEINT:       # the paper is turned over: logged only now, so no log line leaks it
+            self.events.emit("TP-027", "feint_revealed", actor)
         active = self.counter if self.counter >= 0 else self.declared
         a_tech = TECHNIQUE_OF[active]
         a_result = self._check(actor, a_tech, active)

@@ -67,6 +67,42 @@ def duel(
     typer.echo("draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
 
 
+@app.command("tempo-duel")
+def tempo_duel(
+    seed: int = typer.Option(7, help="Seed of the duel's dice (the same seed gives the same duel)."),
+    fighter_a: str = typer.Option("fencer", "--a", help="Fighter of seat 0 (see rules/tempo/data/fighters.toml)."),
+    fighter_b: str = typer.Option("knight", "--b", help="Fighter of seat 1."),
+    agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: always_parry, feint_counter, heuristic."),
+    agent_b: str = typer.Option("always_parry", help="Scripted agent of seat 1."),
+    start_distance: int = typer.Option(4, help="Squares between the fighters at the start (TP-G07)."),
+    initiator: int = typer.Option(None, help="Seat that started the fight (TP-021): the other starts Off Guard."),
+    json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
+) -> None:
+    """Play one seeded tempo duel (003) between two scripted fighters and print its event log."""
+    from issoku.agents.play import play_fight
+    from issoku.agents.tempo_scripted import SCRIPTED
+    from issoku.rules.tempo import TempoDuel
+
+    for agent in (agent_a, agent_b):
+        if agent not in SCRIPTED:
+            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
+    try:
+        ruleset = TempoDuel((fighter_a, fighter_b), initiator=initiator, start_distance=start_distance)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    state = play_fight(ruleset.new_initial_state(seed), [SCRIPTED[agent_a](seed=seed), SCRIPTED[agent_b](seed=seed + 1)])
+    if json_lines:
+        typer.echo(state.events.to_jsonl(), nl=False)
+        return
+    names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
+             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
+    for event in state.events:
+        typer.echo(event.describe(names))
+    typer.echo(state.render_text())
+    returns = state.returns()
+    typer.echo("draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+
+
 @app.command()
 def replay(
     scenario: Path = typer.Argument(..., help="A scenario TOML file (format: docs/envs.md)."),

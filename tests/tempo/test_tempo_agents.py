@@ -1,6 +1,5 @@
 """The scripted tempo fighters: always legal, each doing what its name says, the heuristic beating random."""
 
-import numpy as np
 import pytest
 
 from issoku.agents.play import play_fight
@@ -67,3 +66,15 @@ def test_heuristic_beats_random():
         play_fight(state, policies if heuristic_seat == 0 else policies[::-1])
         wins += state.returns()[heuristic_seat] > 0
     assert wins >= 40
+
+
+def test_cli_tempo_duel_is_deterministic():
+    from typer.testing import CliRunner
+
+    from issoku.cli import app
+
+    runner = CliRunner()
+    args = ["tempo-duel", "--seed", "4", "--a", "spearman", "--agent-b", "feint_counter", "--json"]
+    first, second = runner.invoke(app, args), runner.invoke(app, args)
+    assert first.exit_code == 0 and first.output == second.output and first.output.count("\n") > 20
+    assert runner.invoke(app, ["tempo-duel", "--agent-a", "nobody"]).exit_code != 0

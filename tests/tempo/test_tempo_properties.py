@@ -108,3 +108,22 @@ def test_two_thousand_random_games_finish():
         assert steps > 0 and state.current_seat() is None and state.legal_actions() == []
         outcomes["decided" if state.is_terminal() else "truncated"] += 1
     assert outcomes["decided"] > 1000
+
+
+@settings(max_examples=5, deadline=None)
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 2**32 - 1))
+def test_every_masked_in_action_is_accepted_and_every_other_rejected(pair, seed):
+    state = RULESETS[pair].new_initial_state(seed, record_events=False)
+    rng = np.random.default_rng(seed)
+    for _ in range(150):
+        if state.current_seat() is None:
+            break
+        legal = state.legal_actions()
+        for flat in range(len(state.ruleset.action_names)):
+            trial = state.clone()
+            if flat in legal:
+                trial.apply(flat)
+            else:
+                with pytest.raises(IllegalActionError):
+                    trial.apply(flat)
+        state.apply(legal[rng.integers(len(legal))])

@@ -1,0 +1,97 @@
+"""``tempo_duel_v0``: a tempo duel (seed 003: 12 AP rounds, proactive / reactive / counter-tempo actions,
+secret feints) as a PettingZoo AEC env.
+
+    from issoku.envs import tempo_duel_v0
+    env = tempo_duel_v0.env(fighters=("fencer", "spearman"), start_distance=4, round_limit=30)
+
+The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over :class:`~issoku.rules.tempo.TempoDuel`; the
+adapter's module docstring holds the conventions every issoku env shares. Rules and gap decisions:
+docs/rules/tempo.md.
+
+Agents
+    ``player_0``, ``player_1`` (the two fighters, in the order given). Turn order comes from initiative
+    (TP-G06), fixed for the duel; within a turn the acting agent decides many times in a row, and the
+    other agent is asked whenever it may react.
+
+Decisions (``infos[agent]["decision_kind"]`` and the ``decision`` observation field)
+    ``act``: the turn's fighter declares a proactive action (``proactive:<action>``, moves as
+    ``proactive:move:close`` / ``:open``) or ends its turn (``pass``; Recover Stamina follows).
+    ``react``: the opponent answers the declared action (``react:<reaction>``) or lets it go (``pass``).
+    ``counter``: the actor replaces its action with a counter-tempo action (``ct:counter_attack``,
+    ``ct:parry``, ``ct:feint_counter_attack``) or keeps it (``pass``). Asked after every Parry or
+    Counter-Attack against a declared Melee Attack, so that it reveals no feint.
+    A decision whose only legal action is ``pass`` is taken by the rules and never reaches an agent,
+    except that counter decision.
+
+Action space
+    ``Discrete(31)``: ``pass``, 18 proactive orders, 9 reactions, 3 counter-tempo replacements
+    (``env.action_names``; the mask narrows them to the fighter's status, AP, weapon and distance).
+
+Observation space
+    ``Dict(observation=Box(0, 1, (82,), float32), action_mask=Box(0, 1, (31,), int8))``. Named fields
+    (``env.ruleset.observation_spec.unpack(obs)``), ego-centric: decision, turn, self_health, self_ap,
+    self_status, self_flags, opponent_health, opponent_ap, opponent_status, opponent_flags, distance,
+    round, declared, reaction, self_profile, opponent_profile. All of it is public except ``declared``
+    in the declarer's own view: a feint shows as ``feint`` there and as ``melee_attack`` to the opponent.
+
+Rewards (to both agents when the duel ends, whoever moved last)
+    ================================  =======  ========
+    outcome                           winner   loser
+    ================================  =======  ========
+    a fighter at 0 Health (TP-G14)    +1       −1
+    both at 0 in one exchange         0        0
+    round limit (truncation)          0        0
+    illegal action, terminate         0        ``illegal_reward`` (the offender; default −1)
+    ================================  =======  ========
+
+Keyword arguments
+    ``fighters``: two fighter names from the data (default fencer against knight). ``initiator``: the
+    seat that started the fight (TP-021: it starts On Guard, the other Off Guard; default None, a
+    formal duel with both On Guard). ``start_distance`` (4), ``round_limit`` (30), ``ap_per_round``
+    (12), ``base_movement`` (4), ``max_distance`` (12). ``data``: a folder holding weapons.toml,
+    armour.toml and fighters.toml replacing the shipped ones. Plus the adapter's ``render_mode``
+    (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"), ``illegal_reward``,
+    ``record_events``.
+
+Version history
+    v0 — first release: every TP rule of seed 003 in a 1v1 duel on one distance, with the gap
+    defaults of docs/rules/tempo.md.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from issoku.envs.adapter import RulesetAECEnv
+from issoku.rules.tempo import TempoDuel
+from issoku.rules.tempo.content import DATA_DIR
+
+ENV_ID = "tempo_duel_v0"
+
+
+@lru_cache(maxsize=64)
+def make_ruleset(fighters: tuple[str, str] = ("fencer", "knight"), initiator: int | None = None,
+                 start_distance: int = 4, round_limit: int = 30, ap_per_round: int = 12, base_movement: int = 4,
+                 max_distance: int = 12, data: str | None = None) -> TempoDuel:
+    """The tempo ruleset these arguments configure (immutable, so envs built alike share one)."""
+    return TempoDuel(fighters, data_dir=DATA_DIR if data is None else data, initiator=initiator,
+                     start_distance=start_distance, round_limit=round_limit, ap_per_round=ap_per_round,
+                     base_movement=base_movement, max_distance=max_distance)
+
+
+def raw_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), *, initiator: int | None = None,
+            start_distance: int = 4, round_limit: int = 30, ap_per_round: int = 12, base_movement: int = 4,
+            max_distance: int = 12, data: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+    """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
+    if isinstance(fighters, str):
+        raise TypeError("fighters must be two fighter names, not one string")
+    ruleset = make_ruleset(tuple(fighters), initiator, start_distance, round_limit, ap_per_round, base_movement,
+                           max_distance, None if data is None else str(data))
+    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
+
+
+def env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), **kwargs: Any) -> RulesetAECEnv:
+    """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
+    return raw_env(fighters, **kwargs)
