@@ -54,7 +54,8 @@ class BreathScripted:
             return float(observation[spec.slice(name).start + slot]) * SCALE.get(name, 1.0)
 
         kinds = observation[spec.slice("decision_kind")]
-        foe = int(np.argmin(observation[spec.slice("ally")][1:])) + 1 if self.ruleset.num_seats > 1 else 0
+        foes = np.flatnonzero(observation[spec.slice("present")] > observation[spec.slice("ally")])  # padded: absent
+        foe = int(foes[0]) if len(foes) else 0
         return View(kind=self.ruleset.decision_kinds[int(np.argmax(kinds))], energy=field("energy"),
                     limit=field("breath_limit"), spent=field("spent"), wounds=field("wounds"),
                     reservations=field("reservations"), foe_energy=field("energy", foe),

@@ -16,7 +16,7 @@ from typing import Any
 
 ENV_FACTORIES: dict[str, str] = {
     "breath_duel_v0": "issoku.envs.breath_duel_v0:env",
-    "ma_duel_v0": "issoku.envs.ma_duel_v0:env",
+    "breath_skirmish_v0": "issoku.envs.breath_skirmish_v0:env",
     "tempo_duel_v0": "issoku.envs.tempo_duel_v0:env",
 }
 

@@ -30,8 +30,10 @@ RUNGS: tuple[str, ...] = ("far", "issoku_itto", "near", "close", "tsubazeriai")
 WEAPON_CLASSES = ("long", "standard", "short", "staff", "ranged")
 SKILLS = ("swordsmanship", "spearmanship", "staffmanship", "unarmed_combat", "archery", "gunnery",
           "speed", "footwork", "medicine")
-TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "retainer_command", "shinobi", "infiltration_master")
-"""Always-on [aptitude]s the cost and limit rules know by name (BR-053, 061, 058, 046, 076)."""
+TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "retainer_command", "shinobi", "infiltration_master",
+          "ronin", "mikkyo_monk")
+"""Always-on [aptitude]s and classes the cost, limit and zone rules know by name (BR-053, 061, 058, 046, 076;
+the classes ronin, Mikkyo monk and shinobi enter the Core Zone freely, BR-073)."""
 
 _KEY = r"^[a-z][a-z0-9_]*$"
 

@@ -491,7 +491,7 @@ class BreathState:
             if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
                 return False
             if stance.cost == 0:
-                return self._zero_energy_allowed(f, "stance:" + stance.key)
+                return self.zero_energy_allowed(f, "stance:" + stance.key)
             return self.cost_of(f, None, slot.order, stance.cost)[0] <= f.energy
         if kind == "release_stance":
             return f.stance is not None
@@ -500,7 +500,7 @@ class BreathState:
             if kata is None:
                 return False
             if kata.zero_energy:
-                return self._zero_energy_allowed(f, "kata:" + kata.key)
+                return self.zero_energy_allowed(f, "kata:" + kata.key)
             return (f.kata_used.count(kata.key) < kata.per_round
                     and self.cost_of(f, None, slot.order, kata.cost)[0] <= f.energy)
         if kind == "end_breath":
@@ -513,7 +513,7 @@ class BreathState:
     def _attack_allowed(self, attacker: Fighter, target: Fighter, technique: Technique) -> bool:
         return all(m.attack_allowed(self, attacker, target, technique) for m in self.ruleset.modules)
 
-    def _zero_energy_allowed(self, f: Fighter, effect: str) -> bool:
+    def zero_energy_allowed(self, f: Fighter, effect: str) -> bool:
         """BR-047/048 (BR-A01): each 0-Energy effect once a round, all of them at most twice."""
         return effect not in f.zero_energy_used and len(f.zero_energy_used) < 2
 
@@ -694,7 +694,7 @@ class BreathState:
         stance = target.stance
         if (stance is not None and stance.effect == "guard_counter" and not target.guard_counter_used
                 and not target.defeated and not target.defenseless and not attacker.defeated
-                and self._zero_energy_allowed(target, "guard_counter")
+                and self.zero_energy_allowed(target, "guard_counter")
                 and any(self._attack_allowed(target, attacker, t) for t in target.weapon.attacks)):
             self.push(Pending("counter", target.seat, attack))
 

@@ -136,11 +136,13 @@ class BreathModule:
 
     # -- observation and rendering ---------------------------------------------------------------
     def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
-        """Extra ``(name, size, low, high)`` observation fields."""
+        """Extra ``(name, size, low, high)`` observation fields; ``num_fighters`` is the number of fighter
+        slots (``ruleset.observed_slots``)."""
         return ()
 
-    def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
-        """Fill this module's fields; ``order`` lists seats ego-first."""
+    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: np.ndarray) -> None:
+        """Fill this module's fields; ``order`` lists seats ego-first, one per observation slot (None: an
+        empty padded slot, only under a ruleset ``capacity``)."""
 
     def render_line(self, state: "BreathState") -> str:
         """One line for the text rendering ('' for none)."""

@@ -1,7 +1,9 @@
 """What a seat sees: the named observation schema, its encoding, and the text rendering.
 
 Observations are ego-centric: per-fighter fields list the observing fighter first, then its allies,
-then its enemies (each group by seat). Everything in a breath fight is public at the table (Energy,
+then its enemies (each group by seat). With a ruleset ``capacity`` the slots are fixed and padded: self,
+``capacity − 1`` ally slots, then the enemy slots (enemy ``k`` in slot ``capacity + k``, the same ``k`` as
+its attack target slot ``enemy<k>``); an empty slot is all zeros (``present`` 0). Everything in a breath fight is public at the table (Energy,
 Wounds, the declared stance, reservations, which are a visible posture: "holding my blade in a parrying
 stance"), so nothing is masked out; the only hidden thing is the dice, which no state exposes. Values are
 scaled to about [0, 1] so a network needs no normaliser.
@@ -33,7 +35,7 @@ SCALE = {  # divide by these to write, multiply to read (scripted agents do)
 
 def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
     """The schema for ``ruleset``: fixed size for its number of fighters and its catalog."""
-    n = ruleset.num_seats
+    n = ruleset.observed_slots
     catalog = ruleset.catalog
     fields: list[tuple[str, int, float, float]] = [
         ("decision_kind", len(ruleset.decision_kinds), 0.0, 1.0),
@@ -51,12 +53,20 @@ def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
     return ObservationSpec(tuple(fields))
 
 
-def ego_orders(ruleset: "BreathRuleset") -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats as it sees them: itself, its allies, its enemies (sides never change)."""
+def ego_orders(ruleset: "BreathRuleset") -> tuple[tuple[int | None, ...], ...]:
+    """For each seat, the seats as it sees them, one per observation slot: itself, its allies, its
+    enemies (sides never change, so this is fixed per ruleset); None marks an empty padded slot (only
+    with a ruleset ``capacity``)."""
     sides = [sheet.side for sheet in ruleset.sheets]
-    return tuple((seat,) + tuple(s for s, side in enumerate(sides) if s != seat and side == sides[seat])
-                 + tuple(s for s, side in enumerate(sides) if side != sides[seat])
-                 for seat in range(len(sides)))
+    orders = []
+    for seat, side in enumerate(sides):
+        allies: list[int | None] = [s for s, other in enumerate(sides) if s != seat and other == side]
+        enemies: list[int | None] = list(ruleset.enemy_seats[seat])
+        if ruleset.capacity is not None:
+            allies += [None] * (ruleset.ally_slots - len(allies))
+            enemies += [None] * (ruleset.observed_slots - 1 - ruleset.ally_slots - len(enemies))
+        orders.append((seat, *allies, *enemies))
+    return tuple(orders)
 
 
 class _Layout:
@@ -80,7 +90,7 @@ class _Layout:
         self.incoming_attack = spec.slice("incoming_attack").start
         self.ego_orders = ego_orders(ruleset)
         first, last = spec.slice(PER_FIGHTER[0]), spec.slice(PER_FIGHTER[-1])
-        if last.stop - first.start != len(PER_FIGHTER) * ruleset.num_seats:
+        if last.stop - first.start != len(PER_FIGHTER) * ruleset.observed_slots:
             raise ValueError("the per-fighter observation fields must be contiguous")
         self.per_fighter_block = slice(first.start, last.stop)
         self.scales = np.array([[SCALE.get(name, 1.0)] for name in PER_FIGHTER])
@@ -104,6 +114,10 @@ def _layout(ruleset: "BreathRuleset") -> _Layout:
     if layout is None:
         layout = _LAYOUTS[ruleset] = _Layout(ruleset)
     return layout
+
+
+EMPTY_ROW = (0.0,) * len(PER_FIGHTER)
+"""An empty padded slot: all zeros, ``present`` 0."""
 
 
 def encode(state: "BreathState", seat: int) -> np.ndarray:
@@ -131,6 +145,9 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     order = layout.ego_orders[seat]
     rows = []
     for slot, other_seat in enumerate(order):
+        if other_seat is None:
+            rows.append(EMPTY_ROW)
+            continue
         f = fighters[other_seat]
         sheet = f.sheet
         rows.append((  # in PER_FIGHTER order

@@ -21,6 +21,8 @@ from issoku.rules.breath.observe import build_observation_spec
 from issoku.rules.kernel.codec import ActionCodec
 from issoku.rules.kernel.protocol import ObservationSpec
 
+SEAT_NAMINGS = ("player", "side_fighter")
+"""How :class:`BreathRuleset` names its seats (``seat_naming``)."""
 CORE_DECISIONS = ("breath", "defend", "counter")
 """The engine's own decision kinds: a maneuver in one's breath; the reply of an attacked fighter (BR-G03);
 the samurai guard stance's counterattack (BR-G14)."""
@@ -74,20 +76,37 @@ class BreathRuleset:
     version = 1
 
     def __init__(self, config: BreathConfig = BreathConfig(), *, data: Sequence[Path | str] | Path | str | None = None,
-                 modules: Sequence[BreathModule] = (), name: str = "breath_duel") -> None:
+                 modules: Sequence[BreathModule] = (), name: str = "breath_duel", seat_naming: str = "player",
+                 capacity: int | None = None) -> None:
+        """``seat_naming``: ``"player"`` names seats ``player_0, player_1...``; ``"side_fighter"`` names them
+        ``side_<s>_fighter_<k>`` (``k`` from 1 within each side, by seat). ``capacity``: when set, the most
+        fighters any side may field; the observation then has ``capacity`` slots per side and attacks
+        ``capacity`` target slots per enemy side, whatever this config fields, so one policy can play every
+        size up to it (fixed, padded slots)."""
         self.config = config
         self.catalog: Catalog = load_catalog(data)
         self.modules: tuple[BreathModule, ...] = tuple(modules)
         self.name = name
+        self.seat_naming = seat_naming
+        self.capacity = capacity
         self._check_config()
         self.sheets: tuple[Sheet, ...] = tuple(self._sheet(spec) for spec in config.fighters)
         self.num_seats = len(self.sheets)
-        self.seat_names = tuple(f"player_{seat}" for seat in range(self.num_seats))
+        self.seat_names = self._seat_names()
         self.seat_teams = tuple(sheet.side for sheet in self.sheets)
         self.enemy_seats = tuple(tuple(o for o, other in enumerate(self.sheets) if other.side != sheet.side)
                                  for sheet in self.sheets)
         """Each seat's enemies by seat: the target slots of its attack actions."""
-        self.max_targets = max(sum(1 for other in self.sheets if other.side != sheet.side) for sheet in self.sheets)
+        num_sides = len(set(self.seat_teams))
+        if capacity is None:
+            self.max_targets = max(len(enemies) for enemies in self.enemy_seats)
+            self.observed_slots = self.num_seats
+            self.ally_slots = max(sum(1 for o in self.sheets if o.side == s.side) for s in self.sheets) - 1
+        else:
+            self.max_targets = capacity * (num_sides - 1)
+            self.observed_slots = capacity * num_sides
+            self.ally_slots = capacity - 1
+        """``observed_slots``: per-fighter observation slots (self, ``ally_slots`` allies, then enemies)."""
         self.decision_kinds = CORE_DECISIONS + tuple(k for m in self.modules for k in m.decision_kinds)
         orders = self._orders()
         self.codec: ActionCodec[Order] = ActionCodec(orders, _order_name)
@@ -105,6 +124,12 @@ class BreathRuleset:
             raise ValueError("a breath fight needs at least two fighters on at least two sides")
         if self.config.round_limit < 1:
             raise ValueError("round_limit must be at least 1")
+        if self.seat_naming not in SEAT_NAMINGS:
+            raise ValueError(f"seat_naming must be one of {SEAT_NAMINGS}, not {self.seat_naming!r}")
+        if self.capacity is not None:
+            largest = max(sum(1 for other in fighters if other.side == spec.side) for spec in fighters)
+            if largest > self.capacity:
+                raise ValueError(f"a side fields {largest} fighters, more than capacity {self.capacity}")
         for spec in fighters:
             if spec.archetype not in self.catalog.archetypes:
                 raise ValueError(f"unknown archetype {spec.archetype!r}; known: {sorted(self.catalog.archetypes)}")
@@ -112,6 +137,15 @@ class BreathRuleset:
                 raise ValueError(f"unknown armor {spec.armor!r}; known: {sorted(self.catalog.armors)}")
             if spec.weapon is not None:
                 self.catalog.weapon(spec.weapon)
+
+    def _seat_names(self) -> tuple[str, ...]:
+        if self.seat_naming == "player":
+            return tuple(f"player_{seat}" for seat in range(self.num_seats))
+        names = []
+        for seat, sheet in enumerate(self.sheets):
+            rank = 1 + sum(1 for other in self.sheets[:seat] if other.side == sheet.side)
+            names.append(f"side_{sheet.side}_fighter_{rank}")
+        return tuple(names)
 
     def _sheet(self, spec: FighterSpec) -> Sheet:
         archetype = self.catalog.archetypes[spec.archetype]
@@ -174,9 +208,11 @@ class BreathRuleset:
         return found
 
     def _fingerprint(self) -> str:
-        blob = json.dumps({"name": self.name, "version": self.version, "config": asdict(self.config),
-                           "data": self.catalog.digest, "modules": [m.name for m in self.modules]},
-                          sort_keys=True)
+        described = {"name": self.name, "version": self.version, "config": asdict(self.config),
+                     "data": self.catalog.digest, "modules": [m.name for m in self.modules]}
+        if self.seat_naming != "player" or self.capacity is not None:  # older fingerprints stay as they were
+            described.update(seat_naming=self.seat_naming, capacity=self.capacity)
+        blob = json.dumps(described, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     # -- the kernel protocol -----------------------------------------------------------------------

@@ -1,0 +1,133 @@
+"""``breath_skirmish_v0``: a breath skirmish (seed 002) on the canon zones, 1v1 up to 4v4, as a PettingZoo AEC env.
+
+    from issoku.envs import breath_skirmish_v0
+    env = breath_skirmish_v0.env(sides=[["kenshi", "shinobi"], ["ronin", {"archetype": "ashigaru"}]])
+
+The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over a
+:class:`~issoku.rules.breath.ruleset.BreathRuleset` with the
+:class:`~issoku.rules.breath.zones.ZonesModule`; the adapter's module docstring holds the conventions
+every issoku env shares. The rules and every decision we made are in ``docs/rules/breath.md``
+(§ Skirmish zones).
+
+Agents
+    One per fighter: ``side_<s>_fighter_<k>`` (``s`` 0 or 1, ``k`` from 1 in the order given), e.g.
+    ``side_0_fighter_1, side_0_fighter_2, side_1_fighter_1`` for a 2v1. Sides may be uneven, 1 to 4
+    fighters each. Who decides is the rules' count timeline over all fighters (BR-005, ties BR-007 with
+    side ``allies_side`` first, BR-A07): an agent may make many decisions in a row (one per maneuver of
+    its breath) and is interrupted by the replies of whoever it attacks.
+
+Decisions (``infos[agent]["decision_kind"]`` and the ``decision_kind`` observation field)
+    ``breath``: one maneuver of the fighter whose count it is — ``attack:<weapon>.<technique>:enemy<k>``
+    (target slot ``k``: the fighter's ``k``-th enemy by seat, masked by reach: melee within one zone,
+    bow and teppo up to 2 zones and never in or into the Core), ``reserve:<weapon>.<defense>``,
+    ``stance:<stance>``, ``release_stance``, ``kata:<kata>``, the movement maneuvers ``walk:<zone>``,
+    ``sprint:<zone>``, ``breakthrough:<zone>``, ``free_core_entry``, ``force_core_breakthrough``,
+    ``forced_core_exit:<front>``, ``enter_outside_zone`` (zones named ego-centrically: ``own_rear``,
+    ``own_front``, ``core``, ``enemy_front``, ``enemy_rear``, ``outside``), ``end_breath``, or ``stand``.
+    ``defend``: an attacked fighter's reply — ``use_reserved:<defense>``, ``improvise:<defense>`` or
+    ``take_hit``. ``counter``: a samurai-guard fighter's free counterattack after a miss —
+    ``counter:<attack>`` or ``decline_counter``.
+
+Action space
+    ``Discrete(155)`` for the shipped content, the same for every size up to 4v4: the whole catalog,
+    attacks times 4 target slots, and the 17 movement orders. The mask narrows it to the fighter's own
+    weapon, stances, [Kata], reach and position. Names: ``env.action_names``; ``env.action_id(name)``.
+
+Observation space
+    ``Dict(observation=Box(0, 1, (363,), float32), action_mask=Box(0, 1, (155,), int8))``, the same for
+    every size up to 4v4: fixed, padded, ego-centric slots — slot 0 the observer, slots 1–3 its allies
+    (by seat), slots 4–7 its enemies (enemy ``k`` in slot ``4 + k``, the ``enemy<k>`` of its attacks); an
+    empty slot is all zeros. Named fields (``env.ruleset.observation_spec.unpack(obs)``): decision_kind,
+    round, pending_check_bonus, incoming_attack; per slot: present, ally, acting, energy, max_energy,
+    wounds, max_wounds, breath_limit, spent, standing, defenseless, defeated, attack_checks,
+    reservations, defense, finesse, physique, zero_energy_used; one-hot weapon, armor, stance per slot;
+    own_reserved, own_kata_used; zone (one-hot ego zone per slot), zone_enemy_controlled (the observer's
+    ego zones that enemies hold), sprint_bonus. Everything at a breath table is public; only the dice
+    are hidden. So one policy plays any seat of any size.
+
+Rewards (team rewards: every member of a side gets its side's outcome)
+    ==========================================  =======  ========
+    outcome                                     winners  losers
+    ==========================================  =======  ========
+    a side defeated (BR-G20)                    +1       −1
+    round limit (truncation)                    0        0
+    illegal action, terminate                   0        ``illegal_reward`` (the offender; default −1)
+    ==========================================  =======  ========
+    A defeated fighter leaves the agents at once (terminated, through PettingZoo's dead step) with 0
+    while its side fights on, or −1 if its defeat ends the fight. PettingZoo gives no reward to an agent
+    that has left, so a fallen fighter whose side later wins keeps that 0; its team-mates still present
+    get the +1.
+
+Keyword arguments
+    ``sides``: two sequences of fighters (side 0, side 1), each fighter an archetype name, a mapping of
+    :class:`~issoku.rules.breath.ruleset.FighterSpec` fields (``archetype``, ``weapon``, ``armor``,
+    ``finesse``, ``physique``, ``wits``, ``courage``; the side is its sequence) or a ``FighterSpec``;
+    default ``[["kenshi", "ashigaru"], ["ronin", "shinobi"]]``. ``round_limit`` (BR-G20, default 20).
+    ``allies_side`` (BR-A07, default 0). ``data``: content TOML files or folders replacing the shipped
+    ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise",
+    "terminate"), ``illegal_reward``, ``record_events``.
+
+Version history
+    v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
+    maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,
+    high ground or spells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from issoku.envs.adapter import RulesetAECEnv
+from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
+from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
+from issoku.rules.breath.zones import ZonesModule
+
+ENV_ID = "breath_skirmish_v0"
+CAPACITY = 4
+"""The most fighters a side may field; observation and target slots are padded to it."""
+DEFAULT_SIDES: tuple[tuple[str, ...], ...] = (("kenshi", "ashigaru"), ("ronin", "shinobi"))
+
+
+def side_specs(sides: Sequence[Sequence[FighterLike]] | None) -> tuple[FighterSpec, ...]:
+    """Normalise ``sides`` (two sequences of fighters) to specs whose ``side`` is their sequence's index."""
+    sides = DEFAULT_SIDES if sides is None else sides
+    if isinstance(sides, (str, Mapping)) or len(sides) != 2:
+        raise ValueError("sides must be two sequences of fighters: side 0's and side 1's")
+    specs: list[FighterSpec] = []
+    for side, fighters in enumerate(sides):
+        if isinstance(fighters, (str, Mapping)) or not 1 <= len(fighters) <= CAPACITY:
+            raise ValueError(f"side {side} must be a sequence of 1 to {CAPACITY} fighters, not {fighters!r}")
+        specs += [replace(spec, side=side) for spec in fighter_specs(fighters)]
+    return tuple(specs)
+
+
+def make_ruleset(sides: Sequence[Sequence[FighterLike]] | None = None, round_limit: int = 20,
+                 allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None) -> BreathRuleset:
+    """The skirmish ruleset these arguments configure (shared between envs built with the same ones)."""
+    sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
+    return _cached_ruleset(side_specs(sides), round_limit, allies_side, sources)
+
+
+@lru_cache(maxsize=64)
+def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_side: int,
+                    data: tuple[str, ...] | None) -> BreathRuleset:
+    """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
+    config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
+    return BreathRuleset(config, data=data, modules=(ZonesModule(),), name="breath_skirmish",
+                         seat_naming="side_fighter", capacity=CAPACITY)
+
+
+def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit: int = 20, allies_side: int = 0,
+            data: Sequence[Path | str] | Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+    """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
+    ruleset = make_ruleset(sides, round_limit, allies_side, data)
+    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
+
+
+def env(sides: Sequence[Sequence[FighterLike]] | None = None, **kwargs: Any) -> RulesetAECEnv:
+    """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
+    return raw_env(sides, **kwargs)
