@@ -17,10 +17,11 @@ Agents
 
 Decisions (``infos[agent]["decision_kind"]`` and the ``decision_kind`` observation field)
     ``breath``: one maneuver of the fighter whose count it is — ``attack:<weapon>.<technique>``,
-    ``aim:<weapon>.<technique>:<location>`` (hit locations: wrist, arm, leg, torso, face),
+    ``aim:attack_a|attack_b:<location>`` (the weapon in hand's Attack A or B at a hit location, +1
+    Energy, MA-041; locations wrist, arm, leg, torso, face),
     ``reserve:<weapon>.<defense>``, ``half_step:close`` / ``half_step:open``, ``stance:<stance>``,
     ``release_stance``, ``kata:<kata>``, at tsubazeriai ``push_out``, ``slip_away``,
-    ``empty_hand:<move>``, after a won slip-away ``slip_counter:<technique>``, when disarmed
+    ``empty_hand:<move>``, after a won slip-away ``slip_counter:attack_a|attack_b``, when disarmed
     ``pick_up``, and ``end_breath`` or ``stand`` (BR-G09).
     ``defend``: an attacked fighter's reply — ``use_reserved:<defense>`` (0 Energy, BR-019),
     ``improvise:<defense>`` (1.5× cost, BR-020) or ``take_hit`` (BR-G03/G08).
@@ -30,20 +31,21 @@ Decisions (``infos[agent]["decision_kind"]`` and the ``decision_kind`` observati
     ``yield`` (MA-011, MA-G01).
 
 Action space
-    ``Discrete(208)`` for the shipped content in shinken shobu with hit locations (``Discrete(108)``
+    ``Discrete(100)`` for the shipped content in shinken shobu with hit locations (``Discrete(90)``
     in sparring or with ``hit_locations=False``; ``Discrete(78)`` with ``ma=False``): the whole
     catalog, so one policy can play any loadout; the mask narrows it to the fighter's own weapon,
     stances and [Kata] and to what the ma allows. Names: ``env.action_names``; ``env.action_id(name)``.
 
 Observation space
-    ``Dict(observation=Box(0, 1, (127,), float32), action_mask=Box(0, 1, (N,), int8))`` for the shipped
+    ``Dict(observation=Box(0, 1, (129,), float32), action_mask=Box(0, 1, (N,), int8))`` for the shipped
     content (``(92,)`` with ``ma=False``). Named fields (``env.ruleset.observation_spec.unpack(obs)``):
     decision_kind, round, pending_check_bonus, incoming_attack; per fighter, ego-centric (self, then
     the opponent): present, ally, acting, energy, max_energy, wounds, max_wounds, breath_limit, spent,
     standing, defenseless, defeated, attack_checks, reservations, defense, finesse, physique,
     zero_energy_used; one-hot weapon, armor, stance per fighter; own_reserved, own_kata_used; and the
     duel's ma_rung, ma_can_attack, ma_guard, ma_guard_open, ma_window, ma_injuries, ma_points,
-    ma_loss_streak, ma_stage_side, ma_step_in, ma_counter_owed, ma_first_contest. Everything at the
+    ma_loss_streak, ma_stage_side, ma_step_in, ma_counter_owed, ma_first_contest,
+    ma_half_step_declared. Everything at the
     table is public; only the dice are hidden.
 
 Rewards (to both agents when the fight ends, whoever moved last)

@@ -63,8 +63,8 @@ def test_docstring_spec_matches_the_shipped_content():
     env = breath_duel_v0.env()
     assert env.ruleset.name == "ma_duel" and str(env) == "breath_duel_v0"
     assert env.possible_agents == ["player_0", "player_1"]
-    for options, actions, observations in (({}, 208, 127), ({"mode": "sparring"}, 108, 127),
-                                           ({"hit_locations": False}, 108, 127), ({"ma": False}, 78, 92)):
+    for options, actions, observations in (({}, 100, 129), ({"mode": "sparring"}, 90, 129),
+                                           ({"hit_locations": False}, 90, 129), ({"ma": False}, 78, 92)):
         configured = breath_duel_v0.env(**options)
         assert configured.action_space("player_0").n == actions
         assert configured.observation_space("player_0")["observation"].shape == (observations,)
