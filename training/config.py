@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -129,6 +131,32 @@ def apply_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConf
     if unknown:
         raise ConfigError(f"unknown config field(s) {unknown}; known: {sorted(fields)}")
     return dataclasses.replace(config, **{key: _convert(fields[key], value) for key, value in overrides.items()})
+
+
+CONFIGS_DIR = Path(__file__).parent / "configs"
+"""The shipped config files (``issoku train --config reference_breath_duel``)."""
+
+
+def config_file_path(name_or_path: str) -> Path:
+    """A config file given as a path, or as the name of a shipped one (``training/configs/<name>.toml``)."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    shipped = CONFIGS_DIR / f"{name_or_path}.toml"
+    if shipped.is_file():
+        return shipped
+    names = sorted(p.stem for p in CONFIGS_DIR.glob("*.toml"))
+    raise ConfigError(f"config file {name_or_path!r} not found (neither a file nor a shipped config; shipped: {names})")
+
+
+def read_config_file(name_or_path: str) -> dict[str, Any]:
+    """A TOML config file's ``field = value`` pairs (checked and converted later by :func:`apply_overrides`)."""
+    path = config_file_path(name_or_path)
+    try:
+        with path.open("rb") as stream:
+            return tomllib.load(stream)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: {error}") from None
 
 
 def parse_assignments(assignments: list[str]) -> dict[str, str]:

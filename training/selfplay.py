@@ -135,15 +135,17 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     return results
 
 
-def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool) -> None:
-    """``issoku train``: options and ``--set key=value`` pairs into a config, train, print the final evaluation."""
+def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, config_file: str | None = None) -> None:
+    """``issoku train``: a config file, options and ``--set key=value`` pairs (later ones win) into a config,
+    train, print the final evaluation."""
     import typer
 
     from issoku.agents.checkpoint import CheckpointMismatchError
-    from issoku.training.config import ConfigError, parse_assignments
+    from issoku.training.config import ConfigError, parse_assignments, read_config_file
 
     try:
-        config = resolve_config({**options, **parse_assignments(assignments)}, resume=resume)
+        from_file = read_config_file(config_file) if config_file else {}
+        config = resolve_config({**from_file, **options, **parse_assignments(assignments)}, resume=resume)
         results = train(config, resume=resume)
     except (CheckpointMismatchError, ConfigError, RunDirectoryError) as error:
         typer.echo(f"error: {error}", err=True)

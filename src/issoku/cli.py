@@ -150,13 +150,15 @@ def train(
     seed: Optional[int] = typer.Option(None, help="Run seed (network, fights, seats, opponents)."),
     run_dir: Optional[str] = typer.Option(None, help="Run directory (default runs/<env>-seed<seed>)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the run in --run-dir from its newest checkpoint."),
+    config: Optional[str] = typer.Option(None, "--config", help="A TOML file of config fields, or a shipped config's name (reference_breath_duel)."),
     set_: list[str] = typer.Option([], "--set", help="Any other config field, as key=value (repeatable); see issoku.training.config."),
 ) -> None:
     """Train an agent by MaskablePPO self-play against a PFSP opponent pool (checkpoints, TensorBoard, resume)."""
     from issoku.training.selfplay import cli_train
 
     given = {"env_id": env, "total_steps": total_steps, "seed": seed, "run_dir": run_dir}
-    cli_train({key: value for key, value in given.items() if value is not None}, set_, resume=resume)
+    cli_train({key: value for key, value in given.items() if value is not None}, set_, resume=resume,
+              config_file=config)
 
 
 @app.command()

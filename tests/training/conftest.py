@@ -17,10 +17,10 @@ TINY = {"env_id": RACE, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs"
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory):
-    """A finished tiny run (500 steps, checkpoint every 200): its config and final results."""
+    """A finished tiny run (500 steps, checkpoint and evaluation every 200): its config and final results."""
     from issoku.training.config import TrainConfig
     from issoku.training.selfplay import train
 
-    config = TrainConfig(**TINY, total_steps=500, checkpoint_every=200,
+    config = TrainConfig(**{**TINY, "eval_every": 200, "eval_episodes": 10}, total_steps=500, checkpoint_every=200,
                          run_dir=str(tmp_path_factory.mktemp("tiny_run")))
     return config, train(config)

@@ -1,8 +1,8 @@
-"""Command-line overrides become typed config values; unknown or malformed ones are refused."""
+"""Command-line overrides and config files become typed config values; unknown or malformed ones are refused."""
 
 import pytest
 
-from issoku.training.config import ConfigError, TrainConfig, apply_overrides, parse_assignments
+from issoku.training.config import ConfigError, TrainConfig, apply_overrides, parse_assignments, read_config_file
 
 
 def test_overrides_are_converted_to_field_types():
@@ -29,3 +29,27 @@ def test_bad_overrides_are_refused(assignment, message):
 
 def test_default_run_dir_names_env_and_seed():
     assert TrainConfig(env_id="breath_duel_v0", seed=3).resolved_run_dir == "runs/breath_duel_v0-seed3"
+
+
+def test_the_shipped_reference_config_is_found_by_name_and_is_valid():
+    config = apply_overrides(TrainConfig(), read_config_file("reference_breath_duel"))
+    assert config.env_id == "breath_duel_v0" and len(config.matchups) == 6
+    assert "ma_heuristic" in config.opponents and config.eval_opponents == ("ma_heuristic",)
+    assert config.final_eval_episodes == 1000 and config.net_arch == (128, 128)
+
+
+def test_a_config_file_by_path_is_read_and_bad_files_are_refused(tmp_path):
+    good = tmp_path / "run.toml"
+    good.write_text('env_id = "tempo_duel_v0"\nnet_arch = [16]\nenv_kwargs = { round_limit = 3 }\n')
+    config = apply_overrides(TrainConfig(), read_config_file(str(good)))
+    assert (config.env_id, config.net_arch, config.env_kwargs) == ("tempo_duel_v0", (16,), {"round_limit": 3})
+    with pytest.raises(ConfigError, match="not found.*reference_breath_duel"):
+        read_config_file(str(tmp_path / "missing.toml"))
+    broken = tmp_path / "broken.toml"
+    broken.write_text("n_envs = \n")
+    with pytest.raises(ConfigError, match="broken.toml"):
+        read_config_file(str(broken))
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("n_env = 4\n")
+    with pytest.raises(ConfigError, match="unknown config field"):
+        apply_overrides(TrainConfig(), read_config_file(str(unknown)))

@@ -1,14 +1,18 @@
-"""Training on issoku envs: breath_duel_v0 through the envs registry, its single-agent wrapper and scripted agents."""
+"""Training on issoku envs: breath_duel_v0 through the envs registry, its single-agent wrapper and scripted agents;
+tempo_duel_v0 and breath_skirmish_v0 (teams of fighters) train with the same code, unchanged."""
 
 import numpy as np
 import pytest
 
 from issoku.agents.breath_scripted import Heuristic
+from issoku.agents.checkpoint import CheckpointPolicy, read_metadata
 from issoku.agents.policy import RandomLegal
 from issoku.envs.single_agent import SingleAgentEnv
+from issoku.training.checkpoints import latest_checkpoint
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.make_env import action_names, env_identity, make_config_env, make_selfplay_env, ruleset_of
 from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
+from issoku.training.selfplay import train
 
 HEURISTIC = "issoku.agents.breath_scripted:Heuristic"
 
@@ -52,3 +56,19 @@ def test_the_identity_of_a_breath_run_names_version_and_matchups():
     assert fixed["rules_version"] == mixed["rules_version"] is not None
     assert fixed["rules_fingerprint"] != mixed["rules_fingerprint"]
     assert len(fixed["rules_fingerprint"]) >= 16
+
+
+@pytest.mark.parametrize("env_id, scripted", [("tempo_duel_v0", "tempo_heuristic"), ("breath_skirmish_v0", "random")])
+def test_other_issoku_envs_train_checkpoint_and_evaluate_unchanged(tmp_path, env_id, scripted):
+    config = TrainConfig(env_id=env_id, opponents=(scripted,), eval_opponents=(scripted,), n_envs=2, n_steps=32,
+                         batch_size=32, n_epochs=1, net_arch=(16,), total_steps=128, checkpoint_every=64,
+                         eval_every=0, final_eval_episodes=2, progress_bar=False, run_dir=str(tmp_path))
+    results = train(config)
+    assert results["steps"] >= 128 and results["evaluations"][0]["episodes"] == 2
+    metadata = read_metadata(latest_checkpoint(tmp_path))
+    assert metadata["env_id"] == env_id and metadata["rules_fingerprint"]
+    policy = CheckpointPolicy(results["checkpoint"])
+    env = make_config_env(config)
+    env.reset(seed=0)
+    observed = env.observe(env.agent_selection)
+    assert observed["action_mask"][policy(observed["observation"], observed["action_mask"])] == 1

@@ -1,0 +1,1 @@
+"""Shipped training configs (TOML), found by name: ``issoku train --config reference_breath_duel``."""
