@@ -173,6 +173,30 @@ def play(
     play_in_terminal(checkpoint, seat=seat, seed=seed)
 
 
+@app.command()
+def evaluate(
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
+    opponent: str = typer.Option("random", help="Scripted agent: a registry name (ma_heuristic) or package.module:Factory."),
+    duels: int = typer.Option(1000, help="Seeded duels; each fight seed is played twice, seats swapped."),
+    seed: Optional[int] = typer.Option(None, help="Base fight seed (default: issoku.evaluation.checkpoint_duels.DEFAULT_SEED)."),
+    out: Optional[Path] = typer.Option(None, help="Also write the result, per seat and per matchup, to this JSON file."),
+) -> None:
+    """Duel a trained checkpoint against a scripted agent: win rate with a 95 % Wilson interval."""
+    import json
+
+    from issoku.evaluation.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
+
+    result = duel_checkpoint(checkpoint, opponent, duels, DEFAULT_SEED if seed is None else seed)
+    typer.echo(f"{checkpoint} ({result['steps']} steps) vs {opponent}: won {result['wins']}/{result['duels']} "
+               f"({result['win_rate']:.1%}, 95% CI {result['win_rate_low']:.1%}-{result['win_rate_high']:.1%}), "
+               f"drew {result['draws']}, lost {result['losses']}")
+    for seat, tally in result["by_seat"].items():
+        typer.echo(f"  as seat {seat}: won {tally['wins']}/{tally['duels']} ({tally['win_rate']:.1%})")
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=2) + "\n")
+
+
 @app.command("balance-report")
 def balance_report(
     study: Path = typer.Option(None, "--study", help="A study TOML file: env, policies, loadouts, budget (docs/balance.md)."),
