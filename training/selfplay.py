@@ -47,6 +47,12 @@ def resolve_config(overrides: dict[str, Any], *, resume: bool) -> TrainConfig:
     return apply_overrides(saved, {**overrides, "run_dir": config.resolved_run_dir})
 
 
+def final_step_count(config: TrainConfig, steps_done: int) -> int:
+    """The step count a run ends at: SB3 stops only after a whole rollout, so past ``total_steps``."""
+    rollout = config.n_steps * config.n_envs
+    return steps_done + -(-max(0, config.total_steps - steps_done) // rollout) * rollout
+
+
 def build_pool(config: TrainConfig, ruleset: Any) -> OpponentPool:
     """The pool's scripted members, seeded from the run's seed (``ruleset``: the env's, for scripted agents)."""
     return OpponentPool(
@@ -118,7 +124,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     stats = SelfPlayStats(pool, names)
     callbacks = [stats, Every(config.checkpoint_every, checkpoint), Every(config.eval_every, evaluate)]
     if config.progress_bar:
-        callbacks.append(ProgressBar(config.total_steps, stats))
+        callbacks.append(ProgressBar(final_step_count(config, model.num_timesteps), stats))
     model.learn(max(0, config.total_steps - model.num_timesteps), callback=CallbackList(callbacks),
                 reset_num_timesteps=False, tb_log_name="selfplay")
     if latest_checkpoint(run_dir).name != f"step_{model.num_timesteps:012d}.zip":

@@ -53,3 +53,12 @@ def test_a_config_file_by_path_is_read_and_bad_files_are_refused(tmp_path):
     unknown.write_text("n_env = 4\n")
     with pytest.raises(ConfigError, match="unknown config field"):
         apply_overrides(TrainConfig(), read_config_file(str(unknown)))
+
+
+def test_a_run_ends_after_the_whole_rollout_that_crosses_total_steps():
+    from issoku.training.selfplay import final_step_count
+
+    config = TrainConfig(total_steps=500_000, n_envs=8, n_steps=512)
+    assert final_step_count(config, 0) == 503_808
+    assert final_step_count(config, 503_808) == 503_808
+    assert final_step_count(config, 499_712) == 503_808
