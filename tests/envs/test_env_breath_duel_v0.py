@@ -165,3 +165,45 @@ def test_two_against_one_passes_the_api_test_and_a_fallen_ally_leaves_with_zero(
             assert reward == (0.0 if eliminated else returns[seat])
         fallen_allies += left["player_1"][1] or left["player_2"][1]
     assert fallen_allies  # some fights did drop one of the pair while the other fought on
+
+
+def _step_until(env, seed, done):
+    """Random-legal steps (seeded) until ``done(env)`` or the fight ends."""
+    rng = np.random.default_rng(seed)
+    while not done(env) and not any(env.terminations.values()) and not any(env.truncations.values()):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_ansi_render_draws_the_ladder_both_fighters_energy_and_guard_bars_and_the_last_events():
+    env = breath_duel_v0.env(render_mode="ansi", kind="hatashiai", stage="high_ground", stage_side=1)
+    env.reset(seed=4)
+    text = env.render()
+    assert "ladder  [FAR] - issoku_itto - near - close - tsubazeriai" in text
+    assert "player_0 >------------< player_1" in text  # as far apart as the ma
+    assert "E[#############] 13/13" in text and "E[############] 12/12" in text  # Energy bars
+    assert "guard   player_0   G[########]  8/8" in text and "guard   player_1   G[#######]  7/7" in text
+    assert "stage   high_ground (side: player_1)" in text
+    assert "[MA-009 ] ma_start" in text  # the events of the reset
+    rung = env.ruleset.modules[0].data(env.game_state).ladder
+    _step_until(env, 4, lambda e: rung.rung != 0)
+    text = env.render()
+    assert "[ISSOKU_ITTO]" in text and ">---------<" in text  # one half-step closer
+    assert "[MA-009 ] ma_start" not in text and "[MA-0" in text  # only the last step's events
+
+
+def test_ansi_render_marks_open_guards_injuries_and_a_stage_without_far_range():
+    env = breath_duel_v0.env(render_mode="ansi", kind="hatashiai", stage="narrow_path")
+    env.reset(seed=0)
+    assert "ladder  xfarx - [ISSOKU_ITTO]" in env.render()  # MA-051: no far range on a narrow path
+    seen = set()
+    for seed in range(30):
+        env.reset(seed=seed)
+        guards = env.ruleset.modules[0].data(env.game_state).guards
+        injuries = env.ruleset.modules[0].data(env.game_state).injuries
+        _step_until(env, seed, lambda e: any(g.value == 0 for g in guards) and any(i.bleeding for i in injuries))
+        text = env.render()
+        seen |= {marker for marker in ("OPEN", "injured:", "bleeding") if marker in text}
+        if seen == {"OPEN", "injured:", "bleeding"}:
+            break
+    assert seen == {"OPEN", "injured:", "bleeding"}
