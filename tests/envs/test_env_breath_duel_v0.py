@@ -102,14 +102,14 @@ def test_fighters_by_name_mapping_or_spec_and_shared_rulesets():
 
 def _play_out(env, seed):
     """One random-legal fight through ``agent_iter``; the agent who made the last decision, and what
-    ``env.last()`` gave each agent once its fight was over."""
+    ``env.last()`` gave each agent once its fight was over: ``(reward, terminated, truncated)``."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     last_mover, final = None, {}
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, _ = env.last()
         if terminated or truncated:
-            final[agent] = (reward, terminated)
+            final[agent] = (reward, terminated, truncated)
             env.step(None)
         else:
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
@@ -123,13 +123,24 @@ def test_the_loser_of_a_fight_ending_on_the_winners_move_receives_minus_one():
     for seed in range(40):
         mover, final = _play_out(env, seed)
         returns = env.game_state.returns()
-        assert {agent: reward for agent, (reward, _) in final.items()} == {"player_0": returns[0],
+        assert {agent: reward for agent, (reward, _, _) in final.items()} == {"player_0": returns[0],
                                                                              "player_1": returns[1]}
         if env.game_state.is_terminal():
             winner, loser = ("player_0", "player_1") if returns[0] == 1.0 else ("player_1", "player_0")
-            assert final[winner] == (1.0, True) and final[loser] == (-1.0, True)
+            assert final[winner] == (1.0, True, False) and final[loser] == (-1.0, True, False)
             endings.add("winner moved last" if mover == winner else "loser moved last")
     assert endings == {"winner moved last", "loser moved last"}  # both endings were exercised
+
+
+def test_the_round_limit_truncates_both_agents_with_zero():
+    env = breath_duel_v0.env(round_limit=1)
+    truncated = 0
+    for seed in range(20):
+        _, final = _play_out(env, seed)
+        if env.game_state.is_truncated():
+            truncated += 1
+            assert final == {"player_0": (0.0, False, True), "player_1": (0.0, False, True)}
+    assert truncated  # one round is too short for most random fights
 
 
 @settings(max_examples=8, deadline=None)
