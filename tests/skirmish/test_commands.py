@@ -89,3 +89,10 @@ def test_issoku_train_runs_on_the_skirmish(tmp_path):
     assert "trained 64 steps" in result.output and "vs random: won" in result.output
     final = json.loads((run_dir / "final_eval.json").read_text())
     assert final  # the learner was evaluated on the skirmish it trained on
+    from issoku.training.play import play
+
+    (checkpoint,) = (run_dir / "checkpoints").glob("step_*64.zip")
+    lines: list[str] = []
+    reward = play(checkpoint, seat=3, seed=0, choose=lambda menu: menu[-1][0], write=lines.append)
+    assert lines[0] == ("you play side_1_fighter_1; the agent plays side_0_fighter_1, side_0_fighter_2, "
+                        "side_0_fighter_3") and reward in (-1.0, 0.0, 1.0)
