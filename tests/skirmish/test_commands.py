@@ -45,6 +45,18 @@ def test_a_side_scores_its_outcome_however_many_of_its_fighters_fell(sides):
     assert fell_before_the_end  # a side scored as one though a fighter had left the agents before the end
 
 
+def test_the_team_view_passes_pettingzoo_s_api_test():
+    import contextlib
+    import io
+    import warnings
+
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")  # api_test's advice about Dict observation spaces
+        api_test(as_two_seats(breath_skirmish_v0.env(THREE_V_ONE)), num_cycles=300)
+
+
 def test_every_decision_of_a_side_is_its_policy_s():
     env = breath_skirmish_v0.env(TWO_V_TWO, round_limit=4)
     seen: list[str] = []
