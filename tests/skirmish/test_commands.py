@@ -7,9 +7,13 @@ plays every member of a side, through the generic team view of the evaluation la
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import warnings
 
 import pytest
+from pettingzoo.test import api_test
 from typer.testing import CliRunner
 
 from issoku.agents.policy import RandomLegal
@@ -18,6 +22,7 @@ from issoku.envs import breath_skirmish_v0
 from issoku.evaluation.match import play_match
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.teams import TeamView, as_two_seats
+from issoku.training.play import play
 
 TWO_V_TWO = [["kenshi", "shinobi"], ["ronin", "ashigaru"]]
 THREE_V_ONE = [["kenshi", "shinobi", "mikkyo_monk"], ["wildman"]]
@@ -46,12 +51,6 @@ def test_a_side_scores_its_outcome_however_many_of_its_fighters_fell(sides):
 
 
 def test_the_team_view_passes_pettingzoo_s_api_test():
-    import contextlib
-    import io
-    import warnings
-
-    from pettingzoo.test import api_test
-
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")  # api_test's advice about Dict observation spaces
         api_test(as_two_seats(breath_skirmish_v0.env(THREE_V_ONE)), num_cycles=300)
@@ -101,8 +100,6 @@ def test_issoku_train_runs_on_the_skirmish(tmp_path):
     assert "trained 64 steps" in result.output and "vs random: won" in result.output
     final = json.loads((run_dir / "final_eval.json").read_text())
     assert final  # the learner was evaluated on the skirmish it trained on
-    from issoku.training.play import play
-
     (checkpoint,) = (run_dir / "checkpoints").glob("step_*64.zip")
     lines: list[str] = []
     reward = play(checkpoint, seat=3, seed=0, choose=lambda menu: menu[-1][0], write=lines.append)
