@@ -17,6 +17,7 @@ from pettingzoo.test import api_test
 from typer.testing import CliRunner
 
 from issoku.agents.policy import RandomLegal
+from issoku.agents.registry import make_policy
 from issoku.cli import app
 from issoku.envs import breath_skirmish_v0
 from issoku.evaluation.match import play_match
@@ -38,9 +39,12 @@ def test_a_side_scores_its_outcome_however_many_of_its_fighters_fell(sides):
     view = as_two_seats(env)
     assert isinstance(view, TeamView) and view.possible_agents == ["team_0", "team_1"]
     fell_before_the_end = 0
-    for seed in range(30):
-        record = play_match(view, [RandomLegal(seed), RandomLegal(seed + 1)], seed, key=str(seed), loadout="default",
-                            loadout_kwargs={}, policy_names=("a", "b"))
+    for seed in range(8):
+        policies = [make_policy("breath_aggressive", seed=seed, ruleset=env.ruleset), RandomLegal(seed)]
+        if seed % 2:
+            policies.reverse()
+        record = play_match(view, policies, seed, key=str(seed), loadout="default", loadout_kwargs={},
+                            policy_names=("a", "b"))
         winner = env.game_state.winner_side()
         assert record.returns == ((0.0, 0.0) if winner is None else (1.0, -1.0) if winner == 0 else (-1.0, 1.0))
         assert record.winner == winner and record.env_id == "breath_skirmish_v0"
