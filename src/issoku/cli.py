@@ -7,7 +7,7 @@ dependencies (torch) load only when used.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -68,17 +68,11 @@ def duel(
         raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed),
                        [SCRIPTED[agent_a](ruleset, seed), SCRIPTED[agent_b](ruleset, seed + 1)])
-    if json_lines:
-        typer.echo(state.events.to_jsonl(), nl=False)
-        return
     names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
              zip(ruleset.seat_names, ruleset.sheets, (agent_a, agent_b))]
-    for event in state.events:
-        typer.echo(event.describe(names))
-    typer.echo("")
-    typer.echo(state.render_text())
     winner = state.winner_side()
-    typer.echo("draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
+    _print_fight(state, names, json_lines,
+                 "draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
 
 
 @app.command("tempo-duel")
@@ -105,16 +99,23 @@ def tempo_duel(
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed), [SCRIPTED[agent_a](seed=seed), SCRIPTED[agent_b](seed=seed + 1)])
+    names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
+             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
+    returns = state.returns()
+    _print_fight(state, names, json_lines,
+                 "draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+
+
+def _print_fight(state: Any, names: list[str], json_lines: bool, verdict: str) -> None:
+    """A played fight for a person (every event, the final position, the verdict) or as JSON lines."""
     if json_lines:
         typer.echo(state.events.to_jsonl(), nl=False)
         return
-    names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
-             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
     for event in state.events:
         typer.echo(event.describe(names))
+    typer.echo("")
     typer.echo(state.render_text())
-    returns = state.returns()
-    typer.echo("draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+    typer.echo(verdict)
 
 
 @app.command()
