@@ -23,6 +23,8 @@ from issoku.envs import breath_skirmish_v0
 from issoku.evaluation.match import play_match
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.teams import TeamView, as_two_seats
+from issoku.training.config import ConfigError, TrainConfig
+from issoku.training.make_env import make_config_env
 from issoku.training.play import play
 
 TWO_V_TWO = [["kenshi", "shinobi"], ["ronin", "ashigaru"]]
@@ -109,3 +111,9 @@ def test_issoku_train_runs_on_the_skirmish(tmp_path):
     reward = play(checkpoint, seat=3, seed=0, choose=lambda menu: menu[-1][0], write=lines.append)
     assert lines[0] == ("you play side_1_fighter_1; the agent plays side_0_fighter_1, side_0_fighter_2, "
                         "side_0_fighter_3") and reward in (-1.0, 0.0, 1.0)
+
+
+def test_duel_matchups_are_refused_with_a_message_not_a_traceback():
+    """Randomized matchups give the env ``fighters=[a, b]``; the skirmish takes ``sides``."""
+    with pytest.raises(ConfigError, match="breath_skirmish_v0 cannot take that"):
+        make_config_env(TrainConfig(env_id="breath_skirmish_v0", matchups=("kenshi", "ronin")))
