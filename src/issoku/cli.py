@@ -207,6 +207,35 @@ def balance_report(
     typer.echo(f"report: {report}")
 
 
+@app.command("head-to-head")
+def head_to_head(
+    agent: str = typer.Option("ma_heuristic", "--agent", "-a", help="Policy name (issoku.agents.registry) or name=package.module:factory."),
+    opponent: str = typer.Option("random", "--opponent", "-o", help="The opponent's policy, named the same way."),
+    duels: int = typer.Option(500, "--duels", "-n", min=1, help="Duels in all; odd ones swap the seats."),
+    env: str = typer.Option("breath_duel_v0", "--env", help="Env id or package.module:factory."),
+    env_kwargs: str = typer.Option("{}", "--env-kwargs", help='Env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first pair of duels (then seed+1, ...)."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process)."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Keep the duels in this match store (a rerun plays nothing again)."),
+) -> None:
+    """Win, draw and loss of one agent against another over seeded duels, with 95 % intervals."""
+    import json
+
+    from issoku.evaluation.head_to_head import IN_MEMORY
+    from issoku.evaluation.head_to_head import head_to_head as play_head_to_head
+
+    try:
+        kwargs = json.loads(env_kwargs)
+        if not isinstance(kwargs, dict):
+            raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
+        result = play_head_to_head(agent, opponent, duels, env=env, env_kwargs=kwargs, base_seed=seed,
+                                   workers=workers, db=db or IN_MEMORY, progress=True)
+    except (ValueError, KeyError, TypeError) as error:  # bad JSON, DataError, UnknownNameError, bad env kwargs
+        typer.echo(f"head-to-head: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(result.summary())
+
+
 def main() -> None:
     """Entry point for ``python -m issoku``."""
     app()
