@@ -117,3 +117,10 @@ def test_duel_matchups_are_refused_with_a_message_not_a_traceback():
     """Randomized matchups give the env ``fighters=[a, b]``; the skirmish takes ``sides``."""
     with pytest.raises(ConfigError, match="breath_skirmish_v0 cannot take that"):
         make_config_env(TrainConfig(env_id="breath_skirmish_v0", matchups=("kenshi", "ronin")))
+
+
+def test_head_to_head_plays_side_against_side():
+    result = CliRunner().invoke(app, ["head-to-head", "-a", "breath_heuristic", "-o", "random", "-n", "4",
+                                      "--env", "breath_skirmish_v0", "--env-kwargs", '{"round_limit": 8}'])
+    assert result.exit_code == 0, result.output
+    assert "breath_heuristic vs random on breath_skirmish_v0" in result.output and "won " in result.output
