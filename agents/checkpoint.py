@@ -21,6 +21,9 @@ import numpy as np
 
 IDENTITY_KEYS = ("env_id", "env_version", "rules_version", "rules_fingerprint")
 """Metadata fields that must match between a checkpoint and the env it plays in."""
+RECORDED_IDENTITY_KEYS = ("interface",)
+"""Fields that must match when the checkpoint records them: checkpoints written before a field existed
+lack it, and are checked on the other fields only."""
 
 
 class CheckpointMismatchError(ValueError):
@@ -41,13 +44,15 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
 
 
 def check_compatible(metadata: Mapping[str, Any], identity: Mapping[str, Any], *, what: str = "checkpoint") -> None:
-    """Refuse a checkpoint whose env identity differs from ``identity`` (see :data:`IDENTITY_KEYS`).
+    """Refuse a checkpoint whose env identity differs from ``identity`` (see :data:`IDENTITY_KEYS` and
+    :data:`RECORDED_IDENTITY_KEYS`).
 
     Raises :class:`CheckpointMismatchError` listing every differing field, old and new value.
     """
+    keys = IDENTITY_KEYS + tuple(key for key in RECORDED_IDENTITY_KEYS if key in metadata)
     differences = [
         f"{key}: {what} has {metadata.get(key)!r}, this env has {identity.get(key)!r}"
-        for key in IDENTITY_KEYS
+        for key in keys
         if metadata.get(key) != identity.get(key)
     ]
     if differences:

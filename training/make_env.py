@@ -10,7 +10,9 @@ menus and usage statistics.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import re
 from typing import Any
 
@@ -65,9 +67,13 @@ def ruleset_of(aec_env: Any) -> Any:
 
 
 def env_identity(aec_env: Any, env_id: str) -> dict[str, Any]:
-    """What a checkpoint must match to be used with this env: id, ``_vN`` version, rules version and fingerprint.
+    """What a checkpoint must match to be used with this env: id, ``_vN`` version, rules version and fingerprint,
+    and the interface the network was built for.
 
     The version is the ``_vN`` suffix of the env's ``metadata["name"]`` (PettingZoo's convention), else of ``env_id``.
+    The ``interface`` digest covers the action names in order and the observation's shape: a rules
+    fingerprint hashes configuration and content data, so a code change that renumbers the actions or
+    moves observation fields would slip past it, and the agent would read the wrong inputs.
     """
     version = re.search(r"_v(\d+)$", aec_env.metadata.get("name", env_id))
     mix = isinstance(aec_env.unwrapped, MatchupMixEnv)  # a mix carries the fingerprint of all its matchups
@@ -77,7 +83,16 @@ def env_identity(aec_env: Any, env_id: str) -> dict[str, Any]:
         "env_version": int(version.group(1)) if version else None,
         "rules_version": getattr(rules, "version", None),
         "rules_fingerprint": getattr(rules, "fingerprint", None),
+        "interface": interface_digest(aec_env),
     }
+
+
+def interface_digest(aec_env: Any) -> str:
+    """A digest of the env's action names (in action order) and observation shape, as seen by its first seat."""
+    space = aec_env.observation_space(aec_env.possible_agents[0])
+    shape = space["observation"].shape if "observation" in getattr(space, "spaces", {}) else space.shape
+    described = json.dumps({"actions": list(action_names(aec_env)), "observation_shape": list(shape)})
+    return hashlib.sha256(described.encode()).hexdigest()[:16]
 
 
 def action_names(aec_env: Any) -> tuple[str, ...]:

@@ -70,7 +70,8 @@ def test_killed_run_resumes_from_its_last_checkpoint_and_evaluates(tmp_path):
     assert any(member["kind"] == "snapshot" for member in metadata["pool"])
 
 
-@pytest.mark.parametrize("field, value", [("env_version", 99), ("rules_fingerprint", "0123abcd")])
+@pytest.mark.parametrize("field, value", [("env_version", 99), ("rules_fingerprint", "0123abcd"),
+                                          ("interface", "0123abcd")])
 def test_a_checkpoint_of_another_env_version_or_rules_is_refused(tiny_run, tmp_path, field, value):
     config, _ = tiny_run
     copy = tmp_path / "copy"
@@ -138,3 +139,15 @@ def test_checkpoint_probabilities_match_sb3s_masked_distribution(tiny_run):
     sampled = {CheckpointPolicy(results["checkpoint"], deterministic=False, seed=s)(observation, np.array([0, 1, 1]))
                for s in range(30)}
     assert sampled <= {1, 2}
+
+
+def test_the_interface_digest_follows_actions_and_observation_and_old_checkpoints_are_still_read(tiny_run):
+    from issoku.agents.checkpoint import check_compatible
+    from issoku.training.make_env import env_identity
+
+    _, results = tiny_run
+    metadata = read_metadata(results["checkpoint"])
+    identity = env_identity(make_aec_env(RACE), RACE)
+    assert metadata["interface"] == identity["interface"]
+    assert env_identity(make_aec_env(RACE, {"target": 12}), RACE)["interface"] != identity["interface"]
+    check_compatible({key: value for key, value in metadata.items() if key != "interface"}, identity)
