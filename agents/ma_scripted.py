@@ -1,103 +1,265 @@
-"""A scripted duelist for Ma and Blade: it fights for its weapon's distance, then cuts like the breath heuristic.
+"""Scripted duelists for Ma and Blade (``breath_duel_v0``): each fights for a distance, then cuts.
 
-The breath engine's scripted fighters know nothing of the ladder; in a Ma and Blade duel they answer a
-half-step at random and never take one. :class:`MaHeuristic` adds the duel's judgement around the
-breath :class:`~issoku.agents.breath_scripted.Heuristic` (composition: the breath choices are its):
+The breath engine's scripted fighters know nothing of the ladder: in a Ma and Blade duel they never
+half-step and answer a half-step at random. Every duelist here composes one of them (its choices
+inside the breath, its defense and counters) with a judgement of the distance, :class:`MaScripted`:
 
-* outside its weapon's ideal range it half-steps towards it before cutting (MA-022);
-* it resists a half-step that would take it further from its ideal range, and yields to one that
-  brings it closer (MA-G01);
-* in tsubazeriai a blade that wants distance slips away to issoku itto, a short arm pushes out to close
-  fighting, and a tanto or bare hands rattles the guard with a headbutt (MA-026..028); a won slip-away's
-  counterattack is always taken (MA-G06);
-* now and then it aims its cut at the wrist, hoping to disarm (MA-042).
+* outside the rungs it wants it half-steps towards them before anything else (MA-011), but never past
+  its breath limit (an overload is not worth a rung);
+* it resists a half-step that takes the ma further from what it wants and yields to the others (MA-G01);
+* in tsubazeriai it breaks the lock towards the rungs it wants: a slip-away to issoku itto or a
+  push-out to close fighting (MA-026, MA-027); a won slip-away's counterattack is always taken (MA-G06).
 
-Like the breath fighters it reads only public knowledge: the action names, the observation schema and
+The four differ in the rungs they want and in how they cut:
+
+``MaAggressive`` (``ma_aggressive``)
+    presses to the closest rung of its weapon's ideal range and cuts with everything (breath Aggressive).
+``MaDefensive`` (``ma_defensive``)
+    reserve first (breath Defensive) and keeps to the farthest rung of its ideal range.
+``MaDistanceKeeper`` (``ma_distance_keeper``)
+    fights at its weapon's ideal range (MA-017..022): it takes and holds a rung inside it, the one where
+    the opponent's weapon is worst off, and cuts only from there (breath Heuristic).
+``MaHeuristic`` (``ma_heuristic``)
+    the whole ladder weighed for both weapons: it goes where it can cut and the opponent cannot, or
+    cuts worse (a nodachi at far range against a short blade, a short blade in close fighting
+    against a nodachi), never overloads, and aims its cuts at the torso whenever the breath has room
+    for the extra Energy: one more Wound and bleeding (MA-045).
+
+Like the breath fighters they read only public knowledge: the action names, the observation schema and
 the catalog; everything about the fight comes from the observation and the mask.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from issoku.agents.breath_scripted import Heuristic
+from issoku.agents.breath_scripted import Aggressive, BreathScripted, Defensive, Heuristic, View
 from issoku.rules.breath.ruleset import BreathRuleset
+from issoku.rules.ma.duel import ATTACK_SLOT_INDEX
+from issoku.rules.ma.halfstep import HALF_STEP_COST
 from issoku.rules.ma.ladder import CLOSER, OPENER, Rung
-from issoku.rules.ma.reach import WeaponReach
+from issoku.rules.ma.reach import RangeVerdict, WeaponReach, range_table
 
-AIM_CHANCE = 0.3
-"""How often a cut that could be aimed is aimed at the wrist."""
+ORDINARY_RUNGS = (Rung.FAR, Rung.ISSOKU_ITTO, Rung.NEAR, Rung.CLOSE)
+"""Rungs where ordinary cuts exist; nobody wants tsubazeriai for its own sake (MA-025)."""
 
 
-class MaHeuristic:
-    """Distance first, then the breath heuristic's cuts (see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class MaView:
+    """The duel's public facts a scripted duelist reads, beside the breath :class:`View`."""
+
+    breath: View
+    rung: Rung
+    mine: WeaponReach
+    foe: WeaponReach
+    declared: int
+    """Direction of the half-step awaiting this seat's resist/yield answer (0 when none)."""
+    foe_bleeding: bool
+
+
+class MaSight:
+    """Decodes the ``ma_*`` fields and both weapons in hand from an observation."""
+
+    def __init__(self, ruleset: BreathRuleset, reader: BreathScripted) -> None:
+        self.reader = reader
+        spec = ruleset.observation_spec
+        catalog = ruleset.catalog
+        by_index = sorted(catalog.weapon_index.items(), key=lambda item: item[1])
+        self.reaches = [WeaponReach.of(catalog.weapons[key]) for key, _ in by_index]
+        self.weapon, self.width = spec.slice("weapon"), len(by_index)
+        self.rung = spec.slice("ma_rung")
+        self.declared = spec.slice("ma_half_step_declared")
+        injuries = spec.slice("ma_injuries")
+        self.foe_bleeding = injuries.start + (injuries.stop - injuries.start) // 2 + 4  # foe's flags, "bleeding"
+
+    def read(self, observation: np.ndarray) -> MaView:
+        weapons = observation[self.weapon]
+        declared = observation[self.declared]
+        return MaView(breath=self.reader.view(observation), rung=Rung(int(np.argmax(observation[self.rung]))),
+                      mine=self.reaches[int(np.argmax(weapons[:self.width]))],
+                      foe=self.reaches[int(np.argmax(weapons[self.width:2 * self.width]))],
+                      declared=CLOSER if declared[0] else (OPENER if declared[1] else 0),
+                      foe_bleeding=bool(observation[self.foe_bleeding]))
+
+
+def distance(rung: Rung, wanted: tuple[Rung, ...]) -> int:
+    """Half-steps from ``rung`` to the nearest wanted rung."""
+    return min(abs(rung - other) for other in wanted)
+
+
+class MaScripted:
+    """A breath fighter (``breath_class``) with a judgement of the distance; subclasses pick the rungs."""
+
+    breath_class: type[BreathScripted] = Heuristic
 
     def __init__(self, ruleset: BreathRuleset, seed: int | None = None) -> None:
-        self.breath_fighter = Heuristic(ruleset, seed)
-        self.rng = np.random.default_rng(None if seed is None else seed + 7919)
+        self.breath_fighter = self.breath_class(ruleset, seed)
+        self.sight = MaSight(ruleset, self.breath_fighter)
         self.names = ruleset.action_names
-        self.spec = ruleset.observation_spec
-        self.kinds = ruleset.decision_kinds
-        self.weapons = list(ruleset.catalog.weapons.values())
-        self.reaches = [WeaponReach.of(weapon) for weapon in self.weapons]
         self.action = {name: a for a, name in enumerate(self.names)}
+        self._tables: dict[str, tuple[RangeVerdict, ...]] = {}
+
+    def verdicts(self, reach: WeaponReach) -> tuple[RangeVerdict, ...]:
+        """A weapon's range verdict at every rung (MA-022..025), cached."""
+        table = self._tables.get(reach.weapon)
+        if table is None:
+            table = self._tables[reach.weapon] = range_table(reach)
+        return table
+
+    def wanted(self, view: MaView) -> tuple[Rung, ...]:
+        """The rungs this duelist wants to fight at (never empty)."""
+        raise NotImplementedError
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = set(int(a) for a in np.flatnonzero(action_mask))
+        legal = {int(a) for a in np.flatnonzero(action_mask)}
         if not legal:
-            raise ValueError("MaHeuristic got an all-zero action mask")
-        kind = self.kinds[int(np.argmax(observation[self.spec.slice("decision_kind")]))]
-        reach = self.reaches[int(np.argmax(observation[self.spec.slice("weapon")][:len(self.weapons)]))]
-        rung = Rung(int(np.argmax(observation[self.spec.slice("ma_rung")])))
-        if kind == "resist":
-            return self._answer_step(observation, reach, rung, legal)
-        if kind == "breath":
-            choice = self._duel_move(reach, rung, legal)
-            if choice is not None:
-                return choice
-        choice = self.breath_fighter(observation, action_mask)
-        return self._maybe_aim(choice, legal) if kind == "breath" else choice
+            raise ValueError(f"{type(self).__name__} got an all-zero action mask")
+        view = self.sight.read(observation)
+        if view.breath.kind == "resist":
+            return self.answer(view, legal)
+        if view.breath.kind == "breath":
+            move = self.duel_move(view, legal)
+            if move is not None:
+                return move
+            return self.cut(view, observation, action_mask, legal)
+        return self.breath_fighter(observation, action_mask)
 
-    def _answer_step(self, observation: np.ndarray, reach: WeaponReach, rung: Rung, legal: set[int]) -> int:
-        declared = observation[self.spec.slice("ma_half_step_declared")]
-        direction = CLOSER if declared[0] else OPENER
-        after = Rung(min(Rung.TSUBAZERIAI, max(Rung.FAR, rung + direction)))
-        worse = reach.rungs_off(after) > reach.rungs_off(rung)
+    # -- the distance -------------------------------------------------------------------------------------
+    def answer(self, view: MaView, legal: set[int]) -> int:
+        """Resist a half-step away from the wanted rungs, yield to the rest (MA-G01)."""
+        wanted = self.wanted(view)
+        after = Rung(min(Rung.TSUBAZERIAI, max(Rung.FAR, view.rung + view.declared)))
         resist = self.action["resist"]
-        return resist if worse and resist in legal else self.action["yield"]
+        if resist in legal and distance(after, wanted) > distance(view.rung, wanted):
+            return resist
+        return self.action["yield"]
 
-    def _duel_move(self, reach: WeaponReach, rung: Rung, legal: set[int]) -> int | None:
-        for slot in ("attack_a", "attack_b"):
+    def duel_move(self, view: MaView, legal: set[int]) -> int | None:
+        """A slip-away counterattack, a way out of tsubazeriai, or a half-step towards the wanted rungs."""
+        for slot in ATTACK_SLOT_INDEX:
             counter = self.action.get(f"slip_counter:{slot}")
+            if counter is None:
+                break
             if counter in legal:
                 return counter
-        if rung is Rung.TSUBAZERIAI:
-            if reach.ideal_near is Rung.TSUBAZERIAI:
-                wanted = "empty_hand:headbutt"
-            else:
-                wanted = "slip_away" if reach.ideal_far <= Rung.ISSOKU_ITTO else "push_out"
-            return self.action[wanted] if self.action[wanted] in legal else None
-        if rung < reach.ideal_far:
-            step = self.action["half_step:close"]
-        elif rung > reach.ideal_near:
-            step = self.action["half_step:open"]
-        else:
+        wanted = self.wanted(view)
+        if view.rung in wanted:
             return None
+        if view.rung is Rung.TSUBAZERIAI:
+            ways = {"slip_away": Rung.ISSOKU_ITTO, "push_out": Rung.CLOSE}
+            way = min(ways, key=lambda name: (distance(ways[name], wanted), name))
+            return self.action[way] if self.action[way] in legal else None
+        room = view.breath.limit - view.breath.spent
+        if room < HALF_STEP_COST:
+            return None
+        step = self.action["half_step:close"] if view.rung < min(wanted) else self.action["half_step:open"]
         return step if step in legal else None
 
-    def _maybe_aim(self, choice: int, legal: set[int]) -> int:
-        """Turn a cut into the same cut at the wrist, now and then, when the extra Energy is there."""
-        name = self.names[choice]
-        if not name.startswith("attack:") or self.rng.random() >= AIM_CHANCE:
-            return choice
-        for slot in ("attack_a", "attack_b"):
-            aimed = self.action.get(f"aim:{slot}:wrist")
-            if aimed in legal and self._slot_of(name) == slot:
-                return aimed
-        return choice
+    # -- the breath -----------------------------------------------------------------------------------------
+    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+        """The breath fighter's maneuver (subclasses may sharpen it)."""
+        return self.breath_fighter(observation, action_mask)
 
-    def _slot_of(self, attack_name: str) -> str:
-        key = attack_name.split(":")[1]
-        weapon = next(w for w in self.weapons if w.key == key.split(".")[0])
-        index = [t.key for t in weapon.attacks].index(key)
-        return f"attack_{chr(ord('a') + index)}"
+
+class MaAggressive(MaScripted):
+    """Presses to the closest rung of its ideal range and cuts with everything."""
+
+    breath_class = Aggressive
+
+    def wanted(self, view: MaView) -> tuple[Rung, ...]:
+        return (min(view.mine.ideal_near, Rung.CLOSE),)
+
+
+class MaDefensive(MaScripted):
+    """Reserve first, from the farthest rung of its ideal range."""
+
+    breath_class = Defensive
+
+    def wanted(self, view: MaView) -> tuple[Rung, ...]:
+        return (min(view.mine.ideal_far, Rung.CLOSE),)
+
+
+class MaDistanceKeeper(MaScripted):
+    """Fights at its weapon's ideal range: holds a rung inside it and cuts only from there."""
+
+    breath_class = Heuristic
+
+    def wanted(self, view: MaView) -> tuple[Rung, ...]:
+        ideal = [r for r in ORDINARY_RUNGS if self.verdicts(view.mine)[r].modifier == 0]
+        foe = self.verdicts(view.foe)
+        worst_for_foe = min(-8 if foe[r].modifier is None else foe[r].modifier for r in ideal)
+        return tuple(r for r in ideal if (-8 if foe[r].modifier is None else foe[r].modifier) == worst_for_foe)
+
+    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+        """Outside its ideal range (a step it could not take) it only guards and ends the breath."""
+        if self.verdicts(view.mine)[view.rung].modifier == 0:
+            return self.breath_fighter(observation, action_mask)
+        kinds = self.breath_fighter.of_kind
+        ordered = sorted(legal)
+        reserves = [a for a in kinds(ordered, "reserve")
+                    if self.breath_fighter.cost(a) <= view.breath.limit - view.breath.spent]
+        if reserves and view.breath.reservations < 1:
+            return min(reserves, key=self.breath_fighter.cost)
+        return self.breath_fighter.finish(ordered)
+
+
+NO_ATTACK = -8
+"""How a rung where a weapon cannot cut at all counts against it, beside −2 one rung off (MA-022)."""
+WORTH_A_STEP = 2
+"""The gain in :meth:`MaHeuristic.advantage` a rung must offer over the current one to step for it."""
+TORSO_BLEED_WORTH = 0.5
+"""Extra worth of a torso cut on a foe that is not yet bleeding: about a Wound lost at a lull (MA-045)."""
+
+
+class MaHeuristic(MaScripted):
+    """The whole ladder weighed for both weapons; torso cuts; no overload (see the module docstring)."""
+
+    breath_class = Heuristic
+
+    def __init__(self, ruleset: BreathRuleset, seed: int | None = None) -> None:
+        super().__init__(ruleset, seed)
+        slots = self.breath_fighter.ruleset.slots
+        self._aims = [(a, slots[a].order) for a in range(len(self.names)) if slots[a].order[0] == "aim"]
+        self._catalog = ruleset.catalog
+
+    def advantage(self, view: MaView, rung: Rung) -> int:
+        """How much better this duelist cuts than the opponent at ``rung`` (both weapons' MA-022 verdicts)."""
+        def worth(verdict: RangeVerdict) -> int:
+            return NO_ATTACK if verdict.modifier is None else verdict.modifier
+        return worth(self.verdicts(view.mine)[rung]) - worth(self.verdicts(view.foe)[rung])
+
+    def wanted(self, view: MaView) -> tuple[Rung, ...]:
+        scores = {r: self.advantage(view, r) for r in ORDINARY_RUNGS}
+        best = max(scores.values())
+        if view.rung in scores and best - scores[view.rung] < WORTH_A_STEP:
+            return tuple(r for r in ORDINARY_RUNGS if scores[r] >= scores[view.rung])
+        return tuple(r for r in ORDINARY_RUNGS if scores[r] == best)
+
+    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+        """Free edges first, then the best cut (plain or at the torso) that fits the breath, else end it."""
+        fighter = self.breath_fighter
+        ordered = sorted(legal)
+        free = [a for a in fighter.of_kind(ordered, "stance") + fighter.of_kind(ordered, "kata") if fighter._free_edge(a)]
+        if free:
+            return free[0]
+        room = view.breath.limit - view.breath.spent
+        best, best_worth = None, 0.0
+        for action in fighter.of_kind(ordered, "attack"):
+            if fighter.cost(action) <= room:
+                worth = fighter.attack_value(action)
+                if worth > best_worth:
+                    best, best_worth = action, worth
+        weapon = self._catalog.weapons[view.mine.weapon]
+        for action, order in self._aims:
+            if order[2] != "torso" or action not in legal:
+                continue
+            technique = weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
+            cost = technique.cost + 1
+            if cost <= room:
+                bonus = 1 + (0 if view.foe_bleeding else TORSO_BLEED_WORTH)
+                worth = (technique.damage + bonus + 0.15 * technique.check_bonus + 0.1 * technique.direct) / cost
+                if worth > best_worth:
+                    best, best_worth = action, worth
+        return best if best is not None else fighter.finish(ordered)
