@@ -40,8 +40,15 @@ from issoku.rules.breath.ruleset import BreathRuleset
 from issoku.rules.ma.duel import ATTACK_SLOT_INDEX
 from issoku.rules.ma.halfstep import HALF_STEP_COST
 from issoku.rules.ma.ladder import CLOSER, OPENER, Rung
+from issoku.rules.breath.costs import improvised_base
+from issoku.rules.breath.observe import SCALE
+from issoku.rules.kernel.dice import prob_check
+from issoku.rules.ma.observe import INJURY_FLAGS, STREAK_SCALE
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, range_table
 
+INCOMING_TOTAL_SCALE = 40.0
+INCOMING_DAMAGE_SCALE = 2.0
+"""How the breath observation scales an incoming attack's total and damage (``rules/breath/observe.py``)."""
 ORDINARY_RUNGS = (Rung.FAR, Rung.ISSOKU_ITTO, Rung.NEAR, Rung.CLOSE)
 """Rungs where ordinary cuts exist; nobody wants tsubazeriai for its own sake (MA-025)."""
 
@@ -56,7 +63,18 @@ class MaView:
     foe: WeaponReach
     declared: int
     """Direction of the half-step awaiting this seat's resist/yield answer (0 when none)."""
-    foe_bleeding: bool
+    own_injuries: frozenset[str]
+    """This duelist's ``ma_injuries`` flags that are set (wrist, arm, leg, face, bleeding, disarmed)."""
+    foe_injuries: frozenset[str]
+    """The opponent's."""
+    loss_streak: int
+    """Half-step contests this duelist has lost in a row (MA-036)."""
+    finesse: int
+    incoming_total: int
+    """The attack check total of the attack this duelist must answer (0 when none)."""
+    incoming_critical: bool
+    incoming_damage: int
+    """The incoming technique's damage (a location's extra Wound is not shown)."""
 
 
 class MaSight:
@@ -72,7 +90,11 @@ class MaSight:
         self.rung = spec.slice("ma_rung")
         self.declared = spec.slice("ma_half_step_declared")
         injuries = spec.slice("ma_injuries")
-        self.foe_bleeding = injuries.start + (injuries.stop - injuries.start) // 2 + 4  # foe's flags, "bleeding"
+        self.own_injuries = slice(injuries.start, injuries.start + len(INJURY_FLAGS))
+        self.foe_injuries = slice(injuries.start + len(INJURY_FLAGS), injuries.start + 2 * len(INJURY_FLAGS))
+        self.loss_streak = spec.slice("ma_loss_streak").start
+        self.finesse = spec.slice("finesse").start
+        self.incoming = spec.slice("incoming_attack").start
 
     def read(self, observation: np.ndarray) -> MaView:
         weapons = observation[self.weapon]
@@ -81,7 +103,17 @@ class MaSight:
                       mine=self.reaches[int(np.argmax(weapons[:self.width]))],
                       foe=self.reaches[int(np.argmax(weapons[self.width:2 * self.width]))],
                       declared=CLOSER if declared[0] else (OPENER if declared[1] else 0),
-                      foe_bleeding=bool(observation[self.foe_bleeding]))
+                      own_injuries=self._flags(observation[self.own_injuries]),
+                      foe_injuries=self._flags(observation[self.foe_injuries]),
+                      loss_streak=round(float(observation[self.loss_streak]) * STREAK_SCALE),
+                      finesse=round(float(observation[self.finesse]) * SCALE["finesse"]),
+                      incoming_total=round(float(observation[self.incoming]) * INCOMING_TOTAL_SCALE),
+                      incoming_critical=bool(observation[self.incoming + 1]),
+                      incoming_damage=round(float(observation[self.incoming + 2]) * INCOMING_DAMAGE_SCALE))
+
+    @staticmethod
+    def _flags(values: np.ndarray) -> frozenset[str]:
+        return frozenset(flag for flag, on in zip(INJURY_FLAGS, values) if on)
 
 
 def distance(rung: Rung, wanted: tuple[Rung, ...]) -> int:
@@ -124,6 +156,8 @@ class MaScripted:
             if move is not None:
                 return move
             return self.cut(view, observation, action_mask, legal)
+        if view.breath.kind == "defend":
+            return self.defend(view, observation, action_mask, legal)
         return self.breath_fighter(observation, action_mask)
 
     # -- the distance -------------------------------------------------------------------------------------
@@ -160,6 +194,10 @@ class MaScripted:
     # -- the breath -----------------------------------------------------------------------------------------
     def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
         """The breath fighter's maneuver (subclasses may sharpen it)."""
+        return self.breath_fighter(observation, action_mask)
+
+    def defend(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+        """The breath fighter's answer to an attack (subclasses may sharpen it)."""
         return self.breath_fighter(observation, action_mask)
 
 
@@ -205,6 +243,11 @@ class MaDistanceKeeper(MaScripted):
         return self.breath_fighter.finish(ordered)
 
 
+ASSUMED_SKILL = 3
+"""The weapon skill a duelist assumes for its own defense roll: the sheet's skills are not observed,
+and the shipped archetypes all hold a license (3) in their weapon."""
+ENERGY_WORTH = 0.25
+"""Wounds one Energy buys when spent on cuts instead (an aimed cut: about 2 Wounds for 3 Energy, 85 % hits)."""
 NO_ATTACK = -8
 """How a rung where a weapon cannot cut at all counts against it, beside −2 one rung off (MA-022)."""
 WORTH_A_STEP = 2
@@ -237,6 +280,45 @@ class MaHeuristic(MaScripted):
             return tuple(r for r in ORDINARY_RUNGS if scores[r] >= scores[view.rung])
         return tuple(r for r in ORDINARY_RUNGS if scores[r] == best)
 
+    def duel_move(self, view: MaView, legal: set[int]) -> int | None:
+        """As :class:`MaScripted`, but after a lost contest it steps again only from a rung where it cannot
+        cut at all: a second loss in a row would shave its guard (MA-036)."""
+        move = super().duel_move(view, legal)
+        if (move is not None and view.loss_streak >= 1 and self.names[move].startswith("half_step")
+                and self.verdicts(view.mine)[view.rung].can_attack):
+            return None
+        return move
+
+    def defend(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+        """A reservation when one fits; an improvised defense only when the Wounds it is likely to save
+        are worth the Energy it costs (or the hit would be the last); otherwise take it."""
+        fighter = self.breath_fighter
+        ordered = sorted(legal)
+        reserved = fighter.of_kind(ordered, "use_reserved")
+        if reserved:
+            return reserved[0]
+        take = fighter.of_kind(ordered, "take_hit")[0]
+        wounds_in = 2 if view.incoming_critical else max(1, view.incoming_damage)
+        modifier = view.finesse + ASSUMED_SKILL - (2 if "face" in view.own_injuries else 0)
+        best, best_margin = take, 0.0
+        for action in fighter.of_kind(ordered, "improvise"):
+            technique = fighter._technique[action]
+            chance = float(prob_check(modifier + technique.check_bonus, view.incoming_total))
+            cost = improvised_base(technique.cost)
+            lethal = wounds_in >= view.breath.wounds
+            margin = chance * wounds_in - ENERGY_WORTH * cost if not lethal else chance
+            if margin > best_margin:
+                best, best_margin = action, margin
+        return best
+
+    def aim_at(self, view: MaView) -> str:
+        """The location its cuts aim at."""
+        return "torso"
+
+    def aim_worth(self, view: MaView, location: str) -> float:
+        """What aiming adds to a cut's damage, in Wounds."""
+        return 1 + (0 if "bleeding" in view.foe_injuries else TORSO_BLEED_WORTH)
+
     def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
         """Free edges first, then the best cut (plain or at the torso) that fits the breath, else end it."""
         fighter = self.breath_fighter
@@ -252,13 +334,14 @@ class MaHeuristic(MaScripted):
                 if worth > best_worth:
                     best, best_worth = action, worth
         weapon = self._catalog.weapons[view.mine.weapon]
+        aim = self.aim_at(view)
         for action, order in self._aims:
-            if order[2] != "torso" or action not in legal:
+            if order[2] != aim or action not in legal:
                 continue
             technique = weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
             cost = technique.cost + 1
             if cost <= room:
-                bonus = 1 + (0 if view.foe_bleeding else TORSO_BLEED_WORTH)
+                bonus = self.aim_worth(view, aim)
                 worth = (technique.damage + bonus + 0.15 * technique.check_bonus + 0.1 * technique.direct) / cost
                 if worth > best_worth:
                     best, best_worth = action, worth
