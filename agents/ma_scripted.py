@@ -250,6 +250,8 @@ ENERGY_WORTH = 0.25
 """Wounds one Energy buys when spent on cuts instead (an aimed cut: about 2 Wounds for 3 Energy, 85 % hits)."""
 NO_ATTACK = -8
 """How a rung where a weapon cannot cut at all counts against it, beside −2 one rung off (MA-022)."""
+OWN_REACH_WEIGHT = 0.5
+"""How much a rung's own range verdict counts beside the difference of the two (see ``advantage``)."""
 WORTH_A_STEP = 2
 """The gain in :meth:`MaHeuristic.advantage` a rung must offer over the current one to step for it."""
 TORSO_BLEED_WORTH = 0.5
@@ -267,11 +269,14 @@ class MaHeuristic(MaScripted):
         self._aims = [(a, slots[a].order) for a in range(len(self.names)) if slots[a].order[0] == "aim"]
         self._catalog = ruleset.catalog
 
-    def advantage(self, view: MaView, rung: Rung) -> int:
-        """How much better this duelist cuts than the opponent at ``rung`` (both weapons' MA-022 verdicts)."""
+    def advantage(self, view: MaView, rung: Rung) -> float:
+        """How much better this duelist cuts than the opponent at ``rung`` (both weapons' MA-022 verdicts),
+        plus half its own reach there: among equal rungs it wants one where it can cut at all, since a
+        duel nobody can win ends drawn at the round limit."""
         def worth(verdict: RangeVerdict) -> int:
             return NO_ATTACK if verdict.modifier is None else verdict.modifier
-        return worth(self.verdicts(view.mine)[rung]) - worth(self.verdicts(view.foe)[rung])
+        mine = worth(self.verdicts(view.mine)[rung])
+        return mine - worth(self.verdicts(view.foe)[rung]) + OWN_REACH_WEIGHT * mine
 
     def wanted(self, view: MaView) -> tuple[Rung, ...]:
         scores = {r: self.advantage(view, r) for r in ORDINARY_RUNGS}
