@@ -82,7 +82,7 @@ def test_the_heuristic_goes_where_the_long_sword_cannot_cut():
     assert ronin.wanted(views[1]) == (Rung.FAR,)
 
 
-def wins_of_ma_heuristic(opponent, kind, fights=120):
+def wins_of_ma_heuristic(opponent, kind, fights=60):
     """Seeded fights over the archetype pairings, the duelist on alternating seats; its wins."""
     wins = 0
     for i in range(fights):
@@ -97,9 +97,9 @@ def wins_of_ma_heuristic(opponent, kind, fights=120):
 
 @pytest.mark.parametrize("kind", list(DuelKind))
 def test_beats_the_distance_blind_breath_heuristic(kind):
-    """120 seeded fights: 105 and 109 wins when written (79 and 91 before the ladder was weighed for both weapons). The breath heuristic in its place (the mirror match) wins
-    67 and 71, so the threshold separates judging distance from ignoring it."""
-    assert wins_of_ma_heuristic(lambda ruleset, seed: Heuristic(ruleset, seed), kind) >= 90
+    """60 seeded fights: 56 and 57 wins when written. The breath heuristic in its place (the mirror
+    match) wins 33 and 36, so the threshold separates judging distance from ignoring it."""
+    assert wins_of_ma_heuristic(lambda ruleset, seed: Heuristic(ruleset, seed), kind) >= 45
 
 
 def test_registered_by_name():
