@@ -498,8 +498,8 @@ class MaModule(BreathModule):
                           declared, out)
 
     def render_line(self, state: "BreathState") -> str:
-        """The ma, the guards, the points."""
-        return render_line(self.data(state), state.round)
+        """The ladder with both fighters, the guards, injuries, points and stage (``observe.render_line``)."""
+        return render_line(self.data(state), state.round, state.ruleset.seat_names)
 
 
 def ma_duel(config: MaDuelConfig = MaDuelConfig(), breath: BreathConfig = BreathConfig(), *,
