@@ -81,6 +81,11 @@ class MaView:
     incoming_damage: int
     """The incoming technique's damage (a location's extra Wound is not shown)."""
 
+    @property
+    def room(self) -> int:
+        """Energy the breath can still take before it overloads (BR-024)."""
+        return round(self.breath.limit - self.breath.spent)
+
 
 class MaSight:
     """Decodes the ``ma_*`` fields and both weapons in hand from an observation."""
@@ -206,7 +211,7 @@ class MaScripted:
             ways = {"slip_away": Rung.ISSOKU_ITTO, "push_out": Rung.CLOSE}
             way = min(ways, key=lambda name: (distance(ways[name], wanted), name))
             return self.action[way] if self.action[way] in legal else None
-        room = view.breath.limit - view.breath.spent
+        room = view.room
         if room < HALF_STEP_COST:
             return None
         step = self.action["half_step:close"] if view.rung < min(wanted) else self.action["half_step:open"]
@@ -239,6 +244,34 @@ class MaDefensive(MaScripted):
     def wanted(self, view: MaView) -> tuple[Rung, ...]:
         return (min(view.mine.ideal_far, Rung.CLOSE),)
 
+    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+        """One reservation held at all times, then the best cut the breath still has room for.
+
+        (The breath Defensive holds two, which leaves a 2-Energy parry no room to cut in a breath of 5.)
+        """
+        fighter = self.breath_fighter
+        ordered = sorted(legal)
+        room = view.room
+        reserves = [a for a in fighter.of_kind(ordered, "reserve") if fighter.cost(a) <= room]
+        if reserves and view.breath.reservations < 1:
+            return min(reserves, key=fighter.cost)
+        choice = fighter.best_attack(fighter.of_kind(ordered, "attack"), room)
+        return choice if choice is not None else fighter.finish(ordered)
+
+    def defend(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+        """Its reservation first; an improvised defense (1.5×) only against a Critical or a hit that could
+        be the last, so that parrying does not eat the Energy its own cuts need."""
+        fighter = self.breath_fighter
+        ordered = sorted(legal)
+        reserved = fighter.of_kind(ordered, "use_reserved")
+        if reserved:
+            return reserved[0]
+        improvise = fighter.of_kind(ordered, "improvise")
+        wounds_in = 2 if view.incoming_critical else max(1, view.incoming_damage)
+        if improvise and (view.incoming_critical or wounds_in >= view.breath.wounds):
+            return min(improvise, key=fighter.cost)
+        return fighter.of_kind(ordered, "take_hit")[0]
+
 
 class MaDistanceKeeper(MaScripted):
     """Fights at its weapon's ideal range: holds a rung inside it and cuts only from there."""
@@ -258,7 +291,7 @@ class MaDistanceKeeper(MaScripted):
         kinds = self.breath_fighter.of_kind
         ordered = sorted(legal)
         reserves = [a for a in kinds(ordered, "reserve")
-                    if self.breath_fighter.cost(a) <= view.breath.limit - view.breath.spent]
+                    if self.breath_fighter.cost(a) <= view.room]
         if reserves and view.breath.reservations < 1:
             return min(reserves, key=self.breath_fighter.cost)
         return self.breath_fighter.finish(ordered)
@@ -356,7 +389,7 @@ class MaHeuristic(MaScripted):
         free = [a for a in fighter.of_kind(ordered, "stance") + fighter.of_kind(ordered, "kata") if self._costs_nothing(a)]
         if free:
             return free[0]
-        room = view.breath.limit - view.breath.spent
+        room = view.room
         best, best_worth = None, 0.0
         for action in fighter.of_kind(ordered, "attack"):
             if fighter.cost(action) <= room:

@@ -160,6 +160,14 @@ def test_ma_028_empty_hand_move_no_wounds_guard_minus_2_and_the_dagger_is_drawn(
     assert duel.data.guards[1].value == 7 - 2
 
 
+@pytest.mark.rule("MA-028", "MA-G32")
+def test_ma_g32_the_drawn_dagger_stays_in_hand():
+    duel = Duel(dice=[1, 2])
+    duel.play(*CLOSE_IN, *CLOSE_IN, *CLOSE_IN, "empty_hand:draw_dagger", "end_breath", "stand", "stand")
+    assert duel.state.round == 2 and duel.state.fighters[0].weapon.key == "tanto"
+    assert "pick_up" not in duel.legal() and not duel.data.injuries[0].disarmed
+
+
 @pytest.mark.rule("MA-042", "MA-G15", "MA-039")
 def test_ma_042_wrist_drop_then_pick_up_at_far_range():
     duel = Duel(dice=[5, 4, 3, 3])
