@@ -16,7 +16,8 @@ The four differ in the rungs they want and in how they cut:
 ``MaAggressive`` (``ma_aggressive``)
     presses to the closest rung of its weapon's ideal range and cuts with everything (breath Aggressive).
 ``MaDefensive`` (``ma_defensive``)
-    reserve first (breath Defensive) and keeps to the farthest rung of its ideal range.
+    reserve first: it holds one reservation at all times and cuts with what the breath has left, from
+    the farthest rung of its ideal range; it improvises a defense only against a Critical or a last hit.
 ``MaDistanceKeeper`` (``ma_distance_keeper``)
     fights at its weapon's ideal range (MA-017..022): it takes and holds a rung inside it, the one where
     the opponent's weapon is worst off, and cuts only from there (breath Heuristic).
@@ -48,6 +49,7 @@ from issoku.rules.kernel.dice import prob_check
 from issoku.rules.ma.duel import ATTACK_SLOT_INDEX
 from issoku.rules.ma.halfstep import HALF_STEP_COST
 from issoku.rules.ma.ladder import CLOSER, OPENER, Rung
+from issoku.rules.ma.locations import LOCATION_COST, TORSO_EXTRA_WOUNDS, Location
 from issoku.rules.ma.observe import INJURY_FLAGS, STREAK_SCALE
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, range_table
 
@@ -374,14 +376,6 @@ class MaHeuristic(MaScripted):
                 best, best_margin = action, margin
         return best
 
-    def aim_at(self, view: MaView) -> str:
-        """The location its cuts aim at."""
-        return "torso"
-
-    def aim_worth(self, view: MaView, location: str) -> float:
-        """What aiming adds to a cut's damage, in Wounds."""
-        return 1 + (0 if "bleeding" in view.foe_injuries else TORSO_BLEED_WORTH)
-
     def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
         """Free edges first, then the best cut (plain or at the torso) that fits the breath, else end it."""
         fighter = self.breath_fighter
@@ -397,15 +391,15 @@ class MaHeuristic(MaScripted):
                 if worth > best_worth:
                     best, best_worth = action, worth
         weapon = self._catalog.weapons[view.mine.weapon]
-        aim = self.aim_at(view)
+        extra = TORSO_EXTRA_WOUNDS + (0 if "bleeding" in view.foe_injuries else TORSO_BLEED_WORTH)
         for action, order in self._aims:
-            if order[2] != aim or action not in legal:
+            if order[2] != Location.TORSO.value or action not in legal:
                 continue
             technique = weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
-            cost = technique.cost + 1
+            cost = technique.cost + LOCATION_COST
             if cost <= room:
-                bonus = self.aim_worth(view, aim)
-                worth = (technique.damage + bonus + 0.15 * technique.check_bonus + 0.1 * technique.direct) / cost
+                plain = fighter.attack_value(self.action[f"attack:{technique.key}"]) * technique.cost
+                worth = (plain + extra) / cost
                 if worth > best_worth:
                     best, best_worth = action, worth
         return best if best is not None else fighter.finish(ordered)
