@@ -11,6 +11,9 @@ process pool with a progress bar and stores each finished batch in one transacti
 Seeds and seats: game ``g`` of a pair uses seed ``base_seed + g // 2``; odd games swap the seats, so
 each seed is played from both sides (paired design: the luck of the seed cancels between the pair).
 Every pair in a loadout shares the same seeds (common random numbers across pairs).
+
+Team fights (a 2v2 skirmish): one policy plays every member of a team, through
+:class:`~issoku.evaluation.teams.TeamView`, so records and analyses stay two-seat (``team_0``, ``team_1``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from issoku.agents.policy import Policy
 from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint
 from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
+from issoku.evaluation.teams import as_two_seats
 
 EnvFactory = Callable[..., AECEnv]
 PolicyFactory = Callable[..., Policy]
@@ -123,8 +127,8 @@ class Job:
 
 
 def _env_identity(factory: EnvFactory, loadout: Loadout) -> tuple[str, str, int]:
-    """``(env id, rules fingerprint, number of seats)`` of the env a loadout builds."""
-    env = factory(**loadout.kwargs)
+    """``(env id, rules fingerprint, number of seats)`` of the env a loadout builds (teams count as seats)."""
+    env = as_two_seats(factory(**loadout.kwargs))
     try:
         return env_id(env), rules_fingerprint(env), len(env.possible_agents)
     finally:
@@ -137,8 +141,6 @@ def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
     scheduled = []
     for loadout in tournament.loadouts:
         env_name, fingerprint, seats = _env_identity(tournament.env_factory, loadout)
-        if seats != 2:
-            raise ValueError(f"round-robin needs a two-seat env; {env_name} has {seats}")
         if loadout.seat_labels and len(loadout.seat_labels) != seats:
             raise ValueError(f"loadout {loadout.name!r}: {len(loadout.seat_labels)} seat labels for {seats} seats")
         for a, b in tournament.pairs():
@@ -187,7 +189,7 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
 def run_job(job: Job) -> list[MatchRecord]:
     """Play a batch of games on one env instance and return their records (runs in a worker process)."""
     specs = {p.name: p for p in job.policies}
-    env = job.env_factory(**job.loadout.kwargs)
+    env = as_two_seats(job.env_factory(**job.loadout.kwargs))
     try:
         records = []
         for match in job.matches:
