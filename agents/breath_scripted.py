@@ -55,7 +55,8 @@ class BreathScripted:
         spec = self.spec
 
         def field(name: str, slot: int = 0) -> float:
-            return float(observation[spec.slice(name).start + slot]) * SCALE.get(name, 1.0)
+            # Every field read here counts whole things; rounding undoes the float32 scaling (5/12*12 < 5).
+            return float(round(float(observation[spec.slice(name).start + slot]) * SCALE.get(name, 1.0)))
 
         kinds = observation[spec.slice("decision_kind")]
         foes = np.flatnonzero(observation[spec.slice("present")] > observation[spec.slice("ally")])  # padded: absent

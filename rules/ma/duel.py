@@ -254,8 +254,7 @@ class MaModule(BreathModule):
             state.declare_attack(fighter, target, technique, extra={"location": Location(order[2])})
         elif kind == "slip_counter":
             data.counter_owed = -1
-            reserved = any(t.key in target.reservations for t in target.weapon.defenses)
-            state.declare_attack(fighter, target, technique, allow_defense=reserved, extra={"slip_counter": True})
+            state.declare_attack(fighter, target, technique, reserved_only=True, extra={"slip_counter": True})
         elif kind == "pick_up":
             fighter.weapon = fighter.sheet.weapon
             data.injuries[fighter.seat].pick_up(state.events, fighter.seat)
