@@ -1,0 +1,341 @@
+"""The combo table: what each breath composition of each weapon buys per Energy, at each rung of the ma.
+
+A *composition* is a breath's run of attack techniques of one weapon (a multiset, played in catalog
+order), whose base Energy fits the attacker's breath limit. Each cell plays
+the composition on the real engine, from the attacker's first breath, with the ma set to the rung,
+against a **fixed defender** — a kenshi (uchigatana) who takes every hit and declines every counter,
+so the numbers compare offence only — and measures the Wounds dealt, the guard shaved and the Energy
+paid (range and Ma cost modifiers included). A composition some rung does not allow (out of reach)
+has no cell there.
+
+**Exact where the dice allow**: the engine is run under every sequence of d10 faces it asks for
+(depth-first, each face 1/10), so a cell whose play rolls at most ``exact_dice`` d10s (a single attack:
+two) gets its expectation as an exact fraction; otherwise it is the mean of ``samples`` seeded
+Monte Carlo playouts, with a standard error. Both run the engine itself, so every rule the engine
+applies (fatigue, criticals, hit locations, guard shaving) is in the numbers.
+
+The attacker with a weapon is the first archetype in the content carrying it (its trained wielder,
+so skill applies), else a kenshi carrying it. Each weapon is one independent job
+(:func:`combo_job`), so a process pool (:func:`combo_table`) or any other executor runs them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from tqdm import tqdm
+
+from issoku.rules.kernel.dice import Dice
+
+EnvFactory = Callable[..., Any]
+
+DEFENDER = "kenshi"
+"""The fixed defender's archetype (with its own uchigatana)."""
+MAX_COMPOSITION = 3
+"""At most this many attacks per composition (the breath limit usually binds first)."""
+
+
+@dataclass(frozen=True)
+class ComboCell:
+    """One composition of one weapon at one rung: expected Wounds, guard shaved and Energy per breath."""
+
+    weapon: str
+    rung: str
+    composition: tuple[str, ...]
+    wounds: float
+    guard: float
+    energy: float
+    exact: bool
+    samples: int
+    wounds_se: float = 0.0
+
+    @property
+    def wounds_per_energy(self) -> float:
+        return self.wounds / self.energy if self.energy else math.nan
+
+    @property
+    def guard_per_energy(self) -> float:
+        return self.guard / self.energy if self.energy else math.nan
+
+    @property
+    def name(self) -> str:
+        """``"yari: thrust + sweep"``."""
+        return f"{self.weapon}: " + " + ".join(key.split(".", 1)[1] for key in self.composition)
+
+
+@dataclass(frozen=True)
+class ComboJob:
+    """One weapon's cells: everything a worker needs, picklable."""
+
+    env_factory: EnvFactory
+    env_kwargs: Mapping[str, Any]
+    weapon: str
+    samples: int
+    exact_dice: int
+    seed: int = 0
+    defender: str = DEFENDER
+
+
+class _NeedDie(Exception):
+    """The enumerating dice ran past their scripted prefix."""
+
+
+class _PrefixDice(Dice):
+    """Dice that play a fixed prefix of d10 faces, then ask for the next one (depth-first enumeration)."""
+
+    __slots__ = ("_faces", "_used")
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        super().__init__(0)
+        self._faces = faces
+        self._used = 0
+
+    def d10(self) -> int:
+        if self._used >= len(self._faces):
+            raise _NeedDie
+        self._used += 1
+        return self._faces[self._used - 1]
+
+
+def wielder(catalog: Any, weapon: str) -> dict[str, str]:
+    """The fighter spec of a weapon's trained wielder: the first archetype carrying it, else a kenshi with it."""
+    for archetype in catalog.archetypes.values():
+        if archetype.weapon == weapon:
+            return {"archetype": archetype.key}
+    return {"archetype": DEFENDER, "weapon": weapon}
+
+
+def compositions(weapon: Any, breath_limit: int) -> list[tuple[str, ...]]:
+    """Every multiset of the weapon's attack techniques (1 to ``MAX_COMPOSITION``) whose base cost fits the limit."""
+    found = []
+    for size in range(1, MAX_COMPOSITION + 1):
+        for combo in itertools.combinations_with_replacement(weapon.attacks, size):
+            if sum(t.cost for t in combo) <= breath_limit:
+                found.append(tuple(t.key for t in combo))
+    return found
+
+
+class _Bench:
+    """The attacker's first breath, ready to play compositions from, at any rung."""
+
+    def __init__(self, job: ComboJob) -> None:
+        probe = job.env_factory(**job.env_kwargs)
+        catalog = probe.unwrapped.ruleset.catalog
+        probe.close()
+        kwargs = dict(job.env_kwargs)
+        kwargs["fighters"] = [wielder(catalog, job.weapon), {"archetype": job.defender}]
+        env = job.env_factory(**kwargs)
+        self.ruleset = env.unwrapped.ruleset
+        env.close()
+        self.catalog = self.ruleset.catalog
+        self.ids = {name: i for i, name in enumerate(self.ruleset.action_names)}
+        self.ma = next((m for m in self.ruleset.modules if hasattr(m, "data") and hasattr(m, "reach")), None)
+
+    def start(self, seed: int) -> Any:
+        """A fresh fight at the attacker's (seat 0's) first breath decision; the defender passes its breaths."""
+        state = self.ruleset.new_initial_state(seed, record_events=False)
+        while not (state.current_seat() == 0 and state.decision_kind() == "breath"):
+            self._defender_move(state)
+        return state
+
+    def rungs(self) -> list[int | None]:
+        """The rungs to set (``None``: a duel without the ma, one column)."""
+        if self.ma is None:
+            return [None]
+        from issoku.rules.ma.ladder import Rung
+
+        return list(Rung)
+
+    def set_rung(self, state: Any, rung: int | None) -> bool:
+        """Put the ma at ``rung``; False when the stage makes it unusable."""
+        if rung is None:
+            return True
+        ladder = self.ma.data(state).ladder
+        if ladder.set(rung) != rung:
+            return False
+        state._legal_cache = None
+        return True
+
+    def _defender_move(self, state: Any) -> None:
+        names = self.ruleset.action_names
+        legal = state.legal_actions()
+        for wanted in ("take_hit", "decline_counter", "yield", "end_breath", "stand"):
+            if self.ids.get(wanted) in legal:
+                state.apply(self.ids[wanted])
+                return
+        raise RuntimeError(f"fixed defender has no passive answer among {[names[a] for a in legal]}")
+
+    def play(self, state: Any, composition: Sequence[str]) -> tuple[int, int, int] | None:
+        """Play the composition and the defender's answers; (Wounds dealt, guard shaved, Energy paid), or None if illegal."""
+        attacker, defender = state.fighters
+        wounds, energy = defender.wounds, attacker.energy
+        guard = self.ma.data(state).guards[1].value if self.ma is not None else 0
+        for key in composition:
+            action = self.ids[f"attack:{key}"]
+            if state.is_terminal() or action not in state.legal_actions():
+                if state.is_terminal():
+                    break
+                return None
+            state.apply(action)
+            while not state.is_terminal() and state.current_seat() == 1 and state.decision_kind() != "breath":
+                self._defender_move(state)
+        shaved = guard - self.ma.data(state).guards[1].value if self.ma is not None else 0
+        return wounds - defender.wounds, max(0, shaved), energy - attacker.energy
+
+
+class _CountingDice(Dice):
+    """Seeded dice that count the d10s they roll (to decide whether a cell is small enough to enumerate)."""
+
+    __slots__ = ("rolled",)
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.rolled = 0
+
+    def d10(self) -> int:
+        self.rolled += 1
+        return super().d10()
+
+
+def _exact(bench: _Bench, start: Any, composition: Sequence[str], max_dice: int) -> tuple[Fraction, ...] | None:
+    """Exact expectations (Wounds, guard, Energy) over every face sequence of at most ``max_dice`` d10s, else None."""
+    probe = start.clone()
+    probe.dice = _CountingDice(0)
+    if bench.play(probe, composition) is None or probe.dice.rolled > max_dice:
+        return None
+    totals = [Fraction(0)] * 3
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        faces = stack.pop()
+        state = start.clone()
+        state.dice = _PrefixDice(faces)
+        try:
+            outcome = bench.play(state, composition)
+        except _NeedDie:
+            if len(faces) >= max_dice:
+                return None
+            stack.extend(faces + (face,) for face in range(10, 0, -1))
+            continue
+        if outcome is None:
+            return None
+        weight = Fraction(1, 10 ** len(faces))
+        totals = [total + weight * value for total, value in zip(totals, outcome)]
+    return tuple(totals)
+
+
+def combo_job(job: ComboJob) -> list[ComboCell]:
+    """Every cell of one weapon (runs in a worker process)."""
+    bench = _Bench(job)
+    weapon = bench.catalog.weapons[job.weapon]
+    cells = []
+    starts = [bench.start(job.seed + i) for i in range(job.samples)]
+    limit = starts[0].fighters[0].limit
+    for rung in bench.rungs():
+        rung_name = "any" if rung is None else _rung_name(rung)
+        at_rung = [state.clone() for state in starts]
+        if not all(bench.set_rung(state, rung) for state in at_rung):
+            continue
+        for composition in compositions(weapon, limit):
+            exact = _exact(bench, at_rung[0], composition, job.exact_dice) if job.exact_dice else None
+            if exact is not None:
+                wounds, guard, energy = (float(x) for x in exact)
+                cells.append(ComboCell(job.weapon, rung_name, composition, wounds, guard, energy, True, 0))
+                continue
+            outcomes = [bench.play(state.clone(), composition) for state in at_rung]
+            if any(outcome is None for outcome in outcomes):
+                continue
+            w, g, e = (list(column) for column in zip(*outcomes))
+            sd = float(_std(w))
+            cells.append(ComboCell(job.weapon, rung_name, composition, _mean(w), _mean(g), _mean(e), False,
+                                   len(outcomes), sd / math.sqrt(len(w))))
+    return cells
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _std(values: Sequence[float]) -> float:
+    mean = _mean(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1))
+
+
+def _rung_name(rung: int) -> str:
+    from issoku.rules.ma.ladder import RUNG_NAMES
+
+    return RUNG_NAMES[rung]
+
+
+@dataclass(frozen=True)
+class ComboTable:
+    """Every cell, and the questions a designer asks of them."""
+
+    cells: tuple[ComboCell, ...]
+    defender: str = DEFENDER
+    notes: tuple[str, ...] = field(default=())
+
+    def weapons(self) -> list[str]:
+        return sorted({cell.weapon for cell in self.cells})
+
+    def rungs(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for cell in self.cells:
+            seen.setdefault(cell.rung)
+        return list(seen)
+
+    def best(self) -> dict[tuple[str, ...], ComboCell]:
+        """Per composition, its cell of most Wounds per Energy (over rungs)."""
+        best: dict[tuple[str, ...], ComboCell] = {}
+        for cell in self.cells:
+            if cell.energy and (cell.composition not in best
+                                or cell.wounds_per_energy > best[cell.composition].wounds_per_energy):
+                best[cell.composition] = cell
+        return best
+
+    def suspicious(self, top: int | None = None) -> list[tuple[ComboCell, float]]:
+        """Compositions by how far their best Wounds per Energy stands above the median composition's.
+
+        Returns ``(best cell, ratio to the median)``, most suspicious first: a composition buying
+        several times the typical damage per Energy is the first thing a designer should look at.
+        """
+        best = sorted(self.best().values(), key=lambda c: (-c.wounds_per_energy, -c.guard_per_energy, c.name))
+        if not best:
+            return []
+        values = sorted(c.wounds_per_energy for c in best)
+        median = values[len(values) // 2] or math.nan
+        ranked = [(cell, cell.wounds_per_energy / median) for cell in best]
+        return ranked[:top] if top else ranked
+
+
+def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = None,
+                weapons: Sequence[str] | None = None, samples: int = 200, exact_dice: int = 3, seed: int = 0,
+                workers: int | None = None, progress: bool = True) -> ComboTable:
+    """The combo table of every weapon (default: every melee and ranged weapon of the content), one job each.
+
+    ``workers=0`` computes in this process; otherwise a process pool (default: one worker per CPU).
+    """
+    env_kwargs = dict(env_kwargs or {})
+    if weapons is None:
+        probe = env_factory(**env_kwargs)
+        weapons = list(probe.unwrapped.ruleset.catalog.weapons)
+        probe.close()
+    jobs = [ComboJob(env_factory, env_kwargs, weapon, samples, exact_dice, seed) for weapon in weapons]
+    cells: list[ComboCell] = []
+    with tqdm(total=len(jobs), desc="combo table", unit="weapon", disable=not progress) as bar:
+        if workers == 0:
+            for job in jobs:
+                cells += combo_job(job)
+                bar.update()
+        else:
+            with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(jobs))) as pool:
+                for result in pool.map(combo_job, jobs):
+                    cells += result
+                    bar.update()
+    return ComboTable(tuple(cells))
