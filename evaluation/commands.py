@@ -1,21 +1,30 @@
 """What ``issoku balance-report`` does, kept out of the CLI module so it can be called and tested directly.
 
-Play the study's tournament into the match store (resuming: stored games are skipped), then write
-the report from everything the store holds.
+Run each study in turn — its tournament into the match store (resuming: stored games are skipped),
+its restricted-play battery, its combo table — then write one report from everything the store
+holds. With no study named, the shipped default studies (``studies/*.toml``: both duels, policies and
+loadouts) run: that is the README's main command.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from issoku.evaluation.config import StudyConfig, build_tournament, load_study
+from issoku.evaluation.combos import ComboTable, combo_table
+from issoku.evaluation.config import (StudyConfig, build_tournament, load_study, resolve_env_factory,
+                                      resolve_policy)
 from issoku.evaluation.metrics import CompositionSpec
+from issoku.evaluation.pairings import games_between
+from issoku.evaluation.ratings import rate
 from issoku.evaluation.report import write_report
+from issoku.evaluation.restricted import battery, is_restricted, restricted_tournament
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import TournamentRun, run_tournament
+from issoku.evaluation.tournament import Loadout, TournamentRun, run_tournament
 
 DEFAULT_ENV = "breath_duel_v0"
+STUDIES_DIR = Path(__file__).resolve().parent / "studies"
 
 
 def default_policies() -> tuple[str, ...]:
@@ -23,6 +32,11 @@ def default_policies() -> tuple[str, ...]:
     from issoku.agents.registry import policy_names
 
     return tuple(policy_names())
+
+
+def default_studies() -> list[Path]:
+    """The shipped studies of the default report, in run order."""
+    return sorted(STUDIES_DIR.glob("*.toml"))
 
 
 def study_from_options(study_file: Path | None = None, env: str | None = None,
@@ -39,19 +53,88 @@ def study_from_options(study_file: Path | None = None, env: str | None = None,
     return StudyConfig.model_validate(fields)
 
 
-def balance_report(study: StudyConfig | None, db: Path, out: Path, workers: int | None = None,
+@dataclass(frozen=True)
+class StudyRun:
+    """What one study did: its tournament, its restricted-play battery (if any)."""
+
+    env: str
+    tournament: TournamentRun
+    restricted: TournamentRun | None = None
+
+
+def strongest_policy(store: MatchStore, study: StudyConfig) -> str:
+    """The study's highest-rated policy on the games the store holds (plain Bradley-Terry fit)."""
+    names = tuple(entry.partition("=")[0] for entry in study.policies)
+    if len(names) == 1:
+        return names[0]
+    records = [r for r in store.records(env_id=_env_id(study)) if not is_restricted(r)]
+    ratings = rate(games_between(records, names=names), bootstrap=0)
+    return ratings.names[ratings.ranked()[0]]
+
+
+def _env_id(study: StudyConfig) -> str:
+    env = resolve_env_factory(study.env)()
+    try:
+        return str(env.metadata.get("name") or study.env)
+    finally:
+        env.close()
+
+
+def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | None, batch_size: int,
+                        progress: bool) -> TournamentRun:
+    """The study's restricted-play battery (its ``restricted_play`` section) into the store."""
+    config = study.restricted_play
+    tournament = build_tournament(study)
+    policy = config.policy or strongest_policy(store, study)
+    entries = {entry.partition("=")[0]: entry for entry in study.policies}
+    base = resolve_policy(entries.get(policy, policy))
+    loadout = tournament.loadouts[0]
+    env = tournament.env_factory(**loadout.kwargs)
+    action_names = list(env.unwrapped.ruleset.action_names)
+    env_id = str(env.metadata.get("name"))
+    env.close()
+    records = [r for r in store.records(env_id=env_id, loadouts=[loadout.name]) if not is_restricted(r)]
+    restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos)
+    if not restrictions:
+        return TournamentRun(0, 0, 0)
+    restricted = restricted_tournament(base, restrictions, tournament.env_factory, loadout, config.games,
+                                       study.base_seed)
+    return run_tournament(restricted, store, workers=workers, batch_size=batch_size, progress=progress)
+
+
+def study_combo_table(study: StudyConfig, workers: int | None, progress: bool) -> ComboTable:
+    """The study's combo table, on the rules of its first loadout (whatever fighters that loadout names)."""
+    config = study.combo_table
+    loadout: Loadout = build_tournament(study).loadouts[0]
+    kwargs = {key: value for key, value in loadout.kwargs.items() if key != "fighters"}
+    return combo_table(resolve_env_factory(study.env), kwargs, weapons=config.weapons, samples=config.samples,
+                       exact_dice=config.exact_dice, seed=study.base_seed, workers=workers, progress=progress)
+
+
+def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: int | None = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
-                   progress: bool = True) -> tuple[TournamentRun | None, Path]:
-    """Run ``study`` (unless ``None``: report only) into the store at ``db``, then write the report into ``out``.
+                   progress: bool = True) -> tuple[list[StudyRun], Path]:
+    """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
-    ``composition`` defaults to the study's.
+    ``composition`` overrides the studies' own composition specs for every env.
     """
+    runs: list[StudyRun] = []
+    compositions: dict[str, CompositionSpec] = {}
+    combo_tables: dict[str, ComboTable] = {}
     with MatchStore(db) as store:
-        run = None
-        if study is not None:
-            run = run_tournament(build_tournament(study), store, workers=workers, batch_size=batch_size,
-                                 progress=progress)
-            composition = composition or study.composition()
-        return run, write_report(store, out, bootstrap=bootstrap, seed=seed, composition=composition,
-                                 progress=progress)
+        for study in studies:
+            env_id = _env_id(study)
+            played = run_tournament(build_tournament(study), store, workers=workers, batch_size=batch_size,
+                                    progress=progress)
+            restricted = (run_restricted_play(study, store, workers, batch_size, progress)
+                          if study.restricted_play is not None else None)
+            if study.combo_table is not None:
+                combo_tables[env_id] = study_combo_table(study, workers, progress)
+            if study.composition() is not None:
+                compositions.setdefault(env_id, study.composition())
+            runs.append(StudyRun(env_id, played, restricted))
+        if composition is not None:
+            compositions = {env_id: composition for env_id in store.env_ids()}
+        return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
+                                  combo_tables=combo_tables, progress=progress)

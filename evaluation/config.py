@@ -20,6 +20,16 @@ A study file (TOML) makes a report reproducible by anyone::
     seat_template = { archetype = "kenshi", weapon = "{label}" }
     labels = ["uchigatana", "yari", "nodachi"]
 
+    [combo_table]                       # optional (breath engine): see issoku.evaluation.combos
+    samples = 200                       # Monte Carlo playouts per cell not computed exactly
+    exact_dice = 3                      # cells rolling at most this many d10s are enumerated exactly
+
+    [restricted_play]                   # optional: see issoku.evaluation.restricted
+    policy = "ma_heuristic"             # default: the study's highest-rated policy
+    games = 40                          # per restriction, seats swapped
+    maneuvers = 8                       # the most used actions, each masked out in turn
+    combos = 2                          # then the most used two-action combos
+
 Names resolve through the env and agent registries (``issoku.envs.registry``,
 ``issoku.agents.registry``) to importable factories, so worker processes can rebuild them.
 """
@@ -81,6 +91,25 @@ def _fill(template: Any, label: str) -> Any:
     return template
 
 
+class ComboTableConfig(BaseModel):
+    """How the study computes the combo table (on the study's first loadout's rules, any fighters)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    samples: int = Field(default=200, ge=1)
+    exact_dice: int = Field(default=3, ge=0, le=4)
+    weapons: tuple[str, ...] | None = None
+
+
+class RestrictedPlayConfig(BaseModel):
+    """How the study runs its restricted-play battery (in its first loadout)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    policy: str | None = None
+    games: int = Field(default=40, ge=2)
+    maneuvers: int = Field(default=8, ge=0)
+    combos: int = Field(default=2, ge=0)
+
+
 class StudyConfig(BaseModel):
     """A whole balance study (see the module docstring for the file format)."""
 
@@ -95,6 +124,8 @@ class StudyConfig(BaseModel):
     loadout_grid: LoadoutGrid | None = None
     composition_kind: str | None = None
     composition_end: tuple[str, ...] = ()
+    combo_table: ComboTableConfig | None = None
+    restricted_play: RestrictedPlayConfig | None = None
 
     @field_validator("policies")
     @classmethod

@@ -173,8 +173,8 @@ def play(
 
 @app.command("balance-report")
 def balance_report(
-    study: Path = typer.Option(None, "--study", help="A study TOML file: env, policies, loadouts, budget (docs/balance.md)."),
-    env: str = typer.Option(None, "--env", help="Env id or package.module:factory (default: the study's, else breath_duel_v0)."),
+    study: list[Path] = typer.Option(None, "--study", help="A study TOML file (docs/balance.md); repeat. Default, with no --env either: the shipped studies (both duels, policies, loadouts, combo table, restricted play)."),
+    env: str = typer.Option(None, "--env", help="Env id or package.module:factory: one ad-hoc study of that env (or override the study's)."),
     policy: list[str] = typer.Option(None, "--policy", "-p", help="Policy name or name=package.module:factory; repeat. Default: every registered agent."),
     games: int = typer.Option(None, "--games", "-n", help="Games per pair and loadout (seats swap every other game)."),
     seed: int = typer.Option(None, "--seed", help="Base seed of the games."),
@@ -184,25 +184,32 @@ def balance_report(
     workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
     batch_size: int = typer.Option(16, "--batch-size", help="Games per job."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating intervals."),
-    play: bool = typer.Option(True, "--play/--no-play", help="Play the study first, or only report on the store."),
+    play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
     composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath)."),
     composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat."),
 ) -> None:
-    """Play a seeded round-robin tournament into the match store, then write the balance report."""
+    """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
+
+    With no arguments: the default report on both duels (a few minutes on two cores).
+    """
     from issoku.evaluation.commands import balance_report as run_balance_report
-    from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.commands import default_studies, study_from_options
     from issoku.evaluation.metrics import CompositionSpec
 
     try:
-        spec = study_from_options(study, env, policy, games, seed, mirrors) if play else None
+        files = list(study or ()) or ([] if env else default_studies())
+        studies = ([study_from_options(file, env, policy, games, seed, mirrors) for file in files]
+                   or [study_from_options(None, env, policy, games, seed, mirrors)]) if play else []
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
-        run, report = run_balance_report(spec, db, out, workers=workers, batch_size=batch_size, bootstrap=bootstrap,
-                                         composition=composition)
+        runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
+                                          bootstrap=bootstrap, composition=composition)
     except (ValueError, KeyError) as error:  # DataError, pydantic ValidationError, UnknownNameError
         typer.echo(f"balance-report: {error}", err=True)
         raise typer.Exit(2) from None
-    if run is not None:
-        typer.echo(f"{run.played} games played, {run.already_stored} already stored, {run.scheduled} in the study")
+    for run in runs:
+        restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
+        typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "
+                   f"stored, {run.tournament.scheduled} in the study{restricted}")
     typer.echo(f"report: {report}")
 
 
