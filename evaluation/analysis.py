@@ -87,8 +87,8 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
         composition.kind in kinds for record in records for kinds in record.kinds)
     fingerprints = tuple(sorted({record.rules_fingerprint for record in records}))
     if len(fingerprints) > 1:
-        notes.append(f"matches were played under {len(fingerprints)} different rules fingerprints; "
-                     "they are analysed together.")
+        notes.append(f"matches were played under {len(fingerprints)} rules fingerprints (each loadout's fighters "
+                     "are part of it, as any change of rules data is); they are analysed together.")
     return BalanceAnalysis(
         env_id=env_ids.pop(), games=len(records), rules_fingerprints=fingerprints,
         loadouts=tuple(sorted({record.loadout for record in records})),

@@ -94,7 +94,7 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
     env_id = str(env.metadata.get("name"))
     env.close()
     records = [r for r in store.records(env_id=env_id, loadouts=[loadout.name]) if not is_restricted(r)]
-    restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos)
+    restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition())
     if not restrictions:
         return TournamentRun(0, 0, 0)
     restricted = restricted_tournament(base, restrictions, tournament.env_factory, loadout, config.games,

@@ -30,6 +30,12 @@ def _pct(p: Proportion) -> str:
     return f"{p.value:.1%} [{p.low:.1%}, {p.high:.1%}] (n={p.n})"
 
 
+def _listing(items: Sequence[str], most: int = 6) -> str:
+    """The first ``most`` items, then how many more."""
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
@@ -83,8 +89,8 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     env = analysis.env_id
     lines = [f"## {env}", "",
              f"{analysis.games} games; policies: {', '.join(analysis.policies)}; "
-             f"loadouts: {', '.join(analysis.loadouts)}; rules fingerprint: "
-             f"{', '.join(f'`{fp[:16]}`' for fp in analysis.rules_fingerprints)}.", ""]
+             f"loadouts: {_listing(analysis.loadouts)}; rules fingerprints (fighters included): "
+             f"{_listing([f'`{fp[:16]}`' for fp in analysis.rules_fingerprints])}.", ""]
     lines += [f"> {note}" for note in analysis.notes] + ([""] if analysis.notes else [])
     if analysis.by_policy is not None:
         lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{env}_policies", out_dir)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from issoku.evaluation.metrics import Proportion, ngrams, wilson
+from issoku.evaluation.metrics import CompositionSpec, Proportion, ngrams, wilson
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
 
@@ -87,17 +87,23 @@ class Restricted:
 
 
 def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[str], maneuvers: int = 8,
-            combos: int = 2) -> list[tuple[str, ...]]:
+            combos: int = 2, spec: CompositionSpec | None = None) -> list[tuple[str, ...]]:
     """The restrictions to test: the ``maneuvers`` actions of the action table ``policy`` plays in most games,
-    then its ``combos`` most used pairs of consecutive actions (each counted once per game)."""
-    known = set(action_names)
+    then its ``combos`` most used pairs of consecutive actions (each counted once per game).
+
+    With ``spec`` only the maneuvers of a composition count (decisions of its kind, closers left out):
+    answers such as taking a hit are not choices a designer can take away.
+    """
+    known = set(action_names) - set(spec.closing if spec else ())
     singles: Counter[str] = Counter()
     pairs: Counter[tuple[str, str]] = Counter()
     for record in records:
         for seat, name in enumerate(record.policies):
             if name == policy:
-                singles.update(set(record.actions[seat]) & known)
-                pairs.update(set(ngrams(record.actions[seat], 2)))
+                actions = [action for action, kind in zip(record.actions[seat], record.kinds[seat])
+                           if action in known and (spec is None or kind == spec.kind)]
+                singles.update(set(actions))
+                pairs.update(set(ngrams(actions, 2)))
     chosen: list[tuple[str, ...]] = [(name,) for name, _ in singles.most_common(maneuvers)]
     chosen += [pair for pair, _ in pairs.most_common() if pair[0] != pair[1]][:combos]
     return chosen

@@ -10,7 +10,9 @@ process pool with a progress bar and stores each finished batch in one transacti
 
 Seeds and seats: game ``g`` of a pair uses seed ``base_seed + g // 2``; odd games swap the seats, so
 each seed is played from both sides (paired design: the luck of the seed cancels between the pair).
-Every pair in a loadout shares the same seeds (common random numbers across pairs).
+Every pair in a loadout shares the same seeds (common random numbers across pairs). A policy against
+itself has no seats to swap, so its game ``g`` uses seed ``base_seed + g`` (a loadout grid swaps the
+loadouts instead).
 """
 
 from __future__ import annotations
@@ -144,7 +146,7 @@ def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
         for a, b in tournament.pairs():
             for game in range(tournament.games_per_pair):
                 seats_order = (a, b) if game % 2 == 0 else (b, a)
-                seed = tournament.base_seed + game // 2
+                seed = tournament.base_seed + (game if a == b else game // 2)
                 key = match_key(env_name, fingerprint, loadout.name, loadout.kwargs, seats_order,
                                 tuple(specs[name].fingerprint for name in seats_order), seed)
                 scheduled.append((loadout, MatchSpec(key, seed, seats_order)))
