@@ -14,10 +14,12 @@ and ``reference_elo``.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -28,8 +30,9 @@ from issoku.evaluation.metrics import Proportion, wilson
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.ratings import ELO_PER_NAT, rate
 from issoku.evaluation.records import MatchRecord
-from issoku.evaluation.tournament import PolicySpec, Tournament
-from issoku.rules.kernel.content import load_model
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
+from issoku.rules.kernel.content import file_digest, load_model
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
 
@@ -155,3 +158,83 @@ def score_candidate(records: Iterable[MatchRecord], suite: SuiteConfig, candidat
     low, high = np.quantile(replicates, [tail, 1.0 - tail]) if replicates else (math.nan, math.nan)
     return BenchmarkResult(suite.name, suite.version, candidate, per_reference,
                            wilson(float(scores.sum()), int(scores.size), confidence), elo, float(low), float(high))
+
+
+@dataclass(frozen=True)
+class CheckpointFactory:
+    """A picklable policy factory for a trained checkpoint (``.zip`` with its ``.json`` metadata)."""
+
+    path: str
+
+    def __call__(self, seed: int | None = None) -> Any:
+        from issoku.agents.checkpoint import CheckpointPolicy
+
+        return CheckpointPolicy(self.path, seed=seed)
+
+
+@dataclass(frozen=True)
+class FixedCallable:
+    """A picklable factory for a plain policy callable ``(observation, mask) -> action`` named by import path.
+
+    Every game gets the same object, so it must keep no state between games.
+    """
+
+    path: str
+
+    def __call__(self, seed: int | None = None) -> Any:
+        from issoku.envs.registry import import_object
+
+        return import_object(self.path)
+
+
+def candidate_spec(entry: str) -> PolicySpec:
+    """The candidate a benchmark scores, from what a user types.
+
+    ``path/to/model.zip``: a checkpoint (named by its file stem, fingerprinted by its digest);
+    ``name=package.module:attribute`` or ``package.module:attribute``: a policy factory (a class, or a
+    callable taking ``seed``) or else a plain policy callable ``(observation, mask) -> action``;
+    otherwise a registered policy name.
+    """
+    from issoku.envs.registry import import_object
+
+    if entry.endswith(".zip"):
+        path = Path(entry)
+        if not path.exists():
+            raise ValueError(f"no checkpoint at {entry}")
+        return PolicySpec(path.stem, CheckpointFactory(str(path)), file_digest(path))
+    name, sep, target = entry.partition("=")
+    if not sep:
+        name, target = entry.rpartition(":")[2], entry
+    if ":" not in target:
+        from issoku.evaluation.config import resolve_policy
+
+        return resolve_policy(entry)
+    obj = import_object(target)
+    takes_seed = inspect.isclass(obj) or "seed" in inspect.signature(obj).parameters
+    return PolicySpec(name, obj if takes_seed else FixedCallable(target), target)
+
+
+def run_benchmark(suite: SuiteConfig, candidate: PolicySpec, store: MatchStore, workers: int | None = None,
+                  batch_size: int = 16, bootstrap: int = 1000, progress: bool = True) -> BenchmarkResult:
+    """Play (or resume) the candidate's games against the suite's references, then score them."""
+    run_tournament(benchmark_tournament(suite, candidate), store, workers=workers, batch_size=batch_size,
+                   progress=progress)
+    return score_candidate(store.records(), suite, candidate.name, bootstrap=bootstrap)
+
+
+def run_calibration(suite: SuiteConfig, store: MatchStore, workers: int | None = None,
+                    progress: bool = True) -> dict[str, float]:
+    """Play the references' round robin and return their ratings (the first reference at 0)."""
+    run_tournament(calibration_tournament(suite), store, workers=workers, progress=progress)
+    return calibrate(store.records(), suite)
+
+
+def format_result(result: BenchmarkResult) -> str:
+    """The lines ``issoku benchmark`` prints."""
+    lines = [f"suite {result.suite} v{result.version}: {result.candidate}",
+             f"  rating on the suite's scale: {result.elo:+.0f} Elo [{result.low:+.0f}, {result.high:+.0f}]",
+             f"  overall score: {result.overall.value:.1%} [{result.overall.low:.1%}, {result.overall.high:.1%}] "
+             f"(n={result.overall.n})"]
+    lines += [f"  vs {name}: {p.value:.1%} [{p.low:.1%}, {p.high:.1%}] (n={p.n})"
+              for name, p in result.per_reference.items()]
+    return "\n".join(lines)

@@ -213,6 +213,35 @@ def balance_report(
     typer.echo(f"report: {report}")
 
 
+@app.command("benchmark")
+def benchmark(
+    candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, [name=]package.module:factory_or_callable."),
+    suite: str = typer.Option("breath_duel_v0", "--suite", help="A shipped suite name or a suite TOML file."),
+    db: Path = typer.Option(Path("runs/benchmark/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
+    workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process)."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating interval."),
+    calibrate: bool = typer.Option(False, "--calibrate", help="Play the references' round robin and print their ratings (for the suite file)."),
+) -> None:
+    """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
+    from issoku.evaluation.benchmark import candidate_spec, format_result, load_suite, run_benchmark, run_calibration
+    from issoku.evaluation.store import MatchStore
+
+    try:
+        spec = load_suite(suite)
+        with MatchStore(db) as store:
+            if calibrate:
+                ratings = run_calibration(spec, store, workers=workers)
+                typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
+                return
+            if candidate is None:
+                raise ValueError("name a candidate policy (or --calibrate)")
+            result = run_benchmark(spec, candidate_spec(candidate), store, workers=workers, bootstrap=bootstrap)
+    except (ValueError, KeyError, ImportError) as error:
+        typer.echo(f"benchmark: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(format_result(result))
+
+
 def main() -> None:
     """Entry point for ``python -m issoku``."""
     app()
