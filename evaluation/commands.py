@@ -90,15 +90,15 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
     base = resolve_policy(entries.get(policy, policy))
     loadout = tournament.loadouts[0]
     env = tournament.env_factory(**loadout.kwargs)
-    action_names = list(env.unwrapped.ruleset.action_names)
+    action_names = list(env.unwrapped.action_names)
     env_id = str(env.metadata.get("name"))
     env.close()
     records = [r for r in store.records(env_id=env_id, loadouts=[loadout.name]) if not is_restricted(r)]
     restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition())
     if not restrictions:
         return TournamentRun(0, 0, 0)
-    restricted = restricted_tournament(base, restrictions, tournament.env_factory, loadout, config.games,
-                                       study.base_seed)
+    restricted = restricted_tournament(base, restrictions, action_names, tournament.env_factory, loadout,
+                                       config.games, study.base_seed)
     return run_tournament(restricted, store, workers=workers, batch_size=batch_size, progress=progress)
 
 

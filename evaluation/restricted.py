@@ -9,7 +9,8 @@ first). Each restricted policy plays the unrestricted one with seats swapped; th
 is ½ minus the restricted policy's score (draws ½), with a Wilson interval.
 
 Here the restricted policy is the same policy with the action masked (when the mask leaves nothing,
-the restriction yields: a forced move stays legal). For a scripted policy that is its best play
+the restriction yields: a forced move stays legal). Any two-seat env with action names
+(``env.unwrapped.action_names``) works. For a scripted policy that is its best play
 without the maneuver; a learned policy would ideally be fine-tuned under the restriction first (a
 training job per restriction; not done here). The games are an ordinary tournament (one job per
 batch, the process pool, the match store, resumable), with restricted policies named
@@ -69,21 +70,18 @@ class _RestrictedPolicy:
 
 @dataclass(frozen=True)
 class Restricted:
-    """A picklable policy factory: ``base`` (a :class:`PolicySpec` factory) with action names ``banned``.
+    """A picklable policy factory: ``base`` (a :class:`PolicySpec` factory) with actions ``banned`` masked out.
 
-    ``banned`` is one action (never played) or two (the second never played right after the first).
-    It takes the env's ruleset to turn names into action numbers.
+    ``banned`` holds action numbers: one (never played) or two (the second never right after the first).
     """
 
     base: Any
-    banned: tuple[str, ...]
+    banned: tuple[int, ...]
 
     def __call__(self, seed: int | None = None, ruleset: Any = None) -> _RestrictedPolicy:
-        names = list(ruleset.action_names)
-        ids = [names.index(name) for name in self.banned]
         if "ruleset" in inspect.signature(self.base).parameters:
-            return _RestrictedPolicy(self.base(seed=seed, ruleset=ruleset), ids)
-        return _RestrictedPolicy(self.base(seed=seed), ids)
+            return _RestrictedPolicy(self.base(seed=seed, ruleset=ruleset), self.banned)
+        return _RestrictedPolicy(self.base(seed=seed), self.banned)
 
 
 def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[str], maneuvers: int = 8,
@@ -109,10 +107,12 @@ def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[
     return chosen
 
 
-def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ...]], env_factory: Any,
-                          loadout: Loadout, games: int, base_seed: int = 0) -> Tournament:
-    """Each restricted policy against the unrestricted ``base``, ``games`` games, seats swapped."""
-    restricted = tuple(PolicySpec(restriction_name(base.name, banned), Restricted(base.factory, tuple(banned)),
+def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ...]], action_names: Sequence[str],
+                          env_factory: Any, loadout: Loadout, games: int, base_seed: int = 0) -> Tournament:
+    """Each restricted policy (action names ``restrictions``) against the unrestricted ``base``, seats swapped."""
+    number = {name: i for i, name in enumerate(action_names)}
+    restricted = tuple(PolicySpec(restriction_name(base.name, banned),
+                                  Restricted(base.factory, tuple(number[name] for name in banned)),
                                   base.fingerprint) for banned in restrictions)
     return Tournament(env_factory, (base,) + restricted, (loadout,), games_per_pair=games, base_seed=base_seed,
                       pairings=tuple((spec.name, base.name) for spec in restricted))

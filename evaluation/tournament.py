@@ -182,7 +182,7 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
     action names and observation schema) gets the env's ruleset, so it follows each loadout's rules data.
     """
     if "ruleset" in inspect.signature(spec.factory).parameters:
-        return spec.factory(seed=seed, ruleset=env.unwrapped.ruleset)
+        return spec.factory(seed=seed, ruleset=getattr(env.unwrapped, "ruleset", None))
     return spec.factory(seed=seed)
 
 

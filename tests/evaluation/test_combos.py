@@ -1,0 +1,43 @@
+from fractions import Fraction
+
+import pytest
+
+from issoku.envs.breath_duel_v0 import env as breath_env
+from issoku.evaluation.combos import ComboCell, ComboJob, ComboTable, combo_job, compositions
+from issoku.rules.breath.content import load_catalog
+
+
+def cells_by_key(cells):
+    return {(cell.rung, cell.composition): cell for cell in cells}
+
+
+def test_a_single_cut_is_exact_and_matches_the_hand_count_of_the_100_dice_pairs():
+    # Core breath fight (no ma): kenshi (+3 finesse, +3 swordsmanship) cuts a kenshi of Defense 11 (BR-G01):
+    # 2d10 + 6 >= 11 hits on 94 of the 100 pairs; doubles are Criticals of 2 Wounds (BR-G05), 8 of them hit.
+    hits = [(a, b) for a in range(1, 11) for b in range(1, 11) if a + b + 6 >= 11]
+    expected = Fraction(sum(2 if a == b else 1 for a, b in hits), 100)
+    assert expected == Fraction(102, 100)
+    cells = cells_by_key(combo_job(ComboJob(breath_env, {"ma": False}, "uchigatana", samples=5, exact_dice=2)))
+    cut = cells[("any", ("uchigatana.horizontal_cut",))]
+    assert cut.exact and cut.wounds == pytest.approx(float(expected)) and cut.energy == 2 and cut.guard == 0
+
+
+def test_monte_carlo_agrees_with_the_exact_cells_and_out_of_reach_rungs_have_no_cell():
+    exact = cells_by_key(combo_job(ComboJob(breath_env, {}, "yari", samples=1, exact_dice=3)))
+    sampled = cells_by_key(combo_job(ComboJob(breath_env, {}, "yari", samples=300, exact_dice=0, seed=7)))
+    assert exact.keys() == sampled.keys()
+    assert {rung for rung, _ in exact} == {"far", "issoku_itto", "near"}  # a yari cannot strike closer in
+    singles = [key for key in exact if len(key[1]) == 1]
+    assert singles and all(exact[key].exact and not sampled[key].exact for key in singles)
+    for key in singles:
+        assert abs(exact[key].wounds - sampled[key].wounds) <= 4 * sampled[key].wounds_se + 0.02
+
+
+def test_compositions_fit_the_breath_limit_and_the_most_efficient_is_most_suspicious():
+    yari = load_catalog().weapons["yari"]
+    assert compositions(yari, 4) == [("yari.thrust",), ("yari.sweep",), ("yari.thrust", "yari.thrust")]
+    cell = lambda name, wounds, energy: ComboCell("w", "near", (f"w.{name}",), wounds, 0.0, energy, True, 0)
+    table = ComboTable((cell("a", 1.0, 2), cell("b", 1.0, 1), cell("c", 0.5, 1), cell("a", 0.5, 2)))
+    ranked = table.suspicious()
+    assert [c.composition for c, _ in ranked] == [("w.b",), ("w.a",), ("w.c",)]
+    assert ranked[0][1] == pytest.approx(2.0)  # twice the median composition's Wounds per Energy
