@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from tqdm import tqdm
 
 from issoku.agents.policy import Policy
-from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint
+from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint, sides_of
 from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
 
@@ -125,10 +125,10 @@ class Job:
 
 
 def _env_identity(factory: EnvFactory, loadout: Loadout) -> tuple[str, str, int]:
-    """``(env id, rules fingerprint, number of seats)`` of the env a loadout builds."""
+    """``(env id, rules fingerprint, number of sides)`` of the env a loadout builds."""
     env = factory(**loadout.kwargs)
     try:
-        return env_id(env), rules_fingerprint(env), len(env.possible_agents)
+        return env_id(env), rules_fingerprint(env), len(sides_of(env))
     finally:
         env.close()
 
@@ -140,7 +140,7 @@ def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
     for loadout in tournament.loadouts:
         env_name, fingerprint, seats = _env_identity(tournament.env_factory, loadout)
         if seats != 2:
-            raise ValueError(f"round-robin needs a two-seat env; {env_name} has {seats}")
+            raise ValueError(f"round-robin needs a two-sided env; {env_name} has {seats} sides")
         if loadout.seat_labels and len(loadout.seat_labels) != seats:
             raise ValueError(f"loadout {loadout.name!r}: {len(loadout.seat_labels)} seat labels for {seats} seats")
         for a, b in tournament.pairs():
@@ -190,12 +190,14 @@ def run_job(job: Job) -> list[MatchRecord]:
     """Play a batch of games on one env instance and return their records (runs in a worker process)."""
     specs = {p.name: p for p in job.policies}
     env = job.env_factory(**job.loadout.kwargs)
+    side_of = {index: side for side, members in enumerate(sides_of(env)) for index in members}
     try:
         records = []
         for match in job.matches:
-            seat_policies = [make_seat_policy(specs[name], policy_seed(match.seed, seat), env)
-                             for seat, name in enumerate(match.policies)]
-            records.append(play_match(env, seat_policies, match.seed, key=match.key, loadout=job.loadout.name,
+            # One fresh policy per agent (a side of several fighters gets one each), seeded by agent index.
+            agent_policies = [make_seat_policy(specs[match.policies[side_of[index]]], policy_seed(match.seed, index), env)
+                              for index in range(len(side_of))]
+            records.append(play_match(env, agent_policies, match.seed, key=match.key, loadout=job.loadout.name,
                                       loadout_kwargs=job.loadout.kwargs, policy_names=match.policies,
                                       seat_labels=job.loadout.seat_labels or None,
                                       max_decisions=job.max_decisions))
