@@ -25,7 +25,7 @@ import itertools
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -327,15 +327,16 @@ def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = 
         weapons = list(probe.unwrapped.ruleset.catalog.weapons)
         probe.close()
     jobs = [ComboJob(env_factory, env_kwargs, weapon, samples, exact_dice, seed) for weapon in weapons]
-    cells: list[ComboCell] = []
+    by_weapon: dict[str, list[ComboCell]] = {}
     with tqdm(total=len(jobs), desc="combo table", unit="weapon", disable=not progress) as bar:
         if workers == 0:
             for job in jobs:
-                cells += combo_job(job)
+                by_weapon[job.weapon] = combo_job(job)
                 bar.update()
         else:
             with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(jobs))) as pool:
-                for result in pool.map(combo_job, jobs):
-                    cells += result
+                futures = {pool.submit(combo_job, job): job.weapon for job in jobs}
+                for future in as_completed(futures):
+                    by_weapon[futures[future]] = future.result()
                     bar.update()
-    return ComboTable(tuple(cells))
+    return ComboTable(tuple(cell for weapon in weapons for cell in by_weapon[weapon]))
