@@ -174,7 +174,7 @@ def play(
 @app.command("balance-report")
 def balance_report(
     study: list[Path] = typer.Option(None, "--study", help="A study TOML file (docs/balance.md); repeat. Default, with no --env either: the shipped studies (both duels, policies, loadouts, combo table, restricted play)."),
-    env: str = typer.Option(None, "--env", help="Env id or package.module:factory: one ad-hoc study of that env (or override the study's)."),
+    env: str = typer.Option(None, "--env", help="Env id or package.module:factory, for one ad-hoc study of that env (or to override the studies')."),
     policy: list[str] = typer.Option(None, "--policy", "-p", help="Policy name or name=package.module:factory; repeat. Default: every registered agent."),
     games: int = typer.Option(None, "--games", "-n", help="Games per pair and loadout (seats swap every other game)."),
     seed: int = typer.Option(None, "--seed", help="Base seed of the games."),
@@ -215,7 +215,7 @@ def balance_report(
 
 @app.command("benchmark")
 def benchmark(
-    candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, [name=]package.module:factory_or_callable."),
+    candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, or package.module:attribute (a factory or a plain callable), optionally as name=package.module:attribute."),
     suite: str = typer.Option("breath_duel_v0", "--suite", help="A shipped suite name or a suite TOML file."),
     db: Path = typer.Option(Path("runs/benchmark/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process)."),
