@@ -21,12 +21,14 @@ so skill applies), else a kenshi carrying it. Each weapon is one independent job
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -38,6 +40,8 @@ EnvFactory = Callable[..., Any]
 
 DEFENDER = "kenshi"
 """The fixed defender's archetype (with its own uchigatana)."""
+COMBO_TABLE = "combo_table"
+"""The match store's artifact kind for combo tables."""
 MAX_COMPOSITION = 3
 """At most this many attacks per composition (the breath limit usually binds first)."""
 
@@ -279,7 +283,6 @@ class ComboTable:
 
     cells: tuple[ComboCell, ...]
     defender: str = DEFENDER
-    notes: tuple[str, ...] = field(default=())
 
     def weapons(self) -> list[str]:
         return sorted({cell.weapon for cell in self.cells})
@@ -312,6 +315,17 @@ class ComboTable:
         median = values[len(values) // 2] or math.nan
         ranked = [(cell, cell.wounds_per_energy / median) for cell in best]
         return ranked[:top] if top else ranked
+
+    def to_json(self) -> str:
+        """The table as JSON text (what the match store keeps)."""
+        return json.dumps({"defender": self.defender, "cells": [dataclasses.asdict(cell) for cell in self.cells]})
+
+    @classmethod
+    def from_json(cls, text: str) -> ComboTable:
+        """The table :meth:`to_json` wrote."""
+        data = json.loads(text)
+        cells = tuple(ComboCell(**{**cell, "composition": tuple(cell["composition"])}) for cell in data["cells"])
+        return cls(cells, data["defender"])
 
 
 def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = None,

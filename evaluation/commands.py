@@ -8,16 +8,19 @@ loadouts) run: that is the README's main command.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from issoku.evaluation.combos import ComboTable, combo_table
+from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
 from issoku.evaluation.config import (StudyConfig, build_tournament, load_study, resolve_env_factory,
                                       resolve_policy)
+from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.ratings import rate
+from issoku.evaluation.records import canonical_json
 from issoku.evaluation.report import write_report
 from issoku.evaluation.restricted import battery, is_restricted, restricted_tournament
 from issoku.evaluation.store import MatchStore
@@ -102,13 +105,28 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
     return run_tournament(restricted, store, workers=workers, batch_size=batch_size, progress=progress)
 
 
-def study_combo_table(study: StudyConfig, workers: int | None, progress: bool) -> ComboTable:
-    """The study's combo table, on the rules of its first loadout (whatever fighters that loadout names)."""
+def study_combo_table(study: StudyConfig, store: MatchStore, workers: int | None, progress: bool) -> ComboTable:
+    """The study's combo table, on the rules of its first loadout (whatever fighters that loadout names).
+
+    Kept in the store under a digest of the rules fingerprint, the env options and the table's
+    settings, so a rerun reuses it and a report-only run shows it.
+    """
     config = study.combo_table
     loadout: Loadout = build_tournament(study).loadouts[0]
     kwargs = {key: value for key, value in loadout.kwargs.items() if key != "fighters"}
-    return combo_table(resolve_env_factory(study.env), kwargs, weapons=config.weapons, samples=config.samples,
-                       exact_dice=config.exact_dice, seed=study.base_seed, workers=workers, progress=progress)
+    factory = resolve_env_factory(study.env)
+    probe = factory(**kwargs)
+    env_id, fingerprint = str(probe.metadata.get("name") or study.env), rules_fingerprint(probe)
+    probe.close()
+    key = hashlib.sha256(canonical_json({"env": env_id, "rules": fingerprint, "kwargs": kwargs,
+                                         "table": config.model_dump(), "seed": study.base_seed}).encode()).hexdigest()
+    stored = store.artifact(key)
+    if stored is not None:
+        return ComboTable.from_json(stored)
+    table = combo_table(factory, kwargs, weapons=config.weapons, samples=config.samples,
+                        exact_dice=config.exact_dice, seed=study.base_seed, workers=workers, progress=progress)
+    store.put_artifact(key, env_id, COMBO_TABLE, table.to_json())
+    return table
 
 
 def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: int | None = None,
@@ -121,7 +139,6 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
     """
     runs: list[StudyRun] = []
     compositions: dict[str, CompositionSpec] = {}
-    combo_tables: dict[str, ComboTable] = {}
     with MatchStore(db) as store:
         for study in studies:
             env_id = _env_id(study)
@@ -130,11 +147,14 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
             restricted = (run_restricted_play(study, store, workers, batch_size, progress)
                           if study.restricted_play is not None else None)
             if study.combo_table is not None:
-                combo_tables[env_id] = study_combo_table(study, workers, progress)
+                study_combo_table(study, store, workers, progress)  # kept in the store for the report
             if study.composition() is not None:
                 compositions.setdefault(env_id, study.composition())
             runs.append(StudyRun(env_id, played, restricted))
+        for default in map(load_study, default_studies()):  # the shipped studies describe their envs too
+            if default.composition() is not None:
+                compositions.setdefault(default.env, default.composition())
         if composition is not None:
             compositions = {env_id: composition for env_id in store.env_ids()}
         return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
-                                  combo_tables=combo_tables, progress=progress)
+                                  progress=progress)

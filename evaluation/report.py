@@ -16,7 +16,7 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
-from issoku.evaluation.combos import ComboTable
+from issoku.evaluation.combos import COMBO_TABLE, ComboTable
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
@@ -193,11 +193,12 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
-    combo table section per env id. Restricted-play games (see :mod:`issoku.evaluation.restricted`)
+    combo table section per env id (default: the latest the store keeps). Restricted-play games (see :mod:`issoku.evaluation.restricted`)
     get their own section and stay out of every other measure.
     """
     compositions = compositions or {}
-    combo_tables = combo_tables or {}
+    if combo_tables is None:
+        combo_tables = {env: ComboTable.from_json(body) for env, body in store.latest_artifacts(COMBO_TABLE).items()}
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()

@@ -41,3 +41,23 @@ def test_compositions_fit_the_breath_limit_and_the_most_efficient_is_most_suspic
     ranked = table.suspicious()
     assert [c.composition for c, _ in ranked] == [("w.b",), ("w.a",), ("w.c",)]
     assert ranked[0][1] == pytest.approx(2.0)  # twice the median composition's Wounds per Energy
+
+
+def test_a_combo_table_kept_in_the_store_is_reused_and_reported_without_playing(tmp_path):
+    from issoku.evaluation.combos import COMBO_TABLE
+    from issoku.evaluation.report import write_report
+    from issoku.evaluation.store import MatchStore
+
+    from .factories import make_record
+
+    table = ComboTable((ComboCell("yari", "near", ("yari.thrust",), 0.9, 0.9, 2.0, True, 0),
+                        ComboCell("yari", "far", ("yari.sweep",), 1.8, 1.0, 3.0, False, 50, 0.1)))
+    assert ComboTable.from_json(table.to_json()) == table
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert([make_record(("a", "b"), (1.0, -1.0), seed=s, env_id="toy_v0") for s in range(4)])
+        store.put_artifact("k1", "toy_v0", COMBO_TABLE, table.to_json())
+        store.put_artifact("k1", "toy_v0", COMBO_TABLE, "ignored: the key is taken")
+        assert ComboTable.from_json(store.artifact("k1")) == table and store.artifact("k2") is None
+        text = write_report(store, tmp_path / "out", bootstrap=10, progress=False).read_text()
+    assert "### Suspicious combos" in text and "| 1 | yari: sweep | far |" in text
+    assert (tmp_path / "out" / "toy_v0_combos.csv").read_text().count("\n") == 3
