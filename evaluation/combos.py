@@ -26,6 +26,7 @@ import itertools
 import json
 import math
 import os
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from typing import Any
 from tqdm import tqdm
 
 from issoku.rules.kernel.dice import Dice
+from issoku.rules.ma.duel import MaModule
+from issoku.rules.ma.ladder import RUNG_NAMES, Rung
 
 EnvFactory = Callable[..., Any]
 
@@ -140,7 +143,7 @@ class _Bench:
         env.close()
         self.catalog = self.ruleset.catalog
         self.ids = {name: i for i, name in enumerate(self.ruleset.action_names)}
-        self.ma = next((m for m in self.ruleset.modules if hasattr(m, "data") and hasattr(m, "reach")), None)
+        self.ma = next((m for m in self.ruleset.modules if isinstance(m, MaModule)), None)
 
     def start(self, seed: int) -> Any:
         """A fresh fight at the attacker's (seat 0's) first breath decision; the defender passes its breaths."""
@@ -151,11 +154,7 @@ class _Bench:
 
     def rungs(self) -> list[int | None]:
         """The rungs to set (``None``: a duel without the ma, one column)."""
-        if self.ma is None:
-            return [None]
-        from issoku.rules.ma.ladder import Rung
-
-        return list(Rung)
+        return [None] if self.ma is None else list(Rung)
 
     def set_rung(self, state: Any, rung: int | None) -> bool:
         """Put the ma at ``rung``; False when the stage makes it unusable."""
@@ -164,7 +163,7 @@ class _Bench:
         ladder = self.ma.data(state).ladder
         if ladder.set(rung) != rung:
             return False
-        state._legal_cache = None
+        state._legal_cache = None  # the ladder moved outside the engine: its cached legal actions are stale
         return True
 
     def _defender_move(self, state: Any) -> None:
@@ -182,10 +181,10 @@ class _Bench:
         wounds, energy = defender.wounds, attacker.energy
         guard = self.ma.data(state).guards[1].value if self.ma is not None else 0
         for key in composition:
+            if state.is_terminal():  # the defender fell before the composition ended
+                break
             action = self.ids[f"attack:{key}"]
-            if state.is_terminal() or action not in state.legal_actions():
-                if state.is_terminal():
-                    break
+            if action not in state.legal_actions():
                 return None
             state.apply(action)
             while not state.is_terminal() and state.current_seat() == 1 and state.decision_kind() != "breath":
@@ -242,7 +241,7 @@ def combo_job(job: ComboJob) -> list[ComboCell]:
     starts = [bench.start(job.seed + i) for i in range(job.samples)]
     limit = starts[0].fighters[0].limit
     for rung in bench.rungs():
-        rung_name = "any" if rung is None else _rung_name(rung)
+        rung_name = "any" if rung is None else RUNG_NAMES[rung]
         at_rung = [state.clone() for state in starts]
         if not all(bench.set_rung(state, rung) for state in at_rung):
             continue
@@ -255,26 +254,11 @@ def combo_job(job: ComboJob) -> list[ComboCell]:
             outcomes = [bench.play(state.clone(), composition) for state in at_rung]
             if any(outcome is None for outcome in outcomes):
                 continue
-            w, g, e = (list(column) for column in zip(*outcomes))
-            sd = float(_std(w))
-            cells.append(ComboCell(job.weapon, rung_name, composition, _mean(w), _mean(g), _mean(e), False,
-                                   len(outcomes), sd / math.sqrt(len(w))))
+            w, g, e = zip(*outcomes)
+            se = statistics.stdev(w) / math.sqrt(len(w)) if len(w) > 1 else 0.0
+            cells.append(ComboCell(job.weapon, rung_name, composition, statistics.fmean(w), statistics.fmean(g),
+                                   statistics.fmean(e), False, len(w), se))
     return cells
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
-def _std(values: Sequence[float]) -> float:
-    mean = _mean(values)
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1))
-
-
-def _rung_name(rung: int) -> str:
-    from issoku.rules.ma.ladder import RUNG_NAMES
-
-    return RUNG_NAMES[rung]
 
 
 @dataclass(frozen=True)
