@@ -14,12 +14,10 @@ and ``reference_elo``.
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -32,7 +30,7 @@ from issoku.evaluation.ratings import ELO_PER_NAT, rate
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
-from issoku.rules.kernel.content import file_digest, load_model
+from issoku.rules.kernel.content import load_model
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
 
@@ -158,60 +156,6 @@ def score_candidate(records: Iterable[MatchRecord], suite: SuiteConfig, candidat
     low, high = np.quantile(replicates, [tail, 1.0 - tail]) if replicates else (math.nan, math.nan)
     return BenchmarkResult(suite.name, suite.version, candidate, per_reference,
                            wilson(float(scores.sum()), int(scores.size), confidence), elo, float(low), float(high))
-
-
-@dataclass(frozen=True)
-class CheckpointFactory:
-    """A picklable policy factory for a trained checkpoint (``.zip`` with its ``.json`` metadata)."""
-
-    path: str
-
-    def __call__(self, seed: int | None = None) -> Any:
-        from issoku.agents.checkpoint import CheckpointPolicy
-
-        return CheckpointPolicy(self.path, seed=seed)
-
-
-@dataclass(frozen=True)
-class FixedCallable:
-    """A picklable factory for a plain policy callable ``(observation, mask) -> action`` named by import path.
-
-    Every game gets the same object, so it must keep no state between games.
-    """
-
-    path: str
-
-    def __call__(self, seed: int | None = None) -> Any:
-        from issoku.envs.registry import import_object
-
-        return import_object(self.path)
-
-
-def candidate_spec(entry: str) -> PolicySpec:
-    """The candidate a benchmark scores, from what a user types.
-
-    ``path/to/model.zip``: a checkpoint (named by its file stem, fingerprinted by its digest);
-    ``name=package.module:attribute`` or ``package.module:attribute``: a policy factory (a class, or a
-    callable taking ``seed``) or else a plain policy callable ``(observation, mask) -> action``;
-    otherwise a registered policy name.
-    """
-    from issoku.envs.registry import import_object
-
-    if entry.endswith(".zip"):
-        path = Path(entry)
-        if not path.exists():
-            raise ValueError(f"no checkpoint at {entry}")
-        return PolicySpec(path.stem, CheckpointFactory(str(path)), file_digest(path))
-    name, sep, target = entry.partition("=")
-    if not sep:
-        name, target = entry.rpartition(":")[2], entry
-    if ":" not in target:
-        from issoku.evaluation.config import resolve_policy
-
-        return resolve_policy(entry)
-    obj = import_object(target)
-    takes_seed = inspect.isclass(obj) or "seed" in inspect.signature(obj).parameters
-    return PolicySpec(name, obj if takes_seed else FixedCallable(target), target)
 
 
 def run_benchmark(suite: SuiteConfig, candidate: PolicySpec, store: MatchStore, workers: int | None = None,

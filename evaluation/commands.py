@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
-from issoku.evaluation.config import (StudyConfig, build_tournament, load_study, resolve_env_factory,
-                                      resolve_policy)
+from issoku.evaluation.config import StudyConfig, build_tournament, load_study, resolve_env_factory
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.pairings import games_between
+from issoku.evaluation.policies import resolve_policy
 from issoku.evaluation.ratings import rate
 from issoku.evaluation.records import canonical_json
 from issoku.evaluation.report import write_report

@@ -30,8 +30,9 @@ A study file (TOML) makes a report reproducible by anyone::
     maneuvers = 8                       # the most used actions, each masked out in turn
     combos = 2                          # then the most used two-action combos
 
-Names resolve through the env and agent registries (``issoku.envs.registry``,
-``issoku.agents.registry``) to importable factories, so worker processes can rebuild them.
+Env names resolve through the env registry (``issoku.envs.registry``), policies as
+:mod:`issoku.evaluation.policies` says (registered names, checkpoints, import paths), to importable
+factories, so worker processes can rebuild them.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from issoku.evaluation.match import DEFAULT_MAX_DECISIONS
 from issoku.evaluation.metrics import CompositionSpec
-from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
+from issoku.evaluation.policies import resolve_policy
+from issoku.evaluation.tournament import Loadout, Tournament
 from issoku.rules.kernel.content import load_model
 
 
@@ -166,19 +168,6 @@ def resolve_env_factory(env: str):
     if env not in ENV_FACTORIES:
         raise UnknownNameError("env id", env, sorted(ENV_FACTORIES))
     return import_object(ENV_FACTORIES[env])
-
-
-def resolve_policy(entry: str) -> PolicySpec:
-    """A registered policy name, or ``"name=package.module:factory"``, as a :class:`PolicySpec`."""
-    from issoku.agents.registry import POLICY_FACTORIES
-    from issoku.envs.registry import UnknownNameError, import_object
-
-    name, _, path = entry.partition("=")
-    if not path:
-        if name not in POLICY_FACTORIES:
-            raise UnknownNameError("policy", name, sorted(POLICY_FACTORIES))
-        path = POLICY_FACTORIES[name]
-    return PolicySpec(name, import_object(path))
 
 
 def build_tournament(study: StudyConfig) -> Tournament:

@@ -223,7 +223,8 @@ def benchmark(
     calibrate: bool = typer.Option(False, "--calibrate", help="Play the references' round robin and print their ratings (for the suite file)."),
 ) -> None:
     """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
-    from issoku.evaluation.benchmark import candidate_spec, format_result, load_suite, run_benchmark, run_calibration
+    from issoku.evaluation.benchmark import format_result, load_suite, run_benchmark, run_calibration
+    from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 
     try:
@@ -235,7 +236,7 @@ def benchmark(
                 return
             if candidate is None:
                 raise ValueError("name a candidate policy (or --calibrate)")
-            result = run_benchmark(spec, candidate_spec(candidate), store, workers=workers, bootstrap=bootstrap)
+            result = run_benchmark(spec, resolve_policy(candidate), store, workers=workers, bootstrap=bootstrap)
     except (ValueError, KeyError, ImportError) as error:
         typer.echo(f"benchmark: {error}", err=True)
         raise typer.Exit(2) from None

@@ -63,25 +63,31 @@ TOY_SUITE = SuiteConfig(name="toy", version=1, env="tests.evaluation.toy_env:tak
                         games_per_pair=6, reference_elo={"perfect": 400.0, "take_one": 0.0})
 
 
-def test_candidates_parse_as_registered_names_factories_and_plain_callables():
+def test_policies_parse_as_registered_names_factories_plain_callables_and_checkpoints(tmp_path):
     from issoku.agents.policy import RandomLegal
-    from issoku.evaluation.benchmark import FixedCallable, candidate_spec
+    from issoku.evaluation.policies import CheckpointFactory, FixedCallable, resolve_policy
 
-    assert candidate_spec("random").factory is RandomLegal
-    named = candidate_spec("mine=tests.evaluation.toy_env:Perfect")
+    assert resolve_policy("random").factory is RandomLegal
+    named = resolve_policy("mine=tests.evaluation.toy_env:Perfect")
     assert named.name == "mine" and named.factory(seed=1)(np.array([5.0, 0.0]), np.ones(3)) == 0
-    plain = candidate_spec("tests.evaluation.test_benchmark:always_take_one")
+    plain = resolve_policy("tests.evaluation.test_benchmark:always_take_one")
     assert plain.name == "always_take_one" and isinstance(plain.factory, FixedCallable)
     assert plain.factory(seed=3) is always_take_one
     with pytest.raises(ValueError, match="no checkpoint"):
-        candidate_spec("missing/model.zip")
+        resolve_policy("missing/model.zip")
+    checkpoint = tmp_path / "model_100.zip"
+    checkpoint.write_bytes(b"weights")
+    spec = resolve_policy(str(checkpoint))  # loaded only when a game needs it
+    assert spec.name == "model_100" and spec.factory == CheckpointFactory(str(checkpoint)) and spec.fingerprint
+    assert resolve_policy(f"v2={checkpoint}").name == "v2"
 
 
 def test_a_benchmark_run_plays_only_against_the_references_and_resumes(tmp_path):
-    from issoku.evaluation.benchmark import candidate_spec, format_result, run_benchmark
+    from issoku.evaluation.benchmark import format_result, run_benchmark
+    from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 
-    candidate = candidate_spec("tests.evaluation.test_benchmark:always_take_one")
+    candidate = resolve_policy("tests.evaluation.test_benchmark:always_take_one")
     with MatchStore(tmp_path / "m.sqlite") as store:
         result = run_benchmark(TOY_SUITE, candidate, store, workers=0, bootstrap=50, progress=False)
         assert store.count() == 12 and {p for r in store.records() for p in r.policies} == {

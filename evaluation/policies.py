@@ -1,0 +1,68 @@
+"""What a user types to name a policy -> a :class:`PolicySpec` a tournament (and its worker processes) can use.
+
+One parser for study files, ``balance-report -p`` and ``issoku benchmark``:
+
+* ``ma_heuristic`` — a registered policy (``issoku.agents.registry``);
+* ``path/to/model.zip`` — a trained checkpoint (with its ``.json`` metadata), named by its file stem
+  and fingerprinted by its bytes, so a retrained file never reuses old games;
+* ``package.module:attribute`` — a policy factory (a class, or a callable taking ``seed``), else a
+  plain policy callable ``(observation, mask) -> action`` (the same object plays every game, so it
+  must keep no state between games);
+* ``name=<any of the above>`` — the same under another name.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from issoku.evaluation.tournament import PolicySpec
+from issoku.rules.kernel.content import file_digest
+
+
+@dataclass(frozen=True)
+class CheckpointFactory:
+    """A picklable policy factory for a trained checkpoint."""
+
+    path: str
+
+    def __call__(self, seed: int | None = None) -> Any:
+        from issoku.agents.checkpoint import CheckpointPolicy
+
+        return CheckpointPolicy(self.path, seed=seed)
+
+
+@dataclass(frozen=True)
+class FixedCallable:
+    """A picklable factory returning the plain policy callable an import path names."""
+
+    path: str
+
+    def __call__(self, seed: int | None = None) -> Any:
+        from issoku.envs.registry import import_object
+
+        return import_object(self.path)
+
+
+def resolve_policy(entry: str) -> PolicySpec:
+    """The :class:`PolicySpec` of a policy as a user names it (see the module docstring)."""
+    from issoku.agents.registry import POLICY_FACTORIES
+    from issoku.envs.registry import UnknownNameError, import_object
+
+    name, sep, target = entry.partition("=")
+    if not sep:
+        target = entry
+        name = Path(entry).stem if entry.endswith(".zip") else entry.rpartition(":")[2]
+    if target.endswith(".zip"):
+        if not Path(target).exists():
+            raise ValueError(f"no checkpoint at {target}")
+        return PolicySpec(name, CheckpointFactory(target), file_digest(target))
+    if ":" not in target:
+        if target not in POLICY_FACTORIES:
+            raise UnknownNameError("policy", target, sorted(POLICY_FACTORIES))
+        return PolicySpec(name, import_object(POLICY_FACTORIES[target]))
+    obj = import_object(target)
+    takes_seed = inspect.isclass(obj) or "seed" in inspect.signature(obj).parameters
+    return PolicySpec(name, obj if takes_seed else FixedCallable(target), target)
