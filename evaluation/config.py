@@ -61,24 +61,36 @@ class LoadoutConfig(BaseModel):
 class LoadoutGrid(BaseModel):
     """Every ordered pairing of ``labels`` (seat 0 fields one, seat 1 the other): a loadout matrix study.
 
-    Each seat's entry of the env keyword ``seat_key`` is ``seat_template`` with every ``"{label}"``
-    string inside it replaced by the seat's label; ``kwargs`` are shared by every loadout. Both seat
-    orders of a pairing are played, so seat advantages cancel in the matrix.
+    Each seat's entry of the env keyword ``seat_key`` is ``seat_template`` (or the label's own entry
+    in ``templates``) with every ``"{label}"`` string inside it replaced by the seat's label;
+    ``kwargs`` are shared by every loadout. Both seat orders of a pairing are played, so seat
+    advantages cancel in the matrix. ``templates`` lets labels name weapons while each weapon is
+    fielded by its own wielder (``yari = { archetype = "ashigaru" }``).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     seat_key: str = Field(min_length=1)
     seat_template: Any = "{label}"
+    templates: dict[str, Any] = Field(default_factory=dict)
     labels: tuple[str, ...] = Field(min_length=2)
     mirrors: bool = False
     kwargs: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _templates_name_labels(self) -> LoadoutGrid:
+        unknown = set(self.templates) - set(self.labels)
+        if unknown:
+            raise ValueError(f"templates name labels not in the grid: {sorted(unknown)}")
+        return self
+
+    def _entry(self, label: str) -> Any:
+        return _fill(self.templates.get(label, self.seat_template), label)
 
     def loadouts(self) -> tuple[LoadoutConfig, ...]:
         """The grid's loadouts, named ``"<label0>-vs-<label1>"``."""
         return tuple(
             LoadoutConfig(name=f"{a}-vs-{b}", seat_labels=(a, b),
-                          kwargs={**self.kwargs, self.seat_key: [_fill(self.seat_template, a),
-                                                                 _fill(self.seat_template, b)]})
+                          kwargs={**self.kwargs, self.seat_key: [self._entry(a), self._entry(b)]})
             for a in self.labels for b in self.labels if a != b or self.mirrors)
 
 

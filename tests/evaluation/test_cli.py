@@ -46,3 +46,10 @@ def test_a_loadout_grid_plays_every_ordered_pairing_with_labels_filled_in(tmp_pa
         {"archetype": "kenshi", "weapon": "katana", "tags": ["katana-user"]},
         {"archetype": "kenshi", "weapon": "yari", "tags": ["yari-user"]}]}
     assert [lo.name for lo in StudyConfig(env="x", policies=("a",)).all_loadouts()] == ["default"]
+    wielded = StudyConfig.model_validate({"env": "x_v0", "policies": ["a"], "loadout_grid": {
+        "seat_key": "fighters", "labels": ["yari", "tanto"], "seat_template": {"archetype": "kenshi", "weapon": "{label}"},
+        "templates": {"yari": "ashigaru"}}}).all_loadouts()
+    assert wielded[0].kwargs == {"fighters": ["ashigaru", {"archetype": "kenshi", "weapon": "tanto"}]}
+    with pytest.raises(ValueError, match="not in the grid"):
+        StudyConfig.model_validate({"env": "x_v0", "policies": ["a"], "loadout_grid": {
+            "seat_key": "fighters", "labels": ["yari", "tanto"], "templates": {"bow": "archer"}}})
