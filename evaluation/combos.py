@@ -27,7 +27,7 @@ import json
 import math
 import os
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,6 +35,9 @@ from typing import Any
 
 from tqdm import tqdm
 
+from issoku.evaluation.metrics import CompositionSpec, Proportion, wilson
+from issoku.evaluation.metrics import compositions as metric_compositions
+from issoku.evaluation.records import MatchRecord
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
@@ -338,3 +341,30 @@ def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = 
                     by_weapon[futures[future]] = future.result()
                     bar.update()
     return ComboTable(tuple(cell for weapon in weapons for cell in by_weapon[weapon]))
+
+
+ATTACK_PREFIX = "attack:"
+
+
+def attacks_of(composition: Sequence[str]) -> tuple[str, ...]:
+    """The plain attack techniques of a played composition, as a sorted multiset (aimed attacks left out)."""
+    return tuple(sorted(action[len(ATTACK_PREFIX):] for action in composition if action.startswith(ATTACK_PREFIX)))
+
+
+def combo_usage(records: Iterable[MatchRecord], spec: CompositionSpec,
+                confidence: float = 0.95) -> tuple[dict[tuple[str, ...], Proportion], int]:
+    """How often play used each combo: per sorted multiset of attacks, the score of the seats whose breaths
+    included it at least once (Wilson interval; its ``n`` is how many seats), and the number of seats seen.
+
+    This ties the combo table to the games: a combo that is both efficient on paper and played
+    often by winners is the one to look at first.
+    """
+    scores: dict[tuple[str, ...], list[float]] = {}
+    seats = 0
+    for record in records:
+        for seat in range(record.num_seats):
+            seats += 1
+            played = {attacks_of(c) for c in metric_compositions(record.actions[seat], record.kinds[seat], spec)}
+            for key in played - {()}:
+                scores.setdefault(key, []).append(record.score(seat))
+    return {key: wilson(sum(values), len(values), confidence) for key, values in scores.items()}, seats

@@ -16,10 +16,11 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
-from issoku.evaluation.combos import COMBO_TABLE, ComboTable
+from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
+from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
 from issoku.evaluation.store import MatchStore
 
@@ -132,18 +133,33 @@ def _usage_table(uses: Sequence[SequenceUse], what: str) -> list[str]:
                     f"{u.score_overall:.1%}") for u in uses])
 
 
-def combo_section(table: ComboTable, env: str, out_dir: Path, top: int = 10) -> list[str]:
-    """Suspicious combos (ranked), the best composition per weapon and rung (heatmap), the whole table as CSV."""
+def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[MatchRecord] = (),
+                  composition: CompositionSpec | None = None, top: int = 10, confidence: float = 0.95) -> list[str]:
+    """Suspicious combos (ranked), the best composition per weapon and rung (heatmap), the whole table as CSV.
+
+    With ``records`` and a ``composition`` spec, each suspicious combo also says how often the stored
+    games played it (in a breath, any order, aimed attacks aside) and the score of those who did.
+    """
     suspicious = table.suspicious(top)
+    usage, seats = combo_usage(records, composition, confidence) if composition is not None else ({}, 0)
     lines = ["### Suspicious combos", "",
              "Breath compositions ranked by their best expected Wounds per Energy (over the rungs) against a "
              f"fixed defender ({table.defender}, taking every hit), as a multiple of the median composition's. "
-             "Exact: enumerated over every die face; otherwise Monte Carlo (± standard error of the Wounds).", ""]
+             "Exact: enumerated over every die face; otherwise Monte Carlo (± standard error of the Wounds)."
+             + (f" Played: the seats (of {seats} in the stored games) whose breaths included it, and their score."
+                if seats else ""), ""]
+
+    def played(cell: ComboCell) -> tuple[str, ...]:
+        if not seats:
+            return ()
+        score = usage.get(tuple(sorted(cell.composition)))
+        return (f"{score.n} ({score.n / seats:.0%})", _pct(score)) if score else ("0", "n/a")
+
     lines += _table(["rank", "composition", "rung", "Wounds / Energy", "× median", "Wounds", "guard shaved",
-                     "Energy", "how"],
+                     "Energy", "how"] + (["played", "score when played"] if seats else []),
                     [(rank + 1, cell.name, cell.rung, f"{cell.wounds_per_energy:.3f}", f"{ratio:.2f}",
                       f"{cell.wounds:.3f}", f"{cell.guard:.3f}", f"{cell.energy:.2f}",
-                      "exact" if cell.exact else f"MC n={cell.samples} ±{cell.wounds_se:.3f}")
+                      "exact" if cell.exact else f"MC n={cell.samples} ±{cell.wounds_se:.3f}") + played(cell)
                      for rank, (cell, ratio) in enumerate(suspicious)])
     weapons, rungs = table.weapons(), table.rungs()
     best = np.full((len(weapons), len(rungs)), np.nan)
@@ -215,7 +231,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                            composition=compositions.get(env))
         lines += render_env_section(analysis, out_dir)
         if env in combo_tables:
-            lines += combo_section(combo_tables[env], env, out_dir)
+            lines += combo_section(combo_tables[env], env, out_dir, records, compositions.get(env),
+                                   confidence=confidence)
         restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
         if restricted:
             lines += restricted_section(restricted, env, out_dir)

@@ -61,3 +61,19 @@ def test_a_combo_table_kept_in_the_store_is_reused_and_reported_without_playing(
         text = write_report(store, tmp_path / "out", bootstrap=10, progress=False).read_text()
     assert "### Suspicious combos" in text and "| 1 | yari: sweep | far |" in text
     assert (tmp_path / "out" / "toy_v0_combos.csv").read_text().count("\n") == 3
+
+
+def test_combo_usage_counts_seats_whose_breaths_played_the_attacks_in_any_order():
+    from issoku.evaluation.combos import combo_usage
+    from issoku.evaluation.metrics import CompositionSpec
+
+    from .factories import make_record
+
+    breath = ("attack:yari.sweep", "stance:x", "attack:yari.thrust", "end_breath", "take_hit")
+    kinds = ("breath", "breath", "breath", "breath", "defend")
+    records = [make_record(("p", "q"), (1.0, -1.0), seed=s, actions=(breath, ("attack:yari.thrust", "end_breath")),
+                           kinds=(kinds, ("breath", "breath"))) for s in range(3)]
+    usage, seats = combo_usage(records, CompositionSpec("breath", ("end_breath",)))
+    assert seats == 6
+    assert usage[("yari.sweep", "yari.thrust")].n == 3 and usage[("yari.sweep", "yari.thrust")].value == 1.0
+    assert usage[("yari.thrust",)].n == 3 and usage[("yari.thrust",)].value == 0.0
