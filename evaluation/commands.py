@@ -9,16 +9,18 @@ loadouts) run: that is the README's main command.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study, resolve_env_factory
+from issoku.evaluation.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.pairings import games_between
-from issoku.evaluation.policies import resolve_policy
+from issoku.evaluation.policies import CheckpointFactory, resolve_policy
 from issoku.evaluation.ratings import rate
 from issoku.evaluation.records import canonical_json
 from issoku.evaluation.report import write_report
@@ -100,9 +102,23 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
     restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition())
     if not restrictions:
         return TournamentRun(0, 0, 0)
+    tuned = {}
+    if config.fine_tune_steps and isinstance(base.factory, CheckpointFactory):
+        number = {name: i for i, name in enumerate(action_names)}
+        folder = store.path.parent / "fine_tuned"
+        jobs = [FineTuneJob(tournament.env_factory, dict(loadout.kwargs), base.factory.path,
+                            tuple(number[name] for name in banned), config.fine_tune_steps, study.base_seed,
+                            str(folder / f"{Path(base.factory.path).stem}-{_slug(banned)}-{config.fine_tune_steps}.zip"))
+                for banned in restrictions]
+        tuned = {banned: resolve_policy(path) for banned, path in zip(restrictions, fine_tune_all(jobs, workers, progress))}
     restricted = restricted_tournament(base, restrictions, action_names, tournament.env_factory, loadout,
-                                       config.games, study.base_seed)
+                                       config.games, study.base_seed, tuned)
     return run_tournament(restricted, store, workers=workers, batch_size=batch_size, progress=progress)
+
+
+def _slug(banned: Sequence[str]) -> str:
+    """A file-name-safe form of a restriction."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", ">".join(banned))
 
 
 def study_combo_table(study: StudyConfig, store: MatchStore, workers: int | None, progress: bool) -> ComboTable:

@@ -29,6 +29,7 @@ A study file (TOML) makes a report reproducible by anyone::
     games = 40                          # per restriction, seats swapped
     maneuvers = 8                       # the most used actions, each masked out in turn
     combos = 2                          # then the most used two-action combos
+    fine_tune_steps = 0                 # a checkpoint is first fine-tuned under each restriction
 
 Env names resolve through the env registry (``issoku.envs.registry``), policies as
 :mod:`issoku.evaluation.policies` says (registered names, checkpoints, import paths), to importable
@@ -122,6 +123,8 @@ class RestrictedPlayConfig(BaseModel):
     games: int = Field(default=40, ge=2)
     maneuvers: int = Field(default=8, ge=0)
     combos: int = Field(default=2, ge=0)
+    fine_tune_steps: int = Field(default=0, ge=0)
+    """A checkpoint policy is first fine-tuned this many decisions under each restriction (0: never)."""
 
 
 class StudyConfig(BaseModel):

@@ -13,6 +13,8 @@ One parser for study files, ``balance-report -p`` and ``issoku benchmark``:
 
 from __future__ import annotations
 
+import copy
+import functools
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,16 +24,28 @@ from issoku.evaluation.tournament import PolicySpec
 from issoku.rules.kernel.content import file_digest
 
 
+@functools.lru_cache(maxsize=8)
+def _loaded_checkpoint(path: str) -> Any:
+    """A checkpoint loaded once per process (loading costs far more than a game; files are never rewritten in place)."""
+    from issoku.agents.checkpoint import CheckpointPolicy
+
+    return CheckpointPolicy(path)
+
+
 @dataclass(frozen=True)
 class CheckpointFactory:
-    """A picklable policy factory for a trained checkpoint."""
+    """A picklable policy factory for a trained checkpoint.
+
+    Each game gets its own policy object with its own seeded generator, sharing the network loaded
+    once per process (read-only, in evaluation mode).
+    """
 
     path: str
 
     def __call__(self, seed: int | None = None) -> Any:
-        from issoku.agents.checkpoint import CheckpointPolicy
-
-        return CheckpointPolicy(self.path, seed=seed)
+        policy = copy.copy(_loaded_checkpoint(self.path))
+        policy.seed(seed)
+        return policy
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,12 +108,18 @@ def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[
 
 
 def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ...]], action_names: Sequence[str],
-                          env_factory: Any, loadout: Loadout, games: int, base_seed: int = 0) -> Tournament:
-    """Each restricted policy (action names ``restrictions``) against the unrestricted ``base``, seats swapped."""
+                          env_factory: Any, loadout: Loadout, games: int, base_seed: int = 0,
+                          tuned: Mapping[tuple[str, ...], PolicySpec] | None = None) -> Tournament:
+    """Each restricted policy (action names ``restrictions``) against the unrestricted ``base``, seats swapped.
+
+    ``tuned`` gives, per restriction, the policy fine-tuned under it (:mod:`issoku.evaluation.finetune`)
+    to play restricted instead of ``base`` itself.
+    """
     number = {name: i for i, name in enumerate(action_names)}
+    tuned = tuned or {}
     restricted = tuple(PolicySpec(restriction_name(base.name, banned),
-                                  Restricted(base.factory, tuple(number[name] for name in banned)),
-                                  base.fingerprint) for banned in restrictions)
+                                  Restricted(tuned.get(banned, base).factory, tuple(number[name] for name in banned)),
+                                  tuned.get(banned, base).fingerprint) for banned in restrictions)
     return Tournament(env_factory, (base,) + restricted, (loadout,), games_per_pair=games, base_seed=base_seed,
                       pairings=tuple((spec.name, base.name) for spec in restricted))
 
