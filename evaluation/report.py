@@ -218,9 +218,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
-    lines = ["# issoku balance report", "",
-             f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
-             f"bootstrap: {bootstrap} resamples, seed {seed}.", ""]
+    lines: list[str] = []
+    summary: list[str] = []
     for env in tqdm(env_ids, desc="report", unit="env", disable=not progress):
         stored = list(store.records(env_id=env))
         records = [record for record in stored if not is_restricted(record)]
@@ -236,6 +235,46 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
         if restricted:
             lines += restricted_section(restricted, env, out_dir)
+        summary += [f"- {line}" for line in headlines(analysis, combo_tables.get(env), restricted)]
+    intro = ["# issoku balance report", "",
+             f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
+             f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
-    path.write_text("\n".join(lines))
+    path.write_text("\n".join(intro + lines))
     return path
+
+
+HEADLINES = "## Headlines"
+
+
+def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
+              restricted: Sequence[RestrictionResult]) -> list[str]:
+    """One line per finding a designer reads first: strongest and dominant sides, initiative, the top combo,
+    the biggest restricted-play drop."""
+    env = analysis.env_id
+    found = []
+    for sides, what in ((analysis.by_policy, "policy"), (analysis.by_loadout, "loadout")):
+        if sides is not None:
+            ratings = sides.ratings
+            best = ratings.ranked()[0]
+            dominant = [sides.matchups.names[i] for i in sides.matchups.dominant()]
+            found.append(f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
+                         f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
+                         f"{', '.join(dominant) if dominant else 'none'}.")
+    found.append(f"{env}: first mover's score {_pct(analysis.first_mover)}.")
+    if table is not None and table.suspicious(1):
+        cell, ratio = table.suspicious(1)[0]
+        found.append(f"{env}: most suspicious combo **{cell.name}** at {cell.rung}: "
+                     f"{cell.wounds_per_energy:.2f} Wounds per Energy ({ratio:.2f}× the median composition).")
+    if restricted:
+        top = restricted[0]
+        low, high = top.drop_interval
+        found.append(f"{env}: {top.base} loses most without **{COMBO.join(top.banned)}** "
+                     f"(win-rate drop {top.drop:+.3f} [{low:+.3f}, {high:+.3f}]).")
+    return found
+
+
+def read_headlines(report: str | Path) -> list[str]:
+    """The headline lines of a written report (what the command prints when it is done)."""
+    text = Path(report).read_text().split(HEADLINES, 1)[-1].split("\n## ", 1)[0]
+    return [line[2:].replace("**", "") for line in text.splitlines() if line.startswith("- ")]

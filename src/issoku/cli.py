@@ -210,6 +210,10 @@ def balance_report(
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "
                    f"stored, {run.tournament.scheduled} in the study{restricted}")
+    from issoku.evaluation.report import read_headlines
+
+    for line in read_headlines(report):
+        typer.echo(f"  {line}")
     typer.echo(f"report: {report}")
 
 
