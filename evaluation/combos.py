@@ -289,18 +289,24 @@ class ComboTable:
                 best[cell.composition] = cell
         return best
 
-    def suspicious(self, top: int | None = None) -> list[tuple[ComboCell, float]]:
+    def suspicious(self, top: int | None = None, per_weapon: int | None = None) -> list[tuple[ComboCell, float]]:
         """Compositions by how far their best Wounds per Energy stands above the median composition's.
 
         Returns ``(best cell, ratio to the median)``, most suspicious first: a composition buying
         several times the typical damage per Energy is the first thing a designer should look at.
+        ``per_weapon`` keeps only each weapon's first few, so one weapon's variations do not fill the list.
         """
         best = sorted(self.best().values(), key=lambda c: (-c.wounds_per_energy, -c.guard_per_energy, c.name))
         if not best:
             return []
         values = sorted(c.wounds_per_energy for c in best)
         median = values[len(values) // 2] or math.nan
-        ranked = [(cell, cell.wounds_per_energy / median) for cell in best]
+        shown: dict[str, int] = {}
+        ranked = []
+        for cell in best:
+            shown[cell.weapon] = shown.get(cell.weapon, 0) + 1
+            if per_weapon is None or shown[cell.weapon] <= per_weapon:
+                ranked.append((cell, cell.wounds_per_energy / median))
         return ranked[:top] if top else ranked
 
     def to_json(self) -> str:

@@ -134,18 +134,20 @@ def _usage_table(uses: Sequence[SequenceUse], what: str) -> list[str]:
 
 
 def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[MatchRecord] = (),
-                  composition: CompositionSpec | None = None, top: int = 10, confidence: float = 0.95) -> list[str]:
+                  composition: CompositionSpec | None = None, top: int = 10, per_weapon: int = 3,
+                  confidence: float = 0.95) -> list[str]:
     """Suspicious combos (ranked), the best composition per weapon and rung (heatmap), the whole table as CSV.
 
     With ``records`` and a ``composition`` spec, each suspicious combo also says how often the stored
     games played it (in a breath, any order, aimed attacks aside) and the score of those who did.
     """
-    suspicious = table.suspicious(top)
+    suspicious = table.suspicious(top, per_weapon)
     usage, seats = combo_usage(records, composition, confidence) if composition is not None else ({}, 0)
     lines = ["### Suspicious combos", "",
              "Breath compositions ranked by their best expected Wounds per Energy (over the rungs) against a "
              f"fixed defender ({table.defender}, taking every hit), as a multiple of the median composition's. "
-             "Exact: enumerated over every die face; otherwise Monte Carlo (± standard error of the Wounds)."
+             f"At most {per_weapon} per weapon. Exact: enumerated over every die face; otherwise Monte Carlo "
+             "(± standard error of the Wounds)."
              + (f" Played: the seats (of {seats} in the stored games) whose breaths included it, and their score."
                 if seats else ""), ""]
 

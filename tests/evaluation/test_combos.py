@@ -41,6 +41,7 @@ def test_compositions_fit_the_breath_limit_and_the_most_efficient_is_most_suspic
     ranked = table.suspicious()
     assert [c.composition for c, _ in ranked] == [("w.b",), ("w.a",), ("w.c",)]
     assert ranked[0][1] == pytest.approx(2.0)  # twice the median composition's Wounds per Energy
+    assert [c.composition for c, _ in table.suspicious(per_weapon=1)] == [("w.b",)]
 
 
 def test_a_combo_table_kept_in_the_store_is_reused_and_reported_without_playing(tmp_path):
