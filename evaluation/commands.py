@@ -69,7 +69,7 @@ class StudyRun:
 
 def strongest_policy(store: MatchStore, study: StudyConfig) -> str:
     """The study's highest-rated policy on the games the store holds (plain Bradley-Terry fit)."""
-    names = tuple(entry.partition("=")[0] for entry in study.policies)
+    names = tuple(spec.name for spec in build_tournament(study).policies)
     if len(names) == 1:
         return names[0]
     records = [r for r in store.records(env_id=_env_id(study)) if not is_restricted(r)]
@@ -91,13 +91,14 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
     config = study.restricted_play
     tournament = build_tournament(study)
     policy = config.policy or strongest_policy(store, study)
-    entries = {entry.partition("=")[0]: entry for entry in study.policies}
-    base = resolve_policy(entries.get(policy, policy))
+    base = {spec.name: spec for spec in tournament.policies}.get(policy) or resolve_policy(policy)
     loadout = tournament.loadouts[0]
     env = tournament.env_factory(**loadout.kwargs)
-    action_names = list(env.unwrapped.action_names)
+    action_names = list(getattr(env.unwrapped, "action_names", ()))
     env_id = str(env.metadata.get("name"))
     env.close()
+    if not action_names:
+        raise ValueError(f"restricted play needs an env that names its actions (env.action_names); {env_id} does not")
     records = [r for r in store.records(env_id=env_id, loadouts=[loadout.name]) if not is_restricted(r)]
     restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition())
     if not restrictions:
