@@ -179,7 +179,10 @@ class _Bench:
         raise RuntimeError(f"fixed defender has no passive answer among {[names[a] for a in legal]}")
 
     def play(self, state: Any, composition: Sequence[str]) -> tuple[int, int, int] | None:
-        """Play the composition and the defender's answers; (Wounds dealt, guard shaved, Energy paid), or None if illegal."""
+        """Play the composition and the defender's answers.
+
+        Returns (Wounds dealt, guard shaved, Energy paid), or None when the rung forbids a technique.
+        """
         attacker, defender = state.fighters
         wounds, energy = defender.wounds, attacker.energy
         guard = self.ma.data(state).guards[1].value if self.ma is not None else 0

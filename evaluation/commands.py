@@ -107,11 +107,13 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
     if config.fine_tune_steps and isinstance(base.factory, CheckpointFactory):
         number = {name: i for i, name in enumerate(action_names)}
         folder = store.path.parent / "fine_tuned"
+        steps, stem = config.fine_tune_steps, Path(base.factory.path).stem
         jobs = [FineTuneJob(tournament.env_factory, dict(loadout.kwargs), base.factory.path,
-                            tuple(number[name] for name in banned), config.fine_tune_steps, study.base_seed,
-                            str(folder / f"{Path(base.factory.path).stem}-{_slug(banned)}-{config.fine_tune_steps}.zip"))
+                            tuple(number[name] for name in banned), steps, study.base_seed,
+                            str(folder / f"{stem}-{_slug(banned)}-{steps}.zip"))
                 for banned in restrictions]
-        tuned = {banned: resolve_policy(path) for banned, path in zip(restrictions, fine_tune_all(jobs, workers, progress))}
+        paths = fine_tune_all(jobs, workers, progress)
+        tuned = {banned: resolve_policy(path) for banned, path in zip(restrictions, paths)}
     restricted = restricted_tournament(base, restrictions, action_names, tournament.env_factory, loadout,
                                        config.games, study.base_seed, tuned)
     return run_tournament(restricted, store, workers=workers, batch_size=batch_size, progress=progress)

@@ -105,6 +105,7 @@ def play_match(env: AECEnv, agent_policies: Sequence[Policy], seed: int, *, key:
     return MatchRecord(
         key=key, env_id=env_id(env), rules_fingerprint=rules_fingerprint(env), loadout=loadout,
         loadout_kwargs=dict(loadout_kwargs), seat_labels=tuple(seat_labels or ("",) * len(sides)), seed=int(seed),
-        agents=tuple("+".join(agents[index] for index in members) for members in sides), policies=tuple(policy_names), returns=tuple(returns), winner=winner_of(returns),
+        agents=tuple("+".join(agents[index] for index in members) for members in sides),
+        policies=tuple(policy_names), returns=tuple(returns), winner=winner_of(returns),
         first_seat=first_seat, length=decisions, truncated=truncated, actions=tuple(tuple(a) for a in actions),
         kinds=tuple(tuple(k) for k in kinds))

@@ -211,8 +211,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
-    combo table section per env id (default: the latest the store keeps). Restricted-play games (see :mod:`issoku.evaluation.restricted`)
-    get their own section and stay out of every other measure.
+    combo table section per env id (default: the latest the store keeps). Restricted-play games
+    (:mod:`issoku.evaluation.restricted`) get their own section and stay out of every other measure.
     """
     compositions = compositions or {}
     if combo_tables is None:

@@ -195,8 +195,8 @@ def run_job(job: Job) -> list[MatchRecord]:
         records = []
         for match in job.matches:
             # One fresh policy per agent (a side of several fighters gets one each), seeded by agent index.
-            agent_policies = [make_seat_policy(specs[match.policies[side_of[index]]], policy_seed(match.seed, index), env)
-                              for index in range(len(side_of))]
+            agent_policies = [make_seat_policy(specs[match.policies[side_of[index]]], policy_seed(match.seed, index),
+                                               env) for index in range(len(side_of))]
             records.append(play_match(env, agent_policies, match.seed, key=match.key, loadout=job.loadout.name,
                                       loadout_kwargs=job.loadout.kwargs, policy_names=match.policies,
                                       seat_labels=job.loadout.seat_labels or None,

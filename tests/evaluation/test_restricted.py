@@ -24,7 +24,8 @@ class TakesThree:
 def test_names_round_trip_and_mark_restricted_games():
     assert restriction_name("p", ("a",)) == "p -a" and split_restriction("p -a>b") == ("p", ("a", "b"))
     assert split_restriction("ma_heuristic") is None
-    assert is_restricted(make_record(("p -a", "p"), (1.0, -1.0))) and not is_restricted(make_record(("p", "q"), (1.0, -1.0)))
+    assert is_restricted(make_record(("p -a", "p"), (1.0, -1.0)))
+    assert not is_restricted(make_record(("p", "q"), (1.0, -1.0)))
 
 
 def test_a_banned_action_is_never_played_unless_forced_and_a_combo_only_right_after_its_first():
