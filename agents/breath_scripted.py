@@ -6,6 +6,8 @@ costs, damage, bonuses). Everything about the fight itself comes from the observ
 the same agent plays in the AEC env, the training wrapper, tournaments and engine playouts.
 Costs are read at their base value: a variant's modifiers may make the real cost differ, which at
 worst makes an agent pick a maneuver it would not have preferred; the mask keeps it legal.
+In a skirmish (the zones module) a fighter with nobody in reach first moves toward its nearest enemy
+(:mod:`issoku.agents.breath_approach`), then fights as in a duel.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from issoku.agents.breath_approach import Approach
 from issoku.rules.breath.content import Technique
 from issoku.rules.breath.observe import SCALE
 from issoku.rules.breath.ruleset import BreathRuleset
@@ -45,13 +48,15 @@ class BreathScripted:
         self.rng = np.random.default_rng(seed)
         self._technique = [ruleset.slots[a].technique for a in range(len(self.names))]
         self._kind_of = [ruleset.slots[a].kind for a in range(len(self.names))]
+        self.approach = Approach(ruleset)
 
     def view(self, observation: np.ndarray) -> View:
         """Decode the observing fighter (slot 0) and its first enemy."""
         spec = self.spec
 
         def field(name: str, slot: int = 0) -> float:
-            return float(observation[spec.slice(name).start + slot]) * SCALE.get(name, 1.0)
+            # Every field read here counts whole things; rounding undoes the float32 scaling (5/12*12 < 5).
+            return float(round(float(observation[spec.slice(name).start + slot]) * SCALE.get(name, 1.0)))
 
         kinds = observation[spec.slice("decision_kind")]
         foes = np.flatnonzero(observation[spec.slice("present")] > observation[spec.slice("ally")])  # padded: absent
@@ -98,6 +103,10 @@ class BreathScripted:
         if not legal:
             raise ValueError(f"{type(self).__name__} got an all-zero action mask")
         view = self.view(observation)
+        if view.kind == "breath" and not self.of_kind(legal, "attack"):  # nobody in reach (a skirmish)
+            move = self.approach.move(observation, legal, view.limit - view.spent)
+            if move is not None:
+                return move
         choose = {"breath": self.breath, "defend": self.defend, "counter": self.counter}.get(view.kind)
         return choose(view, legal) if choose is not None else self.other(view, legal)
 

@@ -67,6 +67,12 @@ Keyword arguments
     ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise",
     "terminate"), ``illegal_reward``, ``record_events``.
 
+Training and tournaments
+    ``issoku train --env breath_skirmish_v0`` (``--set env_kwargs='{"sides": ...}'``) trains one fighter's
+    seat, drawn each fight, with the opponent policy playing every other fighter. ``issoku balance-report
+    --env breath_skirmish_v0`` plays side against side (one policy per side; ``issoku.evaluation.teams``).
+    Scenario: ``scenarios/breath_skirmish/flank_and_core.toml`` (``issoku replay``).
+
 Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
     maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,

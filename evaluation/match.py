@@ -45,42 +45,24 @@ def action_namer(env: AECEnv):
     return lambda action: names[action]
 
 
-def sides_of(env: AECEnv) -> list[list[int]]:
-    """The env's sides, as lists of agent indices (``possible_agents`` order).
-
-    An env whose ruleset lists ``seat_teams`` (a skirmish: several fighters a side) groups its agents
-    by team; any other env has one agent a side. A record's "seat" is a side.
-    """
-    agents = list(env.possible_agents)
-    teams = getattr(getattr(env.unwrapped, "ruleset", None), "seat_teams", None)
-    if teams is None or len(teams) != len(agents):
-        return [[index] for index in range(len(agents))]
-    return [[index for index, team in enumerate(teams) if team == side] for side in sorted(set(teams))]
-
-
-def play_match(env: AECEnv, agent_policies: Sequence[Policy], seed: int, *, key: str, loadout: str,
+def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: str, loadout: str,
                loadout_kwargs: Mapping[str, Any], policy_names: Sequence[str],
                seat_labels: Sequence[str] | None = None,
                max_decisions: int = DEFAULT_MAX_DECISIONS) -> MatchRecord:
-    """Reset ``env`` with ``seed``, let ``agent_policies`` (in ``possible_agents`` order) play it out, record it.
+    """Reset ``env`` with ``seed``, let ``seat_policies`` (in ``possible_agents`` order) play it out, record it.
 
-    The record's seats are the env's sides (:func:`sides_of`; one agent each in a duel): a side's
-    name joins its agents' with ``+``, its return is the sum of its agents', its actions are its
-    agents' decisions in the order made; ``policy_names`` and ``seat_labels`` are per side.
     Returns are the sum of every step's ``env.rewards``, so a seat that loses on the opponent's move
     is counted too. A game still running after ``max_decisions`` is stopped and recorded as truncated.
     """
     agents = list(env.possible_agents)
-    if len(agent_policies) != len(agents):
-        raise ValueError(f"{len(agent_policies)} policies for {len(agents)} agents")
-    sides = sides_of(env)
-    seat_of = {agents[index]: side for side, members in enumerate(sides) for index in members}
-    agent_index = {agent: index for index, agent in enumerate(agents)}
+    if len(seat_policies) != len(agents):
+        raise ValueError(f"{len(seat_policies)} policies for {len(agents)} seats")
+    seat_of = {agent: seat for seat, agent in enumerate(agents)}
     name_of = action_namer(env)
     env.reset(seed=seed)
-    returns = [0.0] * len(sides)
-    actions: list[list[str]] = [[] for _ in sides]
-    kinds: list[list[str]] = [[] for _ in sides]
+    returns = [0.0] * len(agents)
+    actions: list[list[str]] = [[] for _ in agents]
+    kinds: list[list[str]] = [[] for _ in agents]
     first_seat = None
     truncated = False
     decisions = 0
@@ -94,7 +76,7 @@ def play_match(env: AECEnv, agent_policies: Sequence[Policy], seed: int, *, key:
             break
         else:
             seat = seat_of[agent]
-            action = int(agent_policies[agent_index[agent]](observation["observation"], observation["action_mask"]))
+            action = int(seat_policies[seat](observation["observation"], observation["action_mask"]))
             actions[seat].append(name_of(action))
             kinds[seat].append(str(info.get("decision_kind") or ""))
             first_seat = seat if first_seat is None else first_seat
@@ -104,8 +86,7 @@ def play_match(env: AECEnv, agent_policies: Sequence[Policy], seed: int, *, key:
             returns[seat_of[other]] += float(reward)
     return MatchRecord(
         key=key, env_id=env_id(env), rules_fingerprint=rules_fingerprint(env), loadout=loadout,
-        loadout_kwargs=dict(loadout_kwargs), seat_labels=tuple(seat_labels or ("",) * len(sides)), seed=int(seed),
-        agents=tuple("+".join(agents[index] for index in members) for members in sides),
-        policies=tuple(policy_names), returns=tuple(returns), winner=winner_of(returns),
+        loadout_kwargs=dict(loadout_kwargs), seat_labels=tuple(seat_labels or ("",) * len(agents)), seed=int(seed),
+        agents=tuple(agents), policies=tuple(policy_names), returns=tuple(returns), winner=winner_of(returns),
         first_seat=first_seat, length=decisions, truncated=truncated, actions=tuple(tuple(a) for a in actions),
         kinds=tuple(tuple(k) for k in kinds))

@@ -13,6 +13,9 @@ each seed is played from both sides (paired design: the luck of the seed cancels
 Every pair in a loadout shares the same seeds (common random numbers across pairs). A policy against
 itself has no seats to swap, so its game ``g`` uses seed ``base_seed + g`` (a loadout grid swaps the
 loadouts instead).
+
+Team fights (a 2v2 skirmish): one policy plays every member of a team, through
+:class:`~issoku.evaluation.teams.TeamView`, so records and analyses stay two-seat (``team_0``, ``team_1``).
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ from pettingzoo import AECEnv
 from tqdm import tqdm
 
 from issoku.agents.policy import Policy
-from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint, sides_of
+from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint
 from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
+from issoku.evaluation.teams import as_two_seats
 
 EnvFactory = Callable[..., AECEnv]
 PolicyFactory = Callable[..., Policy]
@@ -125,10 +129,10 @@ class Job:
 
 
 def _env_identity(factory: EnvFactory, loadout: Loadout) -> tuple[str, str, int]:
-    """``(env id, rules fingerprint, number of sides)`` of the env a loadout builds."""
-    env = factory(**loadout.kwargs)
+    """``(env id, rules fingerprint, number of seats)`` of the env a loadout builds (teams count as seats)."""
+    env = as_two_seats(factory(**loadout.kwargs))
     try:
-        return env_id(env), rules_fingerprint(env), len(sides_of(env))
+        return env_id(env), rules_fingerprint(env), len(env.possible_agents)
     finally:
         env.close()
 
@@ -139,8 +143,6 @@ def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
     scheduled = []
     for loadout in tournament.loadouts:
         env_name, fingerprint, seats = _env_identity(tournament.env_factory, loadout)
-        if seats != 2:
-            raise ValueError(f"round-robin needs a two-sided env; {env_name} has {seats} sides")
         if loadout.seat_labels and len(loadout.seat_labels) != seats:
             raise ValueError(f"loadout {loadout.name!r}: {len(loadout.seat_labels)} seat labels for {seats} seats")
         for a, b in tournament.pairs():
@@ -189,15 +191,13 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
 def run_job(job: Job) -> list[MatchRecord]:
     """Play a batch of games on one env instance and return their records (runs in a worker process)."""
     specs = {p.name: p for p in job.policies}
-    env = job.env_factory(**job.loadout.kwargs)
-    side_of = {index: side for side, members in enumerate(sides_of(env)) for index in members}
+    env = as_two_seats(job.env_factory(**job.loadout.kwargs))
     try:
         records = []
         for match in job.matches:
-            # One fresh policy per agent (a side of several fighters gets one each), seeded by agent index.
-            agent_policies = [make_seat_policy(specs[match.policies[side_of[index]]], policy_seed(match.seed, index),
-                                               env) for index in range(len(side_of))]
-            records.append(play_match(env, agent_policies, match.seed, key=match.key, loadout=job.loadout.name,
+            seat_policies = [make_seat_policy(specs[name], policy_seed(match.seed, seat), env)
+                             for seat, name in enumerate(match.policies)]
+            records.append(play_match(env, seat_policies, match.seed, key=match.key, loadout=job.loadout.name,
                                       loadout_kwargs=job.loadout.kwargs, policy_names=match.policies,
                                       seat_labels=job.loadout.seat_labels or None,
                                       max_decisions=job.max_decisions))

@@ -51,8 +51,12 @@ def make_config_env(config: TrainConfig, **extra_kwargs: Any) -> Any:
     if not config.matchups:
         return make_aec_env(config.env_id, kwargs)
     pairings = every_pairing(config.matchups)
-    return MatchupMixEnv([make_aec_env(config.env_id, {**kwargs, "fighters": pairing}) for pairing in pairings],
-                         [" vs ".join(pairing) for pairing in pairings])
+    try:
+        members = [make_aec_env(config.env_id, {**kwargs, "fighters": pairing}) for pairing in pairings]
+    except TypeError as error:  # an env without a two-fighter ``fighters`` keyword
+        raise ConfigError(f"matchups give the env fighters=[a, b]; {config.env_id} cannot take that ({error}); "
+                          "fix its fighters in env_kwargs instead") from None
+    return MatchupMixEnv(members, [" vs ".join(pairing) for pairing in pairings])
 
 
 def ruleset_of(aec_env: Any) -> Any:

@@ -52,10 +52,10 @@ class Attack:
     """One attack check in flight: who, with what, the roll, and what the target's Defense was."""
 
     __slots__ = ("attacker", "target", "technique", "dice", "modifiers", "total", "defense", "critical",
-                 "counter", "extra")
+                 "counter", "extra", "reserved_only")
 
     def __init__(self, attacker: Fighter, target: Fighter, technique: Technique, counter: bool,
-                 extra: dict[str, Any] | None) -> None:
+                 extra: dict[str, Any] | None, reserved_only: bool = False) -> None:
         self.attacker = attacker
         self.target = target
         self.technique = technique
@@ -67,6 +67,8 @@ class Attack:
         self.counter = counter
         self.extra: dict[str, Any] = extra or {}
         """Module data riding on this attack (a Ma-and-Blade hit location...)."""
+        self.reserved_only = reserved_only
+        """Only a reserved defense may meet it, no improvising (a module's rule: the slip-away counter, MA-G06)."""
 
 
 def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised: bool = False) -> list[Modifier]:
@@ -268,9 +270,13 @@ class BreathState:
             self._overload_check(fighter)
 
     def declare_attack(self, attacker: Fighter, target: Fighter, technique: Technique, *, counter: bool = False,
-                       extra: dict[str, Any] | None = None, allow_defense: bool = True) -> Attack:
-        """Roll an attack check against ``target`` and resolve it (possibly waiting on a ``defend``)."""
-        attack = Attack(attacker, target, technique, counter, extra)
+                       extra: dict[str, Any] | None = None, allow_defense: bool = True,
+                       reserved_only: bool = False) -> Attack:
+        """Roll an attack check against ``target`` and resolve it (possibly waiting on a ``defend``).
+
+        ``allow_defense=False``: no defense at all; ``reserved_only``: only a reservation may meet it.
+        """
+        attack = Attack(attacker, target, technique, counter, extra, reserved_only)
         attacker.attack_checks += 1
         modifiers: list[Modifier] = [("finesse", attacker.sheet.finesse),
                                      ("skill", attacker.sheet.skill(attacker.weapon.skill))]
@@ -304,7 +310,7 @@ class BreathState:
         if attack.total < attack.defense:
             self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total, defense=attack.defense)
             self._attack_missed(attack)
-        elif allow_defense and self._defense_options(target, technique):
+        elif allow_defense and self._defense_options(target, technique, reserved_only):
             self.push(Pending("defend", target.seat, attack))
         else:
             self._attack_hits(attack)
@@ -517,8 +523,10 @@ class BreathState:
         """BR-047/048 (BR-A01): each 0-Energy effect once a round, all of them at most twice."""
         return effect not in f.zero_energy_used and len(f.zero_energy_used) < 2
 
-    def _defense_options(self, f: Fighter, attack_technique: Technique) -> list[tuple[str, Technique, int]]:
-        """BR-G03/G08/G11: reservations to trigger (0) and techniques to improvise (1.5×) that fit."""
+    def _defense_options(self, f: Fighter, attack_technique: Technique,
+                         reserved_only: bool = False) -> list[tuple[str, Technique, int]]:
+        """BR-G03/G08/G11: reservations to trigger (0) and techniques to improvise (1.5×) that fit
+        (improvising only when the attack allows it)."""
         if f.defenseless or f.defeated:
             return []
         options = []
@@ -527,6 +535,8 @@ class BreathState:
                 continue
             if technique.key in f.reservations:
                 options.append(("use_reserved", technique, 0))
+            if reserved_only:
+                continue
             cost = self.cost_of(f, technique, ("improvise", technique.key), technique.cost, improvised=True)[0]
             if cost <= f.energy:
                 options.append(("improvise", technique, cost))
@@ -535,7 +545,7 @@ class BreathState:
     def _legal_defense(self, attack: Attack) -> list[int]:
         codec = self.ruleset.codec
         legal = [codec.encode((kind, technique.key)) for kind, technique, _ in
-                 self._defense_options(attack.target, attack.technique)]
+                 self._defense_options(attack.target, attack.technique, attack.reserved_only)]
         legal.append(codec.encode(("take_hit",)))
         return sorted(legal)
 
@@ -715,7 +725,7 @@ def _remap_context(context: Any, remap: dict[int, Fighter]) -> Any:
     """Point a pending decision's attack at the cloned fighters."""
     if isinstance(context, Attack):
         copy = Attack(remap[id(context.attacker)], remap[id(context.target)], context.technique, context.counter,
-                      dict(context.extra))
+                      dict(context.extra), context.reserved_only)
         for name in ("dice", "modifiers", "total", "defense", "critical"):
             setattr(copy, name, getattr(context, name))
         return copy

@@ -203,7 +203,8 @@ class BreathRuleset:
             found = tuple(a for a, slot in enumerate(self.slots)
                           if (slot.kind in ("attack", "reserve") and slot.key.split(".")[0] == weapon)
                           or slot.order[:2] in own or slot.kind in ("release_stance", "end_breath", "stand")
-                          or slot.kind in self.module_of_kind)
+                          or (slot.kind in self.module_of_kind  # a module's technique orders: own weapon only
+                              and (slot.technique is None or slot.technique.weapon == weapon)))
             self._candidates[key] = found
         return found
 

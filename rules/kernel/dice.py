@@ -3,7 +3,9 @@
 Every roll comes from one seeded ``numpy.random.Generator`` handed in by the caller (``reset(seed)``
 in an env, a seed in a test), never from a global RNG. Draws are taken from the generator in blocks
 and served one by one: a scalar ``Generator.integers`` call costs microseconds, and engine playouts
-roll a lot. The block size is fixed, so the same seed gives the same rolls in any process.
+roll a lot. d10s (every 2d10 check) have one block; every other die size (the d20 checks and d3..d12
+damage of system 003) has a block of its own, drawn from the same generator when first needed. Block
+sizes are fixed, so the same seed gives the same rolls in any process.
 
 Exact distributions (:func:`sum_pmf`, :func:`prob_at_least`) sit beside the sampler so that analysis
 (hit and overload probabilities, the combo table) can enumerate chance instead of sampling it.
@@ -18,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 _BLOCK = 512
+_OTHER_BLOCK = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +70,14 @@ class Dice:
     state rolls exactly what the original would have rolled.
     """
 
-    __slots__ = ("_rng", "_block", "_next")
+    __slots__ = ("_rng", "_block", "_next", "_other_blocks")
 
     def __init__(self, rng: np.random.Generator | int | None) -> None:
         self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         self._block: list[int] = []
         self._next = 0
+        self._other_blocks: dict[int, list] = {}
+        """Per die size other than 10: ``[block, next index]``."""
 
     def d10(self) -> int:
         """One ten-sided die, 1..10."""
@@ -83,11 +88,22 @@ class Dice:
         self._next += 1
         return value
 
+    def die(self, sides: int) -> int:
+        """One die of ``sides`` sides, 1..sides."""
+        if sides == 10:
+            return self.d10()
+        buffer = self._other_blocks.get(sides)
+        if buffer is None or buffer[1] >= len(buffer[0]):
+            buffer = self._other_blocks[sides] = [self._rng.integers(1, sides + 1, size=_OTHER_BLOCK).tolist(), 0]
+        value = buffer[0][buffer[1]]
+        buffer[1] += 1
+        return value
+
     def roll(self, count: int, sides: int = 10) -> tuple[int, ...]:
-        """``count`` dice of ``sides`` sides (only d10s are buffered; other dice are rare)."""
+        """``count`` dice of ``sides`` sides."""
         if sides == 10:
             return tuple(self.d10() for _ in range(count))
-        return tuple(int(v) for v in self._rng.integers(1, sides + 1, size=count))
+        return tuple(self.die(sides) for _ in range(count))
 
     def check(self, modifier: int, target: int, count: int = 2) -> CheckResult:
         """``count``d10 + modifier against a target number (2d10 by default, the canon check)."""
@@ -122,8 +138,9 @@ class Dice:
         bit_generator = type(self._rng.bit_generator)()
         bit_generator.state = self._rng.bit_generator.state
         copy._rng = np.random.Generator(bit_generator)
-        copy._block = self._block
+        copy._block = self._block  # blocks are never mutated, only replaced
         copy._next = self._next
+        copy._other_blocks = {sides: [block, position] for sides, (block, position) in self._other_blocks.items()}
         return copy
 
 
@@ -138,9 +155,16 @@ class ScriptedDice(Dice):
 
     def d10(self) -> int:
         """The next scripted face; running out is a test bug, so it raises."""
+        return self.die(10)
+
+    def die(self, sides: int) -> int:
+        """The next scripted face, which must fit the die (a face of 15 on a d10 is a test bug)."""
         if not self._faces:
             raise IndexError("ScriptedDice ran out of faces")
-        return self._faces.pop(0)
+        face = self._faces.pop(0)
+        if not 1 <= face <= sides:
+            raise ValueError(f"scripted face {face} cannot come up on a d{sides}")
+        return face
 
     def clone(self) -> "ScriptedDice":
         """A copy with the same faces still to come."""

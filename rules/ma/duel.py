@@ -254,8 +254,7 @@ class MaModule(BreathModule):
             state.declare_attack(fighter, target, technique, extra={"location": Location(order[2])})
         elif kind == "slip_counter":
             data.counter_owed = -1
-            reserved = any(t.key in target.reservations for t in target.weapon.defenses)
-            state.declare_attack(fighter, target, technique, allow_defense=reserved, extra={"slip_counter": True})
+            state.declare_attack(fighter, target, technique, reserved_only=True, extra={"slip_counter": True})
         elif kind == "pick_up":
             fighter.weapon = fighter.sheet.weapon
             data.injuries[fighter.seat].pick_up(state.events, fighter.seat)
@@ -499,8 +498,8 @@ class MaModule(BreathModule):
                           declared, out)
 
     def render_line(self, state: "BreathState") -> str:
-        """The ma, the guards, the points."""
-        return render_line(self.data(state), state.round)
+        """The ladder with both fighters, the guards, injuries, points and stage (``observe.render_line``)."""
+        return render_line(self.data(state), state.round, state.ruleset.seat_names)
 
 
 def ma_duel(config: MaDuelConfig = MaDuelConfig(), breath: BreathConfig = BreathConfig(), *,

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
 """The per-fighter injury flags of ``ma_injuries``, in order."""
 STREAK_SCALE = 3.0
+GAP_PER_RUNG = 3
+"""Dashes between the two fighters per rung of ma left before tsubazeriai, in the rendering."""
 
 
 def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
@@ -63,10 +65,39 @@ def write_observation(spec: ObservationSpec, data: "MaData", round_no: int, orde
         out[spec.slice("ma_half_step_declared").start + (0 if declared_step == CLOSER else 1)] = 1.0
 
 
-def render_line(data: "MaData", round_no: int) -> str:
-    """``  ma: near   guard 7/8 0/5!   points 1-2`` (``!`` marks an open guard)."""
+def render_line(data: "MaData", round_no: int, seat_names: Sequence[str] = ("player_0", "player_1")) -> str:
+    """The duel's picture: a summary line, the ladder with both fighters, their guard bars, injuries
+    and the stage. The summary reads ``  ma: near   guard 7/8 0/5!   points 1-2`` (``!``: an open
+    guard); the ladder brackets the rung in play (a rung the stage removes is struck through with
+    ``x``) and draws the two fighters as far apart as the ma: ``>--------<`` at far range down to
+    ``>X<``, blades crossed, at tsubazeriai."""
     guards = " ".join(f"{g.value}/{g.maximum}{'!' if g.is_open(round_no) else ''}" for g in data.guards)
-    line = f"  ma: {RUNG_NAMES[data.ladder.rung]}   guard {guards}"
+    summary = f"  ma: {RUNG_NAMES[data.ladder.rung]}   guard {guards}"
     if data.score is not None:
-        line += f"   points {data.score.points[0]}-{data.score.points[1]}"
-    return line
+        summary += f"   points {data.score.points[0]}-{data.score.points[1]}"
+    rungs = []
+    for rung, name in enumerate(RUNG_NAMES):
+        if rung < data.ladder.farthest:
+            rungs.append(f"x{name}x")
+        else:
+            rungs.append(f"[{name.upper()}]" if rung == data.ladder.rung else name)
+    gap = (Rung.TSUBAZERIAI - data.ladder.rung) * GAP_PER_RUNG
+    lines = [summary, "  ladder  " + " - ".join(rungs),
+             f"          {seat_names[0]} >{'-' * gap if gap else 'X'}< {seat_names[1]}"]
+    for seat, guard in enumerate(data.guards):
+        status = []
+        if guard.is_open(round_no):
+            status.append("OPEN (window)" if guard.window else "OPEN")
+        if guard.loss_streak:
+            status.append(f"lost {guard.loss_streak} contest{'s' if guard.loss_streak > 1 else ''} in a row")
+        injuries = [flag for flag in INJURY_FLAGS if getattr(data.injuries[seat], flag)]
+        if injuries:
+            status.append("injured: " + ",".join(injuries))
+        bar = "#" * guard.value + "." * (guard.maximum - guard.value)
+        lines.append(f"  guard   {seat_names[seat]:<10} G[{bar}] {guard.value:>2}/{guard.maximum}  {'  '.join(status)}"
+                     .rstrip())
+    stage = data.stage.stage
+    if stage is not None:
+        favoured = f" (side: {seat_names[data.stage.side]})" if data.stage.side is not None else ""
+        lines.append(f"  stage   {stage.name}{favoured}")
+    return "\n".join(lines)

@@ -11,7 +11,6 @@ import hashlib
 from pathlib import Path
 
 from issoku.rules.kernel import Dice, EventLog
-from issoku.rules.tempo.dice import BufferedDice
 from issoku.rules.tempo.actions import ACTION_NAMES
 from issoku.rules.tempo.content import DATA_DIR, UNARMED, Roster, load_roster
 from issoku.rules.tempo.loadout import Loadout, loadouts
@@ -73,7 +72,7 @@ class TempoDuel:
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,
                           dice: Dice | None = None) -> TempoState:
         """A fresh duel drawing chance from ``default_rng(seed)``, or from ``dice`` (ScriptedDice in tests)."""
-        return TempoState(self, dice if dice is not None else BufferedDice(seed), EventLog(enabled=record_events))
+        return TempoState(self, dice if dice is not None else Dice(seed), EventLog(enabled=record_events))
 
     def __repr__(self) -> str:
         return f"TempoDuel(fighters={self.fighters}, initiator={self.initiator}, fingerprint={self.fingerprint})"

@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from issoku.rules.kernel.content import load_model
+from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.tempo.actions import CODEC, STATUS_NAMES
-from issoku.rules.tempo.dice import ScriptedRolls
 from issoku.rules.tempo.ruleset import TempoDuel
 from issoku.rules.tempo.state import TempoState
 
@@ -80,7 +80,7 @@ def replay(path: Path | str) -> TempoState:
     """Play a scenario file and check its expectations; returns the final state."""
     scenario = load_model(path, Scenario)
     ruleset = TempoDuel(scenario.fighters, initiator=scenario.initiator, start_distance=scenario.start_distance)
-    state = ruleset.new_initial_state(dice=ScriptedRolls(scenario.dice))
+    state = ruleset.new_initial_state(dice=ScriptedDice(scenario.dice))
     for step, name in enumerate(scenario.actions):
         try:
             state.apply(CODEC.by_name(name))

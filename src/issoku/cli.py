@@ -7,7 +7,7 @@ dependencies (torch) load only when used.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -68,17 +68,11 @@ def duel(
         raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed),
                        [SCRIPTED[agent_a](ruleset, seed), SCRIPTED[agent_b](ruleset, seed + 1)])
-    if json_lines:
-        typer.echo(state.events.to_jsonl(), nl=False)
-        return
     names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
              zip(ruleset.seat_names, ruleset.sheets, (agent_a, agent_b))]
-    for event in state.events:
-        typer.echo(event.describe(names))
-    typer.echo("")
-    typer.echo(state.render_text())
     winner = state.winner_side()
-    typer.echo("draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
+    _print_fight(state, names, json_lines,
+                 "draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
 
 
 @app.command("tempo-duel")
@@ -105,16 +99,23 @@ def tempo_duel(
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed), [SCRIPTED[agent_a](seed=seed), SCRIPTED[agent_b](seed=seed + 1)])
+    names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
+             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
+    returns = state.returns()
+    _print_fight(state, names, json_lines,
+                 "draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+
+
+def _print_fight(state: Any, names: list[str], json_lines: bool, verdict: str) -> None:
+    """A played fight for a person (every event, the final position, the verdict) or as JSON lines."""
     if json_lines:
         typer.echo(state.events.to_jsonl(), nl=False)
         return
-    names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
-             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
     for event in state.events:
         typer.echo(event.describe(names))
+    typer.echo("")
     typer.echo(state.render_text())
-    returns = state.returns()
-    typer.echo("draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+    typer.echo(verdict)
 
 
 @app.command()
@@ -245,6 +246,35 @@ def benchmark(
         typer.echo(f"benchmark: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(format_result(result))
+
+
+@app.command("head-to-head")
+def head_to_head(
+    agent: str = typer.Option("ma_heuristic", "--agent", "-a", help="Policy name (issoku.agents.registry) or name=package.module:factory."),
+    opponent: str = typer.Option("random", "--opponent", "-o", help="The opponent's policy, named the same way."),
+    duels: int = typer.Option(500, "--duels", "-n", min=1, help="Duels in all; odd ones swap the seats."),
+    env: str = typer.Option("breath_duel_v0", "--env", help="Env id or package.module:factory."),
+    env_kwargs: str = typer.Option("{}", "--env-kwargs", help='Env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first pair of duels (then seed+1, ...)."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process)."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Keep the duels in this match store (a rerun plays nothing again)."),
+) -> None:
+    """Win, draw and loss of one agent against another over seeded duels, with 95 % intervals."""
+    import json
+
+    from issoku.evaluation.head_to_head import IN_MEMORY
+    from issoku.evaluation.head_to_head import head_to_head as play_head_to_head
+
+    try:
+        kwargs = json.loads(env_kwargs)
+        if not isinstance(kwargs, dict):
+            raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
+        result = play_head_to_head(agent, opponent, duels, env=env, env_kwargs=kwargs, base_seed=seed,
+                                   workers=workers, db=db or IN_MEMORY, progress=True)
+    except (ValueError, KeyError, TypeError) as error:  # bad JSON, DataError, UnknownNameError, bad env kwargs
+        typer.echo(f"head-to-head: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(result.summary())
 
 
 def main() -> None:

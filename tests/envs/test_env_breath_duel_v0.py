@@ -44,7 +44,10 @@ def conformance(make) -> None:
 @pytest.mark.parametrize("kind", ["ikkiuchi", "hatashiai"])
 @pytest.mark.parametrize("first, second", PAIRINGS, ids=[f"{a}-{b}" for a, b in PAIRINGS])
 def test_api_and_seed_tests_pass_for_every_weapon_pairing_and_duel_kind(first, second, kind):
-    conformance(lambda: duel(first, second, kind=kind))
+    # every unordered pairing in both kinds; hatashiai swaps who holds which, so every ordered pairing
+    # (kenshi with one weapon, ronin with the other) is also played once
+    pair = (first, second) if kind == "ikkiuchi" else (second, first)
+    conformance(lambda: duel(*pair, kind=kind))
 
 
 @pytest.mark.parametrize("options", [
@@ -97,38 +100,56 @@ def test_fighters_by_name_mapping_or_spec_and_shared_rulesets():
     assert breath_duel_v0.env(kind="hatashiai").ruleset is not breath_duel_v0.env().ruleset
 
 
-def _play_random(env, seed):
-    """One random-legal fight; the agent who made the last decision."""
+def _play_out(env, seed):
+    """One random-legal fight through ``agent_iter``; the agent who made the last decision, and what
+    ``env.last()`` gave each agent once its fight was over: ``(reward, terminated, truncated)``."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
-    last_mover = None
-    while not any(env.terminations.values()) and not any(env.truncations.values()):
-        agent = env.agent_selection
-        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
-        last_mover = agent
-    return last_mover
+    last_mover, final = None, {}
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            final[agent] = (reward, terminated, truncated)
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            last_mover = agent
+    return last_mover, final
 
 
-def test_both_seats_get_their_result_whoever_made_the_last_move():
+def test_the_loser_of_a_fight_ending_on_the_winners_move_receives_minus_one():
     env = breath_duel_v0.env()
     endings = set()
     for seed in range(40):
-        mover = _play_random(env, seed)
+        mover, final = _play_out(env, seed)
         returns = env.game_state.returns()
-        assert env.rewards == {"player_0": returns[0], "player_1": returns[1]}
+        assert {agent: reward for agent, (reward, _, _) in final.items()} == {"player_0": returns[0],
+                                                                             "player_1": returns[1]}
         if env.game_state.is_terminal():
-            winner = "player_0" if returns[0] == 1.0 else "player_1"
+            winner, loser = ("player_0", "player_1") if returns[0] == 1.0 else ("player_1", "player_0")
+            assert final[winner] == (1.0, True, False) and final[loser] == (-1.0, True, False)
             endings.add("winner moved last" if mover == winner else "loser moved last")
-            loser = "player_1" if winner == "player_0" else "player_0"
-            assert env._cumulative_rewards[loser] == -1.0 and env._cumulative_rewards[winner] == 1.0
-    assert "winner moved last" in endings
+    assert endings == {"winner moved last", "loser moved last"}  # both endings were exercised
 
 
-@settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), policy_seed=st.integers(0, 1000),
-       pairing=st.sampled_from(PAIRINGS))
-def test_masks_over_random_play_accept_exactly_the_legal_actions(seed, policy_seed, pairing):
-    play_checking_masks(duel(*pairing), seed, policy_seed, max_decisions=80)
+def test_the_round_limit_truncates_both_agents_with_zero():
+    env = breath_duel_v0.env(round_limit=1)
+    truncated = 0
+    for seed in range(20):
+        _, final = _play_out(env, seed)
+        if env.game_state.is_truncated():
+            truncated += 1
+            assert final == {"player_0": (0.0, False, True), "player_1": (0.0, False, True)}
+    assert truncated  # one round is too short for most random fights
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), policy_seed=st.integers(0, 1000), pairing=st.sampled_from(PAIRINGS),
+       options=st.sampled_from([{"kind": "ikkiuchi"}, {"kind": "hatashiai"}, {"mode": "sparring"},
+                                {"kind": "hatashiai", "stage": "narrow_path"}, {"ma": False}]))
+def test_masks_over_random_play_accept_exactly_the_legal_actions(seed, policy_seed, pairing, options):
+    # random fights last 34 decisions on average (66 at most over 50 seeds): 80 plays most to the end
+    play_checking_masks(duel(*pairing, **options), seed, policy_seed, max_decisions=80)
 
 
 def test_registry_and_single_agent_wrapper_pass_the_checkers():
@@ -165,3 +186,45 @@ def test_two_against_one_passes_the_api_test_and_a_fallen_ally_leaves_with_zero(
             assert reward == (0.0 if eliminated else returns[seat])
         fallen_allies += left["player_1"][1] or left["player_2"][1]
     assert fallen_allies  # some fights did drop one of the pair while the other fought on
+
+
+def _step_until(env, seed, done):
+    """Random-legal steps (seeded) until ``done(env)`` or the fight ends."""
+    rng = np.random.default_rng(seed)
+    while not done(env) and not any(env.terminations.values()) and not any(env.truncations.values()):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_ansi_render_draws_the_ladder_both_fighters_energy_and_guard_bars_and_the_last_events():
+    env = breath_duel_v0.env(render_mode="ansi", kind="hatashiai", stage="high_ground", stage_side=1)
+    env.reset(seed=4)
+    text = env.render()
+    assert "ladder  [FAR] - issoku_itto - near - close - tsubazeriai" in text
+    assert "player_0 >------------< player_1" in text  # as far apart as the ma
+    assert "E[#############] 13/13" in text and "E[############] 12/12" in text  # Energy bars
+    assert "guard   player_0   G[########]  8/8" in text and "guard   player_1   G[#######]  7/7" in text
+    assert "stage   high_ground (side: player_1)" in text
+    assert "[MA-009 ] ma_start" in text  # the events of the reset
+    rung = env.ruleset.modules[0].data(env.game_state).ladder
+    _step_until(env, 4, lambda e: rung.rung != 0)
+    text = env.render()
+    assert "[ISSOKU_ITTO]" in text and ">---------<" in text  # one half-step closer
+    assert "[MA-009 ] ma_start" not in text and "[MA-0" in text  # only the last step's events
+
+
+def test_ansi_render_marks_open_guards_injuries_and_a_stage_without_far_range():
+    env = breath_duel_v0.env(render_mode="ansi", kind="hatashiai", stage="narrow_path")
+    env.reset(seed=0)
+    assert "ladder  xfarx - [ISSOKU_ITTO]" in env.render()  # MA-051: no far range on a narrow path
+    seen = set()
+    for seed in range(30):
+        env.reset(seed=seed)
+        guards = env.ruleset.modules[0].data(env.game_state).guards
+        injuries = env.ruleset.modules[0].data(env.game_state).injuries
+        _step_until(env, seed, lambda e: any(g.value == 0 for g in guards) and any(i.bleeding for i in injuries))
+        text = env.render()
+        seen |= {marker for marker in ("OPEN", "injured:", "bleeding") if marker in text}
+        if seen == {"OPEN", "injured:", "bleeding"}:
+            break
+    assert seen == {"OPEN", "injured:", "bleeding"}

@@ -153,3 +153,40 @@ def test_shipped_scenarios_play_their_script_and_replay_byte_for_byte(path):
 
 def test_there_is_a_shipped_scenario():
     assert SHIPPED
+
+
+def _replay_shipped(name: str):
+    scenario = load_scenario(next(path for path in SHIPPED if path.stem == name))
+    env = scenario_env(scenario)
+    seed = scenario.seed if scenario.policy_seed is None else scenario.policy_seed
+    return play(scenario, make_policy(scenario.policy, seed=seed, ruleset=env.ruleset), env)
+
+
+def _scripted_events(replay, kind: str) -> list:
+    """The events of ``kind`` the scripted decisions produced, in order."""
+    events = replay.state.events
+    return [events[i] for decision in replay.decisions if decision.scripted
+            for i in range(decision.events_start, decision.events_end) if events[i].kind == kind]
+
+
+def test_closing_the_ma_tells_what_its_comment_says():
+    """Five resisted half-steps from far range, three won by the closer (MA-013), the ashigaru's guard
+    shaved for losing two in a row (MA-036); the ma ends at close range."""
+    replay = _replay_shipped("closing_the_ma")
+    contests = _scripted_events(replay, "half_step_contest")
+    assert [event.data["winner"] for event in contests] == [1, 0, 1, 0, 0]
+    assert [event.data["after"] for event in _scripted_events(replay, "half_step")] == [1, 2, 3]
+    streak = [event for event in _scripted_events(replay, "guard_loss") if event.rule == "MA-036"]
+    assert len(streak) == 1 and streak[0].actor == 1
+    assert replay.over and "ladder" in format_text(replay)
+
+
+def test_parry_and_riposte_tells_what_its_comment_says():
+    """The improvised parry (1.5x, BR-020) falls one short of the thrust; the reserved parry (0 Energy,
+    BR-019) meets the ronin's great cut."""
+    replay = _replay_shipped("parry_and_riposte")
+    improvised, reserved = _scripted_events(replay, "defense_roll")
+    assert improvised.actor == 1 and improvised.data["total"] == improvised.data["attack_total"] - 1
+    assert reserved.actor == 0 and reserved.data["technique"] == "uchigatana.parry"
+    assert [event.rule for event in _scripted_events(replay, "reservation_triggered")] == ["BR-019"]
+    assert replay.over

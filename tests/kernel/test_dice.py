@@ -3,6 +3,7 @@
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 from issoku.rules.kernel.dice import Dice, ScriptedDice, prob_at_least, prob_check, sum_pmf
@@ -23,6 +24,21 @@ def test_clone_rolls_what_the_original_would(seed, consumed):
     dice.roll(consumed)
     twin = dice.clone()
     assert twin.roll(600) == dice.roll(600)
+
+
+@given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from([2, 3, 6, 10, 12, 20]), max_size=600))
+def test_clone_rolls_what_the_original_would_on_mixed_dice(seed, sizes):
+    dice = Dice(seed)
+    for sides in sizes:
+        assert 1 <= dice.die(sides) <= sides
+    twin = dice.clone()
+    mixed = [20, 10, 6, 20, 3, 10] * 60
+    assert [twin.die(sides) for sides in mixed] == [dice.die(sides) for sides in mixed]
+
+
+def test_every_die_size_comes_from_the_seed():
+    assert Dice(7).roll(300, 20) == Dice(7).roll(300, 20)
+    assert sorted(set(Dice(7).roll(2_000, 6))) == [1, 2, 3, 4, 5, 6]
 
 
 def test_d10_faces_cover_one_to_ten_uniformly():
@@ -67,3 +83,10 @@ def test_scripted_dice_runs_out_loudly():
     except IndexError:
         return
     raise AssertionError("ScriptedDice should raise when its faces run out")
+
+
+def test_scripted_dice_refuse_a_face_the_die_cannot_show():
+    dice = ScriptedDice([15, 15])
+    assert dice.roll(1, 20) == (15,)
+    with pytest.raises(ValueError, match="d10"):
+        dice.d10()

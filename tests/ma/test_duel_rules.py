@@ -64,7 +64,7 @@ def test_starting_ma_in_the_engine(kind, stage, rung, rule):
     assert ("half_step:open" in duel.legal()) is (rung is Rung.ISSOKU_ITTO and stage is None)
 
 
-@pytest.mark.rule("MA-016", "MA-041", "MA-T02")
+@pytest.mark.rule("MA-016", "MA-041", "MA-T02", "MA-G29")
 def test_ma_t02_step_in_cut_with_location_and_parry_is_5_and_one_more_half_step_overloads():
     duel = Duel(dice=[1, 1, 5, 5])
     duel.play(*CLOSE_IN, "attack:uchigatana.horizontal_cut")  # 1 + 2 = 3, a miss (2 + 6 < 10)
@@ -72,14 +72,17 @@ def test_ma_t02_step_in_cut_with_location_and_parry_is_5_and_one_more_half_step_
     assert duel.state.fighters[0].spent == 4 and not duel.events("overload_check")
     duel = Duel(dice=[1, 1, 5, 5])
     duel.play(*CLOSE_IN, "aim:attack_a:wrist", "reserve:uchigatana.parry")
+    aimed = duel.events("energy_spent", "MA-041")[0].data
+    assert (aimed["cost"], aimed["modifiers"]) == (3, (("hit_location", 1),))  # MA-G29: a named Rule 2 penalty
     assert duel.state.fighters[0].spent == 5 and not duel.events("overload_check")
     duel.play("half_step:close")
     check = duel.events("overload_check")[0]
     assert (check.data["spent"], check.data["excess"], check.data["total"], check.data["success"]) == (6, 1, 11, True)
 
 
-@pytest.mark.rule("MA-014")
+@pytest.mark.rule("MA-014", "MA-G24")
 def test_ma_014_equal_energy_contest_is_rolled_at_once():
+    """MA-G24: Energy is compared before either side pays (13 vs 13), not after the step's 1 (12 vs 13)."""
     duel = Duel(dice=[2, 2, 9, 9], fighters=(KENSHI, FighterSpec("kenshi", 1, armor="none")))
     duel.play("half_step:close", "resist")
     contest = duel.events("half_step_contest")[0]
@@ -134,6 +137,17 @@ def test_ma_027_slip_away_and_its_counterattack_against_an_unreserved_foe():
     assert duel.state.decision_kind() == "breath" and "slip_counter:attack_a" not in duel.legal()
 
 
+@pytest.mark.rule("MA-G06", "MA-G27")
+def test_ma_g27_the_slip_away_counter_meets_only_a_reserved_defense():
+    """A loser holding a reservation may use it or take the hit, never improvise a defense."""
+    duel = Duel(dice=[9, 9, 1, 1, 5, 5])
+    duel.play(*CLOSE_IN, *CLOSE_IN, *CLOSE_IN, "end_breath", "reserve:nodachi.parry", "end_breath")
+    duel.play("slip_away", "slip_counter:attack_a")
+    assert (duel.state.current_seat(), duel.state.decision_kind()) == (1, "defend")
+    assert duel.legal() == ["use_reserved:nodachi.parry", "take_hit"]
+    assert duel.state.clone().legal_actions() == duel.state.legal_actions()  # the pending attack clones with it
+
+
 @pytest.mark.rule("MA-028", "MA-G07")
 def test_ma_028_empty_hand_move_no_wounds_guard_minus_2_and_the_dagger_is_drawn():
     duel = Duel(dice=[6, 5])
@@ -144,6 +158,14 @@ def test_ma_028_empty_hand_move_no_wounds_guard_minus_2_and_the_dagger_is_drawn(
     duel.play("take_hit")
     assert duel.events("hit")[-1].data["wounds"] == 0
     assert duel.data.guards[1].value == 7 - 2
+
+
+@pytest.mark.rule("MA-028", "MA-G32")
+def test_ma_g32_the_drawn_dagger_stays_in_hand():
+    duel = Duel(dice=[1, 2])
+    duel.play(*CLOSE_IN, *CLOSE_IN, *CLOSE_IN, "empty_hand:draw_dagger", "end_breath", "stand", "stand")
+    assert duel.state.round == 2 and duel.state.fighters[0].weapon.key == "tanto"
+    assert "pick_up" not in duel.legal() and not duel.data.injuries[0].disarmed
 
 
 @pytest.mark.rule("MA-042", "MA-G15", "MA-039")
@@ -183,12 +205,21 @@ def test_ma_048_sparring_points_without_wounds_first_to_3():
     assert duel.state.is_terminal() and duel.state.returns() == (1.0, -1.0)
 
 
-@pytest.mark.rule("MA-023", "MA-T04")
+@pytest.mark.rule("MA-023", "MA-T04", "MA-G26")
 def test_ma_023_the_nodachi_strips_the_uchigatana_stance_at_issoku_itto():
     duel = Duel(dice=[1, 1])
     duel.play("stance:middle_guard", "stand", "attack:nodachi.cut")
     assert duel.events("overpowered")[0].data == {"stance": "middle_guard", "defense_lost": 1}
     assert duel.events("attack_check")[0].data["defense"] == 10
+
+
+@pytest.mark.rule("MA-023", "MA-G26")
+def test_ma_g26_the_shorter_weapon_never_strips_the_longer_ones_stance():
+    duel = Duel(dice=[1, 1])
+    duel.play("reserve:uchigatana.parry", "stance:middle_guard", "end_breath")  # 11 < 12: the ronin's count
+    duel.play("stance:middle_guard", "end_breath", "attack:uchigatana.horizontal_cut")
+    assert not duel.events("overpowered")
+    assert duel.events("attack_check")[0].data["defense"] == 11  # the ronin's middle guard counts
 
 
 @pytest.mark.rule("MA-053", "MA-G21")

@@ -15,7 +15,7 @@ from issoku.rules.ma.guard import (
 )
 
 
-@pytest.mark.rule("MA-030", "MA-031", "MA-D01")
+@pytest.mark.rule("MA-030", "MA-031", "MA-D01", "MA-G30")
 def test_ma_d01_max_guard_is_5_plus_higher_of_finesse_and_wits():
     assert max_guard(3, 1) == 8
     assert max_guard(0, 0) == 5
@@ -65,6 +65,19 @@ def test_guard_never_below_0_and_no_second_break_while_at_0(log):
     assert track.shave(EMPTY_HAND_LANDS, log, 0, 1) is True
     assert track.shave(FEINT_LANDS, log, 0, 1) is False and track.value == 0
     assert track.take_window(log, 0, round_no=3) is False  # the opening has passed
+
+
+@pytest.mark.rule("MA-037", "MA-G28")
+def test_ma_g28_a_recovered_guard_shaved_to_0_again_breaks_again(log):
+    track = GuardTrack(5, 1)
+    track.value = 1
+    assert track.shave(FEINT_LANDS, log, 0, round_no=1) is True
+    assert track.take_window(log, 0, round_no=1) is True
+    track.lull(False, log, 0)
+    assert track.value == 1 and not track.window
+    assert track.shave(FEINT_LANDS, log, 0, round_no=2) is True
+    assert track.window and track.open_through_round == 3
+    assert [e.data["open_through_round"] for e in log if e.kind == "guard_break"] == [2, 3]
 
 
 @pytest.mark.rule("MA-038", "MA-D01")

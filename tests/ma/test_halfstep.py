@@ -53,7 +53,7 @@ def test_ma_044_leg_wound_loses_distance_initiative_whatever_the_energy():
     assert distance_initiative((9, 2), (True, True)) == 0
 
 
-@pytest.mark.rule("MA-013", "MA-D05")
+@pytest.mark.rule("MA-013", "MA-D05", "MA-G23")
 def test_ma_d05_resisting_side_wins_17_vs_18_and_holds_the_ma(guards, log):
     """Finesse 2 + Footwork 3 + dice 12 = 17 vs 1 + 2 + 15 = 18: the resister sets the ma (it stays)."""
     ladder = Ladder(Rung.ISSOKU_ITTO)
@@ -67,7 +67,7 @@ def test_ma_d05_resisting_side_wins_17_vs_18_and_holds_the_ma(guards, log):
     assert event.data["parts"] == ((("finesse", 2), ("footwork", 3)), (("finesse", 1), ("footwork", 2)))
 
 
-@pytest.mark.rule("MA-013", "MA-010")
+@pytest.mark.rule("MA-013", "MA-010", "MA-G23")
 def test_ma_013_the_winning_mover_sets_the_ma(guards, log):
     ladder = Ladder(Rung.NEAR)
     outcome = contest_half_step(ScriptedDice([9, 9, 2, 2]), log, ladder, 1, OPENER, (F0, F0), (6, 8),

@@ -3,11 +3,11 @@ by event against files in ``golden/``. Random play reaches every corner (tsubaze
 the guard break) that a rule change could move. When a change is meant, regenerate with
 ``ISSOKU_REGENERATE_GOLDEN=1 pytest tests/ma/test_ma_golden.py`` and review the .jsonl diff like code."""
 
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.golden import assert_matches_golden
 from issoku.agents.play import play_fight
 from issoku.agents.policy import RandomLegal
 from issoku.rules.breath.ruleset import BreathConfig, FighterSpec
@@ -28,11 +28,4 @@ def test_golden_playthrough(name):
     (first, second), config, seed = FIGHTS[name]
     ruleset = ma_duel(config, BreathConfig(fighters=(FighterSpec(first, 0), FighterSpec(second, 1))))
     state = play_fight(ruleset.new_initial_state(seed), [RandomLegal(seed), RandomLegal(seed + 1)])
-    path = GOLDEN / f"{name}.jsonl"
-    if os.environ.get("ISSOKU_REGENERATE_GOLDEN"):
-        path.write_text(state.events.to_jsonl())
-    expected = path.read_text().splitlines()
-    actual = state.events.to_jsonl().splitlines()
-    for line, (want, got) in enumerate(zip(expected, actual), start=1):
-        assert got == want, f"{path.name}: first difference at event {line}"
-    assert len(actual) == len(expected)
+    assert_matches_golden(GOLDEN / f"{name}.jsonl", state.events)

@@ -42,6 +42,16 @@ def test_ma_017_to_021_ideal_ranges_follow_the_table():
     assert spans["tanto"] == spans["kaiken"] == spans["unarmed"] == (Rung.CLOSE, Rung.TSUBAZERIAI)
 
 
+@pytest.mark.rule("MA-G25", "MA-024")
+def test_ma_g25_the_catalog_places_the_weapons_the_table_does_not_name():
+    assert (reach("zanbato").ideal_far, reach("zanbato").ideal_near) == (Rung.FAR, Rung.ISSOKU_ITTO)
+    assert reach("zanbato").close_fighting_banned and not reach("staff").close_fighting_banned
+    assert (reach("ninjato").ideal_far, reach("ninjato").ideal_near) == (Rung.NEAR, Rung.CLOSE)
+    assert (reach("staff").ideal_far, reach("staff").ideal_near) == (Rung.ISSOKU_ITTO, Rung.NEAR)
+    for ranged in ("bow", "teppo"):
+        assert tuple(v.modifier for v in range_table(reach(ranged))) == (0, -2, X, X, X)
+
+
 @pytest.mark.rule("MA-022")
 def test_ma_022_one_rung_off_is_minus_2_two_off_is_no_attack():
     kodachi = reach("kodachi")

@@ -60,6 +60,39 @@ def test_padded_slots_put_enemy_k_in_slot_4_plus_k():
     assert view["ally"].tolist() == [1, 1, 1, 0, 0, 0, 0, 0]
 
 
+PER_SLOT_BLOCKS = ("weapon", "armor", "stance", "zone")
+"""Fields laid out slot-major, one block per slot (the scalar per-fighter fields are one value a slot)."""
+
+
+@pytest.mark.parametrize("size", ["1v1", "3v1"])
+def test_padded_slots_encode_as_all_zeros_in_play(size):
+    """Through random play (stances declared, zones changed, fighters fallen), an empty slot stays zero."""
+    from issoku.rules.breath.observe import PER_FIGHTER, ego_orders
+
+    env = breath_skirmish_v0.env(SIZES[size])
+    spec = env.ruleset.observation_spec
+    orders = ego_orders(env.ruleset)
+    slots = len(orders[0])
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    checked = 0
+    while env.agents:
+        agent = env.agent_selection
+        seen = env.observe(agent)["observation"]
+        empty = [slot for slot, seat in enumerate(orders[env.seat(agent)]) if seat is None]
+        assert empty, "every seat of these sizes has padded slots"
+        for name in PER_FIGHTER:
+            assert not seen[spec.slice(name)][empty].any(), name
+        for name in PER_SLOT_BLOCKS:
+            blocks = seen[spec.slice(name)].reshape(slots, -1)
+            assert not blocks[empty].any(), name
+            assert blocks[0].sum() == 1 or name == "stance", name  # its own slot is filled in (a stance may be none)
+        checked += 1
+        _, _, terminated, truncated, info = env.last()
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert checked > 20
+
+
 def test_docstring_spec_matches_the_shipped_content():
     env = breath_skirmish_v0.env()
     doc = breath_skirmish_v0.__doc__

@@ -217,6 +217,49 @@ def test_br_053_seal_of_shura_cuts_a_melee_attack_in_the_core():
     assert spent.data["cost"] == 1 and ("seal_of_shura", -1) in spent.data["modifiers"]
 
 
+@pytest.mark.rule("BR-052", "BR-A08")
+def test_br_052_a_staff_in_the_core_gets_shura_but_no_combo_fatigue_relief():
+    state = scripted(skirmish(F("mikkyo_monk", 0), F("wildman", 1, armor="heavy")), [1, 2] * 4)
+    place(state, side_0_fighter_1="core", side_1_fighter_1="core")
+    play(state, *["attack:staff.heavy_strike:enemy0"] * 4)
+    checks = [e for e in state.events if e.kind == "attack_check"]
+    assert ("combo_fatigue", -2) in checks[3].data["modifiers"]  # the staff is no short weapon: −2 as anywhere
+    assert [e.data["cost"] for e in state.events if e.kind == "energy_spent"] == [1] * 4  # Shura: 2 − 1
+
+
+@pytest.mark.rule("BR-054", "BR-T10", "BR-051")
+def test_br_054_a_monk_s_dagger_in_the_core_stops_at_1_and_tires_less_once():
+    state = scripted(skirmish(F("mikkyo_monk", 0, weapon="tanto"), F("wildman", 1, armor="heavy")), [1, 2] * 5)
+    place(state, side_0_fighter_1="core", side_1_fighter_1="core")
+    play(state, *["attack:tanto.thrust:enemy0"] * 5)
+    spent = [e for e in state.events if e.kind == "energy_spent"]
+    assert [e.data["cost"] for e in spent] == [1] * 5 and ("seal_of_shura", -1) in spent[0].data["modifiers"]
+    checks = [e for e in state.events if e.kind == "attack_check"]
+    assert [dict(c.data["modifiers"]).get("combo_fatigue", 0) for c in checks] == [0, 0, 0, -1, -2]
+
+
+@pytest.mark.rule("BR-055", "BR-A09", "BR-053")
+@pytest.mark.parametrize("zone, cost", [("core", 1), ("side_b_front", 2)])
+def test_br_a09_shura_also_cuts_an_improvised_defense_in_the_core(zone, cost):
+    """Improvised staff parry: 1 × 1.5 = 2 (BR-G07), −1 Shura in the Core only."""
+    state = scripted(skirmish(F("wildman", 0, finesse=5), F("mikkyo_monk", 1)), [10, 10, 1, 1])
+    place(state, side_0_fighter_1=zone, side_1_fighter_1=zone)
+    play(state, "attack:unarmed.strike:enemy0", "improvise:staff.parry")
+    (improvised,) = [e for e in state.events if e.kind == "energy_spent" and e.actor == 1]
+    assert improvised.data["cost"] == cost
+    assert (("seal_of_shura", -1) in improvised.data["modifiers"]) == (zone == "core")
+
+
+@pytest.mark.rule("BR-058", "BR-T08", "BR-056")
+def test_br_058_the_takenouchi_license_offsets_the_long_weapon_penalty_in_the_core():
+    state = scripted(skirmish(F("takenouchi_spearman", 0), F("ashigaru", 1), extra=True), [1, 2])
+    place(state, side_0_fighter_1="core", side_1_fighter_1="core")
+    play(state, "attack:yari.thrust:enemy0")
+    (spent,) = [e for e in state.events if e.kind == "energy_spent"]
+    assert spent.data["cost"] == 2
+    assert sorted(spent.data["modifiers"]) == [("core_zone_long", 1), ("takenouchi_license", -1)]
+
+
 @pytest.mark.rule("BR-061", "BR-Z07")
 def test_br_z07_asura_widens_breaths_that_begin_in_the_core():
     state = scripted(skirmish(F("mikkyo_monk", 0), F("wildman", 1)))

@@ -7,7 +7,7 @@ endurance 3, arming sword 4 AP d8, heavy armour 6/3, 16 Health). ``duel`` prepen
 """
 
 from issoku.rules.tempo import TempoDuel, action
-from issoku.rules.tempo.dice import ScriptedRolls
+from issoku.rules.kernel.dice import ScriptedDice
 
 SEAT_0_FIRST = [15, 3]
 
@@ -15,7 +15,7 @@ SEAT_0_FIRST = [15, 3]
 def duel(faces=(), *, fighters=("fencer", "knight"), start_distance=1, **settings):
     """A duel on scripted dice (initiative already scripted: seat 0 first)."""
     ruleset = TempoDuel(fighters, start_distance=start_distance, **settings)
-    return ruleset.new_initial_state(dice=ScriptedRolls(SEAT_0_FIRST + list(faces)))
+    return ruleset.new_initial_state(dice=ScriptedDice(SEAT_0_FIRST + list(faces)))
 
 
 def play(state, *names):

@@ -5,7 +5,7 @@ import pytest
 
 from issoku.rules.tempo import TempoDuel, counter_tempo_payment
 from issoku.rules.tempo.actions import BOUND, COUNTER_TEMPO, ON_GUARD, PROACTIVE, REACTIVE, TECHNIQUES
-from issoku.rules.tempo.dice import ScriptedRolls
+from issoku.rules.kernel.dice import ScriptedDice
 from tempo_helpers import bound, duel, kinds, last, legal_names, play, roster_with
 
 
@@ -40,7 +40,7 @@ def test_tp_006_dearer_replacement_pays_the_difference_in_play(tmp_path):
                          fighters="[fighters.duellist]\nweapon = 'heavy_sword'\narmour = 'none'\nmelee = 3\n"
                                   "ranged = 0\nwrestling = 1\nathletics = 2\ndefence = 2\nendurance = 2\n")
     ruleset = TempoDuel(("duellist", "knight"), roster=roster, start_distance=1)
-    state = ruleset.new_initial_state(dice=ScriptedRolls([15, 3, 16, 11]))
+    state = ruleset.new_initial_state(dice=ScriptedDice([15, 3, 16, 11]))
     play(state, "proactive:melee_attack", "react:counter_attack", "ct:parry")
     event = last(state, "counter_tempo")
     assert (event["cost"], event["paid_before"], event["extra"]) == (5, 3, 2)
@@ -125,7 +125,7 @@ def test_tp_036_counter_attack_can_hit_both(tmp_path):
     novice = ("[fighters.novice]\nweapon = 'longsword'\narmour = 'none'\nmelee = 0\nranged = 0\nwrestling = 0\n"
               "athletics = 0\ndefence = 0\nendurance = 0\n")
     ruleset = TempoDuel(("novice", "novice"), roster=roster_with(tmp_path, fighters=novice), start_distance=1)
-    state = ruleset.new_initial_state(dice=ScriptedRolls([15, 3, 10, 10, 4, 5]))
+    state = ruleset.new_initial_state(dice=ScriptedDice([15, 3, 10, 10, 4, 5]))
     play(state, "proactive:melee_attack", "react:counter_attack", "pass")
     resolve = last(state, "resolve")
     assert (resolve["net"], resolve["reaction_net"]) == (0, 0)            # a tie against Combat Defence 0

@@ -3,11 +3,11 @@ files in ``golden/``. Any change to the rules' behaviour shows up here as a diff
 meant, regenerate with ``ISSOKU_REGENERATE_GOLDEN=1 pytest tests/tempo/test_tempo_golden.py`` and
 review the diff of the .jsonl files like code."""
 
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.golden import assert_matches_golden
 from issoku.agents.play import play_fight
 from issoku.agents.tempo_scripted import SCRIPTED
 from issoku.rules.tempo import TempoDuel
@@ -27,11 +27,4 @@ def test_golden_playthrough(name):
     fighters, agent_a, agent_b, seed, initiator = FIGHTS[name]
     ruleset = TempoDuel(fighters, initiator=initiator, start_distance=6)
     state = play_fight(ruleset.new_initial_state(seed), [SCRIPTED[agent_a](seed=seed), SCRIPTED[agent_b](seed=seed + 1)])
-    path = GOLDEN / f"{name}.jsonl"
-    if os.environ.get("ISSOKU_REGENERATE_GOLDEN"):
-        path.write_text(state.events.to_jsonl())
-    expected = path.read_text().splitlines()
-    actual = state.events.to_jsonl().splitlines()
-    for line, (want, got) in enumerate(zip(expected, actual), start=1):
-        assert got == want, f"{path.name}: first difference at event {line}"
-    assert len(actual) == len(expected)
+    assert_matches_golden(GOLDEN / f"{name}.jsonl", state.events)
