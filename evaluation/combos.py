@@ -6,7 +6,8 @@ the composition on the real engine, from the attacker's first breath, with the m
 against a **fixed defender** — a kenshi (uchigatana) who takes every hit and declines every counter,
 so the numbers compare offence only — and measures the Wounds dealt, the guard shaved and the Energy
 paid (range and Ma cost modifiers included). A composition some rung does not allow (out of reach)
-has no cell there.
+has no cell there. Where the duel has hit locations (MA-040), each single attack is also tried
+**aimed** at each location (``aim:attack_a:face``: +1 Energy, MA-041, and the location's effect).
 
 **Exact where the dice allow**: the engine is run under every sequence of d10 faces it asks for
 (depth-first, each face 1/10), so a cell whose play rolls at most ``exact_dice`` d10s (a single attack:
@@ -65,6 +66,8 @@ class ComboCell:
     exact: bool
     samples: int
     wounds_se: float = 0.0
+    aim: str = ""
+    """For an aimed single attack: the slot and location (``attack_a:face``); empty for plain attacks."""
 
     @property
     def wounds_per_energy(self) -> float:
@@ -77,7 +80,13 @@ class ComboCell:
     @property
     def name(self) -> str:
         """``"yari: thrust + sweep"``."""
-        return f"{self.weapon}: " + " + ".join(key.split(".", 1)[1] for key in self.composition)
+        aimed = f" @{self.aim.split(':')[1]}" if self.aim else ""
+        return f"{self.weapon}: " + " + ".join(key.split(".", 1)[1] for key in self.composition) + aimed
+
+    @property
+    def key(self) -> tuple[tuple[str, ...], str]:
+        """What identifies the composition across rungs."""
+        return self.composition, self.aim
 
 
 @dataclass(frozen=True)
@@ -132,6 +141,13 @@ def compositions(weapon: Any, breath_limit: int) -> list[tuple[str, ...]]:
     return found
 
 
+def aimed(weapon: Any, breath_limit: int, locations: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
+    """Every single attack of the weapon aimed at each location (+1 Energy) within the limit: (composition, aim)."""
+    return [((technique.key,), f"attack_{chr(ord('a') + index)}:{location}")
+            for index, technique in enumerate(weapon.attacks) if technique.cost + 1 <= breath_limit
+            for location in locations]
+
+
 class _Bench:
     """The attacker's first breath, ready to play compositions from, at any rung."""
 
@@ -147,6 +163,7 @@ class _Bench:
         self.catalog = self.ruleset.catalog
         self.ids = {name: i for i, name in enumerate(self.ruleset.action_names)}
         self.ma = next((m for m in self.ruleset.modules if isinstance(m, MaModule)), None)
+        self.locations = [name.split(":")[2] for name in self.ruleset.action_names if name.startswith("aim:attack_a:")]
 
     def start(self, seed: int) -> Any:
         """A fresh fight at the attacker's (seat 0's) first breath decision; the defender passes its breaths."""
@@ -178,10 +195,11 @@ class _Bench:
                 return
         raise RuntimeError(f"fixed defender has no passive answer among {[names[a] for a in legal]}")
 
-    def play(self, state: Any, composition: Sequence[str]) -> tuple[int, int, int] | None:
+    def play(self, state: Any, composition: Sequence[str], aim: str = "") -> tuple[int, int, int] | None:
         """Play the composition and the defender's answers.
 
-        Returns (Wounds dealt, guard shaved, Energy paid), or None when the rung forbids a technique.
+        ``aim`` plays the single attack aimed instead. Returns (Wounds dealt, guard shaved, Energy
+        paid), or None when the rung forbids a technique.
         """
         attacker, defender = state.fighters
         wounds, energy = defender.wounds, attacker.energy
@@ -189,7 +207,7 @@ class _Bench:
         for key in composition:
             if state.is_terminal():  # the defender fell before the composition ended
                 break
-            action = self.ids[f"attack:{key}"]
+            action = self.ids[f"aim:{aim}" if aim else f"attack:{key}"]
             if action not in state.legal_actions():
                 return None
             state.apply(action)
@@ -213,11 +231,12 @@ class _CountingDice(Dice):
         return super().d10()
 
 
-def _exact(bench: _Bench, start: Any, composition: Sequence[str], max_dice: int) -> tuple[Fraction, ...] | None:
+def _exact(bench: _Bench, start: Any, composition: Sequence[str], aim: str,
+           max_dice: int) -> tuple[Fraction, ...] | None:
     """Exact expectations (Wounds, guard, Energy) over every face sequence of at most ``max_dice`` d10s, else None."""
     probe = start.clone()
     probe.dice = _CountingDice(0)
-    if bench.play(probe, composition) is None or probe.dice.rolled > max_dice:
+    if bench.play(probe, composition, aim) is None or probe.dice.rolled > max_dice:
         return None
     totals = [Fraction(0)] * 3
     stack: list[tuple[int, ...]] = [()]
@@ -226,7 +245,7 @@ def _exact(bench: _Bench, start: Any, composition: Sequence[str], max_dice: int)
         state = start.clone()
         state.dice = _PrefixDice(faces)
         try:
-            outcome = bench.play(state, composition)
+            outcome = bench.play(state, composition, aim)
         except _NeedDie:
             if len(faces) >= max_dice:
                 return None
@@ -237,6 +256,20 @@ def _exact(bench: _Bench, start: Any, composition: Sequence[str], max_dice: int)
         weight = Fraction(1, 10 ** len(faces))
         totals = [total + weight * value for total, value in zip(totals, outcome)]
     return tuple(totals)
+
+
+def _measure(bench: _Bench, at_rung: Sequence[Any], composition: Sequence[str], aim: str,
+             exact_dice: int) -> tuple[float, float, float, bool, int, float] | None:
+    """(Wounds, guard, Energy, exact, samples, Wounds' standard error) of one cell; None when the rung forbids it."""
+    exact = _exact(bench, at_rung[0], composition, aim, exact_dice) if exact_dice else None
+    if exact is not None:
+        return float(exact[0]), float(exact[1]), float(exact[2]), True, 0, 0.0
+    outcomes = [bench.play(state.clone(), composition, aim) for state in at_rung]
+    if any(outcome is None for outcome in outcomes):
+        return None
+    w, g, e = zip(*outcomes)
+    se = statistics.stdev(w) / math.sqrt(len(w)) if len(w) > 1 else 0.0
+    return statistics.fmean(w), statistics.fmean(g), statistics.fmean(e), False, len(w), se
 
 
 def combo_job(job: ComboJob) -> list[ComboCell]:
@@ -251,19 +284,11 @@ def combo_job(job: ComboJob) -> list[ComboCell]:
         at_rung = [state.clone() for state in starts]
         if not all(bench.set_rung(state, rung) for state in at_rung):
             continue
-        for composition in compositions(weapon, limit):
-            exact = _exact(bench, at_rung[0], composition, job.exact_dice) if job.exact_dice else None
-            if exact is not None:
-                wounds, guard, energy = (float(x) for x in exact)
-                cells.append(ComboCell(job.weapon, rung_name, composition, wounds, guard, energy, True, 0))
-                continue
-            outcomes = [bench.play(state.clone(), composition) for state in at_rung]
-            if any(outcome is None for outcome in outcomes):
-                continue
-            w, g, e = zip(*outcomes)
-            se = statistics.stdev(w) / math.sqrt(len(w)) if len(w) > 1 else 0.0
-            cells.append(ComboCell(job.weapon, rung_name, composition, statistics.fmean(w), statistics.fmean(g),
-                                   statistics.fmean(e), False, len(w), se))
+        plays = [(composition, "") for composition in compositions(weapon, limit)]
+        for composition, aim in plays + aimed(weapon, limit, bench.locations):
+            cell = _measure(bench, at_rung, composition, aim, job.exact_dice)
+            if cell is not None:
+                cells.append(ComboCell(job.weapon, rung_name, composition, *cell, aim=aim))
     return cells
 
 
@@ -283,13 +308,12 @@ class ComboTable:
             seen.setdefault(cell.rung)
         return list(seen)
 
-    def best(self) -> dict[tuple[str, ...], ComboCell]:
-        """Per composition, its cell of most Wounds per Energy (over rungs)."""
-        best: dict[tuple[str, ...], ComboCell] = {}
+    def best(self) -> dict[tuple[tuple[str, ...], str], ComboCell]:
+        """Per composition (aimed or not), its cell of most Wounds per Energy (over rungs)."""
+        best: dict[tuple[tuple[str, ...], str], ComboCell] = {}
         for cell in self.cells:
-            if cell.energy and (cell.composition not in best
-                                or cell.wounds_per_energy > best[cell.composition].wounds_per_energy):
-                best[cell.composition] = cell
+            if cell.energy and (cell.key not in best or cell.wounds_per_energy > best[cell.key].wounds_per_energy):
+                best[cell.key] = cell
         return best
 
     def suspicious(self, top: int | None = None, per_weapon: int | None = None) -> list[tuple[ComboCell, float]]:

@@ -154,6 +154,8 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
     def played(cell: ComboCell) -> tuple[str, ...]:
         if not seats:
             return ()
+        if cell.aim:  # an aim names an attack slot, not a weapon's technique: not counted
+            return ("—", "—")
         score = usage.get(tuple(sorted(cell.composition)))
         return (f"{score.n} ({score.n / seats:.0%})", _pct(score)) if score else ("0", "n/a")
 
@@ -173,10 +175,10 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
     csv_path = out_dir / f"{env}_combos.csv"
     with csv_path.open("w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["weapon", "rung", "composition", "wounds", "guard_shaved", "energy", "wounds_per_energy",
-                         "guard_per_energy", "exact", "samples", "wounds_se"])
+        writer.writerow(["weapon", "rung", "composition", "aim", "wounds", "guard_shaved", "energy",
+                         "wounds_per_energy", "guard_per_energy", "exact", "samples", "wounds_se"])
         for cell in table.cells:
-            writer.writerow([cell.weapon, cell.rung, " + ".join(cell.composition), cell.wounds, cell.guard,
+            writer.writerow([cell.weapon, cell.rung, " + ".join(cell.composition), cell.aim, cell.wounds, cell.guard,
                              cell.energy, cell.wounds_per_energy, cell.guard_per_energy, cell.exact, cell.samples,
                              cell.wounds_se])
     lines += ["### Combo table", "",

@@ -8,7 +8,7 @@ from issoku.rules.breath.content import load_catalog
 
 
 def cells_by_key(cells):
-    return {(cell.rung, cell.composition): cell for cell in cells}
+    return {(cell.rung, cell.composition, cell.aim): cell for cell in cells}
 
 
 def test_a_single_cut_is_exact_and_matches_the_hand_count_of_the_100_dice_pairs():
@@ -18,7 +18,8 @@ def test_a_single_cut_is_exact_and_matches_the_hand_count_of_the_100_dice_pairs(
     expected = Fraction(sum(2 if a == b else 1 for a, b in hits), 100)
     assert expected == Fraction(102, 100)
     cells = cells_by_key(combo_job(ComboJob(breath_env, {"ma": False}, "uchigatana", samples=5, exact_dice=2)))
-    cut = cells[("any", ("uchigatana.horizontal_cut",))]
+    assert not any(cell.aim for cell in cells.values())  # no hit locations without the ma
+    cut = cells[("any", ("uchigatana.horizontal_cut",), "")]
     assert cut.exact and cut.wounds == pytest.approx(float(expected)) and cut.energy == 2 and cut.guard == 0
 
 
@@ -26,9 +27,10 @@ def test_monte_carlo_agrees_with_the_exact_cells_and_out_of_reach_rungs_have_no_
     exact = cells_by_key(combo_job(ComboJob(breath_env, {}, "yari", samples=1, exact_dice=3)))
     sampled = cells_by_key(combo_job(ComboJob(breath_env, {}, "yari", samples=300, exact_dice=0, seed=7)))
     assert exact.keys() == sampled.keys()
-    assert {rung for rung, _ in exact} == {"far", "issoku_itto", "near"}  # a yari cannot strike closer in
-    singles = [key for key in exact if len(key[1]) == 1]
-    assert singles and all(exact[key].exact and not sampled[key].exact for key in singles)
+    assert {rung for rung, _, _ in exact} == {"far", "issoku_itto", "near"}  # a yari cannot strike closer in
+    assert exact[("near", ("yari.thrust",), "attack_a:face")].energy == exact[("near", ("yari.thrust",), "")].energy + 1
+    singles = [key for key in exact if len(key[1]) == 1 and exact[key].exact]
+    assert len(singles) >= 6 and not any(sampled[key].exact for key in singles)
     for key in singles:
         assert abs(exact[key].wounds - sampled[key].wounds) <= 4 * sampled[key].wounds_se + 0.02
 
