@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,28 @@ def resolve_policy(entry: str) -> PolicySpec:
     if ":" not in target:
         if target not in POLICY_FACTORIES:
             raise UnknownNameError("policy", target, sorted(POLICY_FACTORIES))
-        return PolicySpec(name, import_object(POLICY_FACTORIES[target]))
+        target = POLICY_FACTORIES[target]
+        obj = import_object(target)
+        return PolicySpec(name, obj, code_fingerprint(obj))
     obj = import_object(target)
     takes_seed = inspect.isclass(obj) or "seed" in inspect.signature(obj).parameters
-    return PolicySpec(name, obj if takes_seed else FixedCallable(target), target)
+    return PolicySpec(name, obj if takes_seed else FixedCallable(target), code_fingerprint(obj))
+
+
+def code_fingerprint(obj: Any) -> str:
+    """A digest of the source files defining ``obj``: its module, its base classes' modules, and the
+    modules of its package those import from (a scripted duelist built on another agent's module).
+
+    Part of every match key, so editing a scripted agent never reuses the games of its old version
+    (and a benchmark suite can tell that its references changed since calibration).
+    """
+    classes = inspect.getmro(obj) if inspect.isclass(obj) else (obj,)
+    modules = [sys.modules[item.__module__] for item in classes if item.__module__ in sys.modules]
+    package = obj.__module__.rpartition(".")[0]
+    for module in list(modules):
+        for value in vars(module).values():
+            name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
+            if isinstance(name, str) and package and name.startswith(package + ".") and name in sys.modules:
+                modules.append(sys.modules[name])
+    files = sorted({module.__file__ for module in modules if getattr(module, "__file__", None)})
+    return file_digest(*files) if files else ""

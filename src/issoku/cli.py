@@ -236,8 +236,10 @@ def benchmark(
         spec = load_suite(suite)
         with MatchStore(db) as store:
             if calibrate:
-                ratings = run_calibration(spec, store, workers=workers)
+                ratings, fingerprints = run_calibration(spec, store, workers=workers)
                 typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
+                typer.echo("\n[reference_fingerprints]\n"
+                           + "\n".join(f'{name} = "{fp}"' for name, fp in fingerprints.items()))
                 return
             if candidate is None:
                 raise ValueError("name a candidate policy (or --calibrate)")

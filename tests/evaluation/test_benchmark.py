@@ -106,3 +106,32 @@ def test_the_shipped_suites_are_calibrated_for_every_reference():
     for name in shipped_suites():
         suite = load_suite(name)
         assert set(suite.reference_elo) == set(suite.reference_names) and suite.reference_elo["random"] == 0.0
+        assert set(suite.reference_fingerprints) == set(suite.reference_names)
+
+
+def test_a_reference_edited_since_calibration_is_flagged(tmp_path):
+    from issoku.evaluation.benchmark import format_result, run_benchmark
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.store import MatchStore
+
+    perfect = resolve_policy("perfect=tests.evaluation.toy_env:Perfect").fingerprint
+    suite = TOY_SUITE.model_copy(update={"reference_fingerprints": {"perfect": perfect, "take_one": "old-code"}})
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        result = run_benchmark(suite, resolve_policy("tests.evaluation.test_benchmark:always_take_one"), store,
+                               workers=0, bootstrap=10, progress=False)
+    assert result.stale == ("take_one",) and "WARNING: take_one changed" in format_result(result)
+
+
+def test_a_policy_fingerprint_follows_its_code(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    from issoku.evaluation.policies import code_fingerprint
+
+    module = tmp_path / "my_agent_mod.py"
+    module.write_text("class Agent:\n    def __init__(self, seed=None):\n        pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = code_fingerprint(importlib.import_module("my_agent_mod").Agent)
+    module.write_text("class Agent:\n    def __init__(self, seed=None):\n        self.greedy = True\n")
+    edited = code_fingerprint(importlib.reload(sys.modules["my_agent_mod"]).Agent)
+    assert first and edited and first != edited
