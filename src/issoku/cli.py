@@ -30,7 +30,8 @@ def duel(
     fighter_b: str = typer.Option("ronin", "--b", help="Archetype of side 1."),
     weapon_a: str = typer.Option(None, help="Another weapon for side 0 (e.g. zanbato, yari, tanto)."),
     weapon_b: str = typer.Option(None, help="Another weapon for side 1."),
-    agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic."),
+    agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic "
+                                "(with --ma also distance_keeper), or any registered policy name."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of side 1."),
     data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable)."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
@@ -41,14 +42,20 @@ def duel(
 ) -> None:
     """Play one seeded breath duel (or, with --ma, a Ma and Blade duel) between two scripted fighters and
     print its event log."""
-    from issoku.agents.breath_scripted import SCRIPTED
     from issoku.agents.play import play_fight
+    from issoku.agents.registry import POLICY_FACTORIES, make_policy
     from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
     from issoku.rules.kernel.content import DataError
 
-    for agent in (agent_a, agent_b):
-        if agent not in SCRIPTED:
-            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
+    def registered(agent: str) -> str:
+        """A short name is the fight's own scripted agent (``heuristic`` is ``ma_heuristic`` with --ma)."""
+        for name in (f"{'ma' if ma else 'breath'}_{agent}", agent):
+            if name in POLICY_FACTORIES:
+                return name
+        raise typer.BadParameter(f"unknown agent {agent!r}; choose from aggressive, defensive, heuristic"
+                                 f"{', distance_keeper' if ma else ''} or {', '.join(POLICY_FACTORIES)}")
+
+    policy_names = [registered(agent_a), registered(agent_b)]
     try:
         config = BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a), FighterSpec(fighter_b, 1, weapon=weapon_b)))
         if ma:
@@ -67,7 +74,7 @@ def duel(
     except (KeyError, ValueError) as error:
         raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed),
-                       [SCRIPTED[agent_a](ruleset, seed), SCRIPTED[agent_b](ruleset, seed + 1)])
+                       [make_policy(name, seed=seed + seat, ruleset=ruleset) for seat, name in enumerate(policy_names)])
     names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
              zip(ruleset.seat_names, ruleset.sheets, (agent_a, agent_b))]
     winner = state.winner_side()
