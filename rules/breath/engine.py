@@ -45,6 +45,8 @@ CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 _NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
 UNARMORED_DEFENSE = 10
+BREATH_MEMO_LIMIT = 200_000
+"""Breath situations a ruleset memoises at most (tens of MB at worst; a fight uses a few hundred)."""
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
 
@@ -458,7 +460,7 @@ class BreathState:
             self.emit("BR-G20", "fight_end", None, winner_side=self._winner_side, round=self.round)
 
     # -- legal actions -----------------------------------------------------------------------------
-    def _compute_legal(self) -> list[int]:
+    def _compute_legal(self) -> list[int] | tuple[int, ...]:
         slots = self.ruleset.slots
         if self.stack:
             pending = self.stack[-1]
@@ -468,6 +470,35 @@ class BreathState:
                 return self._legal_defense(pending.context)
             return self._legal_counter(pending.context)
         actor = self.fighters[self.actor_seat]
+        key = self._breath_situation(actor)
+        if key is None:
+            return self._scan_breath_legal(actor)
+        memo = self.ruleset.breath_legal_memo
+        legal = memo.get(key)
+        if legal is None:
+            legal = tuple(self._scan_breath_legal(actor))
+            if len(memo) < BREATH_MEMO_LIMIT:
+                memo[key] = legal
+        return legal
+
+    def _breath_situation(self, actor: Fighter) -> tuple | None:
+        """Everything :meth:`_maneuver_legal` reads, as a key for the ruleset's memo of breath decisions
+        (a fight revisits the same few situations, and scanning thirty candidates costs more than a
+        lookup); None when a module's hooks cannot be keyed (:meth:`BreathModule.legal_key`)."""
+        module_keys = []
+        for module in self.ruleset.modules:
+            part = module.legal_key(self, actor)
+            if part is None:
+                return None
+            module_keys.append(part)
+        stance = actor.stance
+        return (actor.seat, actor.weapon.key, actor.energy, stance.key if stance is not None else None,
+                actor.defenseless, actor.spent > 0, actor.in_core, tuple(actor.zero_energy_used),
+                tuple(actor.kata_used), tuple(f.defeated for f in self.fighters), *module_keys)
+
+    def _scan_breath_legal(self, actor: Fighter) -> list[int]:
+        """The breath decision's legal actions, each candidate checked."""
+        slots = self.ruleset.slots
         return [a for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
                 if self._maneuver_legal(actor, slots[a])]
 

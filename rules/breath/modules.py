@@ -20,7 +20,7 @@ Every hook has a no-op default, so a module overrides only what it changes. Hook
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -71,6 +71,22 @@ class BreathModule:
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Whether ``fighter`` may play one of this module's orders now, in its breath."""
         return False
+
+    def legal_key(self, state: "BreathState", fighter: "Fighter") -> Hashable | None:
+        """What this module's breath-decision hooks (``order_legal``, ``attack_allowed``,
+        ``cost_modifiers``) read of the fight beyond the engine's own situation key (the acting
+        fighter's seat, weapon, Energy, stance, flags, 0-Energy and [Kata] uses, Core Zone flag, and
+        who is defeated); ``None``: not memoisable.
+
+        The engine memoises a breath decision's legal actions on the two keys together, so a module
+        whose hooks read more must return it here. The default is ``()`` for a module that overrides
+        none of those hooks and ``None`` (no memo, always correct) for one that overrides any.
+        """
+        cls = type(self)
+        if (cls.order_legal is BreathModule.order_legal and cls.attack_allowed is BreathModule.attack_allowed
+                and cls.cost_modifiers is BreathModule.cost_modifiers):
+            return ()
+        return None
 
     def apply_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
         """Carry out one of this module's orders in ``fighter``'s breath."""

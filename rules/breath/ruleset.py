@@ -114,6 +114,8 @@ class BreathRuleset:
         self.slots: tuple[ActionSlot, ...] = tuple(self._slot(order) for order in orders)
         self.module_of_kind = {kind: module for module in self.modules for kind in module.order_kinds}
         self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
+        self.breath_legal_memo: dict[tuple, tuple[int, ...]] = {}
+        """Legal actions of a breath decision by situation (``BreathState`` fills it; bounded there)."""
         self.observation_spec: ObservationSpec = build_observation_spec(self)
         self.fingerprint = self._fingerprint()
 

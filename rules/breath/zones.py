@@ -171,6 +171,10 @@ class ZonesModule(BreathModule):
     def _shinobi_entry(state: "BreathState", fighter: "Fighter") -> bool:
         return "shinobi" in fighter.sheet.traits and state.zero_energy_allowed(fighter, OUTSIDE_ZERO_EFFECT)
 
+    def legal_key(self, state: "BreathState", fighter: "Fighter") -> tuple[int, ...]:
+        """Moves, reach and the Outside Zone surcharge read where everyone stands (sides are fixed)."""
+        return tuple(state.ext["zones"].zone)
+
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Where each maneuver may go from here (BR-G15, BR-Z02..Z06), and whether Energy covers it."""
         data = state.ext["zones"]

@@ -191,6 +191,13 @@ class MaModule(BreathModule):
             priced = self._costs[key] = state.cost_of(fighter, technique, order, base)
         return technique, priced[0], priced[1]
 
+    def legal_key(self, state: "BreathState", fighter: "Fighter") -> tuple:
+        """The range verdicts and the duel's orders read the rung (the stage's farthest rung is fixed per
+        ruleset), a leg wound prices half-steps, disarmed and an owed counter open orders."""
+        data = self.data(state)
+        injuries = data.injuries[fighter.seat]
+        return data.ladder.rung, injuries.leg, injuries.disarmed, data.counter_owed == fighter.seat
+
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Whether ``fighter`` may play one of the duel's maneuvers now.
 
