@@ -23,8 +23,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from issoku.rules.breath.costs import Modifier
 
 if TYPE_CHECKING:
@@ -156,9 +154,11 @@ class BreathModule:
         slots (``ruleset.observed_slots``)."""
         return ()
 
-    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: np.ndarray) -> None:
-        """Fill this module's fields; ``order`` lists seats ego-first, one per observation slot (None: an
-        empty padded slot, only under a ruleset ``capacity``)."""
+    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: list[float]) -> None:
+        """Fill this module's fields of ``out``, the observation as a list of Python floats (all zeros where
+        nothing was written; converted to float32 once, after every module wrote): store single values
+        by index. ``order`` lists seats ego-first, one per observation slot (None: an empty padded slot,
+        only under a ruleset ``capacity``)."""
 
     def render_line(self, state: "BreathState") -> str:
         """One line for the text rendering ('' for none)."""

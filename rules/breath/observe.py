@@ -74,7 +74,8 @@ class _Layout:
     the catalog indexes, flattened into plain ints and floats for the hot path."""
 
     __slots__ = ("size", "decision_kind", "kind_index", "round", "round_limit", "pending_check_bonus",
-                 "incoming_attack", "ego_orders", "per_fighter_block", "scales", "weapon", "weapon_width", "weapon_index", "armor", "armor_width",
+                 "incoming_attack", "ego_orders", "per_fighter_start", "per_fighter_stop", "slots", "scales",
+                 "weapon", "weapon_width", "weapon_index", "armor", "armor_width",
                  "armor_index", "stance", "stance_width", "stance_index", "own_reserved", "defense_index",
                  "own_kata_used", "kata_index")
 
@@ -92,8 +93,9 @@ class _Layout:
         first, last = spec.slice(PER_FIGHTER[0]), spec.slice(PER_FIGHTER[-1])
         if last.stop - first.start != len(PER_FIGHTER) * ruleset.observed_slots:
             raise ValueError("the per-fighter observation fields must be contiguous")
-        self.per_fighter_block = slice(first.start, last.stop)
-        self.scales = np.array([[SCALE.get(name, 1.0)] for name in PER_FIGHTER])
+        self.per_fighter_start, self.per_fighter_stop = first.start, last.stop
+        self.slots = ruleset.observed_slots
+        self.scales = tuple(SCALE.get(name, 1.0) for name in PER_FIGHTER)
         self.weapon, self.weapon_width = spec.slice("weapon").start, len(catalog.weapons)
         self.weapon_index = catalog.weapon_index
         self.armor, self.armor_width = spec.slice("armor").start, len(catalog.armors)
@@ -116,16 +118,28 @@ def _layout(ruleset: "BreathRuleset") -> _Layout:
     return layout
 
 
-EMPTY_ROW = (0.0,) * len(PER_FIGHTER)
-"""An empty padded slot: all zeros, ``present`` 0."""
+def _reserved_steps() -> dict[float, float]:
+    """``own_reserved`` after one more reservation of a technique, by its value before: float32
+    arithmetic, as the field has always been built (1/3 added per reservation, capped at 1)."""
+    steps: dict[float, float] = {}
+    cell = np.zeros(1, dtype=np.float32)
+    while float(cell[0]) not in steps:
+        before = float(cell[0])
+        cell[0] = min(1.0, cell[0] + 1 / 3)
+        steps[before] = float(cell[0])
+    return steps
+
+
+RESERVED_STEPS = _reserved_steps()
 
 
 def encode(state: "BreathState", seat: int) -> np.ndarray:
     """The float32 observation of ``seat``.
 
-    Speed: this runs on every env step, so the values are written into a Python list (a list store is
-    several times cheaper than a numpy element store) and converted once; float64 -> float32 rounding is
-    the same either way.
+    Speed: this runs on every env step, so every value (modules' included) is written into one Python
+    list (a list store is several times cheaper than a numpy element store) and converted once;
+    float64 -> float32 rounding is the same either way, and the per-fighter values are scaled and capped
+    in float64 as ``min(1.0, v / scale)``.
     """
     ruleset = state.ruleset
     layout = _layout(ruleset)
@@ -143,19 +157,19 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
         values[base + 1] = float(attack.critical)
         values[base + 2] = attack.technique.damage / 2.0
     order = layout.ego_orders[seat]
-    rows = []
+    block, slots, block_stop, scales = layout.per_fighter_start, layout.slots, layout.per_fighter_stop, layout.scales
     for slot, other_seat in enumerate(order):
         if other_seat is None:
-            rows.append(EMPTY_ROW)
-            continue
+            continue  # an empty padded slot stays all zeros
         f = fighters[other_seat]
         sheet = f.sheet
-        rows.append((  # in PER_FIGHTER order
-            1.0, float(f.side == me.side), float(state.actor_seat == other_seat), f.energy, sheet.max_energy,
-            max(0, f.wounds), sheet.max_wounds, f.limit, f.spent, float(f.standing), float(f.defenseless),
-            float(f.defeated), f.attack_checks, len(f.reservations), state.defense_of(f), sheet.finesse,
+        raw = (  # in PER_FIGHTER order; field-major in the vector, so one slot's values are ``slots`` apart
+            1.0, f.side == me.side, state.actor_seat == other_seat, f.energy, sheet.max_energy,
+            max(0, f.wounds), sheet.max_wounds, f.limit, f.spent, f.standing, f.defenseless,
+            f.defeated, f.attack_checks, len(f.reservations), state.defense_of(f), sheet.finesse,
             sheet.physique, len(f.zero_energy_used),
-        ))
+        )
+        values[block + slot:block_stop:slots] = [q if (q := v / scale) < 1.0 else 1.0 for v, scale in zip(raw, scales)]
         values[layout.weapon + slot * layout.weapon_width + layout.weapon_index[f.weapon.key]] = 1.0
         values[layout.armor + slot * layout.armor_width + layout.armor_index[sheet.armor.key]] = 1.0
         if f.stance is not None:
@@ -163,16 +177,13 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     used = layout.own_kata_used
     for key in me.kata_used:
         values[used + layout.kata_index[key]] = 1.0
-    out = np.array(values, dtype=np.float32)
-    # the per-fighter fields are one field-major block; scaled and capped in float64, as min(1.0, v / scale)
-    out[layout.per_fighter_block] = np.minimum(np.array(rows, dtype=np.float64).T / layout.scales, 1.0).ravel()
     reserved = layout.own_reserved
-    for key in me.reservations:  # float32 arithmetic, as ever: 1/3 added per reservation
+    for key in me.reservations:
         index = reserved + layout.defense_index[key]
-        out[index] = min(1.0, out[index] + 1 / 3)
+        values[index] = RESERVED_STEPS[values[index]]
     for module in ruleset.modules:
-        module.write_observation(state, order, out)
-    return out
+        module.write_observation(state, order, values)
+    return np.array(values, dtype=np.float32)
 
 
 def render_text(state: "BreathState") -> str:

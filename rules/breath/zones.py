@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
 
 from issoku.rules.breath.costs import Modifier
 from issoku.rules.breath.modules import BreathModule, Order
@@ -275,7 +274,7 @@ class ZonesModule(BreathModule):
         return (("zone", num_fighters * len(EGO_ZONES), 0.0, 1.0),
                 ("zone_enemy_controlled", len(EGO_ZONES), 0.0, 1.0), ("sprint_bonus", 1, 0.0, 1.0))
 
-    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: np.ndarray) -> None:
+    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: list[float]) -> None:
         """Fill the zone fields; everything here is visible at the table."""
         spec = state.ruleset.observation_spec
         data = state.ext["zones"]

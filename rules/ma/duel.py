@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from issoku.rules.breath.content import Catalog, Technique
 from issoku.rules.breath.costs import Modifier
 from issoku.rules.breath.modules import BreathModule, Order, Pending
@@ -40,7 +38,7 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.observe import observation_fields, render_line, write_observation
+from issoku.rules.ma.observe import Offsets, observation_fields, render_line, write_observation
 from issoku.rules.ma.sparring import SparringScore
 from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
 from issoku.rules.ma.tsubazeriai import (
@@ -130,6 +128,7 @@ class MaModule(BreathModule):
         self._costs: dict[tuple, tuple[int, list[Modifier]]] = {}
         self._legal: dict[tuple, frozenset[Order]] = {}
         self._orders: tuple[Order, ...] = ()
+        self._offsets: Offsets | None = None
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
@@ -497,13 +496,14 @@ class MaModule(BreathModule):
         """The ``ma_*`` fields (``observe.py``)."""
         return observation_fields(num_fighters)
 
-    def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
+    def write_observation(self, state: "BreathState", order: Sequence[int], out: list[float]) -> None:
         """Fill the ``ma_*`` fields, ego first."""
+        if self._offsets is None:  # the module belongs to one ruleset, so to one observation layout
+            self._offsets = Offsets(state.ruleset.observation_spec)
         can_attack = [self.verdict(state, f).can_attack for f in state.fighters]
         pending = state.stack[-1] if state.stack else None
         declared = pending.context[1] if pending is not None and pending.owner is self else 0
-        write_observation(state.ruleset.observation_spec, self.data(state), state.round, order, can_attack,
-                          declared, out)
+        write_observation(self._offsets, self.data(state), state.round, order, can_attack, declared, out)
 
     def render_line(self, state: "BreathState") -> str:
         """The ma, the guards, the points."""

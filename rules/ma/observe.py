@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from issoku.rules.kernel.protocol import ObservationSpec
 from issoku.rules.ma.ladder import CLOSER, RUNG_NAMES, Rung
 from issoku.rules.ma.sparring import POINTS_TO_WIN
@@ -36,31 +34,44 @@ def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
             ("ma_half_step_declared", 2, 0.0, 1.0))
 
 
-def write_observation(spec: ObservationSpec, data: "MaData", round_no: int, order: Sequence[int],
-                      can_attack: Sequence[bool], declared_step: int, out: np.ndarray) -> None:
-    """Fill the ``ma_*`` fields of ``out``; ``order`` lists seats ego first, ``can_attack`` is by seat,
-    ``declared_step`` the direction of a half-step awaiting its answer (0 when none)."""
-    out[spec.slice("ma_rung").start + data.ladder.rung] = 1.0
+class Offsets:
+    """Where each ``ma_*`` field starts in one ruleset's observation (looked up once, not per write)."""
+
+    __slots__ = ("rung", "can_attack", "guard", "guard_open", "window", "injuries", "points", "loss_streak",
+                 "stage_side", "step_in", "counter_owed", "first_contest", "half_step_declared")
+
+    def __init__(self, spec: ObservationSpec) -> None:
+        for name in self.__slots__:
+            setattr(self, name, spec.slice("ma_" + name).start)
+
+
+def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequence[int],
+                      can_attack: Sequence[bool], declared_step: int, out: list[float]) -> None:
+    """Fill the ``ma_*`` fields of ``out`` (the observation as Python floats) at offsets ``at``; ``order``
+    lists seats ego first, ``can_attack`` is by seat, ``declared_step`` the direction of a half-step
+    awaiting its answer (0 when none)."""
+    out[at.rung + data.ladder.rung] = 1.0
     me = order[0]
+    flags = len(INJURY_FLAGS)
     for slot, seat in enumerate(order):
         guard = data.guards[seat]
-        out[spec.slice("ma_can_attack").start + slot] = float(can_attack[seat])
-        out[spec.slice("ma_guard").start + slot] = guard.value / guard.maximum
-        out[spec.slice("ma_guard_open").start + slot] = float(guard.is_open(round_no))
-        out[spec.slice("ma_window").start + slot] = float(guard.window and guard.is_open(round_no))
+        is_open = guard.is_open(round_no)
+        out[at.can_attack + slot] = float(can_attack[seat])
+        out[at.guard + slot] = guard.value / guard.maximum
+        out[at.guard_open + slot] = float(is_open)
+        out[at.window + slot] = float(guard.window and is_open)
         injuries = data.injuries[seat]
-        base = spec.slice("ma_injuries").start + slot * len(INJURY_FLAGS)
-        for i, flag in enumerate(INJURY_FLAGS):
-            out[base + i] = float(getattr(injuries, flag))
+        base = at.injuries + slot * flags
+        out[base:base + flags] = [float(getattr(injuries, flag)) for flag in INJURY_FLAGS]
         if data.score is not None:
-            out[spec.slice("ma_points").start + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
-        out[spec.slice("ma_loss_streak").start + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
-        out[spec.slice("ma_stage_side").start + slot] = float(data.stage.side == seat)
-    out[spec.slice("ma_step_in").start] = float(data.step_in_from[me] >= 0)
-    out[spec.slice("ma_counter_owed").start] = float(data.counter_owed == me)
-    out[spec.slice("ma_first_contest").start] = float(data.first_contest)
+            out[at.points + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
+        out[at.loss_streak + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
+        out[at.stage_side + slot] = float(data.stage.side == seat)
+    out[at.step_in] = float(data.step_in_from[me] >= 0)
+    out[at.counter_owed] = float(data.counter_owed == me)
+    out[at.first_contest] = float(data.first_contest)
     if declared_step:
-        out[spec.slice("ma_half_step_declared").start + (0 if declared_step == CLOSER else 1)] = 1.0
+        out[at.half_step_declared + (0 if declared_step == CLOSER else 1)] = 1.0
 
 
 def render_line(data: "MaData", round_no: int) -> str:
