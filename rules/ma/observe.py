@@ -8,6 +8,7 @@ ladder is one value per duel (MA-010).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from issoku.rules.kernel.protocol import ObservationSpec
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
 """The per-fighter injury flags of ``ma_injuries``, in order."""
 STREAK_SCALE = 3.0
+_injury_flags = attrgetter(*INJURY_FLAGS)
+"""An ``Injuries``' flags as a tuple, in ``INJURY_FLAGS`` order."""
 
 
 def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
@@ -47,29 +50,39 @@ class Offsets:
 
 def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequence[int],
                       can_attack: Sequence[bool], declared_step: int, out: list[float]) -> None:
-    """Fill the ``ma_*`` fields of ``out`` (the observation as Python floats) at offsets ``at``; ``order``
-    lists seats ego first, ``can_attack`` is by seat, ``declared_step`` the direction of a half-step
-    awaiting its answer (0 when none)."""
+    """Fill the ``ma_*`` fields of ``out`` (the observation as Python floats, zeros where unwritten) at
+    offsets ``at``; ``order`` lists seats ego first, ``can_attack`` is by seat, ``declared_step`` the
+    direction of a half-step awaiting its answer (0 when none). Runs on every env step: flags are
+    written only when set."""
     out[at.rung + data.ladder.rung] = 1.0
     me = order[0]
     flags = len(INJURY_FLAGS)
+    score, stage_side = data.score, data.stage.side
     for slot, seat in enumerate(order):
         guard = data.guards[seat]
-        is_open = guard.is_open(round_no)
-        out[at.can_attack + slot] = float(can_attack[seat])
+        if can_attack[seat]:
+            out[at.can_attack + slot] = 1.0
         out[at.guard + slot] = guard.value / guard.maximum
-        out[at.guard_open + slot] = float(is_open)
-        out[at.window + slot] = float(guard.window and is_open)
-        injuries = data.injuries[seat]
-        base = at.injuries + slot * flags
-        out[base:base + flags] = [float(getattr(injuries, flag)) for flag in INJURY_FLAGS]
-        if data.score is not None:
-            out[at.points + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
-        out[at.loss_streak + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
-        out[at.stage_side + slot] = float(data.stage.side == seat)
-    out[at.step_in] = float(data.step_in_from[me] >= 0)
-    out[at.counter_owed] = float(data.counter_owed == me)
-    out[at.first_contest] = float(data.first_contest)
+        if guard.is_open(round_no):
+            out[at.guard_open + slot] = 1.0
+            if guard.window:
+                out[at.window + slot] = 1.0
+        injured = _injury_flags(data.injuries[seat])
+        if any(injured):
+            base = at.injuries + slot * flags
+            out[base:base + flags] = [float(flag) for flag in injured]
+        if score is not None:
+            out[at.points + slot] = min(1.0, score.points[seat] / POINTS_TO_WIN)
+        if guard.loss_streak:
+            out[at.loss_streak + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
+        if stage_side == seat:
+            out[at.stage_side + slot] = 1.0
+    if data.step_in_from[me] >= 0:
+        out[at.step_in] = 1.0
+    if data.counter_owed == me:
+        out[at.counter_owed] = 1.0
+    if data.first_contest:
+        out[at.first_contest] = 1.0
     if declared_step:
         out[at.half_step_declared + (0 if declared_step == CLOSER else 1)] = 1.0
 
