@@ -261,8 +261,9 @@ class BreathState:
         """Spend Energy; inside one's breath it counts toward the limit and may overload (BR-024)."""
         before = fighter.energy
         fighter.energy -= cost
-        self.emit(rule, "energy_spent", fighter.seat, what=what, cost=cost, before=before, after=fighter.energy,
-                  modifiers=tuple(modifiers or ()))
+        if self.events.enabled:
+            self.emit(rule, "energy_spent", fighter.seat, what=what, cost=cost, before=before, after=fighter.energy,
+                      modifiers=tuple(modifiers or ()))
         if not in_breath:
             return
         fighter.spent += cost
@@ -300,9 +301,10 @@ class BreathState:
         attack.defense = self.defense_of(target, direct, bonus)
         attack.critical = attack.dice[0] == attack.dice[1] or any(
             module.forces_critical(self, attack) for module in self.ruleset.modules)
-        self.emit("BR-G01", "attack_check", attacker.seat, technique=technique.key, target=target.seat,
-                  dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
-                  direct=direct, critical=attack.critical, counter=counter)
+        if self.events.enabled:
+            self.emit("BR-G01", "attack_check", attacker.seat, technique=technique.key, target=target.seat,
+                      dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
+                      direct=direct, critical=attack.critical, counter=counter)
         if attack.total < attack.defense:
             self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total, defense=attack.defense)
             self._attack_missed(attack)

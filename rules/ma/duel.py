@@ -59,6 +59,8 @@ DIRECTIONS = {"close": CLOSER, "open": OPENER}
 BASE_COSTS = {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
               "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}
 """Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
+ORDER_RULES = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}
+"""The rule behind paying for each of the duel's maneuvers (MA-G04 for the tsubazeriai ones)."""
 THREAT_MARGIN = 2
 """A location attack that missed by at most this much threatened the location (MA-034, MA-G10)."""
 UNARMED = "unarmed"
@@ -250,8 +252,8 @@ class MaModule(BreathModule):
         kind = order[0]
         technique, cost, modifiers = self._cost(state, fighter, order)
         count = fighter.energy
-        rule = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}.get(kind, "MA-G04")
-        state.pay(fighter, cost, rule, ":".join(str(part) for part in order), modifiers)
+        what = ":".join(str(part) for part in order) if state.events.enabled else ""  # only the log reads it
+        state.pay(fighter, cost, ORDER_RULES.get(kind, "MA-G04"), what, modifiers)
         data = self.data(state)
         target = state.target_in_slot(fighter, 0)
         if kind == "half_step":
