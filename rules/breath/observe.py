@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import struct
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -123,13 +122,11 @@ class _Layout:
         return values
 
 
-_LAYOUTS: "WeakKeyDictionary[BreathRuleset, _Layout]" = WeakKeyDictionary()
-
-
 def _layout(ruleset: "BreathRuleset") -> _Layout:
-    layout = _LAYOUTS.get(ruleset)
+    """The ruleset's layout, built on first use and kept on the ruleset (``encoder_layout``)."""
+    layout = ruleset.encoder_layout
     if layout is None:
-        layout = _LAYOUTS[ruleset] = _Layout(ruleset)
+        layout = ruleset.encoder_layout = _Layout(ruleset)
     return layout
 
 

@@ -117,6 +117,8 @@ class BreathRuleset:
         self.breath_legal_memo: dict[tuple, tuple[int, ...]] = {}
         """Legal actions of a breath decision by situation (``BreathState`` fills it; bounded there)."""
         self.observation_spec: ObservationSpec = build_observation_spec(self)
+        self.encoder_layout: object | None = None
+        """``observe``'s offsets and templates for this ruleset, built on the first observation."""
         self.fingerprint = self._fingerprint()
 
     # -- construction ------------------------------------------------------------------------------
