@@ -487,16 +487,13 @@ class BreathState:
         """Everything :meth:`_maneuver_legal` reads, as a key for the ruleset's memo of breath decisions
         (a fight revisits the same few situations, and scanning thirty candidates costs more than a
         lookup); None when a module's hooks cannot be keyed (:meth:`BreathModule.legal_key`)."""
-        module_keys = []
-        for module in self.ruleset.modules:
-            part = module.legal_key(self, actor)
-            if part is None:
-                return None
-            module_keys.append(part)
+        module_keys = [module.legal_key(self, actor) for module in self.ruleset.modules]
+        if None in module_keys:
+            return None
         stance = actor.stance
         return (actor.seat, actor.weapon.key, actor.energy, stance.key if stance is not None else None,
                 actor.defenseless, actor.spent > 0, actor.in_core, tuple(actor.zero_energy_used),
-                tuple(actor.kata_used), tuple(f.defeated for f in self.fighters), *module_keys)
+                tuple(actor.kata_used), tuple([f.defeated for f in self.fighters]), *module_keys)
 
     def _scan_breath_legal(self, actor: Fighter) -> list[int]:
         """The breath decision's legal actions, each candidate checked."""
