@@ -466,8 +466,9 @@ class BreathState:
         slots = self.ruleset.slots
         if self.stack:
             pending = self.stack[-1]
-            if pending.owner is not None:
-                return [a for a, slot in enumerate(slots) if pending.owner.pending_legal(self, pending, slot.order)]
+            owner = pending.owner
+            if owner is not None:
+                return [a for a in self.ruleset.module_actions[owner] if owner.pending_legal(self, pending, slots[a].order)]
             if pending.kind == "defend":
                 return self._legal_defense(pending.context)
             return self._legal_counter(pending.context)

@@ -90,7 +90,8 @@ class BreathModule:
         """Carry out one of this module's orders in ``fighter``'s breath."""
 
     def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
-        """Whether ``order`` answers this module's pending decision."""
+        """Whether ``order`` answers this module's pending decision; the engine asks only about this
+        module's own orders (those of its ``order_kinds``), the only answers its decisions can take."""
         return False
 
     def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:

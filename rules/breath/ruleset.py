@@ -113,6 +113,9 @@ class BreathRuleset:
         self.action_names: tuple[str, ...] = tuple(self.codec.names)
         self.slots: tuple[ActionSlot, ...] = tuple(self._slot(order) for order in orders)
         self.module_of_kind = {kind: module for module in self.modules for kind in module.order_kinds}
+        self.module_actions = {module: tuple(a for a, slot in enumerate(self.slots) if slot.kind in module.order_kinds)
+                               for module in self.modules}
+        """Each module's own actions: the only answers its decisions can take (``BreathModule.pending_legal``)."""
         self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
         self.breath_legal_memo: dict[tuple, tuple[int, ...]] = {}
         """Legal actions of a breath decision by situation (``BreathState`` fills it; bounded there)."""
