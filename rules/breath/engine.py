@@ -45,8 +45,9 @@ CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 _NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
 UNARMORED_DEFENSE = 10
-BREATH_MEMO_LIMIT = 200_000
-"""Breath situations a ruleset memoises at most (tens of MB at worst; a fight uses a few hundred)."""
+LEGAL_MEMO_LIMIT = 200_000
+"""Situations a ruleset memoises legal actions for, at most (tens of MB at worst; a fight visits a few
+hundred)."""
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
 
@@ -308,7 +309,7 @@ class BreathState:
         if attack.total < attack.defense:
             self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total, defense=attack.defense)
             self._attack_missed(attack)
-        elif allow_defense and self._defense_options(target, technique):
+        elif allow_defense and len(self._defense_legal(target, technique)) > 1:  # more than take_hit
             self.push(Pending("defend", target.seat, attack))
         else:
             self._attack_hits(attack)
@@ -470,17 +471,17 @@ class BreathState:
             if owner is not None:
                 return [a for a in self.ruleset.module_actions[owner] if owner.pending_legal(self, pending, slots[a].order)]
             if pending.kind == "defend":
-                return self._legal_defense(pending.context)
+                return self._defense_legal(pending.context.target, pending.context.technique)
             return self._legal_counter(pending.context)
         actor = self.fighters[self.actor_seat]
         key = self._breath_situation(actor)
         if key is None:
             return self._scan_breath_legal(actor)
-        memo = self.ruleset.breath_legal_memo
+        memo = self.ruleset.legal_memo
         legal = memo.get(key)
         if legal is None:
             legal = tuple(self._scan_breath_legal(actor))
-            if len(memo) < BREATH_MEMO_LIMIT:
+            if len(memo) < LEGAL_MEMO_LIMIT:
                 memo[key] = legal
         return legal
 
@@ -563,12 +564,28 @@ class BreathState:
                 options.append(("improvise", technique, cost))
         return options
 
-    def _legal_defense(self, attack: Attack) -> list[int]:
+    def _defense_legal(self, defender: Fighter, attack_technique: Technique) -> tuple[int, ...]:
+        """The answers ``defender`` has to an attack check with ``attack_technique`` (``take_hit`` always),
+        memoised like a breath decision's on everything :meth:`_defense_options` reads."""
+        module_keys = [module.legal_key(self, defender) for module in self.ruleset.modules]
+        if None in module_keys:
+            return self._scan_defense_legal(defender, attack_technique)
+        key = ("defend", defender.seat, defender.weapon.key, defender.energy, tuple(defender.reservations),
+               defender.defenseless, defender.defeated, defender.in_core, attack_technique.ranged, *module_keys)
+        memo = self.ruleset.legal_memo
+        legal = memo.get(key)
+        if legal is None:
+            legal = self._scan_defense_legal(defender, attack_technique)
+            if len(memo) < LEGAL_MEMO_LIMIT:
+                memo[key] = legal
+        return legal
+
+    def _scan_defense_legal(self, defender: Fighter, attack_technique: Technique) -> tuple[int, ...]:
         codec = self.ruleset.codec
         legal = [codec.encode((kind, technique.key)) for kind, technique, _ in
-                 self._defense_options(attack.target, attack.technique)]
+                 self._defense_options(defender, attack_technique)]
         legal.append(codec.encode(("take_hit",)))
-        return sorted(legal)
+        return tuple(sorted(legal))
 
     def _legal_counter(self, attack: Attack) -> list[int]:
         codec = self.ruleset.codec

@@ -117,8 +117,8 @@ class BreathRuleset:
                                for module in self.modules}
         """Each module's own actions: the only answers its decisions can take (``BreathModule.pending_legal``)."""
         self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
-        self.breath_legal_memo: dict[tuple, tuple[int, ...]] = {}
-        """Legal actions of a breath decision by situation (``BreathState`` fills it; bounded there)."""
+        self.legal_memo: dict[tuple, tuple[int, ...]] = {}
+        """Legal actions of breath and defend decisions by situation (``BreathState`` fills it; bounded there)."""
         self.observation_spec: ObservationSpec = build_observation_spec(self)
         self.encoder_layout: object | None = None
         """``observe``'s offsets and templates for this ruleset, built on the first observation."""

@@ -1,5 +1,5 @@
-"""The memo of breath decisions (``BreathRuleset.breath_legal_memo``) gives exactly what scanning every
-candidate gives, at every breath decision of random fights: core breath, the Ma duel (sparring and
+"""The memo of breath and defend decisions (``BreathRuleset.legal_memo``) gives exactly what scanning every
+candidate gives, at every breath and defend decision of random fights: core breath, the Ma duel (sparring and
 hatashiai on a stage too) and the 2v2 skirmish on its zone line."""
 
 import random
@@ -31,9 +31,12 @@ def test_memoised_breath_legal_actions_equal_a_full_scan(name):
             if not state.stack:
                 assert legal == state._scan_breath_legal(state.fighters[state.actor_seat])
                 checked += 1
+            elif state.stack[-1].kind == "defend":
+                attack = state.stack[-1].context
+                assert tuple(legal) == state._scan_defense_legal(attack.target, attack.technique)
             state.apply(rng.choice(legal))
     assert checked > 500
-    assert ruleset.breath_legal_memo  # the memo was used, not bypassed
+    assert ruleset.legal_memo  # the memo was used, not bypassed
 
 
 def test_a_module_overriding_a_legality_hook_without_a_key_turns_the_memo_off():
