@@ -169,9 +169,16 @@ class MaModule(BreathModule):
         """The range verdict of ``fighter``'s weapon in hand at the current ma."""
         table = self._ranges.get(fighter.weapon.key)
         if table is None:
-            reach = self.reach(fighter.weapon.key, state.ruleset.catalog)
-            table = self._ranges[fighter.weapon.key] = range_table(reach, self.config.long_weapon_opening)
+            table = self._range_table(fighter.weapon.key, state)
         return table[self.data(state).ladder.rung]
+
+    def _range_table(self, weapon_key: str, state: "BreathState") -> tuple[RangeVerdict, ...]:
+        """A weapon's verdicts by rung, computed once per ruleset."""
+        table = self._ranges.get(weapon_key)
+        if table is None:
+            reach = self.reach(weapon_key, state.ruleset.catalog)
+            table = self._ranges[weapon_key] = range_table(reach, self.config.long_weapon_opening)
+        return table
 
     # -- orders ------------------------------------------------------------------------------------
     def _cost(self, state: "BreathState", fighter: "Fighter", order: Order) -> tuple[Technique | None, int, list[Modifier]]:
@@ -500,12 +507,17 @@ class MaModule(BreathModule):
 
     def write_observation(self, state: "BreathState", order: Sequence[int], out: list[float]) -> None:
         """Fill the ``ma_*`` fields, ego first."""
-        if self._offsets is None:  # the module belongs to one ruleset, so to one observation layout
-            self._offsets = Offsets(state.ruleset.observation_spec)
-        can_attack = [self.verdict(state, f).can_attack for f in state.fighters]
-        pending = state.stack[-1] if state.stack else None
-        declared = pending.context[1] if pending is not None and pending.owner is self else 0
-        write_observation(self._offsets, self.data(state), state.round, order, can_attack, declared, out)
+        offsets = self._offsets
+        if offsets is None:  # the module belongs to one ruleset, so to one observation layout
+            offsets = self._offsets = Offsets(state.ruleset.observation_spec)
+        data = state.ext[self.name]
+        rung = data.ladder.rung
+        ranges = self._ranges
+        can_attack = [(ranges[f.weapon.key] if f.weapon.key in ranges else self._range_table(f.weapon.key, state))[rung]
+                      .can_attack for f in state.fighters]
+        stack = state.stack
+        declared = stack[-1].context[1] if stack and stack[-1].owner is self else 0
+        write_observation(offsets, data, state.round, order, can_attack, declared, out)
 
     def render_line(self, state: "BreathState") -> str:
         """The ma, the guards, the points."""
