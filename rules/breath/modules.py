@@ -20,7 +20,7 @@ Every hook has a no-op default, so a module overrides only what it changes. Hook
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any
 
 from issoku.rules.breath.costs import Modifier
@@ -155,11 +155,11 @@ class BreathModule:
         slots (``ruleset.observed_slots``)."""
         return ()
 
-    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: list[float]) -> None:
-        """Fill this module's fields of ``out``, the observation as a list of Python floats (all zeros where
-        nothing was written; converted to float32 once, after every module wrote): store single values
-        by index. ``order`` lists seats ego-first, one per observation slot (None: an empty padded slot,
-        only under a ruleset ``capacity``)."""
+    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
+        """Fill this module's fields of ``out``, the observation being built (an ``array.array("f")``, zeros
+        where nothing was written, that becomes the float32 observation): store single values by index.
+        ``order`` lists seats ego-first, one per observation slot (None: an empty padded slot, only under
+        a ruleset ``capacity``)."""
 
     def render_line(self, state: "BreathState") -> str:
         """One line for the text rendering ('' for none)."""

@@ -17,7 +17,7 @@ absolutely (``side_a_front``...). ``docs/rules/breath.md`` § Skirmish zones rec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING
 
 
@@ -274,7 +274,7 @@ class ZonesModule(BreathModule):
         return (("zone", num_fighters * len(EGO_ZONES), 0.0, 1.0),
                 ("zone_enemy_controlled", len(EGO_ZONES), 0.0, 1.0), ("sprint_bonus", 1, 0.0, 1.0))
 
-    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: list[float]) -> None:
+    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
         """Fill the zone fields; everything here is visible at the table."""
         spec = state.ruleset.observation_spec
         data = state.ext["zones"]

@@ -16,7 +16,7 @@ the canon (MA-001); :class:`MaModule` adds, through the engine's hooks only:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING
 
 from issoku.rules.breath.content import Catalog, Technique
@@ -505,7 +505,7 @@ class MaModule(BreathModule):
         """The ``ma_*`` fields (``observe.py``)."""
         return observation_fields(num_fighters)
 
-    def write_observation(self, state: "BreathState", order: Sequence[int], out: list[float]) -> None:
+    def write_observation(self, state: "BreathState", order: Sequence[int], out: MutableSequence[float]) -> None:
         """Fill the ``ma_*`` fields, ego first."""
         offsets = self._offsets
         if offsets is None:  # the module belongs to one ruleset, so to one observation layout

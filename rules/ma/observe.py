@@ -7,7 +7,7 @@ ladder is one value per duel (MA-010).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -49,8 +49,8 @@ class Offsets:
 
 
 def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequence[int],
-                      can_attack: Sequence[bool], declared_step: int, out: list[float]) -> None:
-    """Fill the ``ma_*`` fields of ``out`` (the observation as Python floats, zeros where unwritten) at
+                      can_attack: Sequence[bool], declared_step: int, out: MutableSequence[float]) -> None:
+    """Fill the ``ma_*`` fields of ``out`` (the observation being built, zeros where unwritten) at
     offsets ``at``; ``order`` lists seats ego first, ``can_attack`` is by seat, ``declared_step`` the
     direction of a half-step awaiting its answer (0 when none). Runs on every env step: flags are
     written only when set."""
@@ -70,7 +70,9 @@ def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequenc
         injured = _injury_flags(data.injuries[seat])
         if any(injured):
             base = at.injuries + slot * flags
-            out[base:base + flags] = [float(flag) for flag in injured]
+            for i, flag in enumerate(injured):
+                if flag:
+                    out[base + i] = 1.0
         if score is not None:
             out[at.points + slot] = min(1.0, score.points[seat] / POINTS_TO_WIN)
         if guard.loss_streak:
