@@ -39,7 +39,7 @@ class Budget:
     repeats: int
 
 
-FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=3)
+FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=5)
 QUICK = Budget(steps=2_000, decisions=2_000, ppo_rollouts=1, wrapper_steps=256, instances=8, repeats=1)
 
 

@@ -45,9 +45,10 @@ CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 _NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
 UNARMORED_DEFENSE = 10
-LEGAL_MEMO_LIMIT = 20_000
-"""Situations a ruleset memoises legal actions for, at most (about 10 MB); a full memo starts over, so the
-situations in play now are soon back in it. A Ma duel visits a few thousand in all, a 2v2 skirmish many more."""
+LEGAL_MEMO_LIMIT = 50_000
+"""Entries a ruleset's legal-action memo holds at most (about 15 MB); a full memo starts over, so the
+situations in play now are soon back in it. A Ma duel visits a few thousand situations in all, a 2v2
+skirmish tens of thousands."""
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
 
@@ -480,9 +481,15 @@ class BreathState:
         memo = self.ruleset.legal_memo
         legal = memo.get(key)
         if legal is None:
-            legal = memo[key] = tuple(self._scan_breath_legal(actor))
-            if len(memo) > LEGAL_MEMO_LIMIT:
-                memo.clear()
+            legal = self._remember(key, tuple(self._scan_breath_legal(actor)))
+        return legal
+
+    def _remember(self, key: tuple, legal: tuple[int, ...]) -> tuple[int, ...]:
+        """Memoise ``legal`` under ``key`` (one shared tuple per distinct legal set); a full memo starts over."""
+        memo = self.ruleset.legal_memo
+        if len(memo) >= LEGAL_MEMO_LIMIT:
+            memo.clear()
+        legal = memo[key] = memo.setdefault(legal, legal)
         return legal
 
     def _breath_situation(self, actor: Fighter) -> tuple | None:
@@ -575,9 +582,7 @@ class BreathState:
         memo = self.ruleset.legal_memo
         legal = memo.get(key)
         if legal is None:
-            legal = memo[key] = self._scan_defense_legal(defender, attack_technique)
-            if len(memo) > LEGAL_MEMO_LIMIT:
-                memo.clear()
+            legal = self._remember(key, self._scan_defense_legal(defender, attack_technique))
         return legal
 
     def _scan_defense_legal(self, defender: Fighter, attack_technique: Technique) -> tuple[int, ...]:

@@ -118,8 +118,9 @@ class BreathRuleset:
         """Each module's own actions: the only answers its decisions can take (``BreathModule.pending_legal``)."""
         self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
         self.legal_memo: dict[tuple, tuple[int, ...]] = {}
-        """Legal actions of breath and defend decisions by situation (``BreathState`` fills it, up to
-        ``engine.LEGAL_MEMO_LIMIT`` entries)."""
+        """Legal actions of breath and defend decisions by situation, and each distinct legal tuple by
+        itself so that situations share it (``BreathState`` fills it, up to ``engine.LEGAL_MEMO_LIMIT``
+        entries). Situation keys hold strings, legal tuples only ints, so the two never collide."""
         self.observation_spec: ObservationSpec = build_observation_spec(self)
         self.encoder_layout: object | None = None
         """``observe``'s offsets and templates for this ruleset, built on the first observation."""
