@@ -25,6 +25,8 @@ from benchmarks import engine_speed, env_speed, memory, ppo_speed
 from benchmarks.timing import Timing
 
 MIB = 1024 * 1024
+WARM_UP_SEED = 2**31
+"""Seeds the untimed warm-up play (a quarter of a sample) before the rounds; timed samples use 0, 1, ..."""
 
 
 @dataclass(frozen=True)
@@ -92,10 +94,12 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
     if "aec" in sections:
         for label, make in factories.items():
             env = make()
+            env_speed.aec_steps(env, budget.steps // 4, seed=WARM_UP_SEED)  # caches, memos, first calls: out of the timings
             jobs.append((Row("aec", label, "steps/s"),
                          lambda r, env=env: env_speed.aec_steps(env, budget.steps, seed=r)))
     if "engine" in sections:
         for label, ruleset in engine_speed.rulesets().items():
+            engine_speed.playouts(ruleset, budget.decisions // 4, seed=WARM_UP_SEED)  # the same
             for observe in (False, True):
                 row = Row("engine_observe" if observe else "engine", label, "decisions/s")
                 jobs.append((row, lambda r, ruleset=ruleset, observe=observe:
