@@ -22,6 +22,9 @@ RULESETS: dict[str, tuple[str, dict[str, Any]]] = {
 for its ruleset; the playouts never touch it)."""
 
 
+FIGHTS_PER_SEED = 1_000_000
+
+
 def rulesets() -> dict[str, Any]:
     """Label -> ruleset."""
     from issoku.envs.registry import make_env
@@ -30,10 +33,12 @@ def rulesets() -> dict[str, Any]:
 
 
 def playouts(ruleset: Any, decisions: int, seed: int = 0, observe: bool = False) -> Timing:
-    """At least ``decisions`` random-legal decisions (whole fights), timed."""
+    """At least ``decisions`` random-legal decisions (whole fights), timed. Samples with different
+    ``seed`` play different fights (fight seeds ``seed * FIGHTS_PER_SEED`` on), so a later sample does
+    not replay an earlier one's fights."""
     rng = random.Random(seed)
     done = 0
-    fight_seed = seed
+    fight_seed = seed * FIGHTS_PER_SEED
     with Stopwatch() as watch:
         while done < decisions:
             state = ruleset.new_initial_state(fight_seed, record_events=False)
