@@ -234,8 +234,9 @@ class ZonesModule(BreathModule):
             fighter.closed_this_round = True
         if kind == "sprint":
             data.sprint[fighter.seat] = True
-        state.emit(maneuver.rule, "moved", fighter.seat, maneuver=kind, origin=ZONE_NAMES[here],
-                   zone=ZONE_NAMES[there], in_core=fighter.in_core, closed=entered_enemies)
+        if state.events.enabled:
+            state.emit(maneuver.rule, "moved", fighter.seat, maneuver=kind, origin=ZONE_NAMES[here],
+                       zone=ZONE_NAMES[there], in_core=fighter.in_core, closed=entered_enemies)
 
     # -- the rules' arithmetic -------------------------------------------------------------------
     def attack_allowed(self, state: "BreathState", attacker: "Fighter", target: "Fighter",

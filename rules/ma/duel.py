@@ -59,6 +59,8 @@ DIRECTIONS = {"close": CLOSER, "open": OPENER}
 BASE_COSTS = {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
               "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}
 """Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
+LOCATIONS = {location.value: location for location in Location}
+"""A hit location by its name in an ``aim`` order (a dict lookup; calling the Enum by value is slow)."""
 ORDER_RULES = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}
 """The rule behind paying for each of the duel's maneuvers (MA-G04 for the tsubazeriai ones)."""
 THREAT_MARGIN = 2
@@ -266,7 +268,7 @@ class MaModule(BreathModule):
         if kind == "half_step":
             self._half_step(state, fighter, target, DIRECTIONS[order[1]], count)
         elif kind == "aim":
-            state.declare_attack(fighter, target, technique, extra={"location": Location(order[2])})
+            state.declare_attack(fighter, target, technique, extra={"location": LOCATIONS[order[2]]})
         elif kind == "slip_counter":
             data.counter_owed = -1
             reserved = any(t.key in target.reservations for t in target.weapon.defenses)
