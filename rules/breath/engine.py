@@ -516,9 +516,11 @@ class BreathState:
             technique = slot.technique
             if technique.weapon != f.weapon.key:
                 return False
-            target = self.target_in_slot(f, slot.target)
-            if target is None or target.defeated or (self.ruleset.modules and
-                                                     not self._attack_allowed(f, target, technique)):
+            enemies = self.ruleset.enemy_seats[f.seat]
+            if slot.target >= len(enemies):
+                return False
+            target = self.fighters[enemies[slot.target]]
+            if target.defeated or not self._attack_allowed(f, target, technique):
                 return False
             return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
         if kind == "reserve":
@@ -550,7 +552,10 @@ class BreathState:
         return module is not None and module.order_legal(self, f, slot.order)
 
     def _attack_allowed(self, attacker: Fighter, target: Fighter, technique: Technique) -> bool:
-        return all(m.attack_allowed(self, attacker, target, technique) for m in self.ruleset.modules)
+        for module in self.ruleset.modules:
+            if not module.attack_allowed(self, attacker, target, technique):
+                return False
+        return True
 
     def zero_energy_allowed(self, f: Fighter, effect: str) -> bool:
         """BR-047/048 (BR-A01): each 0-Energy effect once a round, all of them at most twice."""
