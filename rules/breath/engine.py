@@ -528,7 +528,7 @@ class BreathState:
             return (technique.weapon == f.weapon.key and not f.defenseless
                     and self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy)
         if kind == "stance":
-            stance = next((s for s in f.sheet.stances if s.key == slot.key), None)
+            stance = self.ruleset.own_stances[f.seat].get(slot.key)
             if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
                 return False
             if stance.cost == 0:
@@ -537,7 +537,7 @@ class BreathState:
         if kind == "release_stance":
             return f.stance is not None
         if kind == "kata":
-            kata = next((k for k in f.sheet.katas if k.key == slot.key), None)
+            kata = self.ruleset.own_katas[f.seat].get(slot.key)
             if kata is None:
                 return False
             if kata.zero_energy:

@@ -91,6 +91,10 @@ class BreathRuleset:
         self.capacity = capacity
         self._check_config()
         self.sheets: tuple[Sheet, ...] = tuple(self._sheet(spec) for spec in config.fighters)
+        self.own_stances = tuple({stance.key: stance for stance in sheet.stances} for sheet in self.sheets)
+        """Per seat, its stances by key (the legal-action scan looks them up)."""
+        self.own_katas = tuple({kata.key: kata for kata in sheet.katas} for sheet in self.sheets)
+        """Per seat, its [Kata] by key."""
         self.num_seats = len(self.sheets)
         self.seat_names = self._seat_names()
         self.seat_teams = tuple(sheet.side for sheet in self.sheets)
