@@ -33,7 +33,7 @@ def test_memoised_breath_legal_actions_equal_a_full_scan(name):
                 checked += 1
             elif state.stack[-1].kind == "defend":
                 attack = state.stack[-1].context
-                assert tuple(legal) == state._scan_defense_legal(attack.target, attack.technique)
+                assert tuple(legal) == state._scan_defense_legal(attack.target, attack.technique, attack.reserved_only)
             state.apply(rng.choice(legal))
     assert checked > 500
     assert ruleset.legal_memo  # the memo was used, not bypassed
