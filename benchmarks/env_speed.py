@@ -1,95 +1,77 @@
-"""Env speed and size: random-legal steps per second through ``agent_iter``/``last``/``step``, against
-PettingZoo's ``connect_four_v3`` on the same machine, and memory per env instance.
+"""Random-legal play through the standard AEC loop: ``agent_iter``, ``last``, a pick among the mask's
+legal actions, ``step`` — the loop a user writes, the same for issoku's envs and PettingZoo's.
 
-    python benchmarks/env_speed.py [--env breath_duel_v0] [--steps 30000] [--instances 100]
-
-Targets (docs/envs.md): steps/s at least 2x connect_four_v3's; at most 1 MB per instance (rulesets are
-shared between instances of one configuration, so the per-instance cost is the env and its state).
-The policy's own cost (``flatnonzero`` and a draw) is in every figure alike.
+Dead steps (``step(None)`` for agents that are done) count as steps, as PettingZoo's own benchmarks
+count them. The pick (``flatnonzero`` and a draw) costs the same in every row.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
-import tracemalloc
-import types
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from benchmarks.classic import CLASSIC_IDS, classic_env
+from benchmarks.timing import Stopwatch, Timing
 
-def steps_per_second(env, steps: int, seed: int = 0) -> float:
-    """Random-legal play, the loop a user writes; dead steps count as steps, as PettingZoo's do."""
+ISSOKU_ENVS: dict[str, tuple[str, dict[str, Any]]] = {
+    "breath_duel_v0": ("breath_duel_v0", {}),
+    "breath_duel_v0(ma=False)": ("breath_duel_v0", {"ma": False}),
+    "breath_skirmish_v0": ("breath_skirmish_v0", {}),
+    "tempo_duel_v0": ("tempo_duel_v0", {}),
+}
+"""Benchmark label -> (registered env id, keyword arguments): every registered env, at its defaults,
+and the core breath fight the Ma duel is built on."""
+
+BASELINE = "connect_four_v3"
+"""The env the issue's targets are ratios to."""
+
+
+def env_factories() -> dict[str, Callable[[], Any]]:
+    """Label -> a function making a new env: issoku's (every registered id must be listed) and the classic peers."""
+    from issoku.envs.registry import env_ids, make_env
+
+    missing = set(env_ids()) - {env_id for env_id, _ in ISSOKU_ENVS.values()}
+    if missing:
+        raise RuntimeError(f"registered envs without a benchmark row: {sorted(missing)}; add them to ISSOKU_ENVS")
+    factories: dict[str, Callable[[], Any]] = {
+        label: (lambda env_id=env_id, kwargs=kwargs: make_env(env_id, **kwargs))
+        for label, (env_id, kwargs) in ISSOKU_ENVS.items()}
+    for env_id in CLASSIC_IDS:
+        factories[env_id] = lambda env_id=env_id: classic_env(env_id)
+    return factories
+
+
+def aec_steps(env: Any, steps: int, seed: int = 0) -> Timing:
+    """At least ``steps`` random-legal AEC steps (whole episodes), timed."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     done = 0
-    start = time.perf_counter()
-    while done < steps:
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(observation["action_mask"])
-                action = int(legal[rng.integers(legal.size)])
-            env.step(action)
-            done += 1
-        env.reset()
-    return done / (time.perf_counter() - start)
+    with Stopwatch() as watch:
+        while done < steps:
+            for agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    action = None
+                else:
+                    legal = np.flatnonzero(observation["action_mask"])
+                    action = int(legal[rng.integers(legal.size)])
+                env.step(action)
+                done += 1
+            env.reset()
+    return watch.timing(done)
 
 
-def bytes_per_instance(make, instances: int) -> float:
-    """Traced memory of ``instances`` envs, each reset and stepped a little, divided by their number."""
-    make().reset(seed=0)  # load shared content outside the measurement
-    tracemalloc.start()
-    envs = []
-    for seed in range(instances):
-        env = make()
-        env.reset(seed=seed)
-        for _ in range(10):
-            if not env.agents:
-                break
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-            else:
-                env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
-        envs.append(env)
-    used, _ = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return used / instances
-
-
-def connect_four():
-    """PettingZoo's connect_four_v3 (pygame, imported only for its rendering, is stubbed if absent)."""
-    try:
-        import pygame  # noqa: F401
-    except ImportError:
-        sys.modules["pygame"] = types.ModuleType("pygame")
-    from pettingzoo.classic import connect_four_v3
-
-    return connect_four_v3.env()
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", default="breath_duel_v0", help="a registered env id")
-    parser.add_argument("--steps", type=int, default=30_000)
-    parser.add_argument("--instances", type=int, default=100)
-    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs, interleaved")
-    args = parser.parse_args()
-    from issoku.envs.registry import make_env
-
-    baseline = ours = 0.0
-    for _ in range(args.repeats):  # best of n, interleaved, so that a busy machine hurts both alike
-        baseline = max(baseline, steps_per_second(connect_four(), args.steps))
-        ours = max(ours, steps_per_second(make_env(args.env), args.steps))
-    size = bytes_per_instance(lambda: make_env(args.env), args.instances)
-    print(f"connect_four_v3   {baseline:10.0f} steps/s")
-    print(f"{args.env:<17} {ours:10.0f} steps/s   ratio {ours / baseline:.2f} (target >= 2)")
-    print(f"{args.env:<17} {size / 1024:10.1f} KiB per instance (target <= 1024)")
-
-
-if __name__ == "__main__":
-    main()
+def play_random_episode(env: Any, rng: np.random.Generator) -> int:
+    """One random-legal episode from the env's current reset; the number of steps."""
+    steps = 0
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+        else:
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+        steps += 1
+    return steps

@@ -89,7 +89,7 @@ class SingleAgentEnv(gymnasium.Env):
             self._seed_opponent()
             self._play_opponents()
             if not self._learner_done():
-                return self._observation(), self._info()
+                return self._seen()
         raise RuntimeError(f"the opponents ended {MAX_SKIPPED_FIGHTS} fights in a row before the learner decided")
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -99,8 +99,8 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_opponents()
         learner = self.learner
         reward = float(env._cumulative_rewards[learner])
-        return (self._observation(), reward, bool(env.terminations[learner]), bool(env.truncations[learner]),
-                self._info())
+        observation, info = self._seen()
+        return observation, reward, bool(env.terminations[learner]), bool(env.truncations[learner]), info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as bools (all False once the learner is done)."""
@@ -140,11 +140,10 @@ class SingleAgentEnv(gymnasium.Env):
     def _learner_done(self) -> bool:
         return self.env.terminations[self.learner] or self.env.truncations[self.learner]
 
-    def _observation(self) -> np.ndarray:
-        return self.env.observe(self.learner)["observation"]
-
-    def _info(self) -> dict[str, Any]:
+    def _seen(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """The learner's observation and info, from one ``observe`` (an observation is the costly part)."""
+        seen = self.env.observe(self.learner)
         # A copy: issoku envs share read-only masks between steps, and a Gymnasium info must be new data.
-        return {"action_mask": np.array(self.env.observe(self.learner)["action_mask"], dtype=np.int8),
-                "decision_kind": self.env.infos[self.learner].get("decision_kind"),
-                "learner": self.learner, "learner_seat": self.learner_seat}
+        return seen["observation"], {"action_mask": np.array(seen["action_mask"], dtype=np.int8),
+                                     "decision_kind": self.env.infos[self.learner].get("decision_kind"),
+                                     "learner": self.learner, "learner_seat": self.learner_seat}

@@ -22,6 +22,10 @@ from issoku.evaluation.ratings import Ratings, rate
 from issoku.evaluation.records import MatchRecord
 
 
+FEW_GAMES = 30
+"""Below this many games for a side, the report warns that its bootstrap interval is too narrow."""
+
+
 @dataclass(frozen=True)
 class SideAnalysis:
     """Ratings, matchups and meta-game among one kind of side (policies, or loadout labels)."""
@@ -61,6 +65,11 @@ def _analyse_sides(records: list[MatchRecord], side: Side, what: str, bootstrap:
         notes.append(f"{what}: fewer than two {what} met, so no ratings, matchups or meta-game.")
         return None
     ratings = rate(games, bootstrap=bootstrap, seed=seed, confidence=confidence)
+    fewest = int(ratings.games.min())
+    if fewest < FEW_GAMES:
+        notes.append(f"{what}: as few as {fewest} games for one of them; with so few, bootstrap intervals "
+                     "understate the uncertainty (a perfect record resamples to itself): trust the Wilson "
+                     "intervals of the matchups more.")
     matchups = matchup_matrix(games, confidence)
     payoff = payoff_matrix(*games.matrices())
     if np.isnan(payoff).any():
@@ -87,8 +96,8 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
         composition.kind in kinds for record in records for kinds in record.kinds)
     fingerprints = tuple(sorted({record.rules_fingerprint for record in records}))
     if len(fingerprints) > 1:
-        notes.append(f"matches were played under {len(fingerprints)} different rules fingerprints; "
-                     "they are analysed together.")
+        notes.append(f"matches were played under {len(fingerprints)} rules fingerprints (each loadout's fighters "
+                     "are part of it, as any change of rules data is); they are analysed together.")
     return BalanceAnalysis(
         env_id=env_ids.pop(), games=len(records), rules_fingerprints=fingerprints,
         loadouts=tuple(sorted({record.loadout for record in records})),

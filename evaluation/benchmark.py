@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +28,8 @@ from issoku.evaluation.metrics import Proportion, wilson
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.ratings import ELO_PER_NAT, rate
 from issoku.evaluation.records import MatchRecord
-from issoku.evaluation.tournament import PolicySpec, Tournament
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
 from issoku.rules.kernel.content import load_model
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
@@ -40,6 +41,8 @@ class SuiteConfig(StudyConfig):
     name: str = Field(min_length=1)
     version: int = Field(ge=1)
     reference_elo: dict[str, float] = Field(default_factory=dict)
+    reference_fingerprints: dict[str, str] = Field(default_factory=dict)
+    """Each reference's code fingerprint at calibration: a reference edited since then is flagged."""
 
     @model_validator(mode="after")
     def _ratings_name_references(self) -> SuiteConfig:
@@ -124,6 +127,8 @@ class BenchmarkResult:
     elo: float
     low: float
     high: float
+    stale: tuple[str, ...] = ()
+    """References whose code changed since the suite was calibrated (its scale no longer holds)."""
 
 
 def score_candidate(records: Iterable[MatchRecord], suite: SuiteConfig, candidate: str, bootstrap: int = 1000,
@@ -155,3 +160,35 @@ def score_candidate(records: Iterable[MatchRecord], suite: SuiteConfig, candidat
     low, high = np.quantile(replicates, [tail, 1.0 - tail]) if replicates else (math.nan, math.nan)
     return BenchmarkResult(suite.name, suite.version, candidate, per_reference,
                            wilson(float(scores.sum()), int(scores.size), confidence), elo, float(low), float(high))
+
+
+def run_benchmark(suite: SuiteConfig, candidate: PolicySpec, store: MatchStore, workers: int | None = None,
+                  batch_size: int = 16, bootstrap: int = 1000, progress: bool = True) -> BenchmarkResult:
+    """Play (or resume) the candidate's games against the suite's references, then score them."""
+    tournament = benchmark_tournament(suite, candidate)
+    run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress)
+    stale = tuple(spec.name for spec in tournament.policies
+                  if suite.reference_fingerprints.get(spec.name, spec.fingerprint) != spec.fingerprint)
+    return replace(score_candidate(store.records(), suite, candidate.name, bootstrap=bootstrap), stale=stale)
+
+
+def run_calibration(suite: SuiteConfig, store: MatchStore, workers: int | None = None,
+                    progress: bool = True) -> tuple[dict[str, float], dict[str, str]]:
+    """Play the references' round robin; their ratings (the first reference at 0) and code fingerprints."""
+    tournament = calibration_tournament(suite)
+    run_tournament(tournament, store, workers=workers, progress=progress)
+    return calibrate(store.records(), suite), {spec.name: spec.fingerprint for spec in tournament.policies}
+
+
+def format_result(result: BenchmarkResult) -> str:
+    """The lines ``issoku benchmark`` prints."""
+    lines = [f"suite {result.suite} v{result.version}: {result.candidate}",
+             f"  rating on the suite's scale: {result.elo:+.0f} Elo [{result.low:+.0f}, {result.high:+.0f}]",
+             f"  overall score: {result.overall.value:.1%} [{result.overall.low:.1%}, {result.overall.high:.1%}] "
+             f"(n={result.overall.n})"]
+    if result.stale:
+        lines.append(f"  WARNING: {', '.join(result.stale)} changed since suite {result.suite} v{result.version} "
+                     "was calibrated: this rating is off its scale (recalibrate and bump the version)")
+    lines += [f"  vs {name}: {p.value:.1%} [{p.low:.1%}, {p.high:.1%}] (n={p.n})"
+              for name, p in result.per_reference.items()]
+    return "\n".join(lines)

@@ -1,21 +1,35 @@
 """What ``issoku balance-report`` does, kept out of the CLI module so it can be called and tested directly.
 
-Play the study's tournament into the match store (resuming: stored games are skipped), then write
-the report from everything the store holds.
+Run each study in turn — its tournament into the match store (resuming: stored games are skipped),
+its restricted-play battery, its combo table — then write one report from everything the store
+holds. With no study named, the shipped default studies (``studies/*.toml``: both duels, policies and
+loadouts) run: that is the README's main command.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from issoku.evaluation.config import StudyConfig, build_tournament, load_study
+from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
+from issoku.evaluation.config import StudyConfig, build_tournament, load_study, resolve_env_factory
+from issoku.evaluation.finetune import FineTuneJob, fine_tune_all
+from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import CompositionSpec
+from issoku.evaluation.pairings import games_between
+from issoku.evaluation.policies import CheckpointFactory, resolve_policy
+from issoku.evaluation.ratings import rate
+from issoku.evaluation.records import canonical_json
 from issoku.evaluation.report import write_report
+from issoku.evaluation.restricted import battery, is_restricted, restricted_tournament
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import TournamentRun, run_tournament
+from issoku.evaluation.tournament import Loadout, TournamentRun, run_tournament
 
 DEFAULT_ENV = "breath_duel_v0"
+STUDIES_DIR = Path(__file__).resolve().parent / "studies"
 
 
 def default_policies() -> tuple[str, ...]:
@@ -23,6 +37,11 @@ def default_policies() -> tuple[str, ...]:
     from issoku.agents.registry import policy_names
 
     return tuple(policy_names())
+
+
+def default_studies() -> list[Path]:
+    """The shipped studies of the default report, in run order."""
+    return sorted(STUDIES_DIR.glob("*.toml"))
 
 
 def study_from_options(study_file: Path | None = None, env: str | None = None,
@@ -39,19 +58,122 @@ def study_from_options(study_file: Path | None = None, env: str | None = None,
     return StudyConfig.model_validate(fields)
 
 
-def balance_report(study: StudyConfig | None, db: Path, out: Path, workers: int | None = None,
+@dataclass(frozen=True)
+class StudyRun:
+    """What one study did: its tournament, its restricted-play battery (if any)."""
+
+    env: str
+    tournament: TournamentRun
+    restricted: TournamentRun | None = None
+
+
+def strongest_policy(store: MatchStore, study: StudyConfig) -> str:
+    """The study's highest-rated policy on the games the store holds (plain Bradley-Terry fit)."""
+    names = tuple(spec.name for spec in build_tournament(study).policies)
+    if len(names) == 1:
+        return names[0]
+    records = [r for r in store.records(env_id=_env_id(study)) if not is_restricted(r)]
+    ratings = rate(games_between(records, names=names), bootstrap=0)
+    return ratings.names[ratings.ranked()[0]]
+
+
+def _env_id(study: StudyConfig) -> str:
+    env = resolve_env_factory(study.env)()
+    try:
+        return str(env.metadata.get("name") or study.env)
+    finally:
+        env.close()
+
+
+def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | None, batch_size: int,
+                        progress: bool) -> TournamentRun:
+    """The study's restricted-play battery (its ``restricted_play`` section) into the store."""
+    config = study.restricted_play
+    tournament = build_tournament(study)
+    policy = config.policy or strongest_policy(store, study)
+    base = {spec.name: spec for spec in tournament.policies}.get(policy) or resolve_policy(policy)
+    loadout = tournament.loadouts[0]
+    env = tournament.env_factory(**loadout.kwargs)
+    action_names = list(getattr(env.unwrapped, "action_names", ()))
+    env_id = str(env.metadata.get("name"))
+    env.close()
+    if not action_names:
+        raise ValueError(f"restricted play needs an env that names its actions (env.action_names); {env_id} does not")
+    records = [r for r in store.records(env_id=env_id, loadouts=[loadout.name]) if not is_restricted(r)]
+    restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition())
+    if not restrictions:
+        return TournamentRun(0, 0, 0)
+    tuned = {}
+    if config.fine_tune_steps and isinstance(base.factory, CheckpointFactory):
+        number = {name: i for i, name in enumerate(action_names)}
+        folder = store.path.parent / "fine_tuned"
+        steps, stem = config.fine_tune_steps, Path(base.factory.path).stem
+        jobs = [FineTuneJob(tournament.env_factory, dict(loadout.kwargs), base.factory.path,
+                            tuple(number[name] for name in banned), steps, study.base_seed,
+                            str(folder / f"{stem}-{_slug(banned)}-{steps}.zip"))
+                for banned in restrictions]
+        paths = fine_tune_all(jobs, workers, progress)
+        tuned = {banned: resolve_policy(path) for banned, path in zip(restrictions, paths)}
+    restricted = restricted_tournament(base, restrictions, action_names, tournament.env_factory, loadout,
+                                       config.games, study.base_seed, tuned)
+    return run_tournament(restricted, store, workers=workers, batch_size=batch_size, progress=progress)
+
+
+def _slug(banned: Sequence[str]) -> str:
+    """A file-name-safe form of a restriction."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", ">".join(banned))
+
+
+def study_combo_table(study: StudyConfig, store: MatchStore, workers: int | None, progress: bool) -> ComboTable:
+    """The study's combo table, on the rules of its first loadout (whatever fighters that loadout names).
+
+    Kept in the store under a digest of the rules fingerprint, the env options and the table's
+    settings, so a rerun reuses it and a report-only run shows it.
+    """
+    config = study.combo_table
+    loadout: Loadout = build_tournament(study).loadouts[0]
+    kwargs = {key: value for key, value in loadout.kwargs.items() if key != "fighters"}
+    factory = resolve_env_factory(study.env)
+    probe = factory(**kwargs)
+    env_id, fingerprint = str(probe.metadata.get("name") or study.env), rules_fingerprint(probe)
+    probe.close()
+    key = hashlib.sha256(canonical_json({"env": env_id, "rules": fingerprint, "kwargs": kwargs,
+                                         "table": config.model_dump(), "seed": study.base_seed}).encode()).hexdigest()
+    stored = store.artifact(key)
+    if stored is not None:
+        return ComboTable.from_json(stored)
+    table = combo_table(factory, kwargs, weapons=config.weapons, samples=config.samples,
+                        exact_dice=config.exact_dice, seed=study.base_seed, workers=workers, progress=progress)
+    store.put_artifact(key, env_id, COMBO_TABLE, table.to_json())
+    return table
+
+
+def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: int | None = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
-                   progress: bool = True) -> tuple[TournamentRun | None, Path]:
-    """Run ``study`` (unless ``None``: report only) into the store at ``db``, then write the report into ``out``.
+                   progress: bool = True) -> tuple[list[StudyRun], Path]:
+    """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
-    ``composition`` defaults to the study's.
+    ``composition`` overrides the studies' own composition specs for every env.
     """
+    runs: list[StudyRun] = []
+    compositions: dict[str, CompositionSpec] = {}
     with MatchStore(db) as store:
-        run = None
-        if study is not None:
-            run = run_tournament(build_tournament(study), store, workers=workers, batch_size=batch_size,
-                                 progress=progress)
-            composition = composition or study.composition()
-        return run, write_report(store, out, bootstrap=bootstrap, seed=seed, composition=composition,
-                                 progress=progress)
+        for study in studies:
+            env_id = _env_id(study)
+            played = run_tournament(build_tournament(study), store, workers=workers, batch_size=batch_size,
+                                    progress=progress)
+            restricted = (run_restricted_play(study, store, workers, batch_size, progress)
+                          if study.restricted_play is not None else None)
+            if study.combo_table is not None:
+                study_combo_table(study, store, workers, progress)  # kept in the store for the report
+            if study.composition() is not None:
+                compositions.setdefault(env_id, study.composition())
+            runs.append(StudyRun(env_id, played, restricted))
+        for default in map(load_study, default_studies()):  # the shipped studies describe their envs too
+            if default.composition() is not None:
+                compositions.setdefault(default.env, default.composition())
+        if composition is not None:
+            compositions = {env_id: composition for env_id in store.env_ids()}
+        return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
+                                  progress=progress)

@@ -20,8 +20,20 @@ A study file (TOML) makes a report reproducible by anyone::
     seat_template = { archetype = "kenshi", weapon = "{label}" }
     labels = ["uchigatana", "yari", "nodachi"]
 
-Names resolve through the env and agent registries (``issoku.envs.registry``,
-``issoku.agents.registry``) to importable factories, so worker processes can rebuild them.
+    [combo_table]                       # optional (breath engine): see issoku.evaluation.combos
+    samples = 200                       # Monte Carlo playouts per cell not computed exactly
+    exact_dice = 3                      # cells rolling at most this many d10s are enumerated exactly
+
+    [restricted_play]                   # optional: see issoku.evaluation.restricted
+    policy = "ma_heuristic"             # default: the study's highest-rated policy
+    games = 40                          # per restriction, seats swapped
+    maneuvers = 8                       # the most used actions, each masked out in turn
+    combos = 2                          # then the most used two-action combos
+    fine_tune_steps = 0                 # a checkpoint is first fine-tuned under each restriction
+
+Env names resolve through the env registry (``issoku.envs.registry``), policies as
+:mod:`issoku.evaluation.policies` says (registered names, checkpoints, import paths), to importable
+factories, so worker processes can rebuild them.
 """
 
 from __future__ import annotations
@@ -33,7 +45,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from issoku.evaluation.match import DEFAULT_MAX_DECISIONS
 from issoku.evaluation.metrics import CompositionSpec
-from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
+from issoku.evaluation.policies import resolve_policy
+from issoku.evaluation.tournament import Loadout, Tournament
 from issoku.rules.kernel.content import load_model
 
 
@@ -49,24 +62,36 @@ class LoadoutConfig(BaseModel):
 class LoadoutGrid(BaseModel):
     """Every ordered pairing of ``labels`` (seat 0 fields one, seat 1 the other): a loadout matrix study.
 
-    Each seat's entry of the env keyword ``seat_key`` is ``seat_template`` with every ``"{label}"``
-    string inside it replaced by the seat's label; ``kwargs`` are shared by every loadout. Both seat
-    orders of a pairing are played, so seat advantages cancel in the matrix.
+    Each seat's entry of the env keyword ``seat_key`` is ``seat_template`` (or the label's own entry
+    in ``templates``) with every ``"{label}"`` string inside it replaced by the seat's label;
+    ``kwargs`` are shared by every loadout. Both seat orders of a pairing are played, so seat
+    advantages cancel in the matrix. ``templates`` lets labels name weapons while each weapon is
+    fielded by its own wielder (``yari = { archetype = "ashigaru" }``).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     seat_key: str = Field(min_length=1)
     seat_template: Any = "{label}"
+    templates: dict[str, Any] = Field(default_factory=dict)
     labels: tuple[str, ...] = Field(min_length=2)
     mirrors: bool = False
     kwargs: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _templates_name_labels(self) -> LoadoutGrid:
+        unknown = set(self.templates) - set(self.labels)
+        if unknown:
+            raise ValueError(f"templates name labels not in the grid: {sorted(unknown)}")
+        return self
+
+    def _entry(self, label: str) -> Any:
+        return _fill(self.templates.get(label, self.seat_template), label)
 
     def loadouts(self) -> tuple[LoadoutConfig, ...]:
         """The grid's loadouts, named ``"<label0>-vs-<label1>"``."""
         return tuple(
             LoadoutConfig(name=f"{a}-vs-{b}", seat_labels=(a, b),
-                          kwargs={**self.kwargs, self.seat_key: [_fill(self.seat_template, a),
-                                                                 _fill(self.seat_template, b)]})
+                          kwargs={**self.kwargs, self.seat_key: [self._entry(a), self._entry(b)]})
             for a in self.labels for b in self.labels if a != b or self.mirrors)
 
 
@@ -79,6 +104,27 @@ def _fill(template: Any, label: str) -> Any:
     if isinstance(template, (list, tuple)):
         return [_fill(value, label) for value in template]
     return template
+
+
+class ComboTableConfig(BaseModel):
+    """How the study computes the combo table (on the study's first loadout's rules, any fighters)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    samples: int = Field(default=200, ge=1)
+    exact_dice: int = Field(default=3, ge=0, le=4)
+    weapons: tuple[str, ...] | None = None
+
+
+class RestrictedPlayConfig(BaseModel):
+    """How the study runs its restricted-play battery (in its first loadout)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    policy: str | None = None
+    games: int = Field(default=40, ge=2)
+    maneuvers: int = Field(default=8, ge=0)
+    combos: int = Field(default=2, ge=0)
+    fine_tune_steps: int = Field(default=0, ge=0)
+    """A checkpoint policy is first fine-tuned this many decisions under each restriction (0: never)."""
 
 
 class StudyConfig(BaseModel):
@@ -95,6 +141,8 @@ class StudyConfig(BaseModel):
     loadout_grid: LoadoutGrid | None = None
     composition_kind: str | None = None
     composition_end: tuple[str, ...] = ()
+    combo_table: ComboTableConfig | None = None
+    restricted_play: RestrictedPlayConfig | None = None
 
     @field_validator("policies")
     @classmethod
@@ -135,19 +183,6 @@ def resolve_env_factory(env: str):
     if env not in ENV_FACTORIES:
         raise UnknownNameError("env id", env, sorted(ENV_FACTORIES))
     return import_object(ENV_FACTORIES[env])
-
-
-def resolve_policy(entry: str) -> PolicySpec:
-    """A registered policy name, or ``"name=package.module:factory"``, as a :class:`PolicySpec`."""
-    from issoku.agents.registry import POLICY_FACTORIES
-    from issoku.envs.registry import UnknownNameError, import_object
-
-    name, _, path = entry.partition("=")
-    if not path:
-        if name not in POLICY_FACTORIES:
-            raise UnknownNameError("policy", name, sorted(POLICY_FACTORIES))
-        path = POLICY_FACTORIES[name]
-    return PolicySpec(name, import_object(path))
 
 
 def build_tournament(study: StudyConfig) -> Tournament:

@@ -1,4 +1,4 @@
-"""The report's pictures: rating bars with intervals and a matchup heatmap, as PNG files.
+"""The report's pictures: rating bars, matchup and combo heatmaps, restricted-play bars, as PNG files.
 
 matplotlib is imported inside each function with the non-interactive Agg backend, so importing this
 module costs nothing and the report runs on machines without a display.
@@ -60,6 +60,44 @@ def plot_matchups(matchups: MatchupMatrix, order: list[int], path: Path, title: 
     ax.set_ylabel("scores against the opponent")
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="score rate (draws ½)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_combo_table(weapons: list[str], rungs: list[str], best: np.ndarray, path: Path, title: str) -> Path:
+    """Heatmap of each weapon's best expected Wounds per Energy at each rung (blank: out of reach)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(1.2 * len(rungs) + 3, 0.45 * len(weapons) + 1.8))
+    image = ax.imshow(np.ma.masked_invalid(best), cmap="viridis", aspect="auto")
+    ax.set_xticks(range(len(rungs)), rungs, rotation=30, ha="right")
+    ax.set_yticks(range(len(weapons)), weapons)
+    for i in range(len(weapons)):
+        for j in range(len(rungs)):
+            if not np.isnan(best[i, j]):
+                ax.text(j, i, f"{best[i, j]:.2f}", ha="center", va="center", fontsize=8, color="white")
+    ax.set_xlabel("rung of the ma")
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label="best expected Wounds per Energy")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_restricted(labels: list[str], drop: np.ndarray, low: np.ndarray, high: np.ndarray, path: Path,
+                    title: str) -> Path:
+    """Horizontal bars of the win-rate drop of each restriction, biggest on top, with its interval."""
+    plt = _pyplot()
+    order = np.argsort(drop)
+    errors = np.vstack([drop[order] - low[order], high[order] - drop[order]])
+    fig, ax = plt.subplots(figsize=(8, 0.4 * len(labels) + 1.5))
+    ax.barh([labels[i] for i in order], drop[order], xerr=errors, capsize=3,
+            color=np.where(drop[order] > 0, "#c44e52", "#3b75af"))
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    ax.set_xlabel("win-rate drop against the unrestricted policy (½ − score), 95% Wilson interval")
+    ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -8,15 +8,20 @@ play is. Every number comes from :func:`issoku.evaluation.analysis.analyse`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import csv
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
+from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
-from issoku.evaluation.plots import plot_matchups, plot_ratings
+from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
+from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
 from issoku.evaluation.store import MatchStore
 
 
@@ -24,6 +29,12 @@ def _pct(p: Proportion) -> str:
     if not p.n:
         return "n/a"
     return f"{p.value:.1%} [{p.low:.1%}, {p.high:.1%}] (n={p.n})"
+
+
+def _listing(items: Sequence[str], most: int = 6) -> str:
+    """The first ``most`` items, then how many more."""
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -79,8 +90,8 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     env = analysis.env_id
     lines = [f"## {env}", "",
              f"{analysis.games} games; policies: {', '.join(analysis.policies)}; "
-             f"loadouts: {', '.join(analysis.loadouts)}; rules fingerprint: "
-             f"{', '.join(f'`{fp[:16]}`' for fp in analysis.rules_fingerprints)}.", ""]
+             f"loadouts: {_listing(analysis.loadouts)}; rules fingerprints (fighters included): "
+             f"{_listing([f'`{fp[:16]}`' for fp in analysis.rules_fingerprints])}.", ""]
     lines += [f"> {note}" for note in analysis.notes] + ([""] if analysis.notes else [])
     if analysis.by_policy is not None:
         lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{env}_policies", out_dir)
@@ -122,27 +133,152 @@ def _usage_table(uses: Sequence[SequenceUse], what: str) -> list[str]:
                     f"{u.score_overall:.1%}") for u in uses])
 
 
+def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[MatchRecord] = (),
+                  composition: CompositionSpec | None = None, top: int = 10, per_weapon: int = 3,
+                  confidence: float = 0.95) -> list[str]:
+    """Suspicious combos (ranked), the best composition per weapon and rung (heatmap), the whole table as CSV.
+
+    With ``records`` and a ``composition`` spec, each suspicious combo also says how often the stored
+    games played it (in a breath, any order, aimed attacks aside) and the score of those who did.
+    """
+    suspicious = table.suspicious(top, per_weapon)
+    usage, seats = combo_usage(records, composition, confidence) if composition is not None else ({}, 0)
+    lines = ["### Suspicious combos", "",
+             "Breath compositions ranked by their best expected Wounds per Energy (over the rungs) against a "
+             f"fixed defender ({table.defender}, taking every hit), as a multiple of the median composition's. "
+             f"At most {per_weapon} per weapon. Exact: enumerated over every die face; otherwise Monte Carlo "
+             "(± standard error of the Wounds)."
+             + (f" Played: the seats (of {seats} in the stored games) whose breaths included it, and their score."
+                if seats else ""), ""]
+
+    def played(cell: ComboCell) -> tuple[str, ...]:
+        if not seats:
+            return ()
+        if cell.aim:  # an aim names an attack slot, not a weapon's technique: not counted
+            return ("—", "—")
+        score = usage.get(tuple(sorted(cell.composition)))
+        return (f"{score.n} ({score.n / seats:.0%})", _pct(score)) if score else ("0", "n/a")
+
+    lines += _table(["rank", "composition", "rung", "Wounds / Energy", "× median", "Wounds", "guard shaved",
+                     "Energy", "how"] + (["played", "score when played"] if seats else []),
+                    [(rank + 1, cell.name, cell.rung, f"{cell.wounds_per_energy:.3f}", f"{ratio:.2f}",
+                      f"{cell.wounds:.3f}", f"{cell.guard:.3f}", f"{cell.energy:.2f}",
+                      "exact" if cell.exact else f"MC n={cell.samples} ±{cell.wounds_se:.3f}") + played(cell)
+                     for rank, (cell, ratio) in enumerate(suspicious)])
+    weapons, rungs = table.weapons(), table.rungs()
+    best = np.full((len(weapons), len(rungs)), np.nan)
+    for cell in table.cells:
+        i, j = weapons.index(cell.weapon), rungs.index(cell.rung)
+        if cell.energy and not cell.wounds_per_energy <= best[i, j]:
+            best[i, j] = cell.wounds_per_energy
+    png = plot_combo_table(weapons, rungs, best, out_dir / f"{env}_combos.png", f"{env}: combo table")
+    csv_path = out_dir / f"{env}_combos.csv"
+    with csv_path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["weapon", "rung", "composition", "aim", "wounds", "guard_shaved", "energy",
+                         "wounds_per_energy", "guard_per_energy", "exact", "samples", "wounds_se"])
+        for cell in table.cells:
+            writer.writerow([cell.weapon, cell.rung, " + ".join(cell.composition), cell.aim, cell.wounds, cell.guard,
+                             cell.energy, cell.wounds_per_energy, cell.guard_per_energy, cell.exact, cell.samples,
+                             cell.wounds_se])
+    lines += ["### Combo table", "",
+              f"{len(table.cells)} cells: every composition of every weapon at every rung it reaches "
+              f"(whole table: [{csv_path.name}]({csv_path.name})). Best Wounds per Energy per weapon and rung:", "",
+              f"![combo table]({png.name})", ""]
+    return lines
+
+
+def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: Path) -> list[str]:
+    """Restricted play: the win-rate drop of each restriction, table and bars."""
+    labels = [COMBO.join(r.banned) for r in results]
+    drop = np.array([r.drop for r in results])
+    low = np.array([r.drop_interval[0] for r in results])
+    high = np.array([r.drop_interval[1] for r in results])
+    png = plot_restricted(labels, drop, low, high, out_dir / f"{env}_restricted.png",
+                          f"{env}: restricted play of {results[0].base}")
+    lines = ["### Restricted play", "",
+             f"{results[0].base} with one action (or a two-action combo, `a>b`: b never right after a) masked out, "
+             "against itself unrestricted, seats swapped. Drop = ½ − the restricted score; a big drop marks "
+             "a load-bearing maneuver, a drop near 0 one the policy can do without.", ""]
+    lines += _table(["masked out", "win-rate drop [interval]", "restricted score (n)"],
+                    [(label, f"{r.drop:+.3f} [{r.drop_interval[0]:+.3f}, {r.drop_interval[1]:+.3f}]",
+                      _pct(r.score)) for label, r in zip(labels, results)])
+    return lines + [f"![restricted play]({png.name})", ""]
+
+
 def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] | None = None,
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
-                 composition: CompositionSpec | None = None, progress: bool = True) -> Path:
+                 compositions: Mapping[str, CompositionSpec] | None = None,
+                 combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
-    ``composition`` applies to every env whose decisions have its kind.
+    ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
+    combo table section per env id (default: the latest the store keeps). Restricted-play games
+    (:mod:`issoku.evaluation.restricted`) get their own section and stay out of every other measure.
     """
+    compositions = compositions or {}
+    if combo_tables is None:
+        combo_tables = {env: ComboTable.from_json(body) for env, body in store.latest_artifacts(COMBO_TABLE).items()}
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
-    lines = ["# issoku balance report", "",
-             f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
-             f"bootstrap: {bootstrap} resamples, seed {seed}.", ""]
+    lines: list[str] = []
+    summary: list[str] = []
     for env in tqdm(env_ids, desc="report", unit="env", disable=not progress):
-        records = list(store.records(env_id=env))
+        stored = list(store.records(env_id=env))
+        records = [record for record in stored if not is_restricted(record)]
         if not records:
             lines += [f"## {env}", "", "No games stored for this env.", ""]
             continue
         analysis = analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
-                           composition=composition)
+                           composition=compositions.get(env))
         lines += render_env_section(analysis, out_dir)
+        if env in combo_tables:
+            lines += combo_section(combo_tables[env], env, out_dir, records, compositions.get(env),
+                                   confidence=confidence)
+        restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
+        if restricted:
+            lines += restricted_section(restricted, env, out_dir)
+        summary += [f"- {line}" for line in headlines(analysis, combo_tables.get(env), restricted)]
+    intro = ["# issoku balance report", "",
+             f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
+             f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
-    path.write_text("\n".join(lines))
+    path.write_text("\n".join(intro + lines))
     return path
+
+
+HEADLINES = "## Headlines"
+
+
+def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
+              restricted: Sequence[RestrictionResult]) -> list[str]:
+    """One line per finding a designer reads first: strongest and dominant sides, initiative, the top combo,
+    the biggest restricted-play drop."""
+    env = analysis.env_id
+    found = []
+    for sides, what in ((analysis.by_policy, "policy"), (analysis.by_loadout, "loadout")):
+        if sides is not None:
+            ratings = sides.ratings
+            best = ratings.ranked()[0]
+            dominant = [sides.matchups.names[i] for i in sides.matchups.dominant()]
+            found.append(f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
+                         f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
+                         f"{', '.join(dominant) if dominant else 'none'}.")
+    found.append(f"{env}: first mover's score {_pct(analysis.first_mover)}.")
+    if table is not None and table.suspicious(1):
+        cell, ratio = table.suspicious(1)[0]
+        found.append(f"{env}: most suspicious combo **{cell.name}** at {cell.rung}: "
+                     f"{cell.wounds_per_energy:.2f} Wounds per Energy ({ratio:.2f}× the median composition).")
+    if restricted:
+        top = restricted[0]
+        low, high = top.drop_interval
+        found.append(f"{env}: {top.base} loses most without **{COMBO.join(top.banned)}** "
+                     f"(win-rate drop {top.drop:+.3f} [{low:+.3f}, {high:+.3f}]).")
+    return found
+
+
+def read_headlines(report: str | Path) -> list[str]:
+    """The headline lines of a written report (what the command prints when it is done)."""
+    text = Path(report).read_text().split(HEADLINES, 1)[-1].split("\n## ", 1)[0]
+    return [line[2:].replace("**", "") for line in text.splitlines() if line.startswith("- ")]

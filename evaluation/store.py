@@ -7,7 +7,9 @@ it stores each missing match exactly once. WAL journaling keeps readers (a repor
 writer (a tournament still running).
 
 Tables: ``matches`` (one row per game) and ``seats`` (one row per seat of a game: agent, policy,
-loadout label, return, and the action names and decision kinds of its decisions as JSON).
+loadout label, return, and the action names and decision kinds of its decisions as JSON), and
+``artifacts``: other computed results a report needs (a combo table), as JSON keyed by a digest of
+everything they depend on, so a rerun or a report-only run reuses them.
 """
 
 from __future__ import annotations
@@ -46,6 +48,13 @@ CREATE TABLE IF NOT EXISTS seats (
     actions TEXT NOT NULL,
     kinds TEXT NOT NULL,
     PRIMARY KEY (match_key, seat)
+);
+CREATE TABLE IF NOT EXISTS artifacts (
+    key TEXT PRIMARY KEY,
+    env_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    stored_at TEXT NOT NULL DEFAULT (datetime('now'))
 );
 CREATE INDEX IF NOT EXISTS matches_by_env ON matches(env_id, loadout);
 CREATE INDEX IF NOT EXISTS seats_by_policy ON seats(policy);
@@ -109,6 +118,21 @@ class MatchStore:
             raise
         self._db.execute("COMMIT")
         return added
+
+    def put_artifact(self, key: str, env_id: str, kind: str, body: str) -> None:
+        """Store a computed result (JSON text) under ``key``; an existing key is kept as it is."""
+        self._db.execute("INSERT OR IGNORE INTO artifacts (key, env_id, kind, body) VALUES (?, ?, ?, ?)",
+                         (key, env_id, kind, body))
+
+    def artifact(self, key: str) -> str | None:
+        """The stored result under ``key``, or None."""
+        row = self._db.execute("SELECT body FROM artifacts WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def latest_artifacts(self, kind: str) -> dict[str, str]:
+        """Per env id, the most recently stored result of ``kind``."""
+        rows = self._db.execute("SELECT env_id, body FROM artifacts WHERE kind=? ORDER BY stored_at, rowid", (kind,))
+        return dict(rows.fetchall())
 
     def keys(self) -> set[str]:
         """The keys of every stored match (what a resumed tournament skips)."""

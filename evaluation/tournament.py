@@ -10,7 +10,9 @@ process pool with a progress bar and stores each finished batch in one transacti
 
 Seeds and seats: game ``g`` of a pair uses seed ``base_seed + g // 2``; odd games swap the seats, so
 each seed is played from both sides (paired design: the luck of the seed cancels between the pair).
-Every pair in a loadout shares the same seeds (common random numbers across pairs).
+Every pair in a loadout shares the same seeds (common random numbers across pairs). A policy against
+itself has no seats to swap, so its game ``g`` uses seed ``base_seed + g`` (a loadout grid swaps the
+loadouts instead).
 
 Team fights (a 2v2 skirmish): one policy plays every member of a team, through
 :class:`~issoku.evaluation.teams.TeamView`, so records and analyses stay two-seat (``team_0``, ``team_1``).
@@ -146,7 +148,7 @@ def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
         for a, b in tournament.pairs():
             for game in range(tournament.games_per_pair):
                 seats_order = (a, b) if game % 2 == 0 else (b, a)
-                seed = tournament.base_seed + game // 2
+                seed = tournament.base_seed + (game if a == b else game // 2)
                 key = match_key(env_name, fingerprint, loadout.name, loadout.kwargs, seats_order,
                                 tuple(specs[name].fingerprint for name in seats_order), seed)
                 scheduled.append((loadout, MatchSpec(key, seed, seats_order)))
@@ -182,7 +184,7 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
     action names and observation schema) gets the env's ruleset, so it follows each loadout's rules data.
     """
     if "ruleset" in inspect.signature(spec.factory).parameters:
-        return spec.factory(seed=seed, ruleset=env.unwrapped.ruleset)
+        return spec.factory(seed=seed, ruleset=getattr(env.unwrapped, "ruleset", None))
     return spec.factory(seed=seed)
 
 

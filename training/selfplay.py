@@ -62,16 +62,36 @@ def build_pool(config: TrainConfig, ruleset: Any) -> OpponentPool:
         max_snapshots=config.max_snapshots)
 
 
+def make_vec_env(config: TrainConfig, pool: OpponentPool) -> Any:
+    """``n_envs`` self-play envs in one process (a ``DummyVecEnv``), all drawing from ``pool``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from issoku.training.make_env import make_selfplay_env
+
+    return DummyVecEnv([lambda: make_selfplay_env(config, pool)] * config.n_envs)
+
+
+def new_model(config: TrainConfig, env: Any, tensorboard_log: str | None = None) -> Any:
+    """A fresh MaskablePPO learner on ``env`` with the config's hyperparameters (on the CPU)."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+        gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)}, tensorboard_log=tensorboard_log,
+        seed=config.seed, device="cpu", verbose=0)
+
+
 def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     """Run (or resume) self-play training; returns the final evaluation (also in ``final_eval.json``)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CallbackList
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     from issoku.training.callbacks import Every, ProgressBar, SelfPlayStats
     from issoku.training.evaluate import evaluate_against
-    from issoku.training.make_env import action_names, env_identity, make_config_env, make_selfplay_env, ruleset_of
+    from issoku.training.make_env import action_names, env_identity, make_config_env, ruleset_of
 
     torch.set_num_threads(config.torch_threads)
     run_dir = Path(config.resolved_run_dir)
@@ -93,17 +113,12 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
         pool.restore(metadata["pool"], lambda path, name: pool.add_snapshot(path, name, seed=config.seed))
 
-    env = DummyVecEnv([lambda: make_selfplay_env(config, pool)] * config.n_envs)
+    env = make_vec_env(config, pool)
     tensorboard_dir = str(run_dir / "tb")
     if resume:
         model = MaskablePPO.load(latest, env=env, device="cpu", tensorboard_log=tensorboard_dir)
     else:
-        model = MaskablePPO(
-            "MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
-            batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
-            gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
-            policy_kwargs={"net_arch": list(config.net_arch)}, tensorboard_log=tensorboard_dir,
-            seed=config.seed, device="cpu", verbose=0)
+        model = new_model(config, env, tensorboard_dir)
     env.seed(config.seed + model.num_timesteps)
     checkpoints_written = 0
 

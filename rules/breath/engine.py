@@ -45,6 +45,10 @@ CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 _NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
 UNARMORED_DEFENSE = 10
+LEGAL_MEMO_LIMIT = 50_000
+"""Entries a ruleset's legal-action memo holds at most (about 15 MB); a full memo starts over, so the
+situations in play now are soon back in it. A Ma duel visits a few thousand situations in all, a 2v2
+skirmish tens of thousands."""
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
 
@@ -261,8 +265,9 @@ class BreathState:
         """Spend Energy; inside one's breath it counts toward the limit and may overload (BR-024)."""
         before = fighter.energy
         fighter.energy -= cost
-        self.emit(rule, "energy_spent", fighter.seat, what=what, cost=cost, before=before, after=fighter.energy,
-                  modifiers=tuple(modifiers or ()))
+        if self.events.enabled:
+            self.emit(rule, "energy_spent", fighter.seat, what=what, cost=cost, before=before, after=fighter.energy,
+                      modifiers=tuple(modifiers or ()))
         if not in_breath:
             return
         fighter.spent += cost
@@ -304,13 +309,14 @@ class BreathState:
         attack.defense = self.defense_of(target, direct, bonus)
         attack.critical = attack.dice[0] == attack.dice[1] or any(
             module.forces_critical(self, attack) for module in self.ruleset.modules)
-        self.emit("BR-G01", "attack_check", attacker.seat, technique=technique.key, target=target.seat,
-                  dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
-                  direct=direct, critical=attack.critical, counter=counter)
+        if self.events.enabled:
+            self.emit("BR-G01", "attack_check", attacker.seat, technique=technique.key, target=target.seat,
+                      dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
+                      direct=direct, critical=attack.critical, counter=counter)
         if attack.total < attack.defense:
             self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total, defense=attack.defense)
             self._attack_missed(attack)
-        elif allow_defense and self._defense_options(target, technique, reserved_only):
+        elif allow_defense and len(self._defense_legal(target, technique, reserved_only)) > 1:  # more than take_hit
             self.push(Pending("defend", target.seat, attack))
         else:
             self._attack_hits(attack)
@@ -464,16 +470,50 @@ class BreathState:
             self.emit("BR-G20", "fight_end", None, winner_side=self._winner_side, round=self.round)
 
     # -- legal actions -----------------------------------------------------------------------------
-    def _compute_legal(self) -> list[int]:
+    def _compute_legal(self) -> list[int] | tuple[int, ...]:
         slots = self.ruleset.slots
         if self.stack:
             pending = self.stack[-1]
-            if pending.owner is not None:
-                return [a for a, slot in enumerate(slots) if pending.owner.pending_legal(self, pending, slot.order)]
+            owner = pending.owner
+            if owner is not None:
+                return [a for a in self.ruleset.module_actions[owner] if owner.pending_legal(self, pending, slots[a].order)]
             if pending.kind == "defend":
-                return self._legal_defense(pending.context)
+                attack = pending.context
+                return self._defense_legal(attack.target, attack.technique, attack.reserved_only)
             return self._legal_counter(pending.context)
         actor = self.fighters[self.actor_seat]
+        key = self._breath_situation(actor)
+        if key is None:
+            return self._scan_breath_legal(actor)
+        memo = self.ruleset.legal_memo
+        legal = memo.get(key)
+        if legal is None:
+            legal = self._remember(key, tuple(self._scan_breath_legal(actor)))
+        return legal
+
+    def _remember(self, key: tuple, legal: tuple[int, ...]) -> tuple[int, ...]:
+        """Memoise ``legal`` under ``key`` (one shared tuple per distinct legal set); a full memo starts over."""
+        memo = self.ruleset.legal_memo
+        if len(memo) >= LEGAL_MEMO_LIMIT:
+            memo.clear()
+        legal = memo[key] = memo.setdefault(legal, legal)
+        return legal
+
+    def _breath_situation(self, actor: Fighter) -> tuple | None:
+        """Everything :meth:`_maneuver_legal` reads, as a key for the ruleset's memo of breath decisions
+        (a fight revisits the same few situations, and scanning thirty candidates costs more than a
+        lookup); None when a module's hooks cannot be keyed (:meth:`BreathModule.legal_key`)."""
+        module_keys = [module.legal_key(self, actor) for module in self.ruleset.modules]
+        if None in module_keys:
+            return None
+        stance = actor.stance
+        return (actor.seat, actor.weapon.key, actor.energy, stance.key if stance is not None else None,
+                actor.defenseless, actor.spent > 0, actor.in_core, tuple(actor.zero_energy_used),
+                tuple(actor.kata_used), tuple([f.defeated for f in self.fighters]), *module_keys)
+
+    def _scan_breath_legal(self, actor: Fighter) -> list[int]:
+        """The breath decision's legal actions, each candidate checked."""
+        slots = self.ruleset.slots
         return [a for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
                 if self._maneuver_legal(actor, slots[a])]
 
@@ -483,9 +523,11 @@ class BreathState:
             technique = slot.technique
             if technique.weapon != f.weapon.key:
                 return False
-            target = self.target_in_slot(f, slot.target)
-            if target is None or target.defeated or (self.ruleset.modules and
-                                                     not self._attack_allowed(f, target, technique)):
+            enemies = self.ruleset.enemy_seats[f.seat]
+            if slot.target >= len(enemies):
+                return False
+            target = self.fighters[enemies[slot.target]]
+            if target.defeated or not self._attack_allowed(f, target, technique):
                 return False
             return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
         if kind == "reserve":
@@ -493,7 +535,7 @@ class BreathState:
             return (technique.weapon == f.weapon.key and not f.defenseless
                     and self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy)
         if kind == "stance":
-            stance = next((s for s in f.sheet.stances if s.key == slot.key), None)
+            stance = self.ruleset.own_stances[f.seat].get(slot.key)
             if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
                 return False
             if stance.cost == 0:
@@ -502,7 +544,7 @@ class BreathState:
         if kind == "release_stance":
             return f.stance is not None
         if kind == "kata":
-            kata = next((k for k in f.sheet.katas if k.key == slot.key), None)
+            kata = self.ruleset.own_katas[f.seat].get(slot.key)
             if kata is None:
                 return False
             if kata.zero_energy:
@@ -517,7 +559,10 @@ class BreathState:
         return module is not None and module.order_legal(self, f, slot.order)
 
     def _attack_allowed(self, attacker: Fighter, target: Fighter, technique: Technique) -> bool:
-        return all(m.attack_allowed(self, attacker, target, technique) for m in self.ruleset.modules)
+        for module in self.ruleset.modules:
+            if not module.attack_allowed(self, attacker, target, technique):
+                return False
+        return True
 
     def zero_energy_allowed(self, f: Fighter, effect: str) -> bool:
         """BR-047/048 (BR-A01): each 0-Energy effect once a round, all of them at most twice."""
@@ -542,12 +587,29 @@ class BreathState:
                 options.append(("improvise", technique, cost))
         return options
 
-    def _legal_defense(self, attack: Attack) -> list[int]:
+    def _defense_legal(self, defender: Fighter, attack_technique: Technique,
+                       reserved_only: bool = False) -> tuple[int, ...]:
+        """The answers ``defender`` has to an attack check with ``attack_technique`` (``take_hit`` always),
+        memoised like a breath decision's on everything :meth:`_defense_options` reads."""
+        module_keys = [module.legal_key(self, defender) for module in self.ruleset.modules]
+        if None in module_keys:
+            return self._scan_defense_legal(defender, attack_technique, reserved_only)
+        key = ("defend", defender.seat, defender.weapon.key, defender.energy, tuple(defender.reservations),
+               defender.defenseless, defender.defeated, defender.in_core, attack_technique.ranged, reserved_only,
+               *module_keys)
+        memo = self.ruleset.legal_memo
+        legal = memo.get(key)
+        if legal is None:
+            legal = self._remember(key, self._scan_defense_legal(defender, attack_technique, reserved_only))
+        return legal
+
+    def _scan_defense_legal(self, defender: Fighter, attack_technique: Technique,
+                            reserved_only: bool) -> tuple[int, ...]:
         codec = self.ruleset.codec
         legal = [codec.encode((kind, technique.key)) for kind, technique, _ in
-                 self._defense_options(attack.target, attack.technique, attack.reserved_only)]
+                 self._defense_options(defender, attack_technique, reserved_only)]
         legal.append(codec.encode(("take_hit",)))
-        return sorted(legal)
+        return tuple(sorted(legal))
 
     def _legal_counter(self, attack: Attack) -> list[int]:
         codec = self.ruleset.codec

@@ -20,10 +20,8 @@ Every hook has a no-op default, so a module overrides only what it changes. Hook
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from issoku.rules.breath.costs import Modifier
 
@@ -72,11 +70,28 @@ class BreathModule:
         """Whether ``fighter`` may play one of this module's orders now, in its breath."""
         return False
 
+    def legal_key(self, state: "BreathState", fighter: "Fighter") -> Hashable | None:
+        """What this module's breath-decision hooks (``order_legal``, ``attack_allowed``,
+        ``cost_modifiers``) read of the fight beyond the engine's own situation key (the acting
+        fighter's seat, weapon, Energy, stance, flags, 0-Energy and [Kata] uses, Core Zone flag, and
+        who is defeated); ``None``: not memoisable.
+
+        The engine memoises a breath decision's legal actions on the two keys together, so a module
+        whose hooks read more must return it here. The default is ``()`` for a module that overrides
+        none of those hooks and ``None`` (no memo, always correct) for one that overrides any.
+        """
+        cls = type(self)
+        if (cls.order_legal is BreathModule.order_legal and cls.attack_allowed is BreathModule.attack_allowed
+                and cls.cost_modifiers is BreathModule.cost_modifiers):
+            return ()
+        return None
+
     def apply_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
         """Carry out one of this module's orders in ``fighter``'s breath."""
 
     def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
-        """Whether ``order`` answers this module's pending decision."""
+        """Whether ``order`` answers this module's pending decision; the engine asks only about this
+        module's own orders (those of its ``order_kinds``), the only answers its decisions can take."""
         return False
 
     def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
@@ -140,9 +155,11 @@ class BreathModule:
         slots (``ruleset.observed_slots``)."""
         return ()
 
-    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: np.ndarray) -> None:
-        """Fill this module's fields; ``order`` lists seats ego-first, one per observation slot (None: an
-        empty padded slot, only under a ruleset ``capacity``)."""
+    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
+        """Fill this module's fields of ``out``, the observation being built (an ``array.array("f")``, zeros
+        where nothing was written, that becomes the float32 observation): store single values by index.
+        ``order`` lists seats ego-first, one per observation slot (None: an empty padded slot, only under
+        a ruleset ``capacity``)."""
 
     def render_line(self, state: "BreathState") -> str:
         """One line for the text rendering ('' for none)."""

@@ -11,8 +11,8 @@ scaled to about [0, 1] so a network needs no normaliser.
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -74,9 +74,9 @@ class _Layout:
     the catalog indexes, flattened into plain ints and floats for the hot path."""
 
     __slots__ = ("size", "decision_kind", "kind_index", "round", "round_limit", "pending_check_bonus",
-                 "incoming_attack", "ego_orders", "per_fighter_block", "scales", "weapon", "weapon_width", "weapon_index", "armor", "armor_width",
-                 "armor_index", "stance", "stance_width", "stance_index", "own_reserved", "defense_index",
-                 "own_kata_used", "kata_index")
+                 "incoming_attack", "ego_orders", "field", "templates", "weapon", "weapon_width", "weapon_index",
+                 "stance", "stance_width", "stance_index", "own_reserved", "defense_index", "own_kata_used",
+                 "kata_index")
 
     def __init__(self, ruleset: "BreathRuleset") -> None:
         spec = ruleset.observation_spec
@@ -89,47 +89,72 @@ class _Layout:
         self.pending_check_bonus = spec.slice("pending_check_bonus").start
         self.incoming_attack = spec.slice("incoming_attack").start
         self.ego_orders = ego_orders(ruleset)
-        first, last = spec.slice(PER_FIGHTER[0]), spec.slice(PER_FIGHTER[-1])
-        if last.stop - first.start != len(PER_FIGHTER) * ruleset.observed_slots:
-            raise ValueError("the per-fighter observation fields must be contiguous")
-        self.per_fighter_block = slice(first.start, last.stop)
-        self.scales = np.array([[SCALE.get(name, 1.0)] for name in PER_FIGHTER])
+        self.field = {name: spec.slice(name).start for name in PER_FIGHTER}
+        """Where each per-fighter field starts (slot ``k`` of the field is at ``start + k``)."""
         self.weapon, self.weapon_width = spec.slice("weapon").start, len(catalog.weapons)
         self.weapon_index = catalog.weapon_index
-        self.armor, self.armor_width = spec.slice("armor").start, len(catalog.armors)
-        self.armor_index = catalog.armor_index
         self.stance, self.stance_width = spec.slice("stance").start, len(catalog.stances)
         self.stance_index = catalog.stance_index
         self.own_reserved = spec.slice("own_reserved").start
         self.defense_index = catalog.defense_index
         self.own_kata_used = spec.slice("own_kata_used").start
         self.kata_index = catalog.kata_index
+        self.templates = tuple(self._template(ruleset, seat) for seat in range(ruleset.num_seats))
+        """Per seat: its observation's values that never change in a fight (the sheets' numbers, sides,
+        armor), written once; :func:`encode` copies it and writes the rest."""
 
-
-_LAYOUTS: "WeakKeyDictionary[BreathRuleset, _Layout]" = WeakKeyDictionary()
+    def _template(self, ruleset: "BreathRuleset", seat: int) -> array:
+        spec = ruleset.observation_spec
+        armor, armor_width = spec.slice("armor").start, len(ruleset.catalog.armors)
+        values = [0.0] * self.size
+        side = ruleset.sheets[seat].side
+        for slot, other_seat in enumerate(self.ego_orders[seat]):
+            if other_seat is None:
+                continue
+            sheet = ruleset.sheets[other_seat]
+            for name, value in (("present", 1.0), ("ally", float(sheet.side == side)),
+                                ("max_energy", sheet.max_energy), ("max_wounds", sheet.max_wounds),
+                                ("finesse", sheet.finesse), ("physique", sheet.physique)):
+                values[self.field[name] + slot] = min(1.0, value / SCALE.get(name, 1.0))
+            values[armor + slot * armor_width + ruleset.catalog.armor_index[sheet.armor.key]] = 1.0
+        return array("f", values)
 
 
 def _layout(ruleset: "BreathRuleset") -> _Layout:
-    layout = _LAYOUTS.get(ruleset)
+    """The ruleset's layout, built on first use and kept on the ruleset (``encoder_layout``)."""
+    layout = ruleset.encoder_layout
     if layout is None:
-        layout = _LAYOUTS[ruleset] = _Layout(ruleset)
+        layout = ruleset.encoder_layout = _Layout(ruleset)
     return layout
 
 
-EMPTY_ROW = (0.0,) * len(PER_FIGHTER)
-"""An empty padded slot: all zeros, ``present`` 0."""
+def _reserved_steps() -> dict[float, float]:
+    """``own_reserved`` after one more reservation of a technique, by its value before: float32
+    arithmetic, as the field has always been built (1/3 added per reservation, capped at 1)."""
+    steps: dict[float, float] = {}
+    cell = np.zeros(1, dtype=np.float32)
+    while float(cell[0]) not in steps:
+        before = float(cell[0])
+        cell[0] = min(1.0, cell[0] + 1 / 3)
+        steps[before] = float(cell[0])
+    return steps
+
+
+RESERVED_STEPS = _reserved_steps()
 
 
 def encode(state: "BreathState", seat: int) -> np.ndarray:
     """The float32 observation of ``seat``.
 
-    Speed: this runs on every env step, so the values are written into a Python list (a list store is
-    several times cheaper than a numpy element store) and converted once; float64 -> float32 rounding is
-    the same either way.
+    Speed: this runs on every env step. The values that never change in a fight come from a copy of the
+    seat's template, an ``array.array("f")``; the rest (modules' included) are stored into it by index
+    (several times cheaper than numpy element stores, and the array's buffer becomes the observation
+    without a conversion). Values are computed in float64 (per-fighter ones scaled and capped as
+    ``min(1.0, v / scale)``) and rounded to float32 as they are stored, which is numpy's rounding.
     """
     ruleset = state.ruleset
     layout = _layout(ruleset)
-    values = [0.0] * layout.size
+    values = layout.templates[seat][:]
     fighters = state.fighters
     me = fighters[seat]
     if not state.is_over():
@@ -143,36 +168,56 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
         values[base + 1] = float(attack.critical)
         values[base + 2] = attack.technique.damage / 2.0
     order = layout.ego_orders[seat]
-    rows = []
+    at = layout.field
+    acting, energy, wounds, limit, spent = at["acting"], at["energy"], at["wounds"], at["breath_limit"], at["spent"]
+    standing, defenseless, defeated = at["standing"], at["defenseless"], at["defeated"]
+    checks, reservations, defense, zero = at["attack_checks"], at["reservations"], at["defense"], at["zero_energy_used"]
+    s_energy, s_wounds, s_limit, s_spent = SCALE["energy"], SCALE["wounds"], SCALE["breath_limit"], SCALE["spent"]
+    s_checks, s_reservations, s_defense, s_zero = (SCALE["attack_checks"], SCALE["reservations"], SCALE["defense"],
+                                                   SCALE["zero_energy_used"])
+    weapon, weapon_width, weapon_index = layout.weapon, layout.weapon_width, layout.weapon_index
+    actor = state.actor_seat
     for slot, other_seat in enumerate(order):
         if other_seat is None:
-            rows.append(EMPTY_ROW)
-            continue
+            continue  # an empty padded slot stays all zeros
         f = fighters[other_seat]
-        sheet = f.sheet
-        rows.append((  # in PER_FIGHTER order
-            1.0, float(f.side == me.side), float(state.actor_seat == other_seat), f.energy, sheet.max_energy,
-            max(0, f.wounds), sheet.max_wounds, f.limit, f.spent, float(f.standing), float(f.defenseless),
-            float(f.defeated), f.attack_checks, len(f.reservations), state.defense_of(f), sheet.finesse,
-            sheet.physique, len(f.zero_energy_used),
-        ))
-        values[layout.weapon + slot * layout.weapon_width + layout.weapon_index[f.weapon.key]] = 1.0
-        values[layout.armor + slot * layout.armor_width + layout.armor_index[sheet.armor.key]] = 1.0
+        if actor == other_seat:
+            values[acting + slot] = 1.0
+        q = f.energy / s_energy
+        values[energy + slot] = q if q < 1.0 else 1.0
+        q = max(0, f.wounds) / s_wounds
+        values[wounds + slot] = q if q < 1.0 else 1.0
+        q = f.limit / s_limit
+        values[limit + slot] = q if q < 1.0 else 1.0
+        q = f.spent / s_spent
+        values[spent + slot] = q if q < 1.0 else 1.0
+        if f.standing:
+            values[standing + slot] = 1.0
+        if f.defenseless:
+            values[defenseless + slot] = 1.0
+        if f.defeated:
+            values[defeated + slot] = 1.0
+        q = f.attack_checks / s_checks
+        values[checks + slot] = q if q < 1.0 else 1.0
+        q = len(f.reservations) / s_reservations
+        values[reservations + slot] = q if q < 1.0 else 1.0
+        q = state.defense_of(f) / s_defense
+        values[defense + slot] = q if q < 1.0 else 1.0
+        q = len(f.zero_energy_used) / s_zero
+        values[zero + slot] = q if q < 1.0 else 1.0
+        values[weapon + slot * weapon_width + weapon_index[f.weapon.key]] = 1.0
         if f.stance is not None:
             values[layout.stance + slot * layout.stance_width + layout.stance_index[f.stance.key]] = 1.0
     used = layout.own_kata_used
     for key in me.kata_used:
         values[used + layout.kata_index[key]] = 1.0
-    out = np.array(values, dtype=np.float32)
-    # the per-fighter fields are one field-major block; scaled and capped in float64, as min(1.0, v / scale)
-    out[layout.per_fighter_block] = np.minimum(np.array(rows, dtype=np.float64).T / layout.scales, 1.0).ravel()
     reserved = layout.own_reserved
-    for key in me.reservations:  # float32 arithmetic, as ever: 1/3 added per reservation
+    for key in me.reservations:
         index = reserved + layout.defense_index[key]
-        out[index] = min(1.0, out[index] + 1 / 3)
+        values[index] = RESERVED_STEPS[values[index]]
     for module in ruleset.modules:
-        module.write_observation(state, order, out)
-    return out
+        module.write_observation(state, order, values)
+    return np.frombuffer(values, dtype=np.float32)  # the array's own buffer: no conversion, no copy
 
 
 def render_text(state: "BreathState") -> str:

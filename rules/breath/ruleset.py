@@ -91,6 +91,10 @@ class BreathRuleset:
         self.capacity = capacity
         self._check_config()
         self.sheets: tuple[Sheet, ...] = tuple(self._sheet(spec) for spec in config.fighters)
+        self.own_stances = tuple({stance.key: stance for stance in sheet.stances} for sheet in self.sheets)
+        """Per seat, its stances by key (the legal-action scan looks them up)."""
+        self.own_katas = tuple({kata.key: kata for kata in sheet.katas} for sheet in self.sheets)
+        """Per seat, its [Kata] by key."""
         self.num_seats = len(self.sheets)
         self.seat_names = self._seat_names()
         self.seat_teams = tuple(sheet.side for sheet in self.sheets)
@@ -113,8 +117,17 @@ class BreathRuleset:
         self.action_names: tuple[str, ...] = tuple(self.codec.names)
         self.slots: tuple[ActionSlot, ...] = tuple(self._slot(order) for order in orders)
         self.module_of_kind = {kind: module for module in self.modules for kind in module.order_kinds}
+        self.module_actions = {module: tuple(a for a, slot in enumerate(self.slots) if slot.kind in module.order_kinds)
+                               for module in self.modules}
+        """Each module's own actions: the only answers its decisions can take (``BreathModule.pending_legal``)."""
         self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
+        self.legal_memo: dict[tuple, tuple[int, ...]] = {}
+        """Legal actions of breath and defend decisions by situation, and each distinct legal tuple by
+        itself so that situations share it (``BreathState`` fills it, up to ``engine.LEGAL_MEMO_LIMIT``
+        entries). Situation keys hold strings, legal tuples only ints, so the two never collide."""
         self.observation_spec: ObservationSpec = build_observation_spec(self)
+        self.encoder_layout: object | None = None
+        """``observe``'s offsets and templates for this ruleset, built on the first observation."""
         self.fingerprint = self._fingerprint()
 
     # -- construction ------------------------------------------------------------------------------

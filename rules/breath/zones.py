@@ -17,10 +17,9 @@ absolutely (``side_a_front``...). ``docs/rules/breath.md`` § Skirmish zones rec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
 
 from issoku.rules.breath.costs import Modifier
 from issoku.rules.breath.modules import BreathModule, Order
@@ -171,6 +170,10 @@ class ZonesModule(BreathModule):
     def _shinobi_entry(state: "BreathState", fighter: "Fighter") -> bool:
         return "shinobi" in fighter.sheet.traits and state.zero_energy_allowed(fighter, OUTSIDE_ZERO_EFFECT)
 
+    def legal_key(self, state: "BreathState", fighter: "Fighter") -> tuple[int, ...]:
+        """Moves, reach and the Outside Zone surcharge read where everyone stands (sides are fixed)."""
+        return tuple(state.ext["zones"].zone)
+
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Where each maneuver may go from here (BR-G15, BR-Z02..Z06), and whether Energy covers it."""
         data = state.ext["zones"]
@@ -231,8 +234,9 @@ class ZonesModule(BreathModule):
             fighter.closed_this_round = True
         if kind == "sprint":
             data.sprint[fighter.seat] = True
-        state.emit(maneuver.rule, "moved", fighter.seat, maneuver=kind, origin=ZONE_NAMES[here],
-                   zone=ZONE_NAMES[there], in_core=fighter.in_core, closed=entered_enemies)
+        if state.events.enabled:
+            state.emit(maneuver.rule, "moved", fighter.seat, maneuver=kind, origin=ZONE_NAMES[here],
+                       zone=ZONE_NAMES[there], in_core=fighter.in_core, closed=entered_enemies)
 
     # -- the rules' arithmetic -------------------------------------------------------------------
     def attack_allowed(self, state: "BreathState", attacker: "Fighter", target: "Fighter",
@@ -271,7 +275,7 @@ class ZonesModule(BreathModule):
         return (("zone", num_fighters * len(EGO_ZONES), 0.0, 1.0),
                 ("zone_enemy_controlled", len(EGO_ZONES), 0.0, 1.0), ("sprint_bonus", 1, 0.0, 1.0))
 
-    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: np.ndarray) -> None:
+    def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
         """Fill the zone fields; everything here is visible at the table."""
         spec = state.ruleset.observation_spec
         data = state.ext["zones"]

@@ -102,6 +102,11 @@ class Dice:
     def roll(self, count: int, sides: int = 10) -> tuple[int, ...]:
         """``count`` dice of ``sides`` sides."""
         if sides == 10:
+            start = self._next
+            end = start + count
+            if end <= len(self._block):  # the common case: straight from the block (what d10() would read)
+                self._next = end
+                return tuple(self._block[start:end])
             return tuple(self.d10() for _ in range(count))
         return tuple(self.die(sides) for _ in range(count))
 
@@ -185,6 +190,7 @@ def sum_pmf(count: int = 2, sides: int = 10) -> dict[int, Fraction]:
     return pmf
 
 
+@lru_cache(maxsize=4096)
 def prob_at_least(threshold: int, count: int = 2, sides: int = 10) -> Fraction:
     """P(sum of ``count`` d``sides`` ≥ threshold), exactly."""
     return sum((p for total, p in sum_pmf(count, sides).items() if total >= threshold), Fraction(0))

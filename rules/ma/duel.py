@@ -16,10 +16,8 @@ the canon (MA-001); :class:`MaModule` adds, through the engine's hooks only:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from issoku.rules.breath.content import Catalog, Technique
 from issoku.rules.breath.costs import Modifier
@@ -40,7 +38,7 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.observe import observation_fields, render_line, write_observation
+from issoku.rules.ma.observe import Offsets, observation_fields, render_line, write_observation
 from issoku.rules.ma.sparring import SparringScore
 from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
 from issoku.rules.ma.tsubazeriai import (
@@ -61,6 +59,10 @@ DIRECTIONS = {"close": CLOSER, "open": OPENER}
 BASE_COSTS = {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
               "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}
 """Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
+LOCATIONS = {location.value: location for location in Location}
+"""A hit location by its name in an ``aim`` order (a dict lookup; calling the Enum by value is slow)."""
+ORDER_RULES = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}
+"""The rule behind paying for each of the duel's maneuvers (MA-G04 for the tsubazeriai ones)."""
 THREAT_MARGIN = 2
 """A location attack that missed by at most this much threatened the location (MA-034, MA-G10)."""
 UNARMED = "unarmed"
@@ -130,6 +132,7 @@ class MaModule(BreathModule):
         self._costs: dict[tuple, tuple[int, list[Modifier]]] = {}
         self._legal: dict[tuple, frozenset[Order]] = {}
         self._orders: tuple[Order, ...] = ()
+        self._offsets: Offsets | None = None
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
@@ -168,9 +171,16 @@ class MaModule(BreathModule):
         """The range verdict of ``fighter``'s weapon in hand at the current ma."""
         table = self._ranges.get(fighter.weapon.key)
         if table is None:
-            reach = self.reach(fighter.weapon.key, state.ruleset.catalog)
-            table = self._ranges[fighter.weapon.key] = range_table(reach, self.config.long_weapon_opening)
+            table = self._range_table(fighter.weapon.key, state)
         return table[self.data(state).ladder.rung]
+
+    def _range_table(self, weapon_key: str, state: "BreathState") -> tuple[RangeVerdict, ...]:
+        """A weapon's verdicts by rung, computed once per ruleset."""
+        table = self._ranges.get(weapon_key)
+        if table is None:
+            reach = self.reach(weapon_key, state.ruleset.catalog)
+            table = self._ranges[weapon_key] = range_table(reach, self.config.long_weapon_opening)
+        return table
 
     # -- orders ------------------------------------------------------------------------------------
     def _cost(self, state: "BreathState", fighter: "Fighter", order: Order) -> tuple[Technique | None, int, list[Modifier]]:
@@ -190,6 +200,13 @@ class MaModule(BreathModule):
         if priced is None:
             priced = self._costs[key] = state.cost_of(fighter, technique, order, base)
         return technique, priced[0], priced[1]
+
+    def legal_key(self, state: "BreathState", fighter: "Fighter") -> tuple:
+        """The range verdicts and the duel's orders read the rung (the stage's farthest rung is fixed per
+        ruleset), a leg wound prices half-steps, disarmed and an owed counter open orders."""
+        data = self.data(state)
+        injuries = data.injuries[fighter.seat]
+        return data.ladder.rung, injuries.leg, injuries.disarmed, data.counter_owed == fighter.seat
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Whether ``fighter`` may play one of the duel's maneuvers now.
@@ -244,14 +261,14 @@ class MaModule(BreathModule):
         kind = order[0]
         technique, cost, modifiers = self._cost(state, fighter, order)
         count = fighter.energy
-        rule = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}.get(kind, "MA-G04")
-        state.pay(fighter, cost, rule, ":".join(str(part) for part in order), modifiers)
+        what = ":".join(str(part) for part in order) if state.events.enabled else ""  # only the log reads it
+        state.pay(fighter, cost, ORDER_RULES.get(kind, "MA-G04"), what, modifiers)
         data = self.data(state)
         target = state.target_in_slot(fighter, 0)
         if kind == "half_step":
             self._half_step(state, fighter, target, DIRECTIONS[order[1]], count)
         elif kind == "aim":
-            state.declare_attack(fighter, target, technique, extra={"location": Location(order[2])})
+            state.declare_attack(fighter, target, technique, extra={"location": LOCATIONS[order[2]]})
         elif kind == "slip_counter":
             data.counter_owed = -1
             state.declare_attack(fighter, target, technique, reserved_only=True, extra={"slip_counter": True})
@@ -489,13 +506,19 @@ class MaModule(BreathModule):
         """The ``ma_*`` fields (``observe.py``)."""
         return observation_fields(num_fighters)
 
-    def write_observation(self, state: "BreathState", order: Sequence[int], out: np.ndarray) -> None:
+    def write_observation(self, state: "BreathState", order: Sequence[int], out: MutableSequence[float]) -> None:
         """Fill the ``ma_*`` fields, ego first."""
-        can_attack = [self.verdict(state, f).can_attack for f in state.fighters]
-        pending = state.stack[-1] if state.stack else None
-        declared = pending.context[1] if pending is not None and pending.owner is self else 0
-        write_observation(state.ruleset.observation_spec, self.data(state), state.round, order, can_attack,
-                          declared, out)
+        offsets = self._offsets
+        if offsets is None:  # the module belongs to one ruleset, so to one observation layout
+            offsets = self._offsets = Offsets(state.ruleset.observation_spec)
+        data = state.ext[self.name]
+        rung = data.ladder.rung
+        ranges = self._ranges
+        can_attack = [(ranges[f.weapon.key] if f.weapon.key in ranges else self._range_table(f.weapon.key, state))[rung]
+                      .can_attack for f in state.fighters]
+        stack = state.stack
+        declared = stack[-1].context[1] if stack and stack[-1].owner is self else 0
+        write_observation(offsets, data, state.round, order, can_attack, declared, out)
 
     def render_line(self, state: "BreathState") -> str:
         """The ladder with both fighters, the guards, injuries, points and stage (``observe.render_line``)."""

@@ -7,10 +7,9 @@ ladder is one value per duel (MA-010).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from issoku.rules.kernel.protocol import ObservationSpec
 from issoku.rules.ma.ladder import CLOSER, RUNG_NAMES, Rung
@@ -24,6 +23,8 @@ INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
 STREAK_SCALE = 3.0
 GAP_PER_RUNG = 3
 """Dashes between the two fighters per rung of ma left before tsubazeriai, in the rendering."""
+_injury_flags = attrgetter(*INJURY_FLAGS)
+"""An ``Injuries``' flags as a tuple, in ``INJURY_FLAGS`` order."""
 
 
 def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
@@ -38,31 +39,56 @@ def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
             ("ma_half_step_declared", 2, 0.0, 1.0))
 
 
-def write_observation(spec: ObservationSpec, data: "MaData", round_no: int, order: Sequence[int],
-                      can_attack: Sequence[bool], declared_step: int, out: np.ndarray) -> None:
-    """Fill the ``ma_*`` fields of ``out``; ``order`` lists seats ego first, ``can_attack`` is by seat,
-    ``declared_step`` the direction of a half-step awaiting its answer (0 when none)."""
-    out[spec.slice("ma_rung").start + data.ladder.rung] = 1.0
+class Offsets:
+    """Where each ``ma_*`` field starts in one ruleset's observation (looked up once, not per write)."""
+
+    __slots__ = ("rung", "can_attack", "guard", "guard_open", "window", "injuries", "points", "loss_streak",
+                 "stage_side", "step_in", "counter_owed", "first_contest", "half_step_declared")
+
+    def __init__(self, spec: ObservationSpec) -> None:
+        for name in self.__slots__:
+            setattr(self, name, spec.slice("ma_" + name).start)
+
+
+def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequence[int],
+                      can_attack: Sequence[bool], declared_step: int, out: MutableSequence[float]) -> None:
+    """Fill the ``ma_*`` fields of ``out`` (the observation being built, zeros where unwritten) at
+    offsets ``at``; ``order`` lists seats ego first, ``can_attack`` is by seat, ``declared_step`` the
+    direction of a half-step awaiting its answer (0 when none). Runs on every env step: flags are
+    written only when set."""
+    out[at.rung + data.ladder.rung] = 1.0
     me = order[0]
+    flags = len(INJURY_FLAGS)
+    score, stage_side = data.score, data.stage.side
     for slot, seat in enumerate(order):
         guard = data.guards[seat]
-        out[spec.slice("ma_can_attack").start + slot] = float(can_attack[seat])
-        out[spec.slice("ma_guard").start + slot] = guard.value / guard.maximum
-        out[spec.slice("ma_guard_open").start + slot] = float(guard.is_open(round_no))
-        out[spec.slice("ma_window").start + slot] = float(guard.window and guard.is_open(round_no))
-        injuries = data.injuries[seat]
-        base = spec.slice("ma_injuries").start + slot * len(INJURY_FLAGS)
-        for i, flag in enumerate(INJURY_FLAGS):
-            out[base + i] = float(getattr(injuries, flag))
-        if data.score is not None:
-            out[spec.slice("ma_points").start + slot] = min(1.0, data.score.points[seat] / POINTS_TO_WIN)
-        out[spec.slice("ma_loss_streak").start + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
-        out[spec.slice("ma_stage_side").start + slot] = float(data.stage.side == seat)
-    out[spec.slice("ma_step_in").start] = float(data.step_in_from[me] >= 0)
-    out[spec.slice("ma_counter_owed").start] = float(data.counter_owed == me)
-    out[spec.slice("ma_first_contest").start] = float(data.first_contest)
+        if can_attack[seat]:
+            out[at.can_attack + slot] = 1.0
+        out[at.guard + slot] = guard.value / guard.maximum
+        if guard.is_open(round_no):
+            out[at.guard_open + slot] = 1.0
+            if guard.window:
+                out[at.window + slot] = 1.0
+        injured = _injury_flags(data.injuries[seat])
+        if any(injured):
+            base = at.injuries + slot * flags
+            for i, flag in enumerate(injured):
+                if flag:
+                    out[base + i] = 1.0
+        if score is not None:
+            out[at.points + slot] = min(1.0, score.points[seat] / POINTS_TO_WIN)
+        if guard.loss_streak:
+            out[at.loss_streak + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
+        if stage_side == seat:
+            out[at.stage_side + slot] = 1.0
+    if data.step_in_from[me] >= 0:
+        out[at.step_in] = 1.0
+    if data.counter_owed == me:
+        out[at.counter_owed] = 1.0
+    if data.first_contest:
+        out[at.first_contest] = 1.0
     if declared_step:
-        out[spec.slice("ma_half_step_declared").start + (0 if declared_step == CLOSER else 1)] = 1.0
+        out[at.half_step_declared + (0 if declared_step == CLOSER else 1)] = 1.0
 
 
 def render_line(data: "MaData", round_no: int, seat_names: Sequence[str] = ("player_0", "player_1")) -> str:

@@ -30,7 +30,8 @@ def duel(
     fighter_b: str = typer.Option("ronin", "--b", help="Archetype of side 1."),
     weapon_a: str = typer.Option(None, help="Another weapon for side 0 (e.g. zanbato, yari, tanto)."),
     weapon_b: str = typer.Option(None, help="Another weapon for side 1."),
-    agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic."),
+    agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic "
+                                "(with --ma also distance_keeper), or any registered policy name."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of side 1."),
     data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable)."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
@@ -41,14 +42,20 @@ def duel(
 ) -> None:
     """Play one seeded breath duel (or, with --ma, a Ma and Blade duel) between two scripted fighters and
     print its event log."""
-    from issoku.agents.breath_scripted import SCRIPTED
     from issoku.agents.play import play_fight
+    from issoku.agents.registry import POLICY_FACTORIES, make_policy
     from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
     from issoku.rules.kernel.content import DataError
 
-    for agent in (agent_a, agent_b):
-        if agent not in SCRIPTED:
-            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
+    def registered(agent: str) -> str:
+        """A short name is the fight's own scripted agent (``heuristic`` is ``ma_heuristic`` with --ma)."""
+        for name in (f"{'ma' if ma else 'breath'}_{agent}", agent):
+            if name in POLICY_FACTORIES:
+                return name
+        raise typer.BadParameter(f"unknown agent {agent!r}; choose from aggressive, defensive, heuristic"
+                                 f"{', distance_keeper' if ma else ''} or {', '.join(POLICY_FACTORIES)}")
+
+    policy_names = [registered(agent_a), registered(agent_b)]
     try:
         config = BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a), FighterSpec(fighter_b, 1, weapon=weapon_b)))
         if ma:
@@ -67,7 +74,7 @@ def duel(
     except (KeyError, ValueError) as error:
         raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed),
-                       [SCRIPTED[agent_a](ruleset, seed), SCRIPTED[agent_b](ruleset, seed + 1)])
+                       [make_policy(name, seed=seed + seat, ruleset=ruleset) for seat, name in enumerate(policy_names)])
     names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
              zip(ruleset.seat_names, ruleset.sheets, (agent_a, agent_b))]
     winner = state.winner_side()
@@ -200,8 +207,8 @@ def evaluate(
 
 @app.command("balance-report")
 def balance_report(
-    study: Path = typer.Option(None, "--study", help="A study TOML file: env, policies, loadouts, budget (docs/balance.md)."),
-    env: str = typer.Option(None, "--env", help="Env id or package.module:factory (default: the study's, else breath_duel_v0)."),
+    study: list[Path] = typer.Option(None, "--study", help="A study TOML file (docs/balance.md); repeat. Default, with no --env either: the shipped studies (both duels, policies, loadouts, combo table, restricted play)."),
+    env: str = typer.Option(None, "--env", help="Env id or package.module:factory, for one ad-hoc study of that env (or to override the studies')."),
     policy: list[str] = typer.Option(None, "--policy", "-p", help="Policy name or name=package.module:factory; repeat. Default: every registered agent."),
     games: int = typer.Option(None, "--games", "-n", help="Games per pair and loadout (seats swap every other game)."),
     seed: int = typer.Option(None, "--seed", help="Base seed of the games."),
@@ -211,26 +218,69 @@ def balance_report(
     workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
     batch_size: int = typer.Option(16, "--batch-size", help="Games per job."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating intervals."),
-    play: bool = typer.Option(True, "--play/--no-play", help="Play the study first, or only report on the store."),
+    play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
     composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath)."),
     composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat."),
 ) -> None:
-    """Play a seeded round-robin tournament into the match store, then write the balance report."""
+    """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
+
+    With no arguments: the default report on both duels (a few minutes on two cores).
+    """
     from issoku.evaluation.commands import balance_report as run_balance_report
-    from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.commands import default_studies, study_from_options
     from issoku.evaluation.metrics import CompositionSpec
 
     try:
-        spec = study_from_options(study, env, policy, games, seed, mirrors) if play else None
+        files = list(study or ()) or ([] if env else default_studies())
+        studies = ([study_from_options(file, env, policy, games, seed, mirrors) for file in files]
+                   or [study_from_options(None, env, policy, games, seed, mirrors)]) if play else []
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
-        run, report = run_balance_report(spec, db, out, workers=workers, batch_size=batch_size, bootstrap=bootstrap,
-                                         composition=composition)
+        runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
+                                          bootstrap=bootstrap, composition=composition)
     except (ValueError, KeyError) as error:  # DataError, pydantic ValidationError, UnknownNameError
         typer.echo(f"balance-report: {error}", err=True)
         raise typer.Exit(2) from None
-    if run is not None:
-        typer.echo(f"{run.played} games played, {run.already_stored} already stored, {run.scheduled} in the study")
+    for run in runs:
+        restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
+        typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "
+                   f"stored, {run.tournament.scheduled} in the study{restricted}")
+    from issoku.evaluation.report import read_headlines
+
+    for line in read_headlines(report):
+        typer.echo(f"  {line}")
     typer.echo(f"report: {report}")
+
+
+@app.command("benchmark")
+def benchmark(
+    candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, or package.module:attribute (a factory or a plain callable), optionally as name=package.module:attribute."),
+    suite: str = typer.Option("breath_duel_v0", "--suite", help="A shipped suite name or a suite TOML file."),
+    db: Path = typer.Option(Path("runs/benchmark/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
+    workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process)."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating interval."),
+    calibrate: bool = typer.Option(False, "--calibrate", help="Play the references' round robin and print their ratings (for the suite file)."),
+) -> None:
+    """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
+    from issoku.evaluation.benchmark import format_result, load_suite, run_benchmark, run_calibration
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.store import MatchStore
+
+    try:
+        spec = load_suite(suite)
+        with MatchStore(db) as store:
+            if calibrate:
+                ratings, fingerprints = run_calibration(spec, store, workers=workers)
+                typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
+                typer.echo("\n[reference_fingerprints]\n"
+                           + "\n".join(f'{name} = "{fp}"' for name, fp in fingerprints.items()))
+                return
+            if candidate is None:
+                raise ValueError("name a candidate policy (or --calibrate)")
+            result = run_benchmark(spec, resolve_policy(candidate), store, workers=workers, bootstrap=bootstrap)
+    except (ValueError, KeyError, ImportError) as error:
+        typer.echo(f"benchmark: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(format_result(result))
 
 
 @app.command("head-to-head")

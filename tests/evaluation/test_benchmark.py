@@ -50,3 +50,88 @@ def test_calibration_anchors_the_first_reference_at_zero():
     records = [make_record(("weak", "strong"), (-1.0, 1.0) if s % 4 else (1.0, -1.0), seed=s) for s in range(40)]
     ratings = calibrate(records, SUITE)
     assert ratings["weak"] == 0.0 and ratings["strong"] > 100.0
+
+
+def always_take_one(observation, action_mask):
+    """A plain policy callable (no factory): what a researcher may hand the benchmark."""
+    return 0
+
+
+TOY_SUITE = SuiteConfig(name="toy", version=1, env="tests.evaluation.toy_env:take_away_env",
+                        policies=("perfect=tests.evaluation.toy_env:Perfect",
+                                  "take_one=tests.evaluation.toy_env:TakeOne"),
+                        games_per_pair=6, reference_elo={"perfect": 400.0, "take_one": 0.0})
+
+
+def test_policies_parse_as_registered_names_factories_plain_callables_and_checkpoints(tmp_path):
+    from issoku.agents.policy import RandomLegal
+    from issoku.evaluation.policies import CheckpointFactory, FixedCallable, resolve_policy
+
+    assert resolve_policy("random").factory is RandomLegal
+    named = resolve_policy("mine=tests.evaluation.toy_env:Perfect")
+    assert named.name == "mine" and named.factory(seed=1)(np.array([5.0, 0.0]), np.ones(3)) == 0
+    plain = resolve_policy("tests.evaluation.test_benchmark:always_take_one")
+    assert plain.name == "always_take_one" and isinstance(plain.factory, FixedCallable)
+    assert plain.factory(seed=3) is always_take_one
+    with pytest.raises(ValueError, match="no checkpoint"):
+        resolve_policy("missing/model.zip")
+    checkpoint = tmp_path / "model_100.zip"
+    checkpoint.write_bytes(b"weights")
+    spec = resolve_policy(str(checkpoint))  # loaded only when a game needs it
+    assert spec.name == "model_100" and spec.factory == CheckpointFactory(str(checkpoint)) and spec.fingerprint
+    assert resolve_policy(f"v2={checkpoint}").name == "v2"
+
+
+def test_a_benchmark_run_plays_only_against_the_references_and_resumes(tmp_path):
+    from issoku.evaluation.benchmark import format_result, run_benchmark
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.store import MatchStore
+
+    candidate = resolve_policy("tests.evaluation.test_benchmark:always_take_one")
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        result = run_benchmark(TOY_SUITE, candidate, store, workers=0, bootstrap=50, progress=False)
+        assert store.count() == 12 and {p for r in store.records() for p in r.policies} == {
+            "always_take_one", "perfect", "take_one"}
+        again = run_benchmark(TOY_SUITE, candidate, store, workers=0, bootstrap=50, progress=False)
+        assert store.count() == 12 and again.elo == result.elo
+    assert result.per_reference["take_one"].value == pytest.approx(0.5)  # a mirror of its own play
+    assert result.per_reference["perfect"].value < 0.5 and result.elo < 400.0
+    assert "suite toy v1: always_take_one" in format_result(result)
+
+
+def test_the_shipped_suites_are_calibrated_for_every_reference():
+    from issoku.evaluation.benchmark import load_suite, shipped_suites
+
+    assert {"breath_duel_v0", "tempo_duel_v0"} <= set(shipped_suites())
+    for name in shipped_suites():
+        suite = load_suite(name)
+        assert set(suite.reference_elo) == set(suite.reference_names) and suite.reference_elo["random"] == 0.0
+        assert set(suite.reference_fingerprints) == set(suite.reference_names)
+
+
+def test_a_reference_edited_since_calibration_is_flagged(tmp_path):
+    from issoku.evaluation.benchmark import format_result, run_benchmark
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.store import MatchStore
+
+    perfect = resolve_policy("perfect=tests.evaluation.toy_env:Perfect").fingerprint
+    suite = TOY_SUITE.model_copy(update={"reference_fingerprints": {"perfect": perfect, "take_one": "old-code"}})
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        result = run_benchmark(suite, resolve_policy("tests.evaluation.test_benchmark:always_take_one"), store,
+                               workers=0, bootstrap=10, progress=False)
+    assert result.stale == ("take_one",) and "WARNING: take_one changed" in format_result(result)
+
+
+def test_a_policy_fingerprint_follows_its_code(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    from issoku.evaluation.policies import code_fingerprint
+
+    module = tmp_path / "my_agent_mod.py"
+    module.write_text("class Agent:\n    def __init__(self, seed=None):\n        pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = code_fingerprint(importlib.import_module("my_agent_mod").Agent)
+    module.write_text("class Agent:\n    def __init__(self, seed=None):\n        self.greedy = True\n")
+    edited = code_fingerprint(importlib.reload(sys.modules["my_agent_mod"]).Agent)
+    assert first and edited and first != edited

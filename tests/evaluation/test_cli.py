@@ -46,3 +46,21 @@ def test_a_loadout_grid_plays_every_ordered_pairing_with_labels_filled_in(tmp_pa
         {"archetype": "kenshi", "weapon": "katana", "tags": ["katana-user"]},
         {"archetype": "kenshi", "weapon": "yari", "tags": ["yari-user"]}]}
     assert [lo.name for lo in StudyConfig(env="x", policies=("a",)).all_loadouts()] == ["default"]
+    wielded = StudyConfig.model_validate({"env": "x_v0", "policies": ["a"], "loadout_grid": {
+        "seat_key": "fighters", "labels": ["yari", "tanto"], "seat_template": {"archetype": "kenshi", "weapon": "{label}"},
+        "templates": {"yari": "ashigaru"}}}).all_loadouts()
+    assert wielded[0].kwargs == {"fighters": ["ashigaru", {"archetype": "kenshi", "weapon": "tanto"}]}
+    with pytest.raises(ValueError, match="not in the grid"):
+        StudyConfig.model_validate({"env": "x_v0", "policies": ["a"], "loadout_grid": {
+            "seat_key": "fighters", "labels": ["yari", "tanto"], "templates": {"bow": "archer"}}})
+
+
+def test_the_default_report_runs_the_shipped_studies_on_both_duels():
+    from issoku.evaluation.commands import default_studies
+
+    studies = [load_study(path) for path in default_studies()]
+    assert [s.env for s in studies] == ["breath_duel_v0", "breath_duel_v0", "tempo_duel_v0", "tempo_duel_v0"]
+    assert any(s.combo_table for s in studies) and sum(bool(s.restricted_play) for s in studies) == 2
+    loadouts = [lo for s in studies for lo in s.all_loadouts() if lo.seat_labels]
+    assert {"ninjato", "unarmed"} <= {label for lo in loadouts for label in lo.seat_labels}
+    assert all(s.composition() is not None for s in studies)

@@ -53,7 +53,7 @@ def test_the_report_writes_markdown_and_plots_for_every_env(tmp_path):
     with MatchStore(tmp_path / "m.sqlite") as store:
         store.insert(policy_games + loadout_study())
         path = write_report(store, tmp_path / "out", bootstrap=30, progress=False,
-                            composition=CompositionSpec("breath", ("end_breath",)))
+                            compositions={"duel_v0": CompositionSpec("breath", ("end_breath",))})
     text = path.read_text()
     for heading in ("## duel_v0", "## toy_v0", "### Ratings of policies", "### Matchups between loadouts",
                     "### Meta-game among loadouts", "### Initiative and decisiveness", "### Strategy diversity",

@@ -26,6 +26,9 @@ def test_schedule_swaps_seats_on_shared_seeds_and_keys_every_game_uniquely():
 def test_mirrors_add_each_policy_against_itself():
     tournament = Tournament(take_away_env, (PolicySpec("a", TakeOne), PolicySpec("b", TakeOne)), mirrors=True)
     assert tournament.pairs() == [("a", "a"), ("a", "b"), ("b", "b")]
+    mirror = [spec for _, spec in schedule(tournament) if spec.policies == ("a", "a")]
+    assert [spec.seed for spec in mirror] == list(range(tournament.games_per_pair))  # no seat swap to pair up
+    assert len({spec.key for _, spec in schedule(tournament)}) == 3 * tournament.games_per_pair
 
 
 def test_both_seats_get_their_final_reward_and_the_record_is_consistent():

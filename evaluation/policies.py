@@ -1,0 +1,104 @@
+"""What a user types to name a policy -> a :class:`PolicySpec` a tournament (and its worker processes) can use.
+
+One parser for study files, ``balance-report -p`` and ``issoku benchmark``:
+
+* ``ma_heuristic`` — a registered policy (``issoku.agents.registry``);
+* ``path/to/model.zip`` — a trained checkpoint (with its ``.json`` metadata), named by its file stem
+  and fingerprinted by its bytes, so a retrained file never reuses old games;
+* ``package.module:attribute`` — a policy factory (a class, or a callable taking ``seed``), else a
+  plain policy callable ``(observation, mask) -> action`` (the same object plays every game, so it
+  must keep no state between games);
+* ``name=<any of the above>`` — the same under another name.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from issoku.evaluation.tournament import PolicySpec
+from issoku.rules.kernel.content import file_digest
+
+
+@functools.lru_cache(maxsize=8)
+def _loaded_checkpoint(path: str) -> Any:
+    """A checkpoint loaded once per process (loading costs far more than a game; files are never rewritten in place)."""
+    from issoku.agents.checkpoint import CheckpointPolicy
+
+    return CheckpointPolicy(path)
+
+
+@dataclass(frozen=True)
+class CheckpointFactory:
+    """A picklable policy factory for a trained checkpoint.
+
+    Each game gets its own policy object with its own seeded generator, sharing the network loaded
+    once per process (read-only, in evaluation mode).
+    """
+
+    path: str
+
+    def __call__(self, seed: int | None = None) -> Any:
+        policy = copy.copy(_loaded_checkpoint(self.path))
+        policy.seed(seed)
+        return policy
+
+
+@dataclass(frozen=True)
+class FixedCallable:
+    """A picklable factory returning the plain policy callable an import path names."""
+
+    path: str
+
+    def __call__(self, seed: int | None = None) -> Any:
+        from issoku.envs.registry import import_object
+
+        return import_object(self.path)
+
+
+def resolve_policy(entry: str) -> PolicySpec:
+    """The :class:`PolicySpec` of a policy as a user names it (see the module docstring)."""
+    from issoku.agents.registry import POLICY_FACTORIES
+    from issoku.envs.registry import UnknownNameError, import_object
+
+    name, sep, target = entry.partition("=")
+    if not sep:
+        target = entry
+        name = Path(entry).stem if entry.endswith(".zip") else entry.rpartition(":")[2]
+    if target.endswith(".zip"):
+        if not Path(target).exists():
+            raise ValueError(f"no checkpoint at {target}")
+        return PolicySpec(name, CheckpointFactory(target), file_digest(target))
+    if ":" not in target:
+        if target not in POLICY_FACTORIES:
+            raise UnknownNameError("policy", target, sorted(POLICY_FACTORIES))
+        target = POLICY_FACTORIES[target]
+        obj = import_object(target)
+        return PolicySpec(name, obj, code_fingerprint(obj))
+    obj = import_object(target)
+    takes_seed = inspect.isclass(obj) or "seed" in inspect.signature(obj).parameters
+    return PolicySpec(name, obj if takes_seed else FixedCallable(target), code_fingerprint(obj))
+
+
+def code_fingerprint(obj: Any) -> str:
+    """A digest of the source files defining ``obj``: its module, its base classes' modules, and the
+    modules of its package those import from (a scripted duelist built on another agent's module).
+
+    Part of every match key, so editing a scripted agent never reuses the games of its old version
+    (and a benchmark suite can tell that its references changed since calibration).
+    """
+    classes = inspect.getmro(obj) if inspect.isclass(obj) else (obj,)
+    modules = [sys.modules[item.__module__] for item in classes if item.__module__ in sys.modules]
+    package = obj.__module__.rpartition(".")[0]
+    for module in list(modules):
+        for value in vars(module).values():
+            name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
+            if isinstance(name, str) and package and name.startswith(package + ".") and name in sys.modules:
+                modules.append(sys.modules[name])
+    files = sorted({module.__file__ for module in modules if getattr(module, "__file__", None)})
+    return file_digest(*files) if files else ""

@@ -1,0 +1,161 @@
+"""Restricted play (Jaffe et al., 2012): how much does a policy lose when one maneuver or combo is taken away?
+
+A maneuver the strong policy cannot do without is load-bearing; one whose removal costs nothing is
+dead weight; a single maneuver whose removal costs far more than any other may be a degenerate
+crutch. The battery is generated from the rules data: every action of the env's action table
+(``ruleset.action_names``) that the policy actually plays in the stored games, most used first, each
+masked out in turn, then its most used two-action combos (the second action masked right after the
+first). Each restricted policy plays the unrestricted one with seats swapped; the **win-rate drop**
+is ½ minus the restricted policy's score (draws ½), with a Wilson interval.
+
+Here the restricted policy is the same policy with the action masked (when the mask leaves nothing,
+the restriction yields: a forced move stays legal). Any two-seat env with action names
+(``env.unwrapped.action_names``) works. For a scripted policy that is its best play
+without the maneuver; a learned policy would ideally be fine-tuned under the restriction first (a
+training job per restriction; not done here). The games are an ordinary tournament (one job per
+batch, the process pool, the match store, resumable), with restricted policies named
+``"<policy> -<action>"`` or ``"<policy> -<a>><b>"`` so the report tells them apart.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from issoku.evaluation.metrics import CompositionSpec, Proportion, ngrams, wilson
+from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
+
+MARK = " -"
+"""Separates a base policy's name from its restriction; registered names never hold a space."""
+COMBO = ">"
+"""Joins the two actions of a restricted combo."""
+
+
+def restriction_name(base: str, banned: Sequence[str]) -> str:
+    """``"ma_heuristic -attack:uchigatana.thrust"`` or, for a combo, ``"ma_heuristic -a>b"``."""
+    return f"{base}{MARK}{COMBO.join(banned)}"
+
+
+def split_restriction(policy: str) -> tuple[str, tuple[str, ...]] | None:
+    """``(base, banned)`` of a restricted policy's name; None for an ordinary policy."""
+    base, mark, banned = policy.partition(MARK)
+    return (base, tuple(banned.split(COMBO))) if mark else None
+
+
+class _RestrictedPolicy:
+    """The base policy with ``banned`` masked out (a combo: its second action, right after its first)."""
+
+    def __init__(self, base: Any, banned: Sequence[int]) -> None:
+        self._base = base
+        self._banned = tuple(banned)
+        self._last: int | None = None
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        mask = action_mask
+        if len(self._banned) == 1 or self._last == self._banned[0]:
+            mask = action_mask.copy()
+            mask[self._banned[-1]] = 0
+            if not mask.any():
+                mask = action_mask
+        action = int(self._base(observation, mask))
+        self._last = action
+        return action
+
+
+@dataclass(frozen=True)
+class Restricted:
+    """A picklable policy factory: ``base`` (a :class:`PolicySpec` factory) with actions ``banned`` masked out.
+
+    ``banned`` holds action numbers: one (never played) or two (the second never right after the first).
+    """
+
+    base: Any
+    banned: tuple[int, ...]
+
+    def __call__(self, seed: int | None = None, ruleset: Any = None) -> _RestrictedPolicy:
+        if "ruleset" in inspect.signature(self.base).parameters:
+            return _RestrictedPolicy(self.base(seed=seed, ruleset=ruleset), self.banned)
+        return _RestrictedPolicy(self.base(seed=seed), self.banned)
+
+
+def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[str], maneuvers: int = 8,
+            combos: int = 2, spec: CompositionSpec | None = None) -> list[tuple[str, ...]]:
+    """The restrictions to test: the ``maneuvers`` actions of the action table ``policy`` plays in most games,
+    then its ``combos`` most used pairs of consecutive actions (each counted once per game).
+
+    With ``spec`` only the maneuvers of a composition count (decisions of its kind, closers left out):
+    answers such as taking a hit are not choices a designer can take away.
+    """
+    known = set(action_names) - set(spec.closing if spec else ())
+    singles: Counter[str] = Counter()
+    pairs: Counter[tuple[str, str]] = Counter()
+    for record in records:
+        for seat, name in enumerate(record.policies):
+            if name == policy:
+                actions = [action for action, kind in zip(record.actions[seat], record.kinds[seat])
+                           if action in known and (spec is None or kind == spec.kind)]
+                singles.update(set(actions))
+                pairs.update(set(ngrams(actions, 2)))
+    chosen: list[tuple[str, ...]] = [(name,) for name, _ in singles.most_common(maneuvers)]
+    chosen += [pair for pair, _ in pairs.most_common() if pair[0] != pair[1]][:combos]
+    return chosen
+
+
+def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ...]], action_names: Sequence[str],
+                          env_factory: Any, loadout: Loadout, games: int, base_seed: int = 0,
+                          tuned: Mapping[tuple[str, ...], PolicySpec] | None = None) -> Tournament:
+    """Each restricted policy (action names ``restrictions``) against the unrestricted ``base``, seats swapped.
+
+    ``tuned`` gives, per restriction, the policy fine-tuned under it (:mod:`issoku.evaluation.finetune`)
+    to play restricted instead of ``base`` itself.
+    """
+    number = {name: i for i, name in enumerate(action_names)}
+    tuned = tuned or {}
+    restricted = tuple(PolicySpec(restriction_name(base.name, banned),
+                                  Restricted(tuned.get(banned, base).factory, tuple(number[name] for name in banned)),
+                                  tuned.get(banned, base).fingerprint) for banned in restrictions)
+    return Tournament(env_factory, (base,) + restricted, (loadout,), games_per_pair=games, base_seed=base_seed,
+                      pairings=tuple((spec.name, base.name) for spec in restricted))
+
+
+@dataclass(frozen=True)
+class RestrictionResult:
+    """One restriction's games against the unrestricted policy."""
+
+    base: str
+    banned: tuple[str, ...]
+    score: Proportion
+    """The restricted policy's score (draws ½)."""
+
+    @property
+    def drop(self) -> float:
+        """Win-rate drop: ½ − the restricted score (positive: the restriction hurts)."""
+        return 0.5 - self.score.value
+
+    @property
+    def drop_interval(self) -> tuple[float, float]:
+        return 0.5 - self.score.high, 0.5 - self.score.low
+
+
+def restriction_results(records: Iterable[MatchRecord], confidence: float = 0.95) -> list[RestrictionResult]:
+    """Every restricted policy's score against its own base in ``records``, biggest drop first."""
+    totals: dict[tuple[str, tuple[str, ...]], list[float]] = {}
+    for record in records:
+        for seat, name in enumerate(record.policies):
+            parsed = split_restriction(name)
+            if parsed is not None and record.policies[1 - seat] == parsed[0]:
+                totals.setdefault(parsed, []).append(record.score(seat))
+    results = [RestrictionResult(base, banned, wilson(sum(scores), len(scores), confidence))
+               for (base, banned), scores in totals.items()]
+    return sorted(results, key=lambda r: (-r.drop, r.banned))
+
+
+def is_restricted(record: MatchRecord) -> bool:
+    """Whether a restricted policy played this game (such games stay out of the ordinary measures)."""
+    return any(split_restriction(name) is not None for name in record.policies)

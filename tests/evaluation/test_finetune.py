@@ -1,0 +1,47 @@
+"""Restricted play with fine-tuning: a checkpoint is trained on under each restriction before it plays."""
+
+import json
+
+from issoku.evaluation.commands import balance_report
+from issoku.evaluation.config import StudyConfig
+from issoku.evaluation.finetune import FineTuneJob, fine_tune
+from issoku.evaluation.store import MatchStore
+
+from .toy_env import TakeAwayEnv, TakeOne, take_away_env
+
+
+def tiny_checkpoint(folder):
+    """A MaskablePPO checkpoint of take-away after a few dozen steps (what issoku.training would write)."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from issoku.training.seat_env import SeatEnv
+
+    env = DummyVecEnv([lambda: SeatEnv(TakeAwayEnv(), opponent=TakeOne())])
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    model.learn(32)
+    path = folder / "toy_model.zip"
+    model.save(path)
+    (folder / "toy_model.json").write_text(json.dumps({"env_id": "take_away_v0"}))
+    return path
+
+
+def test_fine_tuning_writes_a_new_checkpoint_once_and_restricted_play_uses_it(tmp_path):
+    checkpoint = tiny_checkpoint(tmp_path)
+    job = FineTuneJob(take_away_env, {}, str(checkpoint), (2,), steps=32, seed=0, out=str(tmp_path / "ft" / "x.zip"))
+    out = fine_tune(job)
+    stamp = (tmp_path / "ft" / "x.zip").stat().st_mtime_ns
+    assert json.loads((tmp_path / "ft" / "x.json").read_text())["fine_tuned"]["banned"] == [2]
+    assert fine_tune(job) == out and (tmp_path / "ft" / "x.zip").stat().st_mtime_ns == stamp  # reused
+
+    study = StudyConfig.model_validate({
+        "env": "tests.evaluation.toy_env:take_away_env", "games_per_pair": 4,
+        "policies": [f"ck={checkpoint}", "take_one=tests.evaluation.toy_env:TakeOne"],
+        "restricted_play": {"policy": "ck", "games": 4, "maneuvers": 1, "combos": 0, "fine_tune_steps": 32}})
+    runs, report = balance_report([study], tmp_path / "m.sqlite", tmp_path / "out", workers=0, bootstrap=10,
+                                  progress=False)
+    assert runs[0].restricted.played == 4
+    assert len(list((tmp_path / "fine_tuned").glob("toy_model-*-32.zip"))) == 1
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        restricted = [r for r in store.records() if any(" -" in p for p in r.policies)]
+    assert len(restricted) == 4 and "### Restricted play" in report.read_text()
