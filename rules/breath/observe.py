@@ -69,14 +69,22 @@ def ego_orders(ruleset: "BreathRuleset") -> tuple[tuple[int | None, ...], ...]:
     return tuple(orders)
 
 
+_CHANGING = ("acting", "energy", "wounds", "breath_limit", "spent", "standing", "defenseless", "defeated",
+             "attack_checks", "reservations", "defense", "zero_energy_used")
+"""The per-fighter fields that change during a fight (the template holds the others)."""
+_S_ENERGY, _S_WOUNDS, _S_LIMIT, _S_SPENT = SCALE["energy"], SCALE["wounds"], SCALE["breath_limit"], SCALE["spent"]
+_S_CHECKS, _S_RESERVATIONS, _S_DEFENSE, _S_ZERO = (SCALE["attack_checks"], SCALE["reservations"], SCALE["defense"],
+                                                   SCALE["zero_energy_used"])
+
+
 class _Layout:
     """Where :func:`encode` writes, resolved once per ruleset: the spec's slice lookups, the scales and
     the catalog indexes, flattened into plain ints and floats for the hot path."""
 
     __slots__ = ("size", "decision_kind", "kind_index", "round", "round_limit", "pending_check_bonus",
-                 "incoming_attack", "ego_orders", "field", "templates", "weapon", "weapon_width", "weapon_index",
-                 "stance", "stance_width", "stance_index", "own_reserved", "defense_index", "own_kata_used",
-                 "kata_index")
+                 "incoming_attack", "ego_orders", "field", "fighter_fields", "templates", "weapon", "weapon_width",
+                 "weapon_index", "stance", "stance_width", "stance_index", "own_reserved", "defense_index",
+                 "own_kata_used", "kata_index")
 
     def __init__(self, ruleset: "BreathRuleset") -> None:
         spec = ruleset.observation_spec
@@ -91,6 +99,9 @@ class _Layout:
         self.ego_orders = ego_orders(ruleset)
         self.field = {name: spec.slice(name).start for name in PER_FIGHTER}
         """Where each per-fighter field starts (slot ``k`` of the field is at ``start + k``)."""
+        self.fighter_fields = tuple(self.field[name] for name in _CHANGING)
+        """The starts of the fields :func:`encode` writes per fighter, in ``_CHANGING`` order (one tuple
+        to unpack instead of a dict lookup per field on every call)."""
         self.weapon, self.weapon_width = spec.slice("weapon").start, len(catalog.weapons)
         self.weapon_index = catalog.weapon_index
         self.stance, self.stance_width = spec.slice("stance").start, len(catalog.stances)
@@ -153,43 +164,45 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     ``min(1.0, v / scale)``) and rounded to float32 as they are stored, which is numpy's rounding.
     """
     ruleset = state.ruleset
-    layout = _layout(ruleset)
+    layout = ruleset.encoder_layout
+    if layout is None:
+        layout = _layout(ruleset)
     values = layout.templates[seat][:]
     fighters = state.fighters
     me = fighters[seat]
-    if not state.is_over():
-        values[layout.decision_kind + layout.kind_index[state.decision_kind()]] = 1.0
+    stack = state.stack
+    top = stack[-1] if stack else None
+    if not state._over:
+        values[layout.decision_kind + layout.kind_index["breath" if top is None else top.kind]] = 1.0
     values[layout.round] = min(1.0, state.round / layout.round_limit)
     values[layout.pending_check_bonus] = min(1.0, me.check_bonus / 3.0)
-    attack = state.incoming_attack(seat)
-    if attack is not None:
+    if top is not None and top.seat == seat and top.kind == "defend":  # ``state.incoming_attack(seat)``
+        attack = top.context
         base = layout.incoming_attack
         values[base] = min(1.0, attack.total / 40.0)
         values[base + 1] = float(attack.critical)
         values[base + 2] = attack.technique.damage / 2.0
-    order = layout.ego_orders[seat]
-    at = layout.field
-    acting, energy, wounds, limit, spent = at["acting"], at["energy"], at["wounds"], at["breath_limit"], at["spent"]
-    standing, defenseless, defeated = at["standing"], at["defenseless"], at["defeated"]
-    checks, reservations, defense, zero = at["attack_checks"], at["reservations"], at["defense"], at["zero_energy_used"]
-    s_energy, s_wounds, s_limit, s_spent = SCALE["energy"], SCALE["wounds"], SCALE["breath_limit"], SCALE["spent"]
-    s_checks, s_reservations, s_defense, s_zero = (SCALE["attack_checks"], SCALE["reservations"], SCALE["defense"],
-                                                   SCALE["zero_energy_used"])
+    (acting, energy, wounds, limit, spent, standing, defenseless, defeated, checks, reservations, defense,
+     zero) = layout.fighter_fields
     weapon, weapon_width, weapon_index = layout.weapon, layout.weapon_width, layout.weapon_index
+    defense_of = state.defense_of
     actor = state.actor_seat
-    for slot, other_seat in enumerate(order):
+    slot = -1
+    for other_seat in layout.ego_orders[seat]:
+        slot += 1
         if other_seat is None:
             continue  # an empty padded slot stays all zeros
         f = fighters[other_seat]
         if actor == other_seat:
             values[acting + slot] = 1.0
-        q = f.energy / s_energy
+        q = f.energy / _S_ENERGY
         values[energy + slot] = q if q < 1.0 else 1.0
-        q = max(0, f.wounds) / s_wounds
+        q = f.wounds
+        q = (q if q > 0 else 0) / _S_WOUNDS
         values[wounds + slot] = q if q < 1.0 else 1.0
-        q = f.limit / s_limit
+        q = f.limit / _S_LIMIT
         values[limit + slot] = q if q < 1.0 else 1.0
-        q = f.spent / s_spent
+        q = f.spent / _S_SPENT
         values[spent + slot] = q if q < 1.0 else 1.0
         if f.standing:
             values[standing + slot] = 1.0
@@ -197,17 +210,18 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
             values[defenseless + slot] = 1.0
         if f.defeated:
             values[defeated + slot] = 1.0
-        q = f.attack_checks / s_checks
+        q = f.attack_checks / _S_CHECKS
         values[checks + slot] = q if q < 1.0 else 1.0
-        q = len(f.reservations) / s_reservations
+        q = len(f.reservations) / _S_RESERVATIONS
         values[reservations + slot] = q if q < 1.0 else 1.0
-        q = state.defense_of(f) / s_defense
+        q = defense_of(f) / _S_DEFENSE
         values[defense + slot] = q if q < 1.0 else 1.0
-        q = len(f.zero_energy_used) / s_zero
+        q = len(f.zero_energy_used) / _S_ZERO
         values[zero + slot] = q if q < 1.0 else 1.0
         values[weapon + slot * weapon_width + weapon_index[f.weapon.key]] = 1.0
         if f.stance is not None:
             values[layout.stance + slot * layout.stance_width + layout.stance_index[f.stance.key]] = 1.0
+    order = layout.ego_orders[seat]
     used = layout.own_kata_used
     for key in me.kata_used:
         values[used + layout.kata_index[key]] = 1.0

@@ -514,8 +514,13 @@ class MaModule(BreathModule):
         data = state.ext[self.name]
         rung = data.ladder.rung
         ranges = self._ranges
-        can_attack = [(ranges[f.weapon.key] if f.weapon.key in ranges else self._range_table(f.weapon.key, state))[rung]
-                      .can_attack for f in state.fighters]
+        can_attack = []  # a plain loop: a list comprehension's own frame costs more than two fighters
+        for f in state.fighters:
+            key = f.weapon.key
+            table = ranges.get(key)
+            if table is None:
+                table = self._range_table(key, state)
+            can_attack.append(table[rung].can_attack)
         stack = state.stack
         declared = stack[-1].context[1] if stack and stack[-1].owner is self else 0
         write_observation(offsets, data, state.round, order, can_attack, declared, out)
