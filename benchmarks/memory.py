@@ -8,11 +8,10 @@ loaded before the measurement starts: the cost of one more env is the env and it
 from __future__ import annotations
 
 import gc
+import random
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from benchmarks.env_speed import play_random_episode
 
@@ -21,7 +20,7 @@ def peak_bytes(make: Callable[[], Any], count: int, seed: int = 0) -> int:
     """Peak traced bytes while ``count`` envs live and play."""
     warm = make()  # shared content and caches, outside the measurement
     warm.reset(seed=seed)
-    play_random_episode(warm, np.random.default_rng(seed))
+    play_random_episode(warm, random.Random(seed))
     del warm
     gc.collect()
     tracemalloc.start()
@@ -30,7 +29,7 @@ def peak_bytes(make: Callable[[], Any], count: int, seed: int = 0) -> int:
         for index in range(count):
             env = make()
             env.reset(seed=seed + index)
-            play_random_episode(env, np.random.default_rng(seed + index))
+            play_random_episode(env, random.Random(seed + index))
             envs.append(env)
         _, peak = tracemalloc.get_traced_memory()
     finally:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
 """The per-fighter injury flags of ``ma_injuries``, in order."""
+INJURY_COUNT = len(INJURY_FLAGS)
 STREAK_SCALE = 3.0
 GAP_PER_RUNG = 3
 """Dashes between the two fighters per rung of ma left before tsubazeriai, in the rendering."""
@@ -57,30 +58,34 @@ def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequenc
     direction of a half-step awaiting its answer (0 when none). Runs on every env step: flags are
     written only when set."""
     out[at.rung + data.ladder.rung] = 1.0
-    me = order[0]
-    flags = len(INJURY_FLAGS)
-    score, stage_side = data.score, data.stage.side
-    for slot, seat in enumerate(order):
-        guard = data.guards[seat]
+    guards, injuries, score, stage_side = data.guards, data.injuries, data.score, data.stage.side
+    can, guard_at, open_at, window_at = at.can_attack, at.guard, at.guard_open, at.window
+    slot = -1
+    for seat in order:
+        slot += 1
+        guard = guards[seat]
         if can_attack[seat]:
-            out[at.can_attack + slot] = 1.0
-        out[at.guard + slot] = guard.value / guard.maximum
+            out[can + slot] = 1.0
+        out[guard_at + slot] = guard.value / guard.maximum
         if guard.is_open(round_no):
-            out[at.guard_open + slot] = 1.0
+            out[open_at + slot] = 1.0
             if guard.window:
-                out[at.window + slot] = 1.0
-        injured = _injury_flags(data.injuries[seat])
+                out[window_at + slot] = 1.0
+        injured = _injury_flags(injuries[seat])
         if any(injured):
-            base = at.injuries + slot * flags
+            base = at.injuries + slot * INJURY_COUNT
             for i, flag in enumerate(injured):
                 if flag:
                     out[base + i] = 1.0
         if score is not None:
-            out[at.points + slot] = min(1.0, score.points[seat] / POINTS_TO_WIN)
+            q = score.points[seat] / POINTS_TO_WIN
+            out[at.points + slot] = q if q < 1.0 else 1.0
         if guard.loss_streak:
-            out[at.loss_streak + slot] = min(1.0, guard.loss_streak / STREAK_SCALE)
+            q = guard.loss_streak / STREAK_SCALE
+            out[at.loss_streak + slot] = q if q < 1.0 else 1.0
         if stage_side == seat:
             out[at.stage_side + slot] = 1.0
+    me = order[0]
     if data.step_in_from[me] >= 0:
         out[at.step_in] = 1.0
     if data.counter_owed == me:
