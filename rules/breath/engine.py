@@ -294,21 +294,23 @@ class BreathState:
                                 reduced=attacker.in_core and attacker.weapon.weapon_class == "short")
         if fatigue:
             modifiers.append(("combo_fatigue", fatigue))
-        for module in self.ruleset.modules:
+        modules = self.ruleset.modules
+        for module in modules:
             modifiers += module.attack_modifiers(self, attack)
         attack.modifiers = modifiers
-        attack.dice = self.dice.roll(2)
-        attack.total = sum(attack.dice) + sum(delta for _, delta in modifiers)
+        attack.dice = dice = self.dice.roll(2)
+        attack.total = dice[0] + dice[1] + _total(modifiers)
         bonus, direct = 0, technique.direct
         closing = target.stance.closing_defense_bonus if target.stance is not None else 0
         if closing and attacker.closed_this_round:
             bonus += closing
-        for module in self.ruleset.modules:
+        for module in modules:
             more_bonus, more_direct = module.defense_modifiers(self, attack)
-            bonus, direct = bonus + more_bonus, max(direct, more_direct)
+            bonus += more_bonus
+            if more_direct > direct:
+                direct = more_direct
         attack.defense = self.defense_of(target, direct, bonus)
-        attack.critical = attack.dice[0] == attack.dice[1] or any(
-            module.forces_critical(self, attack) for module in self.ruleset.modules)
+        attack.critical = dice[0] == dice[1] or self._forced_critical(attack)
         if self.events.enabled:
             self.emit("BR-G01", "attack_check", attacker.seat, technique=technique.key, target=target.seat,
                       dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
@@ -321,6 +323,13 @@ class BreathState:
         else:
             self._attack_hits(attack)
         return attack
+
+    def _forced_critical(self, attack: Attack) -> bool:
+        """Whether a module makes ``attack`` Critical without doubles (asked only when the dice differ)."""
+        for module in self.ruleset.modules:
+            if module.forces_critical(self, attack):
+                return True
+        return False
 
     # -- the count ------------------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -503,13 +512,24 @@ class BreathState:
         """Everything :meth:`_maneuver_legal` reads, as a key for the ruleset's memo of breath decisions
         (a fight revisits the same few situations, and scanning thirty candidates costs more than a
         lookup); None when a module's hooks cannot be keyed (:meth:`BreathModule.legal_key`)."""
-        module_keys = [module.legal_key(self, actor) for module in self.ruleset.modules]
-        if None in module_keys:
+        module_keys = self._module_keys(actor)
+        if module_keys is None:
             return None
         stance = actor.stance
         return (actor.seat, actor.weapon.key, actor.energy, stance.key if stance is not None else None,
                 actor.defenseless, actor.spent > 0, actor.in_core, tuple(actor.zero_energy_used),
-                tuple(actor.kata_used), tuple([f.defeated for f in self.fighters]), *module_keys)
+                tuple(actor.kata_used), tuple([f.defeated for f in self.fighters]), module_keys)
+
+    def _module_keys(self, fighter: Fighter) -> tuple | None:
+        """Every module's :meth:`BreathModule.legal_key` for ``fighter``, or None when one has none
+        (a plain loop: it runs on every decision, and a comprehension's frame costs more than one module)."""
+        keys: tuple = ()
+        for module in self.ruleset.modules:
+            key = module.legal_key(self, fighter)
+            if key is None:
+                return None
+            keys += (key,)
+        return keys
 
     def _scan_breath_legal(self, actor: Fighter) -> list[int]:
         """The breath decision's legal actions, each candidate checked."""
@@ -591,12 +611,12 @@ class BreathState:
                        reserved_only: bool = False) -> tuple[int, ...]:
         """The answers ``defender`` has to an attack check with ``attack_technique`` (``take_hit`` always),
         memoised like a breath decision's on everything :meth:`_defense_options` reads."""
-        module_keys = [module.legal_key(self, defender) for module in self.ruleset.modules]
-        if None in module_keys:
+        module_keys = self._module_keys(defender)
+        if module_keys is None:
             return self._scan_defense_legal(defender, attack_technique, reserved_only)
         key = ("defend", defender.seat, defender.weapon.key, defender.energy, tuple(defender.reservations),
                defender.defenseless, defender.defeated, defender.in_core, attack_technique.ranged, reserved_only,
-               *module_keys)
+               module_keys)
         memo = self.ruleset.legal_memo
         legal = memo.get(key)
         if legal is None:
@@ -726,10 +746,11 @@ class BreathState:
         for module in self.ruleset.modules:
             modifiers += module.defense_roll_modifiers(self, attack, defender)
         dice = self.dice.roll(2)
-        total = sum(dice) + sum(delta for _, delta in modifiers)
+        total = dice[0] + dice[1] + _total(modifiers)
         blocked = attack.total <= total
-        self.emit("BR-G03", "defense_roll", defender.seat, technique=technique.key, dice=dice,
-                  modifiers=tuple(modifiers), total=total, attack_total=attack.total, blocked=blocked)
+        if self.events.enabled:
+            self.emit("BR-G03", "defense_roll", defender.seat, technique=technique.key, dice=dice,
+                      modifiers=tuple(modifiers), total=total, attack_total=attack.total, blocked=blocked)
         if blocked:
             self._attack_missed(attack)
         else:
@@ -781,6 +802,14 @@ class BreathState:
         self.emit("BR-050", "guard_counter", counterer.seat, technique=technique.key, cost=0,
                   used_this_round=len(counterer.zero_energy_used))
         self.declare_attack(counterer, attack.attacker, technique, counter=True)
+
+
+def _total(modifiers: list[Modifier]) -> int:
+    """The sum of named modifiers' deltas (a plain loop: cheaper than ``sum`` over a generator on every check)."""
+    total = 0
+    for _, delta in modifiers:
+        total += delta
+    return total
 
 
 def _remap_context(context: Any, remap: dict[int, Fighter]) -> Any:
