@@ -121,8 +121,9 @@ class BreathState:
         state._winner_side = None
         state._legal_cache = None
         state.ext = {module.name: module.new_data(state) for module in ruleset.modules}
-        state.emit("BR-G19", "fight_start", None, seed=seed, fighters=tuple(
-            (f.sheet.name, f.side, f.weapon.key, f.sheet.armor.key) for f in state.fighters))
+        if record_events:
+            state.emit("BR-G19", "fight_start", None, seed=seed, fighters=tuple(
+                (f.sheet.name, f.side, f.weapon.key, f.sheet.armor.key) for f in state.fighters))
         state._start_round()
         state._settle()
         return state
@@ -350,8 +351,8 @@ class BreathState:
             f.descent = 0
             f.guard_counter_used = False
             f.closed_this_round = False
-        self.emit("BR-004", "round_start", None, round=self.round,
-                  energy=tuple(f.energy for f in self.fighters))
+        if self.events.enabled:
+            self.emit("BR-004", "round_start", None, round=self.round, energy=tuple(f.energy for f in self.fighters))
         for module in self.ruleset.modules:
             module.on_round_start(self)
 
@@ -399,7 +400,8 @@ class BreathState:
         else:
             fighter.limit = self._limit_of(fighter)
             rule = "BR-008"
-        self.emit(rule, "breath_start", fighter.seat, count=fighter.energy, limit=fighter.limit)
+        if self.events.enabled:
+            self.emit(rule, "breath_start", fighter.seat, count=fighter.energy, limit=fighter.limit)
         for module in self.ruleset.modules:
             module.on_breath_start(self, fighter)
 
@@ -418,7 +420,8 @@ class BreathState:
         return breath_limit(expansions)
 
     def _end_breath(self, fighter: Fighter, why: str) -> None:
-        self.emit("BR-005", "breath_end", fighter.seat, spent=fighter.spent, energy=fighter.energy, why=why)
+        if self.events.enabled:
+            self.emit("BR-005", "breath_end", fighter.seat, spent=fighter.spent, energy=fighter.energy, why=why)
         if fighter.overload_failed and not fighter.defeated:
             self._make_defenseless(fighter, "BR-027")
         fighter.check_bonus = 0
@@ -707,9 +710,12 @@ class BreathState:
         excess = f.spent - f.limit
         check = self.dice.check(f.sheet.physique - excess, OVERLOAD_TN)
         f.breath_closed = True
-        self.emit("BR-025", "overload_check", f.seat, spent=f.spent, limit=f.limit, excess=excess, dice=check.dice,
-                  physique=f.sheet.physique, total=check.total, target=OVERLOAD_TN, success=check.success)
-        if check.success:
+        success = check.success
+        if self.events.enabled:
+            self.emit("BR-025", "overload_check", f.seat, spent=f.spent, limit=f.limit, excess=excess,
+                      dice=check.dice, physique=f.sheet.physique, total=check.total, target=OVERLOAD_TN,
+                      success=success)
+        if success:
             f.next_limit_override = OVERLOADED_LIMIT
             self.emit("BR-026", "overload_success", f.seat, next_limit=OVERLOADED_LIMIT)
         else:
@@ -764,9 +770,10 @@ class BreathState:
             wounds = module.hit_wounds(self, attack, wounds)
         before = target.wounds
         target.wounds -= wounds
-        self.emit("BR-G05" if attack.critical else "BR-G04", "hit", attack.attacker.seat, target=target.seat,
-                  technique=technique.key, wounds=wounds, critical=attack.critical, before=before,
-                  after=target.wounds)
+        if self.events.enabled:
+            self.emit("BR-G05" if attack.critical else "BR-G04", "hit", attack.attacker.seat, target=target.seat,
+                      technique=technique.key, wounds=wounds, critical=attack.critical, before=before,
+                      after=target.wounds)
         for module in self.ruleset.modules:
             module.after_attack(self, attack, True)
         self.check_defeat(target)
