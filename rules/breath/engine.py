@@ -535,10 +535,15 @@ class BreathState:
         return keys
 
     def _scan_breath_legal(self, actor: Fighter) -> list[int]:
-        """The breath decision's legal actions, each candidate checked."""
+        """The breath decision's legal actions: the engine's candidates checked one by one, each module's
+        against the orders it allows (asked once per module, not once per order)."""
         slots = self.ruleset.slots
-        return [a for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
-                if self._maneuver_legal(actor, slots[a])]
+        core, by_module = self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
+        legal = [a for a in core if self._maneuver_legal(actor, slots[a])]
+        for module, actions, orders in by_module:
+            allowed = module.legal_orders(self, actor, orders)
+            legal += [a for a, order in zip(actions, orders) if order in allowed]
+        return legal
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
         kind = slot.kind

@@ -214,10 +214,14 @@ class MaModule(BreathModule):
         return data.ladder.rung, injuries.leg, injuries.disarmed, data.counter_owed == fighter.seat
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
-        """Whether ``fighter`` may play one of the duel's maneuvers now.
+        """Whether ``fighter`` may play one of the duel's maneuvers now."""
+        return order in self.legal_orders(state, fighter, self._orders)
+
+    def legal_orders(self, state: "BreathState", fighter: "Fighter", orders: Sequence[Order]) -> frozenset[Order]:
+        """All the duel's maneuvers ``fighter`` may play now (``orders`` are some of them).
 
         Legality depends only on the situation key below, so the legal set is computed once per
-        situation and looked up on every later decision (the engine asks for each order in turn).
+        situation and looked up on every later decision.
         """
         data = state.ext[self.name]
         seat = fighter.seat
@@ -227,7 +231,7 @@ class MaModule(BreathModule):
         legal = self._legal.get(key)
         if legal is None:
             legal = self._legal[key] = frozenset(o for o in self._orders if self._order_allowed(state, fighter, o))
-        return order in legal
+        return legal
 
     def _order_allowed(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         kind = order[0]
