@@ -394,7 +394,7 @@ class MaModule(BreathModule):
             if skill_gap:
                 modifiers.append(("unarmed_combat", skill_gap))
         else:
-            verdict = self.verdict(state, attacker)
+            verdict = self._verdict(state, attacker.weapon.key, data.ladder.rung)
             if verdict.modifier:
                 modifiers.append(("ma_range", verdict.modifier))
         modifiers += data.injuries[seat].attack_modifiers(with_weapon=attacker.weapon.key != UNARMED and not empty_hand)
@@ -475,8 +475,8 @@ class MaModule(BreathModule):
 
     # -- the timeline ----------------------------------------------------------------------------
     def on_round_start(self, state: "BreathState") -> None:
-        """Announce the duel's setup in round 1."""
-        if state.round != 1:
+        """Announce the duel's setup in round 1 (only the log reads it)."""
+        if state.round != 1 or not state.events.enabled:
             return
         data = state.ext[self.name]
         if self.config.kind is DuelKind.IKKIUCHI:
