@@ -101,7 +101,7 @@ class BreathState:
     """One breath fight in progress (see the module docstring)."""
 
     __slots__ = ("ruleset", "events", "dice", "fighters", "round", "actor_seat", "stack", "ext", "_over",
-                 "_truncated", "_winner_side", "_legal_cache")
+                 "_truncated", "_winner_side", "_legal_cache", "_defeated")
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -120,6 +120,7 @@ class BreathState:
         state._truncated = False
         state._winner_side = None
         state._legal_cache = None
+        state._defeated = ()  # the seats defeated so far, ascending (the end check and situation keys read it)
         state.ext = {module.name: module.new_data(state) for module in ruleset.modules}
         if record_events:
             state.emit("BR-G19", "fight_start", None, seed=seed, fighters=tuple(
@@ -144,6 +145,7 @@ class BreathState:
         copy._truncated = self._truncated
         copy._winner_side = self._winner_side
         copy._legal_cache = self._legal_cache
+        copy._defeated = self._defeated
         return copy
 
     # -- the kernel protocol -------------------------------------------------------------------------
@@ -317,7 +319,9 @@ class BreathState:
                       dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
                       direct=direct, critical=attack.critical, counter=counter)
         if attack.total < attack.defense:
-            self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total, defense=attack.defense)
+            if self.events.enabled:
+                self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total,
+                          defense=attack.defense)
             self._attack_missed(attack)
         elif allow_defense and len(self._defense_legal(target, technique, reserved_only)) > 1:  # more than take_hit
             self.push(Pending("defend", target.seat, attack))
@@ -468,10 +472,7 @@ class BreathState:
         return "no_maneuver"
 
     def _check_end(self) -> None:
-        for f in self.fighters:
-            if f.defeated:
-                break
-        else:
+        if not self._defeated:
             return  # everyone stands: the ruleset guarantees at least two sides
         sides = {f.side for f in self.fighters if not f.defeated}
         if len(sides) <= 1:
@@ -521,7 +522,7 @@ class BreathState:
         stance = actor.stance
         return (actor.seat, actor.weapon.key, actor.energy, stance.key if stance is not None else None,
                 actor.defenseless, actor.spent > 0, actor.in_core, tuple(actor.zero_energy_used),
-                tuple(actor.kata_used), tuple([f.defeated for f in self.fighters]), module_keys)
+                tuple(actor.kata_used), self._defeated, module_keys)
 
     def _module_keys(self, fighter: Fighter) -> tuple | None:
         """Every module's :meth:`BreathModule.legal_key` for ``fighter``, or None when one has none
@@ -741,7 +742,8 @@ class BreathState:
     def _resolve_defense(self, attack: Attack, slot: ActionSlot) -> None:
         defender = attack.target
         if slot.kind == "take_hit":
-            self.emit("BR-G03", "take_hit", defender.seat, total=attack.total)
+            if self.events.enabled:
+                self.emit("BR-G03", "take_hit", defender.seat, total=attack.total)
             self._attack_hits(attack)
             return
         technique = self.ruleset.catalog.techniques[slot.key]
@@ -789,6 +791,7 @@ class BreathState:
             return
         if fighter.wounds <= 0 or any(m.is_defeated(self, fighter) for m in self.ruleset.modules):
             fighter.defeated = True
+            self._defeated = tuple(sorted((*self._defeated, fighter.seat)))
             fighter.reservations.clear()
             self.emit("BR-G20", "defeated", fighter.seat, wounds=fighter.wounds)
 

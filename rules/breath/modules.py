@@ -88,7 +88,8 @@ class BreathModule:
         """
         cls = type(self)
         if (cls.order_legal is BreathModule.order_legal and cls.legal_orders is BreathModule.legal_orders
-                and cls.attack_allowed is BreathModule.attack_allowed and cls.cost_modifiers is BreathModule.cost_modifiers):
+                and cls.attack_allowed is BreathModule.attack_allowed
+                and cls.cost_modifiers is BreathModule.cost_modifiers):
             return ()
         return None
 
