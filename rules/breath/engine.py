@@ -101,7 +101,7 @@ class BreathState:
     """One breath fight in progress (see the module docstring)."""
 
     __slots__ = ("ruleset", "events", "dice", "fighters", "round", "actor_seat", "stack", "ext", "_over",
-                 "_truncated", "_winner_side", "_legal_cache")
+                 "_truncated", "_winner_side", "_legal_cache", "_defeated")
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -120,9 +120,11 @@ class BreathState:
         state._truncated = False
         state._winner_side = None
         state._legal_cache = None
+        state._defeated = ()  # the seats defeated so far, ascending (the end check and situation keys read it)
         state.ext = {module.name: module.new_data(state) for module in ruleset.modules}
-        state.emit("BR-G19", "fight_start", None, seed=seed, fighters=tuple(
-            (f.sheet.name, f.side, f.weapon.key, f.sheet.armor.key) for f in state.fighters))
+        if record_events:
+            state.emit("BR-G19", "fight_start", None, seed=seed, fighters=tuple(
+                (f.sheet.name, f.side, f.weapon.key, f.sheet.armor.key) for f in state.fighters))
         state._start_round()
         state._settle()
         return state
@@ -143,6 +145,7 @@ class BreathState:
         copy._truncated = self._truncated
         copy._winner_side = self._winner_side
         copy._legal_cache = self._legal_cache
+        copy._defeated = self._defeated
         return copy
 
     # -- the kernel protocol -------------------------------------------------------------------------
@@ -294,33 +297,44 @@ class BreathState:
                                 reduced=attacker.in_core and attacker.weapon.weapon_class == "short")
         if fatigue:
             modifiers.append(("combo_fatigue", fatigue))
-        for module in self.ruleset.modules:
+        modules = self.ruleset.modules
+        for module in modules:
             modifiers += module.attack_modifiers(self, attack)
         attack.modifiers = modifiers
-        attack.dice = self.dice.roll(2)
-        attack.total = sum(attack.dice) + sum(delta for _, delta in modifiers)
+        attack.dice = dice = self.dice.roll(2)
+        attack.total = dice[0] + dice[1] + _total(modifiers)
         bonus, direct = 0, technique.direct
         closing = target.stance.closing_defense_bonus if target.stance is not None else 0
         if closing and attacker.closed_this_round:
             bonus += closing
-        for module in self.ruleset.modules:
+        for module in modules:
             more_bonus, more_direct = module.defense_modifiers(self, attack)
-            bonus, direct = bonus + more_bonus, max(direct, more_direct)
+            bonus += more_bonus
+            if more_direct > direct:
+                direct = more_direct
         attack.defense = self.defense_of(target, direct, bonus)
-        attack.critical = attack.dice[0] == attack.dice[1] or any(
-            module.forces_critical(self, attack) for module in self.ruleset.modules)
+        attack.critical = dice[0] == dice[1] or self._forced_critical(attack)
         if self.events.enabled:
             self.emit("BR-G01", "attack_check", attacker.seat, technique=technique.key, target=target.seat,
                       dice=attack.dice, modifiers=tuple(modifiers), total=attack.total, defense=attack.defense,
                       direct=direct, critical=attack.critical, counter=counter)
         if attack.total < attack.defense:
-            self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total, defense=attack.defense)
+            if self.events.enabled:
+                self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total,
+                          defense=attack.defense)
             self._attack_missed(attack)
         elif allow_defense and len(self._defense_legal(target, technique, reserved_only)) > 1:  # more than take_hit
             self.push(Pending("defend", target.seat, attack))
         else:
             self._attack_hits(attack)
         return attack
+
+    def _forced_critical(self, attack: Attack) -> bool:
+        """Whether a module makes ``attack`` Critical without doubles (asked only when the dice differ)."""
+        for module in self.ruleset.modules:
+            if module.forces_critical(self, attack):
+                return True
+        return False
 
     # -- the count ------------------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -341,8 +355,8 @@ class BreathState:
             f.descent = 0
             f.guard_counter_used = False
             f.closed_this_round = False
-        self.emit("BR-004", "round_start", None, round=self.round,
-                  energy=tuple(f.energy for f in self.fighters))
+        if self.events.enabled:
+            self.emit("BR-004", "round_start", None, round=self.round, energy=tuple(f.energy for f in self.fighters))
         for module in self.ruleset.modules:
             module.on_round_start(self)
 
@@ -390,7 +404,8 @@ class BreathState:
         else:
             fighter.limit = self._limit_of(fighter)
             rule = "BR-008"
-        self.emit(rule, "breath_start", fighter.seat, count=fighter.energy, limit=fighter.limit)
+        if self.events.enabled:
+            self.emit(rule, "breath_start", fighter.seat, count=fighter.energy, limit=fighter.limit)
         for module in self.ruleset.modules:
             module.on_breath_start(self, fighter)
 
@@ -409,7 +424,8 @@ class BreathState:
         return breath_limit(expansions)
 
     def _end_breath(self, fighter: Fighter, why: str) -> None:
-        self.emit("BR-005", "breath_end", fighter.seat, spent=fighter.spent, energy=fighter.energy, why=why)
+        if self.events.enabled:
+            self.emit("BR-005", "breath_end", fighter.seat, spent=fighter.spent, energy=fighter.energy, why=why)
         if fighter.overload_failed and not fighter.defeated:
             self._make_defenseless(fighter, "BR-027")
         fighter.check_bonus = 0
@@ -456,10 +472,7 @@ class BreathState:
         return "no_maneuver"
 
     def _check_end(self) -> None:
-        for f in self.fighters:
-            if f.defeated:
-                break
-        else:
+        if not self._defeated:
             return  # everyone stands: the ruleset guarantees at least two sides
         sides = {f.side for f in self.fighters if not f.defeated}
         if len(sides) <= 1:
@@ -503,19 +516,35 @@ class BreathState:
         """Everything :meth:`_maneuver_legal` reads, as a key for the ruleset's memo of breath decisions
         (a fight revisits the same few situations, and scanning thirty candidates costs more than a
         lookup); None when a module's hooks cannot be keyed (:meth:`BreathModule.legal_key`)."""
-        module_keys = [module.legal_key(self, actor) for module in self.ruleset.modules]
-        if None in module_keys:
+        module_keys = self._module_keys(actor)
+        if module_keys is None:
             return None
         stance = actor.stance
         return (actor.seat, actor.weapon.key, actor.energy, stance.key if stance is not None else None,
                 actor.defenseless, actor.spent > 0, actor.in_core, tuple(actor.zero_energy_used),
-                tuple(actor.kata_used), tuple([f.defeated for f in self.fighters]), *module_keys)
+                tuple(actor.kata_used), self._defeated, module_keys)
+
+    def _module_keys(self, fighter: Fighter) -> tuple | None:
+        """Every module's :meth:`BreathModule.legal_key` for ``fighter``, or None when one has none
+        (a plain loop: it runs on every decision, and a comprehension's frame costs more than one module)."""
+        keys: tuple = ()
+        for module in self.ruleset.modules:
+            key = module.legal_key(self, fighter)
+            if key is None:
+                return None
+            keys += (key,)
+        return keys
 
     def _scan_breath_legal(self, actor: Fighter) -> list[int]:
-        """The breath decision's legal actions, each candidate checked."""
+        """The breath decision's legal actions: the engine's candidates checked one by one, each module's
+        against the orders it allows (asked once per module, not once per order)."""
         slots = self.ruleset.slots
-        return [a for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
-                if self._maneuver_legal(actor, slots[a])]
+        core, by_module = self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
+        legal = [a for a in core if self._maneuver_legal(actor, slots[a])]
+        for module, actions, orders in by_module:
+            allowed = module.legal_orders(self, actor, orders)
+            legal += [a for a, order in zip(actions, orders) if order in allowed]
+        return legal
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
         kind = slot.kind
@@ -591,12 +620,12 @@ class BreathState:
                        reserved_only: bool = False) -> tuple[int, ...]:
         """The answers ``defender`` has to an attack check with ``attack_technique`` (``take_hit`` always),
         memoised like a breath decision's on everything :meth:`_defense_options` reads."""
-        module_keys = [module.legal_key(self, defender) for module in self.ruleset.modules]
-        if None in module_keys:
+        module_keys = self._module_keys(defender)
+        if module_keys is None:
             return self._scan_defense_legal(defender, attack_technique, reserved_only)
         key = ("defend", defender.seat, defender.weapon.key, defender.energy, tuple(defender.reservations),
                defender.defenseless, defender.defeated, defender.in_core, attack_technique.ranged, reserved_only,
-               *module_keys)
+               module_keys)
         memo = self.ruleset.legal_memo
         legal = memo.get(key)
         if legal is None:
@@ -687,9 +716,12 @@ class BreathState:
         excess = f.spent - f.limit
         check = self.dice.check(f.sheet.physique - excess, OVERLOAD_TN)
         f.breath_closed = True
-        self.emit("BR-025", "overload_check", f.seat, spent=f.spent, limit=f.limit, excess=excess, dice=check.dice,
-                  physique=f.sheet.physique, total=check.total, target=OVERLOAD_TN, success=check.success)
-        if check.success:
+        success = check.success
+        if self.events.enabled:
+            self.emit("BR-025", "overload_check", f.seat, spent=f.spent, limit=f.limit, excess=excess,
+                      dice=check.dice, physique=f.sheet.physique, total=check.total, target=OVERLOAD_TN,
+                      success=success)
+        if success:
             f.next_limit_override = OVERLOADED_LIMIT
             self.emit("BR-026", "overload_success", f.seat, next_limit=OVERLOADED_LIMIT)
         else:
@@ -710,7 +742,8 @@ class BreathState:
     def _resolve_defense(self, attack: Attack, slot: ActionSlot) -> None:
         defender = attack.target
         if slot.kind == "take_hit":
-            self.emit("BR-G03", "take_hit", defender.seat, total=attack.total)
+            if self.events.enabled:
+                self.emit("BR-G03", "take_hit", defender.seat, total=attack.total)
             self._attack_hits(attack)
             return
         technique = self.ruleset.catalog.techniques[slot.key]
@@ -726,10 +759,11 @@ class BreathState:
         for module in self.ruleset.modules:
             modifiers += module.defense_roll_modifiers(self, attack, defender)
         dice = self.dice.roll(2)
-        total = sum(dice) + sum(delta for _, delta in modifiers)
+        total = dice[0] + dice[1] + _total(modifiers)
         blocked = attack.total <= total
-        self.emit("BR-G03", "defense_roll", defender.seat, technique=technique.key, dice=dice,
-                  modifiers=tuple(modifiers), total=total, attack_total=attack.total, blocked=blocked)
+        if self.events.enabled:
+            self.emit("BR-G03", "defense_roll", defender.seat, technique=technique.key, dice=dice,
+                      modifiers=tuple(modifiers), total=total, attack_total=attack.total, blocked=blocked)
         if blocked:
             self._attack_missed(attack)
         else:
@@ -743,9 +777,10 @@ class BreathState:
             wounds = module.hit_wounds(self, attack, wounds)
         before = target.wounds
         target.wounds -= wounds
-        self.emit("BR-G05" if attack.critical else "BR-G04", "hit", attack.attacker.seat, target=target.seat,
-                  technique=technique.key, wounds=wounds, critical=attack.critical, before=before,
-                  after=target.wounds)
+        if self.events.enabled:
+            self.emit("BR-G05" if attack.critical else "BR-G04", "hit", attack.attacker.seat, target=target.seat,
+                      technique=technique.key, wounds=wounds, critical=attack.critical, before=before,
+                      after=target.wounds)
         for module in self.ruleset.modules:
             module.after_attack(self, attack, True)
         self.check_defeat(target)
@@ -756,6 +791,7 @@ class BreathState:
             return
         if fighter.wounds <= 0 or any(m.is_defeated(self, fighter) for m in self.ruleset.modules):
             fighter.defeated = True
+            self._defeated = tuple(sorted((*self._defeated, fighter.seat)))
             fighter.reservations.clear()
             self.emit("BR-G20", "defeated", fighter.seat, wounds=fighter.wounds)
 
@@ -781,6 +817,14 @@ class BreathState:
         self.emit("BR-050", "guard_counter", counterer.seat, technique=technique.key, cost=0,
                   used_this_round=len(counterer.zero_energy_used))
         self.declare_attack(counterer, attack.attacker, technique, counter=True)
+
+
+def _total(modifiers: list[Modifier]) -> int:
+    """The sum of named modifiers' deltas (a plain loop: cheaper than ``sum`` over a generator on every check)."""
+    total = 0
+    for _, delta in modifiers:
+        total += delta
+    return total
 
 
 def _remap_context(context: Any, remap: dict[int, Fighter]) -> Any:

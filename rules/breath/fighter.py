@@ -6,9 +6,9 @@ and :meth:`Fighter.clone` copies exactly the mutable part (the sheet is shared a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from issoku.rules.breath.content import Armor, Kata, Stance, Weapon, skill_level
+from issoku.rules.breath.content import Armor, Kata, Stance, Weapon
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +27,15 @@ class Sheet:
     stances: tuple[Stance, ...]
     katas: tuple[Kata, ...]
     traits: frozenset[str]
+    _levels: dict[str, int] = field(init=False, repr=False, compare=False)
+    """``skills`` as a lookup: every attack and defense check reads the weapon's skill."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_levels", dict(reversed(self.skills)))  # a name's first entry wins
 
     def skill(self, name: str) -> int:
         """Level in a skill, 0 when untrained."""
-        return skill_level(self.skills, name)
+        return self._levels.get(name, 0)
 
     @property
     def max_energy(self) -> int:

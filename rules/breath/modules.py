@@ -20,7 +20,7 @@ Every hook has a no-op default, so a module overrides only what it changes. Hook
 
 from __future__ import annotations
 
-from collections.abc import Hashable, MutableSequence, Sequence
+from collections.abc import Container, Hashable, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any
 
 from issoku.rules.breath.costs import Modifier
@@ -70,8 +70,14 @@ class BreathModule:
         """Whether ``fighter`` may play one of this module's orders now, in its breath."""
         return False
 
+    def legal_orders(self, state: "BreathState", fighter: "Fighter", orders: Sequence[Order]) -> Container[Order]:
+        """Which of ``orders`` (this module's, as a breath decision of ``fighter`` could offer them) it may
+        play now; what :meth:`order_legal` says of each. The engine asks once per breath decision it scans;
+        a module that knows the whole set at once (from a memo) may return it, extra orders and all."""
+        return {order for order in orders if self.order_legal(state, fighter, order)}
+
     def legal_key(self, state: "BreathState", fighter: "Fighter") -> Hashable | None:
-        """What this module's breath-decision hooks (``order_legal``, ``attack_allowed``,
+        """What this module's breath-decision hooks (``order_legal``, ``legal_orders``, ``attack_allowed``,
         ``cost_modifiers``) read of the fight beyond the engine's own situation key (the acting
         fighter's seat, weapon, Energy, stance, flags, 0-Energy and [Kata] uses, Core Zone flag, and
         who is defeated); ``None``: not memoisable.
@@ -81,7 +87,8 @@ class BreathModule:
         none of those hooks and ``None`` (no memo, always correct) for one that overrides any.
         """
         cls = type(self)
-        if (cls.order_legal is BreathModule.order_legal and cls.attack_allowed is BreathModule.attack_allowed
+        if (cls.order_legal is BreathModule.order_legal and cls.legal_orders is BreathModule.legal_orders
+                and cls.attack_allowed is BreathModule.attack_allowed
                 and cls.cost_modifiers is BreathModule.cost_modifiers):
             return ()
         return None

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from issoku.rules.breath.content import Catalog, Technique, load_catalog
 from issoku.rules.breath.fighter import Sheet
@@ -63,6 +64,15 @@ class ActionSlot:
     key: str | None
     target: int
     technique: Technique | None
+
+
+class BreathCandidates(NamedTuple):
+    """A breath decision's candidate actions, ascending within each part: the engine's own (checked one by
+    one) and each module's with their orders (which the module judges at once, ``BreathModule.legal_orders``);
+    modules' actions follow the engine's in the table, so the parts in order stay ascending."""
+
+    core: tuple[int, ...]
+    modules: tuple[tuple[BreathModule, tuple[int, ...], tuple[Order, ...]], ...]
 
 
 def _order_name(order: Order) -> str:
@@ -120,7 +130,7 @@ class BreathRuleset:
         self.module_actions = {module: tuple(a for a, slot in enumerate(self.slots) if slot.kind in module.order_kinds)
                                for module in self.modules}
         """Each module's own actions: the only answers its decisions can take (``BreathModule.pending_legal``)."""
-        self._candidates: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._candidates: dict[tuple[int, str], BreathCandidates] = {}
         self.legal_memo: dict[tuple, tuple[int, ...]] = {}
         """Legal actions of breath and defend decisions by situation, and each distinct legal tuple by
         itself so that situations share it (``BreathState`` fills it, up to ``engine.LEGAL_MEMO_LIMIT``
@@ -205,7 +215,7 @@ class BreathRuleset:
         return ActionSlot(order=order, kind=order[0], key=key, target=target,
                           technique=self.catalog.techniques.get(key) if key is not None else None)
 
-    def breath_candidates(self, seat: int, weapon: str) -> tuple[int, ...]:
+    def breath_candidates(self, seat: int, weapon: str) -> BreathCandidates:
         """The actions a fighter could ever play in its breath with ``weapon`` in hand (a superset of the
         legal ones), so that the legal mask is built from a dozen checks rather than the whole table."""
         key = (seat, weapon)
@@ -213,12 +223,15 @@ class BreathRuleset:
         if found is None:
             sheet = self.sheets[seat]
             own = {("stance", s.key) for s in sheet.stances} | {("kata", k.key) for k in sheet.katas}
-            found = tuple(a for a, slot in enumerate(self.slots)
-                          if (slot.kind in ("attack", "reserve") and slot.key.split(".")[0] == weapon)
-                          or slot.order[:2] in own or slot.kind in ("release_stance", "end_breath", "stand")
-                          or (slot.kind in self.module_of_kind  # a module's technique orders: own weapon only
-                              and (slot.technique is None or slot.technique.weapon == weapon)))
-            self._candidates[key] = found
+            core = tuple(a for a, slot in enumerate(self.slots)
+                         if (slot.kind in ("attack", "reserve") and slot.key.split(".")[0] == weapon)
+                         or slot.order[:2] in own or slot.kind in ("release_stance", "end_breath", "stand"))
+            by_module = []
+            for module, actions in self.module_actions.items():
+                mine = tuple(a for a in actions  # a module's technique orders: own weapon only
+                             if self.slots[a].technique is None or self.slots[a].technique.weapon == weapon)
+                by_module.append((module, mine, tuple(self.slots[a].order for a in mine)))
+            found = self._candidates[key] = BreathCandidates(core, tuple(by_module))
         return found
 
     def _fingerprint(self) -> str:
@@ -237,4 +250,4 @@ class BreathRuleset:
         return BreathState.initial(self, seed, record_events=record_events)
 
 
-__all__ = ["ActionSlot", "BreathConfig", "BreathRuleset", "CORE_DECISIONS", "FighterSpec"]
+__all__ = ["ActionSlot", "BreathCandidates", "BreathConfig", "BreathRuleset", "CORE_DECISIONS", "FighterSpec"]

@@ -157,7 +157,8 @@ class MaModule(BreathModule):
         return MaData(ladder, guards, stage, self.config.mode is DuelMode.SPARRING)
 
     def data(self, state: "BreathState") -> MaData:
-        """This duel's :class:`MaData`."""
+        """This duel's :class:`MaData` (the hooks read ``state.ext[self.name]`` themselves: they run on
+        every decision, and a call per read adds up)."""
         return state.ext[self.name]
 
     def reach(self, weapon_key: str, catalog: Catalog) -> WeaponReach:
@@ -169,10 +170,14 @@ class MaModule(BreathModule):
 
     def verdict(self, state: "BreathState", fighter: "Fighter") -> RangeVerdict:
         """The range verdict of ``fighter``'s weapon in hand at the current ma."""
-        table = self._ranges.get(fighter.weapon.key)
+        return self._verdict(state, fighter.weapon.key, state.ext[self.name].ladder.rung)
+
+    def _verdict(self, state: "BreathState", weapon_key: str, rung: Rung) -> RangeVerdict:
+        """The range verdict of a weapon at a rung: one lookup once the weapon's table is built."""
+        table = self._ranges.get(weapon_key)
         if table is None:
-            table = self._range_table(fighter.weapon.key, state)
-        return table[self.data(state).ladder.rung]
+            table = self._range_table(weapon_key, state)
+        return table[rung]
 
     def _range_table(self, weapon_key: str, state: "BreathState") -> tuple[RangeVerdict, ...]:
         """A weapon's verdicts by rung, computed once per ruleset."""
@@ -195,7 +200,7 @@ class MaModule(BreathModule):
             base = technique.cost
         else:
             technique, base = None, BASE_COSTS[kind]
-        key = (fighter.seat, fighter.weapon.key, order, self.data(state).injuries[fighter.seat].leg, fighter.in_core)
+        key = (fighter.seat, fighter.weapon.key, order, state.ext[self.name].injuries[fighter.seat].leg, fighter.in_core)
         priced = self._costs.get(key)
         if priced is None:
             priced = self._costs[key] = state.cost_of(fighter, technique, order, base)
@@ -204,17 +209,21 @@ class MaModule(BreathModule):
     def legal_key(self, state: "BreathState", fighter: "Fighter") -> tuple:
         """The range verdicts and the duel's orders read the rung (the stage's farthest rung is fixed per
         ruleset), a leg wound prices half-steps, disarmed and an owed counter open orders."""
-        data = self.data(state)
+        data = state.ext[self.name]
         injuries = data.injuries[fighter.seat]
         return data.ladder.rung, injuries.leg, injuries.disarmed, data.counter_owed == fighter.seat
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
-        """Whether ``fighter`` may play one of the duel's maneuvers now.
+        """Whether ``fighter`` may play one of the duel's maneuvers now."""
+        return order in self.legal_orders(state, fighter, self._orders)
+
+    def legal_orders(self, state: "BreathState", fighter: "Fighter", orders: Sequence[Order]) -> frozenset[Order]:
+        """All the duel's maneuvers ``fighter`` may play now (``orders`` are some of them).
 
         Legality depends only on the situation key below, so the legal set is computed once per
-        situation and looked up on every later decision (the engine asks for each order in turn).
+        situation and looked up on every later decision.
         """
-        data = self.data(state)
+        data = state.ext[self.name]
         seat = fighter.seat
         injuries = data.injuries[seat]
         key = (seat, fighter.energy, fighter.weapon.key, data.ladder.rung, injuries.leg, injuries.disarmed,
@@ -222,13 +231,13 @@ class MaModule(BreathModule):
         legal = self._legal.get(key)
         if legal is None:
             legal = self._legal[key] = frozenset(o for o in self._orders if self._order_allowed(state, fighter, o))
-        return order in legal
+        return legal
 
     def _order_allowed(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         kind = order[0]
         if kind in ("resist", "yield"):
             return False
-        data = self.data(state)
+        data = state.ext[self.name]
         rung = data.ladder.rung
         if kind in ("aim", "slip_counter"):
             if ATTACK_SLOT_INDEX[order[1]] >= len(fighter.weapon.attacks) or not self.verdict(state, fighter).can_attack:
@@ -252,7 +261,7 @@ class MaModule(BreathModule):
         if kind == "aim":
             return [("hit_location", LOCATION_COST)]
         if kind == "half_step":
-            extra = self.data(state).injuries[fighter.seat].half_step_extra()
+            extra = state.ext[self.name].injuries[fighter.seat].half_step_extra()
             return [("leg_wound", extra)] if extra else []
         return []
 
@@ -263,7 +272,7 @@ class MaModule(BreathModule):
         count = fighter.energy
         what = ":".join(str(part) for part in order) if state.events.enabled else ""  # only the log reads it
         state.pay(fighter, cost, ORDER_RULES.get(kind, "MA-G04"), what, modifiers)
-        data = self.data(state)
+        data = state.ext[self.name]
         target = state.target_in_slot(fighter, 0)
         if kind == "half_step":
             self._half_step(state, fighter, target, DIRECTIONS[order[1]], count)
@@ -287,7 +296,7 @@ class MaModule(BreathModule):
         Distance initiative compares the mover's Energy when it stepped (``count``, before paying) with
         the opponent's Energy before resisting (MA-012, MA-014).
         """
-        data = self.data(state)
+        data = state.ext[self.name]
         start = data.ladder.rung
         if not opponent.defeated and can_resist(opponent.energy):
             state.push(Pending("resist", opponent.seat, (mover.seat, direction, count, int(start)), self))
@@ -300,7 +309,7 @@ class MaModule(BreathModule):
         counts as closing in on the opponent for the spear wall (BR-G14)."""
         if direction == CLOSER and after != start:
             mover.closed_this_round = True
-            self.data(state).step_in_from[mover.seat] = int(start)
+            state.ext[self.name].step_in_from[mover.seat] = int(start)
 
     def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
         """``resist`` needs 1 Energy left (MA-G01); ``yield`` is always possible."""
@@ -311,7 +320,7 @@ class MaModule(BreathModule):
     def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
         """Answer a half-step: yield (the ma moves) or resist (the MA-013 contest)."""
         mover_seat, direction, mover_energy, start = pending.context
-        data = self.data(state)
+        data = state.ext[self.name]
         mover, resister = state.fighters[mover_seat], state.fighters[pending.seat]
         if order == ("yield",):
             state.emit("MA-010", "yield", resister.seat, direction=direction)
@@ -332,14 +341,14 @@ class MaModule(BreathModule):
 
     def _check_parts(self, state: "BreathState", seat: int) -> tuple[Modifier, ...]:
         """What every check of ``seat`` carries: a face wound (MA-046) and glare (MA-053)."""
-        data = self.data(state)
+        data = state.ext[self.name]
         parts = (("face_wound", -2),) if data.injuries[seat].face else ()
         glare = data.stage.check_modifier(seat)
         return (parts + (("glare", glare),)) if glare else parts
 
     def _contest_parts(self, state: "BreathState", fighter: "Fighter", initiator: int) -> tuple[Modifier, ...]:
         """2d10 + Finesse + Footwork (MA-013), with injuries, glare and terrain (MA-050, MA-052)."""
-        data = self.data(state)
+        data = state.ext[self.name]
         seat = fighter.seat
         parts = (("finesse", fighter.sheet.finesse), ("footwork", fighter.sheet.skill("footwork")))
         terrain = data.stage.contest_bonus(seat, initiator, data.first_contest)
@@ -349,7 +358,7 @@ class MaModule(BreathModule):
 
     def _break_lock(self, state: "BreathState", fighter: "Fighter", kind: str) -> None:
         """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
-        data = self.data(state)
+        data = state.ext[self.name]
         attribute = "physique" if kind == "push_out" else "finesse"
         modifiers = tuple(((attribute, getattr(f.sheet, attribute)),) + self._check_parts(state, f.seat)
                           for f in state.fighters)
@@ -375,7 +384,7 @@ class MaModule(BreathModule):
 
     def attack_modifiers(self, state: "BreathState", attack: "Attack") -> list[Modifier]:
         """Range (MA-022), wounds (MA-042/043/046), glare (MA-053), the step-in edge (MA-016)."""
-        data = self.data(state)
+        data = state.ext[self.name]
         attacker = attack.attacker
         seat = attacker.seat
         modifiers: list[Modifier] = []
@@ -385,7 +394,7 @@ class MaModule(BreathModule):
             if skill_gap:
                 modifiers.append(("unarmed_combat", skill_gap))
         else:
-            verdict = self.verdict(state, attacker)
+            verdict = self._verdict(state, attacker.weapon.key, data.ladder.rung)
             if verdict.modifier:
                 modifiers.append(("ma_range", verdict.modifier))
         modifiers += data.injuries[seat].attack_modifiers(with_weapon=attacker.weapon.key != UNARMED and not empty_hand)
@@ -407,7 +416,7 @@ class MaModule(BreathModule):
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
         """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023)."""
-        data = self.data(state)
+        data = state.ext[self.name]
         target = attack.target
         bonus = 0
         stance = target.stance
@@ -421,7 +430,7 @@ class MaModule(BreathModule):
 
     def forces_critical(self, state: "BreathState", attack: "Attack") -> bool:
         """The guard-break window: the first hit in the opening is a Critical without doubles (MA-037)."""
-        guard = self.data(state).guards[attack.target.seat]
+        guard = state.ext[self.name].guards[attack.target.seat]
         return "empty_hand" not in attack.extra and guard.window and guard.is_open(state.round)
 
     def hit_wounds(self, state: "BreathState", attack: "Attack", wounds: int) -> int:
@@ -432,7 +441,7 @@ class MaModule(BreathModule):
 
     def after_attack(self, state: "BreathState", attack: "Attack", hit: bool) -> None:
         """Shave the guard, apply the location, score the strike."""
-        data = self.data(state)
+        data = state.ext[self.name]
         target = attack.target
         seat = target.seat
         guard = data.guards[seat]
@@ -461,15 +470,15 @@ class MaModule(BreathModule):
 
     def is_defeated(self, state: "BreathState", fighter: "Fighter") -> bool:
         """In sparring, the opponent reaching the winning score ends it (MA-G14)."""
-        score = self.data(state).score
+        score = state.ext[self.name].score
         return score is not None and score.winner() not in (None, fighter.seat)
 
     # -- the timeline ----------------------------------------------------------------------------
     def on_round_start(self, state: "BreathState") -> None:
-        """Announce the duel's setup in round 1."""
-        if state.round != 1:
+        """Announce the duel's setup in round 1 (only the log reads it)."""
+        if state.round != 1 or not state.events.enabled:
             return
-        data = self.data(state)
+        data = state.ext[self.name]
         if self.config.kind is DuelKind.IKKIUCHI:
             rule = "MA-008"
         else:
@@ -481,13 +490,13 @@ class MaModule(BreathModule):
 
     def on_breath_start(self, state: "BreathState", fighter: "Fighter") -> None:
         """A step-in and a slip-away counterattack live only within the breath that earned them."""
-        data = self.data(state)
+        data = state.ext[self.name]
         data.step_in_from[fighter.seat] = -1
         data.counter_owed = -1
 
     def on_lull(self, state: "BreathState") -> None:
         """Bleeding (MA-045, MA-G17), then each duelist catches its breath (MA-038, MA-G13)."""
-        data = self.data(state)
+        data = state.ext[self.name]
         in_lock = data.ladder.rung is Rung.TSUBAZERIAI
         for f in state.fighters:
             if f.defeated:

@@ -80,7 +80,8 @@ class GuardTrack:
         rule, cause, amount = row
         before = self.value
         self.value = max(0, before - amount)
-        log.emit(rule, "guard_loss", seat, cause=cause, amount=amount, before=before, after=self.value)
+        if log.enabled:  # the hottest event of the duel: skip building its data for a log that is off
+            log.emit(rule, "guard_loss", seat, cause=cause, amount=amount, before=before, after=self.value)
         if before > 0 and self.value == 0:
             self.open_through_round = round_no + 1
             self.window = True
@@ -115,7 +116,8 @@ class GuardTrack:
         """Gain up to ``amount`` guard, never above the maximum; returns what was gained."""
         before = self.value
         self.value = min(self.maximum, before + amount)
-        log.emit(rule, "guard_recovery", seat, cause=cause, before=before, after=self.value)
+        if log.enabled:
+            log.emit(rule, "guard_recovery", seat, cause=cause, before=before, after=self.value)
         return self.value - before
 
     def lull(self, in_tsubazeriai: bool, log: EventLog, seat: int) -> int:

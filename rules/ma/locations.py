@@ -86,12 +86,14 @@ class Injuries:
 
     def take_hit(self, location: Location, dice: Dice, log: EventLog, seat: int, physique: int) -> None:
         """Apply the effect of a hit on ``location`` (its extra Wounds are :func:`extra_wounds`)."""
-        log.emit(_RULES[location], "location_hit", seat, location=location.value)
+        if log.enabled:
+            log.emit(_RULES[location], "location_hit", seat, location=location.value)
         if location is Location.WRIST:
             check = dice.check(physique + self.all_checks(), WRIST_TN)
             dropped = not check.success
-            log.emit("MA-042", "wrist_check", seat, dice=check.dice, modifier=check.modifier,
-                     total=check.total, target=WRIST_TN, success=check.success)
+            if log.enabled:
+                log.emit("MA-042", "wrist_check", seat, dice=check.dice, modifier=check.modifier,
+                         total=check.total, target=WRIST_TN, success=not dropped)
             self.wrist = True
             if dropped and not self.disarmed:
                 self.disarmed = True
