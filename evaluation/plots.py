@@ -23,6 +23,24 @@ def _pyplot():
     return plt
 
 
+def _save(plt, fig, path: Path) -> Path:
+    """Lay the figure out, write it as a PNG and free it (a report draws many)."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _annotate(ax, values: np.ndarray, text_color) -> None:
+    """Write each defined cell's value (two decimals) on a heatmap; ``text_color(value)`` picks its colour."""
+    rows, columns = values.shape
+    for i in range(rows):
+        for j in range(columns):
+            if not np.isnan(values[i, j]):
+                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color=text_color(values[i, j]))
+
+
 def plot_ratings(ratings: Ratings, path: Path, title: str) -> Path:
     """Horizontal bars of the Elo ratings, strongest on top, with their bootstrap intervals."""
     plt = _pyplot()
@@ -35,10 +53,7 @@ def plot_ratings(ratings: Ratings, path: Path, title: str) -> Path:
     ax.axvline(0.0, color="black", linewidth=0.8)
     ax.set_xlabel(f"Elo (Bradley-Terry, mean 0), {ratings.confidence:.0%} bootstrap interval")
     ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_matchups(matchups: MatchupMatrix, order: list[int], path: Path, title: str) -> Path:
@@ -51,19 +66,12 @@ def plot_matchups(matchups: MatchupMatrix, order: list[int], path: Path, title: 
     image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if not np.isnan(rate[i, j]):
-                ax.text(j, i, f"{rate[i, j]:.2f}", ha="center", va="center", fontsize=8,
-                        color="white" if abs(rate[i, j] - 0.5) > 0.3 else "black")
+    _annotate(ax, rate, lambda value: "white" if abs(value - 0.5) > 0.3 else "black")
     ax.set_xlabel("opponent")
     ax.set_ylabel("scores against the opponent")
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="score rate (draws ½)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_combo_table(weapons: list[str], rungs: list[str], best: np.ndarray, path: Path, title: str) -> Path:
@@ -73,17 +81,11 @@ def plot_combo_table(weapons: list[str], rungs: list[str], best: np.ndarray, pat
     image = ax.imshow(np.ma.masked_invalid(best), cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(rungs)), rungs, rotation=30, ha="right")
     ax.set_yticks(range(len(weapons)), weapons)
-    for i in range(len(weapons)):
-        for j in range(len(rungs)):
-            if not np.isnan(best[i, j]):
-                ax.text(j, i, f"{best[i, j]:.2f}", ha="center", va="center", fontsize=8, color="white")
+    _annotate(ax, best, lambda value: "white")
     ax.set_xlabel("rung of the ma")
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="best expected Wounds per Energy")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_restricted(labels: list[str], drop: np.ndarray, low: np.ndarray, high: np.ndarray, path: Path,
@@ -98,7 +100,4 @@ def plot_restricted(labels: list[str], drop: np.ndarray, low: np.ndarray, high: 
     ax.axvline(0.0, color="black", linewidth=0.8)
     ax.set_xlabel("win-rate drop against the unrestricted policy (½ − score), 95% Wilson interval")
     ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
