@@ -5,7 +5,8 @@ It is composition, not inheritance: the engine owns the count, the breath, Energ
 attacks and Wounds, and calls each module at the points below. A module adds
 
 * **orders** (actions) of its own kinds to the action table (``extra_orders``), which the engine offers
-  at its decisions (``order_legal``) and hands back to it (``apply_order``);
+  at its decisions (``order_legal``, or ``legal_orders`` for all its orders at once) and hands back to it
+  (``apply_order``);
 * **decisions** of its own kinds (``decision_kinds``): it pushes a :class:`Pending` onto the state's stack
   (``state.push(...)``) and resolves it when the deciding seat answers (``pending_legal`` /
   ``resolve_pending``);
