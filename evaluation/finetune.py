@@ -68,10 +68,10 @@ class _RestrictedMask(gymnasium.Wrapper):
 
 def fine_tune(job: FineTuneJob) -> str:
     """Fine-tune ``job.checkpoint`` under the restriction; returns the new checkpoint's path (reused if present)."""
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from issoku.agents.checkpoint import CheckpointPolicy
+    from issoku.agents.checkpoint import CheckpointPolicy, clip_range_of
+    from issoku.agents.checkpoint_zip import load_model
     from issoku.training.make_env import make_seat_env
 
     out = Path(job.out)
@@ -81,7 +81,7 @@ def fine_tune(job: FineTuneJob) -> str:
     seat_env.set_opponent(CheckpointPolicy(job.checkpoint, seed=job.seed))
     env = DummyVecEnv([lambda: _RestrictedMask(seat_env, job.banned)])
     env.seed(job.seed)
-    model = MaskablePPO.load(job.checkpoint, env=env, device="cpu", seed=job.seed)
+    model = load_model(job.checkpoint, env=env, clip_range=clip_range_of(read_metadata(job.checkpoint)), seed=job.seed)
     model.learn(total_timesteps=job.steps, reset_num_timesteps=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.stem + ".partial.zip")

@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from issoku.agents.checkpoint import check_compatible, read_metadata
-from issoku.training.checkpoints import atomic_write_json, latest_checkpoint, save_checkpoint
+from issoku.training.checkpoints import (atomic_write_json, checkpoint_path, complete_checkpoints, latest_checkpoint,
+                                         save_checkpoint)
 from issoku.training.config import TrainConfig, apply_overrides
-from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
+from issoku.training.opponents import SNAPSHOT_KIND, Opponent, OpponentPool, scripted_policy
 
 EVAL_SEED = 1_000_003
 """Seed of the evaluation duels (offset by the run's seed), distinct from any training seed."""
@@ -86,8 +87,9 @@ def new_model(config: TrainConfig, env: Any, tensorboard_log: str | None = None)
 def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     """Run (or resume) self-play training; returns the final evaluation (also in ``final_eval.json``)."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CallbackList
+
+    from issoku.agents.checkpoint_zip import load_model
 
     from issoku.training.callbacks import Every, ProgressBar, SelfPlayStats
     from issoku.training.evaluate import evaluate_against
@@ -111,23 +113,29 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     if resume:
         metadata = read_metadata(latest)
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
-        pool.restore(metadata["pool"], lambda path, name: pool.add_snapshot(path, name, seed=config.seed))
+        pool.restore(metadata["pool"], lambda path, name, seed: pool.add_snapshot(
+            path, name, seed=config.seed if seed is None else seed), checkpoint_dir=latest.parent)
 
     env = make_vec_env(config, pool)
     tensorboard_dir = str(run_dir / "tb")
     if resume:
-        model = MaskablePPO.load(latest, env=env, device="cpu", tensorboard_log=tensorboard_dir)
+        model = load_model(latest, env=env, clip_range=config.clip_range, tensorboard_log=tensorboard_dir)
     else:
         model = new_model(config, env, tensorboard_dir)
     env.seed(config.seed + model.num_timesteps)
-    checkpoints_written = 0
+    checkpoints_written = len(complete_checkpoints(run_dir))  # the snapshot cadence goes on across a resume
 
     def checkpoint() -> None:
         nonlocal checkpoints_written
-        path = save_checkpoint(model, run_dir, identity=identity, config=config.to_json(), pool=pool.state())
         checkpoints_written += 1
-        if len(pool) == 0 or checkpoints_written % config.snapshot_every == 0:
-            pool.add_snapshot(path, f"snapshot@{model.num_timesteps}", seed=config.seed + model.num_timesteps)
+        joins = len(pool) == 0 or checkpoints_written % config.snapshot_every == 0
+        name, seed = f"snapshot@{model.num_timesteps}", config.seed + model.num_timesteps
+        path = checkpoint_path(run_dir, model.num_timesteps)
+        # the saved pool already holds this checkpoint's own snapshot, so a resume from it keeps it
+        own = [{"name": name, "kind": SNAPSHOT_KIND, "source": str(path), "scores": [], "seed": seed}] if joins else []
+        save_checkpoint(model, run_dir, identity=identity, config=config.to_json(), pool=pool.state() + own)
+        if joins:
+            pool.add_snapshot(path, name, seed=seed)
 
     def evaluate() -> None:
         for opponent in config.eval_opponents:
@@ -162,13 +170,14 @@ def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, 
     import typer
 
     from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.agents.checkpoint_zip import CheckpointError
     from issoku.training.config import ConfigError, parse_assignments, read_config_file
 
     try:
         from_file = read_config_file(config_file) if config_file else {}
         config = resolve_config({**from_file, **options, **parse_assignments(assignments)}, resume=resume)
         results = train(config, resume=resume)
-    except (CheckpointMismatchError, ConfigError, RunDirectoryError) as error:
+    except (CheckpointMismatchError, ConfigError, RunDirectoryError, CheckpointError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
     typer.echo(f"trained {results['steps']} steps; final checkpoint {results['checkpoint']}")
