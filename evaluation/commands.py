@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
-from issoku.evaluation.config import StudyConfig, build_tournament, load_study, resolve_env_factory
+from issoku.envs.registry import resolve_env
+from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names, load_study
 from issoku.evaluation.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import CompositionSpec
@@ -46,16 +47,22 @@ def default_studies() -> list[Path]:
 
 def study_from_options(study_file: Path | None = None, env: str | None = None,
                        policies: Sequence[str] | None = None, games_per_pair: int | None = None,
-                       base_seed: int | None = None, mirrors: bool | None = None) -> StudyConfig:
-    """A study from a file (if given) with command-line options overriding its fields."""
-    fields = load_study(study_file).model_dump() if study_file is not None else {}
+                       base_seed: int | None = None, mirrors: bool | None = None, *,
+                       allow_imports: bool = False) -> StudyConfig:
+    """A study from a file (if given) with command-line options overriding its fields.
+
+    The file's names may be import paths only with ``allow_imports``; options the user typed may always.
+    """
+    fields = load_study(study_file, allow_imports=allow_imports).model_dump() if study_file is not None else {}
     overrides = {"env": env, "policies": tuple(policies) if policies else None, "games_per_pair": games_per_pair,
                  "base_seed": base_seed, "mirrors": mirrors}
     fields.update({key: value for key, value in overrides.items() if value is not None})
     fields.setdefault("env", DEFAULT_ENV)
     if not fields.get("policies"):
         fields["policies"] = default_policies()
-    return StudyConfig.model_validate(fields)
+    study = StudyConfig.model_validate(fields)
+    check_study_names(study, str(study_file or "balance-report"))
+    return study
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,7 @@ def strongest_policy(store: MatchStore, study: StudyConfig) -> str:
 
 
 def _env_id(study: StudyConfig) -> str:
-    env = resolve_env_factory(study.env)()
+    env = resolve_env(study.env)()
     try:
         return str(env.metadata.get("name") or study.env)
     finally:
@@ -133,7 +140,7 @@ def study_combo_table(study: StudyConfig, store: MatchStore, workers: int | None
     config = study.combo_table
     loadout: Loadout = build_tournament(study).loadouts[0]
     kwargs = {key: value for key, value in loadout.kwargs.items() if key != "fighters"}
-    factory = resolve_env_factory(study.env)
+    factory = resolve_env(study.env)
     probe = factory(**kwargs)
     env_id, fingerprint = str(probe.metadata.get("name") or study.env), rules_fingerprint(probe)
     probe.close()

@@ -25,8 +25,7 @@ import numpy as np
 
 from issoku.agents.checkpoint import CheckpointPolicy, metadata_path
 from issoku.agents.policy import Policy
-from issoku.agents.registry import POLICY_FACTORIES, policy_names
-from issoku.envs.registry import import_object
+from issoku.agents.registry import resolve_policy_factory
 from issoku.training.config import ConfigError
 
 SCRIPTED_KIND = "scripted"
@@ -55,12 +54,10 @@ def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
     ``issoku.agents.breath_scripted:Heuristic``) gets the env's ``ruleset`` (the convention of
     ``issoku.evaluation`` tournaments too).
     """
-    path = POLICY_FACTORIES.get(name, name)
     try:
-        factory = import_object(path)
-    except (ValueError, ImportError, AttributeError):
-        raise ConfigError(f"unknown scripted agent {name!r}: neither a registered name ({', '.join(policy_names())}) "
-                          "nor an importable 'package.module:Factory'") from None
+        factory = resolve_policy_factory(name)
+    except (KeyError, ValueError) as error:
+        raise ConfigError(f"unknown scripted agent {name!r}: {error}") from None
     if "ruleset" not in inspect.signature(factory).parameters:
         return factory(seed=seed)
     if ruleset is None:

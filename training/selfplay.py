@@ -22,10 +22,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from issoku.agents.checkpoint import check_compatible, read_metadata
+from issoku.agents.checkpoint import check_compatible, metadata_path, read_metadata
 from issoku.training.checkpoints import (atomic_write_json, checkpoint_path, complete_checkpoints, latest_checkpoint,
                                          save_checkpoint)
-from issoku.training.config import TrainConfig, apply_overrides
+from issoku.training.config import TrainConfig, apply_overrides, refuse_config_imports
 from issoku.training.opponents import SNAPSHOT_KIND, Opponent, OpponentPool, scripted_policy
 
 EVAL_SEED = 1_000_003
@@ -36,15 +36,22 @@ class RunDirectoryError(RuntimeError):
     """A fresh run would overwrite an existing one, or a resume finds nothing to resume."""
 
 
-def resolve_config(overrides: dict[str, Any], *, resume: bool) -> TrainConfig:
-    """The config of a new run (defaults + overrides) or of a resumed one (its saved config + overrides)."""
+def resolve_config(overrides: dict[str, Any], *, resume: bool, allow_imports: bool = True) -> TrainConfig:
+    """The config of a new run (defaults + overrides) or of a resumed one (its saved config + overrides).
+
+    A resumed run's saved names (read from its checkpoint's JSON) may be import paths only with
+    ``allow_imports`` or when ``overrides`` (what the user typed) give them again.
+    """
     config = apply_overrides(TrainConfig(), overrides)
     if not resume:
         return config
     latest = latest_checkpoint(config.resolved_run_dir)
     if latest is None:
         raise RunDirectoryError(f"nothing to resume: no complete checkpoint in {config.resolved_run_dir}/checkpoints")
-    saved = TrainConfig.from_json(read_metadata(latest)["config"])
+    saved_fields = read_metadata(latest)["config"]
+    refuse_config_imports({key: value for key, value in saved_fields.items() if key not in overrides},
+                          str(metadata_path(latest)), allow_imports=allow_imports)
+    saved = TrainConfig.from_json(saved_fields)
     return apply_overrides(saved, {**overrides, "run_dir": config.resolved_run_dir})
 
 
@@ -164,22 +171,20 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     return results
 
 
-def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, config_file: str | None = None) -> None:
+def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, config_file: str | None = None,
+              allow_imports: bool = False) -> None:
     """``issoku train``: a config file, options and ``--set key=value`` pairs (later ones win) into a config,
     train, print the final evaluation."""
     import typer
 
-    from issoku.agents.checkpoint import CheckpointMismatchError
-    from issoku.agents.checkpoint_zip import CheckpointError
-    from issoku.training.config import ConfigError, parse_assignments, read_config_file
+    from issoku.inputs import one_line_errors
+    from issoku.training.config import parse_assignments, read_config_file
 
-    try:
-        from_file = read_config_file(config_file) if config_file else {}
-        config = resolve_config({**from_file, **options, **parse_assignments(assignments)}, resume=resume)
+    with one_line_errors("train", also=(RunDirectoryError,)):
+        from_file = read_config_file(config_file, allow_imports=allow_imports) if config_file else {}
+        typed = {**options, **parse_assignments(assignments)}
+        config = resolve_config({**from_file, **typed}, resume=resume, allow_imports=allow_imports)
         results = train(config, resume=resume)
-    except (CheckpointMismatchError, ConfigError, RunDirectoryError, CheckpointError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
     typer.echo(f"trained {results['steps']} steps; final checkpoint {results['checkpoint']}")
     for result in results["evaluations"]:
         typer.echo(f"vs {result['opponent']}: won {result['wins']}/{result['episodes']} "
