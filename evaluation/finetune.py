@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.checkpoint import metadata_path, read_metadata
+from issoku.evaluation.workers import worker_pool
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def fine_tune_all(jobs: Sequence[FineTuneJob], workers: int | None = None, progr
                 done[index] = fine_tune(job)
                 bar.update()
         else:
-            with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(jobs))) as pool:
+            with worker_pool(workers, len(jobs)) as pool:
                 futures = {pool.submit(fine_tune, job): index for index, job in enumerate(jobs)}
                 for future in as_completed(futures):
                     done[futures[future]] = future.result()

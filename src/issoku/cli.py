@@ -287,7 +287,7 @@ def benchmark(
             if candidate is None:
                 raise ValueError("name a candidate policy (or --calibrate)")
             candidate_spec = resolve_policy(candidate)
-        with MatchStore(db) as store:
+        with MatchStore(db, exclusive=True) as store:
             if calibrate:
                 ratings, fingerprints = run_calibration(spec, store, workers=workers)
                 typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
