@@ -53,9 +53,9 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
         raise ValueError(f"duels must be at least 1, not {duels}")
     metadata = read_metadata(checkpoint)
     config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
+    learner = CheckpointPolicy(checkpoint, deterministic=True)  # a damaged zip is named before the env is built
     env = make_config_env(config)
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
-    learner = CheckpointPolicy(checkpoint, deterministic=True)
     scripted = scripted_policy(opponent, seed, ruleset_of(env))
     seats = len(env.possible_agents)
     outcomes: list[float] = []

@@ -105,6 +105,12 @@ class MatchStore:
             self._lock = _hold_lock(self.path.with_name(self.path.name + ".lock"), on_wait)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+            tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                raise StoreError(f"{self.path}: not an issoku match store (it holds tables {sorted(tables)}); "
+                                 "left untouched")
+            if tables:
+                self._check_schema_version()  # another schema is refused before anything is changed
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")

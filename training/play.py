@@ -39,12 +39,12 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     The env the checkpoint's metadata names may be an import path only with ``allow_imports``."""
     metadata = read_metadata(checkpoint)
     config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
+    agent = CheckpointPolicy(checkpoint, deterministic=True)  # a damaged zip is named before the env is built
     env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
     if renders:
         env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
-    agent = CheckpointPolicy(checkpoint, deterministic=True)
     names = action_names(env)
     env.reset(seed=seed)
     seats = list(env.possible_agents)
