@@ -56,6 +56,18 @@ def read_data(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def verify_zip(path: str | Path) -> None:
+    """Check that ``path`` is a whole checkpoint zip (every entry's CRC, a readable ``data`` entry) without loading it."""
+    read_data(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            damaged = archive.testzip()
+    except (zipfile.BadZipFile, EOFError, OSError):
+        raise CheckpointError(f"{path}: not a readable zip (truncated or not a checkpoint)") from None
+    if damaged is not None:
+        raise CheckpointError(f"{path}: entry {damaged!r} is damaged (CRC mismatch)")
+
+
 def _space(path: Path, key: str, entry: dict[str, Any]) -> Any:
     """A Box or Discrete space rebuilt from the plain fields SB3 writes beside its pickle."""
     from gymnasium import spaces

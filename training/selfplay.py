@@ -19,12 +19,13 @@ most ``checkpoint_every`` steps. Resumed envs are seeded from the step count, so
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 from issoku.agents.checkpoint import check_compatible, metadata_path, read_metadata
 from issoku.training.checkpoints import (atomic_write_json, checkpoint_path, complete_checkpoints, latest_checkpoint,
-                                         save_checkpoint)
+                                         newest_usable_checkpoint, save_checkpoint)
 from issoku.training.config import TrainConfig, apply_overrides, refuse_config_imports
 from issoku.training.opponents import SNAPSHOT_KIND, Opponent, OpponentPool, scripted_policy
 
@@ -36,6 +37,10 @@ class RunDirectoryError(RuntimeError):
     """A fresh run would overwrite an existing one, or a resume finds nothing to resume."""
 
 
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 def resolve_config(overrides: dict[str, Any], *, resume: bool, allow_imports: bool = True) -> TrainConfig:
     """The config of a new run (defaults + overrides) or of a resumed one (its saved config + overrides).
 
@@ -45,7 +50,7 @@ def resolve_config(overrides: dict[str, Any], *, resume: bool, allow_imports: bo
     config = apply_overrides(TrainConfig(), overrides)
     if not resume:
         return config
-    latest = latest_checkpoint(config.resolved_run_dir)
+    latest = newest_usable_checkpoint(config.resolved_run_dir, say=_say)
     if latest is None:
         raise RunDirectoryError(f"nothing to resume: no complete checkpoint in {config.resolved_run_dir}/checkpoints")
     saved_fields = read_metadata(latest)["config"]
@@ -104,7 +109,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
 
     torch.set_num_threads(config.torch_threads)
     run_dir = Path(config.resolved_run_dir)
-    latest = latest_checkpoint(run_dir)
+    latest = newest_usable_checkpoint(run_dir, say=_say) if resume else latest_checkpoint(run_dir)
     if resume and latest is None:
         raise RunDirectoryError(f"nothing to resume: no complete checkpoint in {run_dir}/checkpoints")
     if not resume and latest is not None:
@@ -130,7 +135,8 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     else:
         model = new_model(config, env, tensorboard_dir)
     env.seed(config.seed + model.num_timesteps)
-    checkpoints_written = len(complete_checkpoints(run_dir))  # the snapshot cadence goes on across a resume
+    # the snapshot cadence goes on across a resume (counting the checkpoints up to the one resumed from)
+    checkpoints_written = len([path for path in complete_checkpoints(run_dir) if latest is not None and path <= latest])
 
     def checkpoint() -> None:
         nonlocal checkpoints_written

@@ -138,3 +138,16 @@ def test_a_snapshot_source_outside_the_run_is_refused(run, tmp_path):
     with pytest.raises(CheckpointError, match="'/etc/passwd' is not a checkpoint of this run"):
         train(config, resume=True)
 
+
+
+def test_a_damaged_newest_checkpoint_is_skipped_for_the_previous_one_saying_so(run, tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    shutil.copytree(run.run_dir, run_dir)
+    *_, previous, newest = complete_checkpoints(run_dir)
+    newest.write_bytes(newest.read_bytes()[:200])  # a disk that filled up mid-write, JSON intact
+    config = TrainConfig(**{**TINY, "run_dir": str(run_dir)}, total_steps=256, checkpoint_every=128)
+    results = train(config, resume=True)
+    said = capsys.readouterr().err
+    assert f"skipping damaged checkpoint {newest.name}" in said and "not a readable zip" in said
+    assert results["steps"] == 256 and json.loads(metadata_path(newest).read_text())["steps"] == 128
+    assert previous.name == "step_000000000000.zip"
