@@ -48,6 +48,7 @@ from issoku.evaluation.match import DEFAULT_MAX_DECISIONS
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.policies import resolve_policy
 from issoku.evaluation.tournament import Loadout, Tournament
+from issoku.inputs import MAX_GAMES
 from issoku.rules.kernel.content import load_model
 
 
@@ -111,7 +112,7 @@ class ComboTableConfig(BaseModel):
     """How the study computes the combo table (on the study's first loadout's rules, any fighters)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    samples: int = Field(default=200, ge=1)
+    samples: int = Field(default=200, ge=1, le=MAX_GAMES)
     exact_dice: int = Field(default=3, ge=0, le=4)
     weapons: tuple[str, ...] | None = None
 
@@ -121,10 +122,10 @@ class RestrictedPlayConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     policy: str | None = None
-    games: int = Field(default=40, ge=2)
+    games: int = Field(default=40, ge=2, le=MAX_GAMES)
     maneuvers: int = Field(default=8, ge=0)
     combos: int = Field(default=2, ge=0)
-    fine_tune_steps: int = Field(default=0, ge=0)
+    fine_tune_steps: int = Field(default=0, ge=0, le=MAX_GAMES)
     """A checkpoint policy is first fine-tuned this many decisions under each restriction (0: never)."""
 
 
@@ -134,10 +135,10 @@ class StudyConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     env: str = Field(min_length=1)
     policies: tuple[str, ...] = Field(min_length=1)
-    games_per_pair: int = Field(default=20, ge=1)
+    games_per_pair: int = Field(default=20, ge=1, le=MAX_GAMES)
     base_seed: int = Field(default=0, ge=0)
     mirrors: bool = False
-    max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1)
+    max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1, le=MAX_GAMES)
     loadouts: tuple[LoadoutConfig, ...] = ()
     loadout_grid: LoadoutGrid | None = None
     composition_kind: str | None = None

@@ -320,7 +320,10 @@ def head_to_head(
     with one_line_errors("head-to-head", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         bounded("--duels", duels, 1, MAX_GAMES)
         bounded("--workers", workers, 0, 1024)
-        kwargs = json.loads(env_kwargs)
+        try:
+            kwargs = json.loads(env_kwargs)
+        except ValueError as error:
+            raise ValueError(f"--env-kwargs {env_kwargs!r}: not JSON ({error})") from None
         if not isinstance(kwargs, dict):
             raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
         result = play_head_to_head(agent, opponent, duels, env=env, env_kwargs=kwargs, base_seed=seed,

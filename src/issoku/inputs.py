@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import typer
-
 BAD_INPUT: tuple[type[BaseException], ...] = (ValueError, KeyError, OSError, sqlite3.DatabaseError)
 """What a bad input raises: ValueError (DataError, pydantic's ValidationError, ConfigError, CheckpointError,
 ImportRefusedError...), KeyError (UnknownNameError), OSError (a directory or unreadable file), SQLite errors
@@ -47,6 +45,8 @@ def one_line_errors(command: str, also: tuple[type[BaseException], ...] = ()) ->
     ``also``: further exception types that mean a bad input there (TypeError where a file's keyword
     arguments are passed to an env factory).
     """
+    import typer  # here, so the layers can share the bounds above without loading the CLI library
+
     try:
         yield
     except BAD_INPUT + also as error:
