@@ -27,6 +27,13 @@ PARENT = textwrap.dedent("""
 """)
 
 
+def reap(pids: list[int]) -> None:
+    """Kill whatever of ``pids`` still lives (so a failing test leaves no orphan behind)."""
+    for pid in pids:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -48,7 +55,9 @@ def test_pool_workers_die_when_their_parent_is_killed(tmp_path):
     deadline = time.monotonic() + 10
     while any(map(alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not any(map(alive, workers)), "orphaned workers outlived their parent"
+    orphans = [pid for pid in workers if alive(pid)]
+    reap(orphans)
+    assert not orphans, "orphaned workers outlived their parent"
 
 
 def report(db: Path, out: Path) -> subprocess.Popen:
@@ -81,3 +90,38 @@ def test_a_second_writer_says_it_waits_and_goes_on_when_the_first_closes(tmp_pat
         time.sleep(0.5)
         assert second.poll() is None  # still waiting while the first holds the store
     assert second.stdout.readline().strip() == "opened 0" and second.wait(timeout=60) == 0
+
+
+def children_of(pid: int) -> list[int]:
+    """Live processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(") ", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_sigkill_of_a_balance_report_leaves_no_worker_behind(tmp_path):
+    command = [sys.executable, "-m", "issoku", "balance-report", "--env", "breath_skirmish_v0", "-p", "random",
+               "-p", "breath_heuristic", "--games", "4000", "-j", "2", "--batch-size", "4",
+               "--db", str(tmp_path / "m.sqlite"), "--out", str(tmp_path / "out")]
+    report = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        workers = children_of(report.pid)
+    assert len(workers) >= 2, "the report started no pool"
+    time.sleep(1.0)  # workers past their start-up, playing
+    report.send_signal(signal.SIGKILL)
+    report.wait()
+    deadline = time.monotonic() + 10
+    while any(map(alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    orphans = [pid for pid in workers if alive(pid)]
+    reap(orphans)
+    assert not orphans, "balance-report's workers outlived it"
