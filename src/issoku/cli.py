@@ -171,7 +171,7 @@ def train(
 
 @app.command()
 def play(
-    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train, or a folder written by issoku export."),
     seat: Optional[int] = typer.Option(None, help="Your seat index (default: drawn from the seed)."),
     seed: int = typer.Option(0, help="Fight seed."),
 ) -> None:
@@ -179,6 +179,23 @@ def play(
     from issoku.training.play import play_in_terminal
 
     play_in_terminal(checkpoint, seat=seat, seed=seed)
+
+
+@app.command()
+def export(
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train (its .json beside it)."),
+    out: Path = typer.Option(..., "--out", help="Folder to write policy.onnx and manifest.json into."),
+) -> None:
+    """Export a trained agent as an opponent a game can embed: an ONNX graph (observation + action mask in,
+    masked action probabilities out) and a JSON manifest (docs/opponents.md)."""
+    from issoku.training.export import describe, export_checkpoint
+
+    try:
+        manifest = export_checkpoint(checkpoint, out)
+    except (ValueError, FileNotFoundError) as error:  # CheckpointMismatchError, ConfigError, missing metadata
+        typer.echo(f"export: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"exported {describe(manifest)}")
 
 
 @app.command()
