@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 
 MANIFEST = "manifest.json"
+LADDER = "ladder.json"
+"""A ladder folder's rung table (written by ``issoku ladder``, :mod:`issoku.evaluation.ladder`)."""
 MODEL = "policy.onnx"
 FORMAT = "issoku-opponent"
 FORMAT_VERSION = 1
@@ -130,15 +132,31 @@ class ExportedPolicy:
 
 
 
-def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | None = None) -> tuple[Any, dict[str, Any]]:
-    """A trained agent from a checkpoint ``.zip`` or an export folder, with metadata in the checkpoint's shape.
+def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | None = None,
+                 rung: int | None = None) -> tuple[Any, dict[str, Any]]:
+    """A trained agent from a checkpoint ``.zip``, an export folder, or rung ``rung`` (1 = weakest) of a
+    ladder folder, with metadata in the checkpoint's shape.
 
     The metadata holds the env identity (``env_id``, ``env_version``, ``rules_fingerprint``, ``interface``...)
-    and the training ``config`` that rebuilds the env, so callers check and build the env the same way for both.
+    and the training ``config`` that rebuilds the env, so callers check and build the env the same way for all.
+    A rung plays as it was rated: its export at its temperature (0 = argmax).
     """
     from issoku.agents.checkpoint import CheckpointPolicy, read_metadata
 
-    if Path(path).is_dir():
-        policy = ExportedPolicy(path, deterministic=deterministic, seed=seed)
+    folder = Path(path)
+    if rung is not None:
+        ladder_file = folder / LADDER
+        if not ladder_file.is_file():
+            raise ExportError(f"{ladder_file}: no such file (--rung needs a folder written by issoku ladder)")
+        rungs = json.loads(ladder_file.read_text())["rungs"]
+        if not 1 <= rung <= len(rungs):
+            raise ExportError(f"--rung {rung}: {ladder_file} has rungs 1 to {len(rungs)}")
+        chosen = rungs[rung - 1]
+        temperature = float(chosen["temperature"])
+        policy = ExportedPolicy(folder / chosen["export"], deterministic=temperature == 0.0, seed=seed,
+                                temperature=temperature or 1.0)
+        return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
+    if folder.is_dir():
+        policy = ExportedPolicy(folder, deterministic=deterministic, seed=seed)
         return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
     return CheckpointPolicy(path, deterministic=deterministic, seed=seed), read_metadata(path)

@@ -35,9 +35,10 @@ def ask_in_terminal(menu: Menu, *, read: Callable[[str], str] = input, write: Ca
 
 
 def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
-         write: Callable[[str], None] = print) -> float:
-    """One fight between a person (``choose``) and the checkpoint's agent; returns the person's reward."""
-    agent, metadata = load_trained(checkpoint, deterministic=True)
+         write: Callable[[str], None] = print, rung: int | None = None) -> float:
+    """One fight between a person (``choose``) and the checkpoint's agent (or a ladder's rung); returns the
+    person's reward."""
+    agent, metadata = load_trained(checkpoint, deterministic=True, seed=seed, rung=rung)
     config = TrainConfig.from_json(metadata["config"])
     env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
@@ -75,12 +76,12 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     return result
 
 
-def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int) -> None:
+def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int | None = None) -> None:
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
     import typer
 
     try:
-        play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal)
+        play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung)
     except (CheckpointMismatchError, ConfigError, ExportError, FileNotFoundError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
