@@ -29,6 +29,7 @@ from issoku.agents.exported import LADDER, MANIFEST, ExportedPolicy, read_manife
 from issoku.evaluation.benchmark import SuiteConfig, build_tournament, run_benchmark
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec
+from issoku.rules.kernel.content import file_digest
 
 SNAPSHOTS = "snapshots"
 DETERMINISTIC = 0.0
@@ -73,7 +74,7 @@ class Rung:
 
 
 def candidate_name(snapshot: str, temperature: float) -> str:
-    """``step_000000500000@argmax`` or ``step_000000500000@T2``: unique per (snapshot, temperature)."""
+    """``<snapshot label>@argmax`` or ``<snapshot label>@T2``: unique per (snapshot, temperature)."""
     return f"{snapshot}@{'argmax' if temperature == DETERMINISTIC else f'T{temperature:g}'}"
 
 
@@ -95,14 +96,27 @@ def check_suite_fits(manifest: dict[str, Any], suite: SuiteConfig, where: str) -
         raise CheckpointMismatchError(f"{where} cannot play suite {suite.name}:\n  " + "\n  ".join(differences))
 
 
+def snapshot_label(checkpoint: str | Path) -> str:
+    """A unique, readable folder name for a checkpoint's export: ``<run>.<stem>-<digest>``.
+
+    Runs name their checkpoints alike (``step_000000122880``), so the run folder and the file's digest
+    keep two runs' snapshots apart, and an edited file never reuses an old export.
+    """
+    path = Path(checkpoint)
+    run = f"{path.parent.parent.name}." if path.parent.name == "checkpoints" else ""
+    return f"{run}{path.stem}-{file_digest(path)[:8]}"
+
+
 def export_snapshots(checkpoints: Sequence[str | Path], out: Path) -> list[Path]:
-    """Export each checkpoint to ``out/snapshots/<stem>/`` (skipping one already exported from the same file)."""
+    """Export each checkpoint to ``out/snapshots/<label>/`` (skipping one already exported from the same file)."""
     from issoku.training.export import export_checkpoint
 
     folders = []
     for checkpoint in checkpoints:
         read_metadata(checkpoint)  # a missing .json is refused before any export is written
-        folder = out / SNAPSHOTS / Path(checkpoint).stem
+        if not Path(checkpoint).is_file():
+            raise FileNotFoundError(f"checkpoint {checkpoint}: no such file")
+        folder = out / SNAPSHOTS / snapshot_label(checkpoint)
         if not (folder / MANIFEST).is_file():
             export_checkpoint(checkpoint, folder)
         folders.append(folder)

@@ -246,6 +246,32 @@ def ladder(
 
 
 @app.command()
+def styles(
+    checkpoints: list[str] = typer.Argument(..., help="Checkpoint .zip files: the neutral agent first, then styled ones (issoku train --set style=...)."),
+    out: Path = typer.Option(Path("runs/styles"), "--out", help="Folder for the exports (snapshots/<name>/)."),
+    suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose games measure strength and action shares."),
+    db: Path = typer.Option(Path("runs/styles/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+) -> None:
+    """Measure play styles: each agent's strength on a suite's Elo scale (plain game, argmax play) and its action
+    shares against the first (neutral) agent, as a Markdown table (docs/opponents.md)."""
+    from issoku.evaluation.benchmark import load_suite
+    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.styles import format_profiles, profile_styles
+
+    try:
+        spec = load_suite(suite)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {out}: is a file, not a folder")
+        with MatchStore(db) as store:
+            profiles = profile_styles(checkpoints, spec, store, out, workers=workers)
+    except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
+        typer.echo(f"styles: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(format_profiles(profiles))
+
+
+@app.command()
 def evaluate(
     checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
     opponent: str = typer.Option("random", help="Scripted agent: a registry name (ma_heuristic) or package.module:Factory."),
