@@ -11,7 +11,7 @@ from issoku.agents.exported import ExportedPolicy, load_trained
 from issoku.cli import app
 from issoku.evaluation.benchmark import load_suite
 from issoku.evaluation.ladder import (ExportFactory, Rung, check_suite_fits, closest_rung, export_snapshots,
-                                      pick_rungs, rate_candidates)
+                                      pick_rungs, rate_candidates, snapshot_label)
 from issoku.evaluation.store import MatchStore
 from issoku.training.checkpoints import complete_checkpoints
 from issoku.training.config import TrainConfig
@@ -76,7 +76,7 @@ def test_the_ladder_rates_every_candidate_on_the_suites_scale_and_writes_playabl
     assert "closest to +20 Elo over random" in result.output and "--rung" in result.output
     with MatchStore(tmp_path / "m.sqlite") as store:
         played = store.count()
-        rate_candidates([out / "snapshots" / checkpoints[0].stem], [0.0], load_suite(root / "suite.toml"), store,
+        rate_candidates([out / "snapshots" / snapshot_label(checkpoints[0])], [0.0], load_suite(root / "suite.toml"), store,
                         workers=0, progress=False)
         assert store.count() == played  # a rerun plays nothing again
     policy, metadata = load_trained(out, rung=1)
@@ -105,3 +105,17 @@ def test_bad_ladder_input_is_one_line_and_exit_2(snapshots, tmp_path):
         assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, result.output
     result = runner.invoke(app, ["play", str(tmp_path), "--rung", "2"])
     assert result.exit_code == 2 and "ladder.json" in result.output
+
+
+def test_two_runs_same_named_snapshots_get_their_own_exports(snapshots, tmp_path):
+    checkpoints, _ = snapshots
+    other = tmp_path / "other_run" / "checkpoints"
+    other.mkdir(parents=True)
+    for suffix in (".zip", ".json"):
+        data = checkpoints[-1].with_suffix(suffix).read_bytes()
+        other.joinpath(checkpoints[-1].stem + suffix).write_bytes(data + (b" " if suffix == ".json" else b""))
+    copy = other / (checkpoints[-1].stem + ".zip")
+    assert snapshot_label(copy) != snapshot_label(checkpoints[-1])
+    assert snapshot_label(copy).startswith("other_run.step_")
+    folders = export_snapshots([checkpoints[-1], copy], tmp_path / "out")
+    assert len(set(folders)) == 2
