@@ -86,6 +86,12 @@ class TrainConfig:
     net_arch: tuple[int, ...] = (128, 128)
     """Hidden layer sizes of the policy and value networks."""
 
+    style: str = ""
+    """A play style (``aggressive``, ``defensive``, ``feinter`` or a style TOML path; docs/opponents.md): a reward
+    bonus per decision for the actions it favours, in training only. Empty: none (a neutral agent)."""
+    style_weight: float = 0.02
+    """The style's bonus scale: the reward added per favoured decision is ``style_weight * bonus``."""
+
     @property
     def resolved_run_dir(self) -> str:
         """The run directory, defaulted from the env id and seed."""
