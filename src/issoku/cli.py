@@ -131,24 +131,64 @@ def replay(
     json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
 ) -> None:
     """Play a scenario and print its event log, rule by rule."""
-    from issoku.agents.registry import make_policy
     from issoku.envs.replay import format_jsonl, format_text
     from issoku.envs.registry import UnknownNameError
-    from issoku.envs.scenario import ScenarioError, load_scenario, play, scenario_env
+    from issoku.envs.scenario import ScenarioError
+    from issoku.evaluation.viewing import play_scenario
     from issoku.rules.kernel.content import DataError
 
     try:
-        spec = load_scenario(scenario)
-        env = scenario_env(spec)
-        policy = None
-        if spec.policy is not None:
-            seed = spec.seed if spec.policy_seed is None else spec.policy_seed
-            policy = make_policy(spec.policy, seed=seed, ruleset=env.ruleset)
-        played = play(spec, policy, env)
+        played = play_scenario(scenario)
     except (DataError, ScenarioError, UnknownNameError) as error:
         typer.echo(f"{scenario}: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
+
+
+@app.command()
+def view(
+    scenario: Optional[Path] = typer.Argument(None, help="A scenario TOML file (or use --env/--seed, or --db/--game)."),
+    env: Optional[str] = typer.Option(None, "--env", help="Env id of a seeded fight between --agent policies."),
+    seed: int = typer.Option(0, "--seed", min=0, help="With --env: the fight's seed."),
+    agent: list[str] = typer.Option(None, "--agent", "-a", help="With --env: a registered policy per seat, in seat order (the last one plays the remaining seats; default random)."),
+    env_kwargs: str = typer.Option("{}", "--env-kwargs", help='With --env: env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
+    db: Optional[Path] = typer.Option(None, "--db", help="A match store (issoku balance-report's runs/balance/matches.sqlite)."),
+    game: Optional[str] = typer.Option(None, "--game", help="With --db: the key of the stored game to show."),
+    out: Path = typer.Option(Path("runs/view/fight.html"), "--out", help="The HTML file to write."),
+) -> None:
+    """Write a fight as one self-contained HTML page that steps through it decision by decision
+    (position, legal actions, events with their rules, what each seat sees)."""
+    import json
+
+    from issoku.envs.registry import UnknownNameError
+    from issoku.envs.scenario import ScenarioError
+    from issoku.envs.trace import TraceError
+    from issoku.envs.viewer import write_html
+    from issoku.evaluation.viewing import trace_fight, trace_scenario, trace_stored
+    from issoku.rules.kernel.content import DataError
+
+    sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
+    try:
+        if len(sources) != 1:
+            raise ValueError("name one fight: a SCENARIO file, or --env (with --seed, --agent), or --db with --game")
+        if out.exists() and out.is_dir():
+            raise ValueError(f"--out {out}: is a folder, not a file")
+        if scenario is not None:
+            fight, title = trace_scenario(scenario)
+        elif env is not None:
+            kwargs = json.loads(env_kwargs)
+            if not isinstance(kwargs, dict):
+                raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
+            fight, title = trace_fight(env, seed, agent or ["random"], kwargs)
+        else:
+            if db is None or game is None:
+                raise ValueError("--db and --game go together")
+            fight, title = trace_stored(db, game)
+    except (DataError, ScenarioError, UnknownNameError, TraceError, ValueError, KeyError, TypeError) as error:
+        typer.echo(f"view: {' '.join(str(error).split())}", err=True)
+        raise typer.Exit(2) from None
+    written = write_html(fight, out, title=title)
+    typer.echo(f"{written}: {len(fight.frames) - 1} decisions of {fight.env} (open it in a browser; arrow keys step)")
 
 
 @app.command()
