@@ -87,6 +87,12 @@ class TrainConfig:
     net_arch: tuple[int, ...] = (128, 128)
     """Hidden layer sizes of the policy and value networks."""
 
+    style: str = ""
+    """A play style (``aggressive``, ``defensive``, ``feinter`` or a style TOML path; docs/opponents.md): a reward
+    bonus per decision for the actions it favours, in training only. Empty: none (a neutral agent)."""
+    style_weight: float = 0.02
+    """The style's bonus scale: the reward added per favoured decision is ``style_weight * bonus``."""
+
     def __post_init__(self) -> None:
         for name, (low, high) in BOUNDS.items():
             value = getattr(self, name)
@@ -116,7 +122,7 @@ BOUNDS: dict[str, tuple[float, float | None]] = {
     "checkpoint_every": (1, None), "eval_every": (0, None), "eval_episodes": (1, None),
     "final_eval_episodes": (0, None), "learning_rate": (1e-12, None), "n_steps": (1, None),
     "batch_size": (2, None), "n_epochs": (1, None), "gamma": (0, 1), "gae_lambda": (0, 1), "clip_range": (1e-12, None),
-    "ent_coef": (0, None), "net_arch": (1, 65536), "seed": (0, None),
+    "ent_coef": (0, None), "net_arch": (1, 65536), "seed": (0, None), "style_weight": (0, None),
 }
 """Bounds of the numeric fields (inclusive; None: no upper bound): a config outside them is refused before
 anything is written (a batch size of 0 used to fail after the first checkpoint, and then block the rerun)."""

@@ -1,6 +1,7 @@
 """Duel a trained agent in the terminal (``issoku play``): your legal actions as a numbered menu.
 
-The checkpoint's metadata names the env and its config; the env is rebuilt from them and refused if
+The agent is a checkpoint ``.zip`` or a folder written by ``issoku export`` (played through onnxruntime,
+as a game would). Its metadata names the env and its config; the env is rebuilt from them and refused if
 its version or rules fingerprint no longer match the checkpoint. The agent plays its most probable
 legal action. When the env renders text (``render_mode="ansi"``), the fight is shown before each of
 your decisions.
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
+from issoku.agents.exported import load_trained
 from issoku.training.config import ConfigError, checkpoint_config
 from issoku.training.make_env import action_names, env_identity, make_config_env
 
@@ -33,13 +34,11 @@ def ask_in_terminal(menu: Menu, *, read: Callable[[str], str] = input, write: Ca
 
 
 def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
-         write: Callable[[str], None] = print, allow_imports: bool = False) -> float:
-    """One fight between a person (``choose``) and the checkpoint's agent; returns the person's reward.
-
-    The env the checkpoint's metadata names may be an import path only with ``allow_imports``."""
-    metadata = read_metadata(checkpoint)
+         write: Callable[[str], None] = print, rung: int | None = None, allow_imports: bool = False) -> float:
+    """One fight between a person (``choose``) and the checkpoint's agent (or a ladder's rung); returns the
+    person's reward. The env the metadata names may be an import path only with ``allow_imports``."""
+    agent, metadata = load_trained(checkpoint, deterministic=True, seed=seed, rung=rung)
     config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
-    agent = CheckpointPolicy(checkpoint, deterministic=True)  # a damaged zip is named before the env is built
     env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
     if renders:
@@ -76,7 +75,8 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     return result
 
 
-def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, allow_imports: bool = False) -> None:
+def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int | None = None,
+                     allow_imports: bool = False) -> None:
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
     import typer
 
@@ -84,6 +84,6 @@ def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, allow_impo
 
     try:
         with one_line_errors("play"):
-            play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, allow_imports=allow_imports)
+            play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung, allow_imports=allow_imports)
     except (EOFError, KeyboardInterrupt):
         typer.echo("\nfight abandoned")

@@ -120,6 +120,10 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     identity = env_identity(probe, config.env_id)
     names = action_names(probe)
     ruleset = ruleset_of(probe)
+    if config.style:  # a bad style file is refused before any checkpoint is written
+        from issoku.training.shaping import bonus_per_action, load_style
+
+        bonus_per_action(load_style(config.style), config.env_id, names)
     probe.close()
     pool = build_pool(config, ruleset)
     if resume:
