@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from issoku.agents.checkpoint import check_compatible
 from issoku.agents.exported import load_trained
 from issoku.training.config import ConfigError, checkpoint_config
 from issoku.training.make_env import action_names, env_identity, make_config_env
