@@ -2,8 +2,8 @@
 field and why, exit status 2, and nothing is written.
 
 To add a case, add a row to :data:`CASES`: an id, the command line (``{tmp}`` is the test's folder, the
-working directory too), the files the case needs there (name -> text or bytes) and a piece of the
-expected message.
+working directory too), the files the case needs there (name -> text, bytes, or a function that writes
+the file at the path it is given) and a piece of the expected message.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -23,7 +24,35 @@ TRAIN = ["train", "--run-dir", "{tmp}/run", "--set", "progress_bar=false"]
 REPORT = ["balance-report", "--env", "tempo_duel_v0", "-p", "random", "-p", "tempo_heuristic", "--games", "2",
           "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"]
 
-CASES: list[tuple[str, list[str], dict[str, str | bytes], str]] = [
+def _sqlite_file(kind: str):
+    """A writer of a SQLite file of someone else's making (FOREIGN), or of an issoku store of another schema."""
+    def write(path: Path) -> None:
+        db = sqlite3.connect(path)
+        if kind == "FOREIGN":
+            db.execute("CREATE TABLE accounts (name TEXT)")
+        else:
+            db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT)")
+            db.execute("INSERT INTO meta VALUES ('schema_version', '99')")
+        db.commit()
+        db.close()
+    return write
+
+
+def _store_naming(env_id: str):
+    """A writer of a match store holding one game whose env id is ``env_id`` (key ``k``)."""
+    def write(path: Path) -> None:
+        from dataclasses import replace
+
+        from issoku.evaluation.store import MatchStore
+        from tests.evaluation.factories import make_record
+
+        with MatchStore(path) as store:
+            store.insert([replace(make_record(("a", "b"), (1.0, -1.0), env_id=env_id,
+                                              labels=("x", "y")), key="k", loadout_kwargs={"command": "touch pwned"})])
+    return write
+
+
+CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     # numbers out of bounds
     ("report --batch-size -3", [*REPORT, "--batch-size", "-3"], {}, "--batch-size must be at least 1, not -3"),
     ("report --batch-size 0", [*REPORT, "--batch-size", "0"], {}, "--batch-size must be at least 1, not 0"),
@@ -90,27 +119,18 @@ CASES: list[tuple[str, list[str], dict[str, str | bytes], str]] = [
     ("report corrupt store", ["balance-report", "--no-play", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
      {"m.sqlite": b"this is not sqlite" * 100}, "not a usable match store"),
     ("report store of another schema", ["balance-report", "--no-play", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
-     {"m.sqlite": "SCHEMA99"}, "match store schema 99, this issoku reads 1"),
+     {"m.sqlite": _sqlite_file("SCHEMA99")}, "match store schema 99, this issoku reads 1"),
     ("report foreign SQLite file", ["balance-report", "--no-play", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
-     {"m.sqlite": "FOREIGN"}, "not an issoku match store (it holds tables ['accounts']); left untouched"),
+     {"m.sqlite": _sqlite_file("FOREIGN")}, "not an issoku match store (it holds tables ['accounts']); left untouched"),
     ("report store is a directory", ["balance-report", "--no-play", "--db", "{tmp}/m", "--out", "{tmp}/o"],
      {"m/x": ""}, "is not a file"),
     ("report --out is a file", [*REPORT, "--out", "{tmp}/o"], {"o": "a file"}, "--out {tmp}/o: is a file"),
+    ("view a stored game with an import-path env", ["view", "--db", "{tmp}/m.sqlite", "--game", "k", "--out", "{tmp}/f.html"],
+     {"m.sqlite": _store_naming("os:system")}, "env 'os:system' is an import path"),
+    ("view a scenario with an import-path env", ["view", "{tmp}/s.toml", "--out", "{tmp}/f.html"],
+     {"s.toml": 'env = "os:system"\nseed = 1\n'}, "--allow-imports"),
     ("evaluate --out under a file", ["evaluate", "{tmp}/c.zip", "--out", "{tmp}/f/r.json"], {"f": "a file"}, "is a file"),
 ]
-
-
-def _sqlite_file(path: Path, kind: str) -> None:
-    """A SQLite file of someone else's making (FOREIGN), or an issoku store of another schema (SCHEMA99)."""
-    path.unlink()
-    db = sqlite3.connect(path)
-    if kind == "FOREIGN":
-        db.execute("CREATE TABLE accounts (name TEXT)")
-    else:
-        db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT)")
-        db.execute("INSERT INTO meta VALUES ('schema_version', '99')")
-    db.commit()
-    db.close()
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -123,9 +143,10 @@ def test_a_bad_input_gets_one_line_exit_2_and_nothing_is_written(tmp_path, monke
     for name, content in files.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode())
-        if content in ("FOREIGN", "SCHEMA99"):
-            _sqlite_file(path, content)
+        if callable(content):
+            content(path)
+        else:
+            path.write_bytes(content if isinstance(content, bytes) else content.encode())
     before = _snapshot(tmp_path)
     result = CliRunner().invoke(app, [arg.replace("{tmp}", str(tmp_path)) for arg in argv])
     output = result.output.strip()

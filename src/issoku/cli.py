@@ -260,7 +260,7 @@ def ladder(
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out}: is a file, not a folder")
         folders = export_snapshots(checkpoints, out)
-        with MatchStore(db) as store:
+        with MatchStore(db, exclusive=True) as store:
             candidates = rate_candidates(folders, sorted(set(temperature)), spec, store, workers=workers, root=out)
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"ladder: {error}", err=True)
@@ -297,7 +297,7 @@ def styles(
         spec = load_suite(suite)
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out}: is a file, not a folder")
-        with MatchStore(db) as store:
+        with MatchStore(db, exclusive=True) as store:
             profiles = profile_styles(checkpoints, spec, store, out, workers=workers)
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"styles: {error}", err=True)
