@@ -27,11 +27,18 @@ PARENT = textwrap.dedent("""
 """)
 
 
-def reap(pids: list[int]) -> None:
-    """Kill whatever of ``pids`` still lives (so a failing test leaves no orphan behind)."""
-    for pid in pids:
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
+def kill_and_list_survivors(parent: subprocess.Popen, workers: list[int]) -> list[int]:
+    """SIGKILL ``parent``, give its ``workers`` ten seconds to end, and return those still alive (killed
+    then, so a failing test leaves no orphan behind)."""
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while any(map(alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    survivors = [pid for pid in workers if alive(pid)]
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    return survivors
 
 
 def alive(pid: int) -> bool:
@@ -50,14 +57,7 @@ def test_pool_workers_die_when_their_parent_is_killed(tmp_path):
         time.sleep(0.1)
     workers = [int(path.name) for path in tmp_path.iterdir()]
     assert len(workers) == 2 and all(map(alive, workers))
-    parent.send_signal(signal.SIGKILL)
-    parent.wait()
-    deadline = time.monotonic() + 10
-    while any(map(alive, workers)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    orphans = [pid for pid in workers if alive(pid)]
-    reap(orphans)
-    assert not orphans, "orphaned workers outlived their parent"
+    assert not kill_and_list_survivors(parent, workers), "orphaned workers outlived their parent"
 
 
 def report(db: Path, out: Path) -> subprocess.Popen:
@@ -117,11 +117,4 @@ def test_sigkill_of_a_balance_report_leaves_no_worker_behind(tmp_path):
         workers = children_of(report.pid)
     assert len(workers) >= 2, "the report started no pool"
     time.sleep(1.0)  # workers past their start-up, playing
-    report.send_signal(signal.SIGKILL)
-    report.wait()
-    deadline = time.monotonic() + 10
-    while any(map(alive, workers)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    orphans = [pid for pid in workers if alive(pid)]
-    reap(orphans)
-    assert not orphans, "balance-report's workers outlived it"
+    assert not kill_and_list_survivors(report, workers), "balance-report's workers outlived it"
