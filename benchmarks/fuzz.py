@@ -6,9 +6,10 @@ Invariants (a violation is printed with its config, seed and decision, and makes
 * **mask = legal set**: the deciding agent's mask marks exactly ``game_state.legal_actions()``, and is
   never all zero;
 * **observation in space**: ``observation_space(agent).contains(observation)``, and no NaN in it;
-* **rewards**: every reward finite; at the end, each agent's accumulated reward equals the rules'
-  ``returns()`` for its seat, and the returns are zero-sum between sides (winners ``+r``, losers ``-r``,
-  or all zero);
+* **rewards**: every reward finite; when an agent leaves (its dead step), its accumulated reward equals
+  the rules' ``returns()`` for its seat as they stand then (the final returns at the end of the fight; 0
+  for a fighter eliminated while its side fights on, as docs/envs.md says); at the end the returns are
+  zero-sum between sides (winners ``+r``, losers ``-r``, or all zero);
 * **termination bound**: every episode ends (terminated or truncated) within :data:`MAX_EPISODE_DECISIONS`.
 
 CI runs a short version (``tests/test_fuzz.py``); docs/envs.md gives a long run's figures.
@@ -80,12 +81,17 @@ def check_decision(env: Any, agent: str, observation: dict[str, np.ndarray]) -> 
     return None
 
 
+def check_leaving(env: Any, agent: str, total: float) -> str | None:
+    """Whether an agent leaving now carries the rules' return for its seat as it stands."""
+    expected = env.game_state.returns()[env.possible_agents.index(agent)]
+    if not math.isclose(total, expected):
+        return f"{agent} leaves with {total} accumulated but the rules return {expected}"
+    return None
+
+
 def check_end(env: Any, totals: dict[str, float]) -> str | None:
     """The first invariant a finished episode breaks, or None."""
     returns = env.game_state.returns()
-    for seat, agent in enumerate(env.possible_agents):
-        if not math.isclose(totals.get(agent, 0.0), returns[seat]):
-            return f"{agent} accumulated {totals.get(agent, 0.0)} but the rules return {returns[seat]}"
     top = max(returns)
     if any(value not in (top, -top) for value in returns) or (top != 0 and -top not in returns):
         return f"returns {returns} are not zero-sum between sides"
@@ -104,6 +110,10 @@ def play_episode(env: Any, seed: int, rng: np.random.Generator, tally: Tally, wh
             return
         totals[agent] = totals.get(agent, 0.0) + reward
         if terminated or truncated:
+            problem = check_leaving(env, agent, totals[agent])
+            if problem is not None:
+                tally.violations.append(f"{where} seed {seed} decision {decisions}: {problem}")
+                return
             env.step(None)
             continue
         problem = check_decision(env, agent, observation)
