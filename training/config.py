@@ -90,8 +90,9 @@ class TrainConfig:
     style: str = ""
     """A play style (``aggressive``, ``defensive``, ``feinter`` or a style TOML path; docs/opponents.md): a reward
     bonus per decision for the actions it favours, in training only. Empty: none (a neutral agent)."""
-    style_weight: float = 0.02
-    """The style's bonus scale: the reward added per favoured decision is ``style_weight * bonus``."""
+    style_weight: float = 0.3
+    """The style's bonus scale: at a fight's end the learner gets ``style_weight`` times the mean bonus of its
+    decisions (at most ``style_weight`` with bonuses <= 1, against +-1 for the result)."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in BOUNDS.items():

@@ -2,9 +2,11 @@
 
 A game wants "a cautious ronin" that is recognisably cautious and still strong. A style file (TOML data,
 ``training/styles/<name>.toml`` or any path) maps action-name prefixes to bonuses; a run with
-``style = "defensive"`` adds ``style_weight * bonus`` to the learner's reward at every decision whose action
-matches. The terminal reward (+1/-1/0) still dominates a fight of tens of decisions when the weight is small,
-so the agent keeps trying to win, with a lean. Strength is always measured without the bonus: evaluations,
+``style = "defensive"`` adds, when the fight ends, ``style_weight`` times the *mean* bonus of the learner's
+decisions in it. A mean, not a sum: a per-decision bonus was farmed by long fights (the first aggressive
+agents learned to drag fights out, every close half-step paying), while the mean rewards the *share* of
+favoured decisions whatever the fight's length, and stays below ``style_weight`` against the result's +-1, so
+the agent keeps trying to win, with a lean. Strength is always measured without the bonus: evaluations,
 benchmarks and ladders play the plain env, and the opponent pool's win rates read the unshaped result.
 
 A prefix matches segment by segment: ``attack`` matches ``attack:straight_thrust:torso``, ``half_step:close``
@@ -88,26 +90,31 @@ def bonus_per_action(style: Style, env_id: str, action_names: Sequence[str]) -> 
 
 
 class StyleShaping(gymnasium.Wrapper):
-    """Adds ``weight * bonus[action]`` to the learner's reward at each of its decisions.
+    """Adds ``weight * mean(bonus of the learner's decisions)`` to the learner's reward when the fight ends.
 
     Wraps the self-play env from outside, so the opponent pool's win rates (read inside) stay unshaped;
-    ``info["style_bonus"]`` carries the episode's total bonus so far.
+    ``info["style_bonus"]`` carries the bonus given (at the fight's last step).
     """
 
     def __init__(self, env: gymnasium.Env, bonus: np.ndarray, weight: float) -> None:
         super().__init__(env)
-        self._bonus = bonus * weight
+        self._bonus = bonus
+        self._weight = weight
         self._total = 0.0
+        self._decisions = 0
 
     def reset(self, **kwargs: Any) -> Any:
-        self._total = 0.0
+        self._total, self._decisions = 0.0, 0
         return self.env.reset(**kwargs)
 
     def step(self, action: int) -> Any:
         observation, reward, terminated, truncated, info = self.env.step(action)
-        extra = float(self._bonus[int(action)])
-        self._total += extra
-        return observation, reward + extra, terminated, truncated, {**info, "style_bonus": self._total}
+        self._total += float(self._bonus[int(action)])
+        self._decisions += 1
+        if terminated or truncated:
+            extra = self._weight * self._total / self._decisions
+            return observation, reward + extra, terminated, truncated, {**info, "style_bonus": extra}
+        return observation, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         return self.env.action_masks()

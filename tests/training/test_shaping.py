@@ -46,27 +46,28 @@ def test_a_misspelt_prefix_or_another_envs_style_is_refused_naming_file_and_fiel
         load_style(str(bad))
 
 
-def test_the_bonus_is_added_per_favoured_decision_in_training_and_never_in_evaluation():
+def test_the_mean_bonus_is_added_when_the_fight_ends_in_training_and_never_in_evaluation():
     config = TrainConfig(env_id="breath_duel_v0", style="defensive", style_weight=0.5)
     pool = OpponentPool([Opponent("random", RandomLegal(0))])
-    bonus = bonus_per_action(load_style("defensive"), "breath_duel_v0", NAMES) * 0.5
+    bonus = bonus_per_action(load_style("defensive"), "breath_duel_v0", NAMES)
     for shaped in (True, False):
         env = make_selfplay_env(config, pool, shaped=shaped)
         env.reset(seed=3)
         rng = np.random.default_rng(3)
-        expected = total = 0.0
+        chosen, rewards = [], []
         done = False
         while not done:
             mask = env.get_wrapper_attr("action_masks")()
-            action = int(rng.choice(np.flatnonzero(mask)))
-            _, reward, terminated, truncated, info = env.step(action)
-            expected += bonus[action] if shaped else 0.0
-            total += reward
+            chosen.append(int(rng.choice(np.flatnonzero(mask))))
+            _, reward, terminated, truncated, info = env.step(chosen[-1])
+            rewards.append(reward)
             done = terminated or truncated
-        assert total == pytest.approx(info["selfplay"]["return"] + expected)
+        expected = 0.5 * float(np.mean(bonus[chosen])) if shaped else 0.0
+        assert all(reward == 0 for reward in rewards[:-1])  # nothing before the end: no farming by long fights
+        assert rewards[-1] == pytest.approx(info["selfplay"]["return"] + expected)
         assert ("style_bonus" in info) == shaped
         if shaped:
-            assert expected > 0 and info["style_bonus"] == pytest.approx(expected)
+            assert 0 < expected <= 0.5 and info["style_bonus"] == pytest.approx(expected)
 
 
 def test_action_shares_count_kinds_and_two_segment_prefixes():
