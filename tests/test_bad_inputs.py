@@ -156,3 +156,13 @@ def test_a_bad_input_gets_one_line_exit_2_and_nothing_is_written(tmp_path, monke
     after = {name: content for name, content in _snapshot(tmp_path).items() if not name.endswith(".lock")}
     assert after == before, f"written: {sorted(set(after) - set(before))}"
     assert not os.path.exists(tmp_path / "pwned")
+
+
+def test_a_ladder_file_names_no_export_outside_its_folder(tmp_path):
+    import json
+
+    from issoku.agents.exported import ExportError, load_trained
+
+    (tmp_path / "ladder.json").write_text(json.dumps({"rungs": [{"export": "../../elsewhere", "temperature": 0}]}))
+    with pytest.raises(ExportError, match="export '../../elsewhere' is outside the ladder folder"):
+        load_trained(tmp_path, rung=1)
