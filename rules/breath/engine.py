@@ -31,7 +31,6 @@ from issoku.rules.breath.costs import (
     final_cost,
     improvised_base,
     speed_expansion,
-    strongest_per_name,
 )
 from issoku.rules.breath.fighter import Fighter
 from issoku.rules.breath.modules import BreathModule, Order, Pending
