@@ -31,7 +31,6 @@ from issoku.rules.breath.costs import (
     final_cost,
     improvised_base,
     speed_expansion,
-    strongest_per_name,
 )
 from issoku.rules.breath.fighter import Fighter
 from issoku.rules.breath.modules import BreathModule, Order, Pending
@@ -98,6 +97,20 @@ class BreathState:
 
     __slots__ = ("ruleset", "events", "dice", "fighters", "round", "actor_seat", "stack", "ext", "_over",
                  "_truncated", "_winner_side", "_legal_cache", "_defeated")
+    # The slots' types, for the type checker (a slotted class assigns them in ``initial`` and ``clone``).
+    ruleset: BreathRuleset
+    events: EventLog
+    dice: Dice
+    fighters: list[Fighter]
+    round: int
+    actor_seat: int | None
+    stack: list[Pending]
+    ext: dict[str, Any]
+    _over: bool
+    _truncated: bool
+    _winner_side: int | None
+    _legal_cache: list[int] | None
+    _defeated: tuple[int, ...]
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod

@@ -7,7 +7,7 @@ import pytest
 from issoku.rules.breath.ruleset import FighterSpec
 from issoku.rules.kernel.protocol import IllegalActionError
 
-from .helpers import kinds, legal_names, play, ruleset, scripted
+from .helpers import legal_names, play, ruleset, scripted
 
 KENSHI_UNARMORED = FighterSpec("kenshi", 0, armor="none")  # Finesse 3: 13 Energy, limit 5, Defense 10
 RONIN = FighterSpec("ronin", 1)  # Finesse 2: 12 Energy, limit 5, Defense 10, nodachi

@@ -14,7 +14,7 @@ from conftest import HERE, RACE, TINY
 
 from issoku.agents.checkpoint import CheckpointMismatchError, CheckpointPolicy, metadata_path, read_metadata
 from issoku.training.checkpoints import complete_checkpoints, latest_checkpoint
-from issoku.training.config import TrainConfig, apply_overrides
+from issoku.training.config import apply_overrides
 from issoku.training.make_env import make_aec_env
 from issoku.training.play import play
 from issoku.training.selfplay import RunDirectoryError, train
