@@ -70,7 +70,7 @@ Keyword arguments
 Training and tournaments
     ``issoku train --env breath_skirmish_v0`` (``--set env_kwargs='{"sides": ...}'``) trains one fighter's
     seat, drawn each fight, with the opponent policy playing every other fighter. ``issoku balance-report
-    --env breath_skirmish_v0`` plays side against side (one policy per side; ``issoku.evaluation.teams``).
+    --env breath_skirmish_v0`` plays side against side (one policy per side; ``issoku.envs.teams``).
     Scenario: ``scenarios/breath_skirmish/flank_and_core.toml`` (``issoku replay``).
 
 Version history

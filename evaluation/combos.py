@@ -41,7 +41,7 @@ from issoku.evaluation.records import MatchRecord
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
-from issoku.evaluation.workers import worker_pool
+from issoku.training.workers import worker_pool
 
 EnvFactory = Callable[..., Any]
 

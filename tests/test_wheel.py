@@ -23,7 +23,7 @@ FROM_THE_WHEEL = textwrap.dedent("""
 
     import issoku
     from issoku.envs.registry import env_ids, make_env
-    from issoku.evaluation.benchmark import load_suite, shipped_suites
+    from issoku.evaluation.reference_suite import load_suite, shipped_suites
     from issoku.evaluation.commands import default_studies
     from issoku.evaluation.config import build_tournament, load_study
     from issoku.evaluation.store import MatchStore
