@@ -43,6 +43,7 @@ from issoku.rules.kernel.protocol import IllegalActionError
 CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 _NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
+"""Slot kinds that are no maneuver: a breath whose only legal actions are these ends by itself (no_maneuver)."""
 UNARMORED_DEFENSE = 10
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
@@ -239,10 +240,6 @@ class BreathState:
     def push(self, pending: Pending) -> None:
         """Wait for a decision before the rules go on."""
         self.stack.append(pending)
-
-    def enemies_of(self, fighter: Fighter) -> list[Fighter]:
-        """Active fighters of other sides, by seat."""
-        return [f for f in self.fighters if f.side != fighter.side and not f.defeated]
 
     def target_in_slot(self, fighter: Fighter, slot: int) -> Fighter | None:
         """The ``slot``-th enemy by seat (defeated ones keep their slot), or None."""
