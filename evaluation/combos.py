@@ -183,7 +183,7 @@ class _Bench:
         ladder = self.ma.data(state).ladder
         if ladder.set(rung) != rung:
             return False
-        state._legal_cache = None  # the ladder moved outside the engine: its cached legal actions are stale
+        state.invalidate_legal()  # the ladder moved outside the engine: its cached legal actions are stale
         return True
 
     def _defender_move(self, state: Any) -> None:

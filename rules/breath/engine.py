@@ -231,6 +231,10 @@ class BreathState:
         self._legal_cache = None
         self._settle()
 
+    def invalidate_legal(self) -> None:
+        """Forget the cached legal set: a set-up outside the rules (a test, the combo bench) moved the state."""
+        self._legal_cache = None
+
     # -- helpers for modules -------------------------------------------------------------------------
     def emit(self, rule: str, kind: str, actor: int | None, **data: Any) -> None:
         """Append to the event log."""
