@@ -143,7 +143,8 @@ def _choice(enum: type[DuelKind] | type[DuelMode], value: Any, what: str) -> Any
 
 
 def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
-                 round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None, terrain: Path | str | None = None,
+                 round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
+                 terrain: Path | str | None = None,
                  **duel_options: Any) -> BreathRuleset:
     """The ruleset these arguments configure (shared between envs built with the same ones).
 
@@ -168,7 +169,8 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
 
 
 def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
-            round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None, terrain: Path | str | None = None,
+            round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
+            terrain: Path | str | None = None,
             kind: str | None = None, mode: str | None = None, hit_locations: bool | None = None,
             stage: str | None = None, stage_side: int | None = None, step_in_edge: bool | None = None,
             long_weapon_opening: bool | None = None, **env_options: Any) -> RulesetAECEnv:

@@ -128,7 +128,8 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
 
 
 def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit: int = BreathConfig.round_limit,
-            allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None,
+            **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
     ruleset = make_ruleset(sides, round_limit, allies_side, data)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
