@@ -142,8 +142,9 @@ def _choice(enum: type[DuelKind] | type[DuelMode], value: Any, what: str) -> Any
         raise ValueError(f"{what} must be one of {[member.value for member in enum]}, not {value!r}") from None
 
 
-def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True, round_limit: int = 20,
-                 allies_side: int = 0, data: Paths | None = None, terrain: Path | str | None = None,
+def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
+                 round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
+                 terrain: Path | str | None = None,
                  **duel_options: Any) -> BreathRuleset:
     """The ruleset these arguments configure (shared between envs built with the same ones).
 
@@ -167,8 +168,9 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
     return ma_duel(duel, config, data=data, content=load_content(terrain or DEFAULT_TERRAIN))
 
 
-def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True, round_limit: int = 20,
-            allies_side: int = 0, data: Paths | None = None, terrain: Path | str | None = None,
+def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
+            round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
+            terrain: Path | str | None = None,
             kind: str | None = None, mode: str | None = None, hit_locations: bool | None = None,
             stage: str | None = None, stage_side: int | None = None, step_in_edge: bool | None = None,
             long_weapon_opening: bool | None = None, **env_options: Any) -> RulesetAECEnv:

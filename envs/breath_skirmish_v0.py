@@ -70,7 +70,7 @@ Keyword arguments
 Training and tournaments
     ``issoku train --env breath_skirmish_v0`` (``--set env_kwargs='{"sides": ...}'``) trains one fighter's
     seat, drawn each fight, with the opponent policy playing every other fighter. ``issoku balance-report
-    --env breath_skirmish_v0`` plays side against side (one policy per side; ``issoku.evaluation.teams``).
+    --env breath_skirmish_v0`` plays side against side (one policy per side; ``issoku.envs.teams``).
     Scenario: ``scenarios/breath_skirmish/flank_and_core.toml`` (``issoku replay``).
 
 Version history
@@ -111,7 +111,7 @@ def side_specs(sides: Sequence[Sequence[FighterLike]] | None) -> tuple[FighterSp
     return tuple(specs)
 
 
-def make_ruleset(sides: Sequence[Sequence[FighterLike]] | None = None, round_limit: int = 20,
+def make_ruleset(sides: Sequence[Sequence[FighterLike]] | None = None, round_limit: int = BreathConfig.round_limit,
                  allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None) -> BreathRuleset:
     """The skirmish ruleset these arguments configure (shared between envs built with the same ones)."""
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
@@ -127,8 +127,9 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
                          seat_naming="side_fighter", capacity=CAPACITY)
 
 
-def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit: int = 20, allies_side: int = 0,
-            data: Sequence[Path | str] | Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit: int = BreathConfig.round_limit,
+            allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None,
+            **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
     ruleset = make_ruleset(sides, round_limit, allies_side, data)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)

@@ -1,1 +1,1 @@
-"""Ratings, tournaments and balance reports (filled in by the balance-lab issue)."""
+"""The balance lab: tournaments, ratings, the reference-suite benchmark, studies and their reports (docs/balance.md)."""

@@ -41,7 +41,7 @@ from issoku.evaluation.records import MatchRecord
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
-from issoku.evaluation.workers import worker_pool
+from issoku.training.workers import worker_pool
 
 EnvFactory = Callable[..., Any]
 
@@ -183,7 +183,7 @@ class _Bench:
         ladder = self.ma.data(state).ladder
         if ladder.set(rung) != rung:
             return False
-        state._legal_cache = None  # the ladder moved outside the engine: its cached legal actions are stale
+        state.invalidate_legal()  # the ladder moved outside the engine: its cached legal actions are stale
         return True
 
     def _defender_move(self, state: Any) -> None:

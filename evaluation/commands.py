@@ -18,7 +18,7 @@ from pathlib import Path
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
 from issoku.envs.registry import resolve_env
 from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names, load_study
-from issoku.evaluation.finetune import FineTuneJob, fine_tune_all
+from issoku.training.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.pairings import games_between

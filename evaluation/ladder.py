@@ -4,7 +4,7 @@ A game wants "an opponent about +200 Elo over the heuristic", not "the checkpoin
 a wide range of strength without any new training: *which snapshot* of a run plays (early ones are
 weak), and *how it picks* (argmax is the agent at its best; sampling at temperature T > 1 plays more of
 its second thoughts). Each (snapshot, temperature) candidate is exported to ONNX and rated on a benchmark
-suite's fixed Elo scale (:mod:`issoku.evaluation.benchmark`), playing through the export exactly as a
+suite's fixed Elo scale (:mod:`issoku.evaluation.reference_suite`), playing through the export exactly as a
 game would run it. The ladder keeps the rungs whose ratings spread most evenly from the weakest to the
 strongest candidate, each with its interval, and writes them into the export folder as ``ladder.json``.
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from issoku.agents.checkpoint import CheckpointMismatchError, read_metadata
 from issoku.agents.exported import LADDER, MANIFEST, ExportedPolicy, read_manifest
-from issoku.evaluation.benchmark import SuiteConfig, build_tournament, run_benchmark
+from issoku.evaluation.reference_suite import SuiteConfig, build_tournament, run_benchmark
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec
 from issoku.rules.kernel.content import file_digest

@@ -112,7 +112,7 @@ def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ..
                           tuned: Mapping[tuple[str, ...], PolicySpec] | None = None) -> Tournament:
     """Each restricted policy (action names ``restrictions``) against the unrestricted ``base``, seats swapped.
 
-    ``tuned`` gives, per restriction, the policy fine-tuned under it (:mod:`issoku.evaluation.finetune`)
+    ``tuned`` gives, per restriction, the policy fine-tuned under it (:mod:`issoku.training.finetune`)
     to play restricted instead of ``base`` itself.
     """
     number = {name: i for i, name in enumerate(action_names)}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.agents.checkpoint import read_metadata
-from issoku.evaluation.benchmark import SuiteConfig
+from issoku.evaluation.reference_suite import SuiteConfig
 from issoku.evaluation.ladder import DETERMINISTIC, Rung, candidate_name, export_snapshots, rate_candidates
 from issoku.evaluation.store import MatchStore
 from issoku.training.shaping import action_shares, load_style

@@ -15,7 +15,7 @@ itself has no seats to swap, so its game ``g`` uses seed ``base_seed + g`` (a lo
 loadouts instead).
 
 Team fights (a 2v2 skirmish): one policy plays every member of a team, through
-:class:`~issoku.evaluation.teams.TeamView`, so records and analyses stay two-seat (``team_0``, ``team_1``).
+:class:`~issoku.envs.teams.TeamView`, so records and analyses stay two-seat (``team_0``, ``team_1``).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from issoku.agents.policy import Policy
 from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint
 from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.teams import as_two_seats
-from issoku.evaluation.workers import worker_pool
+from issoku.envs.teams import as_two_seats
+from issoku.training.workers import worker_pool
 
 EnvFactory = Callable[..., AECEnv]
 PolicyFactory = Callable[..., Policy]

@@ -23,7 +23,7 @@ FROM_THE_WHEEL = textwrap.dedent("""
 
     import issoku
     from issoku.envs.registry import env_ids, make_env
-    from issoku.evaluation.benchmark import load_suite, shipped_suites
+    from issoku.evaluation.reference_suite import load_suite, shipped_suites
     from issoku.evaluation.commands import default_studies
     from issoku.evaluation.config import build_tournament, load_study
     from issoku.evaluation.store import MatchStore
@@ -62,7 +62,7 @@ def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,  # hide a gap
                             capture_output=True, text=True).stdout.splitlines()
     for name in listed:
-        if (ROOT / name).is_symlink() or (ROOT / name).is_file():  # src/issoku/<layer> are links: keep them links
+        if (ROOT / name).is_symlink() or (ROOT / name).is_file():  # src/issoku/<layer> are links: copied as links
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name, follow_symlinks=False)
     wheels = tmp_path / "wheels"

@@ -1,1 +1,1 @@
-"""Self-play training scripts (filled in by the training issue)."""
+"""Self-play training (MaskablePPO), its configs and checkpoints, and fine-tuning under a restriction (docs/training.md)."""

@@ -27,7 +27,6 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 RUNGS: tuple[str, ...] = ("far", "issoku_itto", "near", "close", "tsubazeriai")
 """The Ma-and-Blade ladder, far to close (MA-002). Every weapon names its ideal range on it."""
 
-WEAPON_CLASSES = ("long", "standard", "short", "staff", "ranged")
 SKILLS = ("swordsmanship", "spearmanship", "staffmanship", "unarmed_combat", "archery", "gunnery",
           "speed", "footwork", "medicine")
 TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "retainer_command", "shinobi", "infiltration_master",

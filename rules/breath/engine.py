@@ -43,6 +43,7 @@ from issoku.rules.kernel.protocol import IllegalActionError
 CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 _NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
+"""Slot kinds that are no maneuver: a breath whose only legal actions are these ends by itself (no_maneuver)."""
 UNARMORED_DEFENSE = 10
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
@@ -97,6 +98,20 @@ class BreathState:
 
     __slots__ = ("ruleset", "events", "dice", "fighters", "round", "actor_seat", "stack", "ext", "_over",
                  "_truncated", "_winner_side", "_legal_cache", "_defeated")
+    # The slots' types, for the type checker (a slotted class assigns them in ``initial`` and ``clone``).
+    ruleset: BreathRuleset
+    events: EventLog
+    dice: Dice
+    fighters: list[Fighter]
+    round: int
+    actor_seat: int | None
+    stack: list[Pending]
+    ext: dict[str, Any]
+    _over: bool
+    _truncated: bool
+    _winner_side: int | None
+    _legal_cache: list[int] | None
+    _defeated: tuple[int, ...]
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -216,6 +231,10 @@ class BreathState:
         self._legal_cache = None
         self._settle()
 
+    def invalidate_legal(self) -> None:
+        """Forget the cached legal set: a set-up outside the rules (a test, the combo bench) moved the state."""
+        self._legal_cache = None
+
     # -- helpers for modules -------------------------------------------------------------------------
     def emit(self, rule: str, kind: str, actor: int | None, **data: Any) -> None:
         """Append to the event log."""
@@ -225,10 +244,6 @@ class BreathState:
     def push(self, pending: Pending) -> None:
         """Wait for a decision before the rules go on."""
         self.stack.append(pending)
-
-    def enemies_of(self, fighter: Fighter) -> list[Fighter]:
-        """Active fighters of other sides, by seat."""
-        return [f for f in self.fighters if f.side != fighter.side and not f.defeated]
 
     def target_in_slot(self, fighter: Fighter, slot: int) -> Fighter | None:
         """The ``slot``-th enemy by seat (defeated ones keep their slot), or None."""

@@ -16,7 +16,7 @@ attacks and Wounds, and calls each module at the points below. A module adds
 
 Every hook has a no-op default, so a module overrides only what it changes. Hooks receive the live
 :class:`~issoku.rules.breath.engine.BreathState`; they may call its public helpers (``state.emit``,
-``state.dice``, ``state.pay``, ``state.declare_attack``, ``state.enemies_of``...).
+``state.dice``, ``state.pay``, ``state.declare_attack``, ``state.target_in_slot``...).
 """
 
 from __future__ import annotations

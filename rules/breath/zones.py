@@ -40,7 +40,6 @@ ADJACENT: tuple[frozenset[int], ...] = (
     frozenset({A_FRONT}), frozenset({A_REAR, CORE, OUTSIDE}), frozenset({A_FRONT, B_FRONT, OUTSIDE}),
     frozenset({CORE, B_REAR, OUTSIDE}), frozenset({B_FRONT}), frozenset({A_FRONT, CORE, B_FRONT}))
 """BR-G15: the line, and the Outside Zone beside both Fronts and the Core."""
-FRONTS = frozenset({A_FRONT, B_FRONT})
 RANGED_REACH = 2
 """BR-G15: bow and teppo reach up to 2 zones away."""
 CORE_CLASSES = frozenset({"ronin", "mikkyo_monk", "shinobi"})

@@ -247,7 +247,7 @@ def ladder(
 ) -> None:
     """Build a difficulty ladder: each snapshot x temperature exported and rated on a suite's Elo scale; keep
     the rungs that spread most evenly, write them to ladder.json (docs/opponents.md)."""
-    from issoku.evaluation.benchmark import load_suite
+    from issoku.evaluation.reference_suite import load_suite
     from issoku.evaluation.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, rate_candidates,
                                           write_ladder)
     from issoku.evaluation.store import MatchStore
@@ -289,7 +289,7 @@ def styles(
 ) -> None:
     """Measure play styles: each agent's strength on a suite's Elo scale (plain game, argmax play) and its action
     shares against the first (neutral) agent, as a Markdown table (docs/opponents.md)."""
-    from issoku.evaluation.benchmark import load_suite
+    from issoku.evaluation.reference_suite import load_suite
     from issoku.evaluation.store import MatchStore
     from issoku.evaluation.styles import format_profiles, profile_styles
 
@@ -400,7 +400,7 @@ def benchmark(
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
-    from issoku.evaluation.benchmark import format_result, load_suite, run_benchmark, run_calibration
+    from issoku.evaluation.reference_suite import format_result, load_suite, run_benchmark, run_calibration
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 

@@ -42,7 +42,7 @@ def test_br_034_at_zero_energy_only_the_whitelist_runs(archetype):
     state = scripted(ruleset(FighterSpec(archetype, 0, finesse=5), FighterSpec("ronin", 1)), [])
     me = state.fighters[state.current_seat()]
     me.energy = 0  # as if its breaths had spent everything; the state computed its legal set before
-    state._legal_cache = None
+    state.invalidate_legal()
     offered = legal_names(state)
     assert offered & {"end_breath", "stand"}, offered
     for name in offered:

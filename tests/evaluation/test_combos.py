@@ -38,7 +38,10 @@ def test_monte_carlo_agrees_with_the_exact_cells_and_out_of_reach_rungs_have_no_
 def test_compositions_fit_the_breath_limit_and_the_most_efficient_is_most_suspicious():
     yari = load_catalog().weapons["yari"]
     assert compositions(yari, 4) == [("yari.thrust",), ("yari.sweep",), ("yari.thrust", "yari.thrust")]
-    cell = lambda name, wounds, energy: ComboCell("w", "near", (f"w.{name}",), wounds, 0.0, energy, True, 0)
+
+    def cell(name: str, wounds: float, energy: int) -> ComboCell:
+        return ComboCell("w", "near", (f"w.{name}",), wounds, 0.0, energy, True, 0)
+
     table = ComboTable((cell("a", 1.0, 2), cell("b", 1.0, 1), cell("c", 0.5, 1), cell("a", 0.5, 2)))
     ranked = table.suspicious()
     assert [c.composition for c, _ in ranked] == [("w.b",), ("w.a",), ("w.c",)]

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from issoku.agents.checkpoint import CheckpointMismatchError
 from issoku.agents.exported import ExportedPolicy, load_trained
 from issoku.cli import app
-from issoku.evaluation.benchmark import load_suite
+from issoku.evaluation.reference_suite import load_suite
 from issoku.evaluation.ladder import (ExportFactory, Rung, check_suite_fits, closest_rung, export_snapshots,
                                       pick_rungs, rate_candidates, snapshot_label)
 from issoku.evaluation.store import MatchStore

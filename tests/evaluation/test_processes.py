@@ -14,7 +14,7 @@ from issoku.evaluation.store import MatchStore
 
 PARENT = textwrap.dedent("""
     import os, sys, time
-    from issoku.evaluation.workers import worker_pool
+    from issoku.training.workers import worker_pool
 
     def sleeper(folder):
         open(os.path.join(folder, str(os.getpid())), "w").close()

@@ -32,7 +32,7 @@ def place(state: BreathState, **zones: str) -> None:
     seats = state.ruleset.seat_names
     for seat_name, zone in zones.items():
         ZONES.place(state, state.fighters[seats.index(seat_name)], ZONE_NAMES.index(zone))
-    state._legal_cache = None  # a set-up outside the rules: the next legal_actions() recomputes
+    state.invalidate_legal()  # a set-up outside the rules: the next legal_actions() recomputes
 
 
 def zone_of(state: BreathState, seat: int) -> str:

@@ -22,7 +22,7 @@ from issoku.cli import app
 from issoku.envs import breath_skirmish_v0
 from issoku.evaluation.match import play_match
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.teams import TeamView, as_two_seats
+from issoku.envs.teams import TeamView, as_two_seats
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.make_env import make_config_env
 from issoku.training.play import play

@@ -25,7 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.checkpoint import metadata_path, read_metadata
-from issoku.evaluation.workers import worker_pool
+from issoku.training.workers import worker_pool
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from issoku.evaluation.benchmark import SuiteConfig, calibrate, fixed_scale_elo, score_candidate
+from issoku.evaluation.reference_suite import SuiteConfig, calibrate, fixed_scale_elo, score_candidate
 
 from .factories import make_record
 
@@ -70,7 +70,7 @@ def test_policies_parse_as_registered_names_factories_plain_callables_and_checkp
     assert resolve_policy("random").factory is RandomLegal
     named = resolve_policy("mine=tests.evaluation.toy_env:Perfect")
     assert named.name == "mine" and named.factory(seed=1)(np.array([5.0, 0.0]), np.ones(3)) == 0
-    plain = resolve_policy("tests.evaluation.test_benchmark:always_take_one")
+    plain = resolve_policy("tests.evaluation.test_reference_suite:always_take_one")
     assert plain.name == "always_take_one" and isinstance(plain.factory, FixedCallable)
     assert plain.factory(seed=3) is always_take_one
     with pytest.raises(ValueError, match="no checkpoint"):
@@ -83,11 +83,11 @@ def test_policies_parse_as_registered_names_factories_plain_callables_and_checkp
 
 
 def test_a_benchmark_run_plays_only_against_the_references_and_resumes(tmp_path):
-    from issoku.evaluation.benchmark import format_result, run_benchmark
+    from issoku.evaluation.reference_suite import format_result, run_benchmark
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 
-    candidate = resolve_policy("tests.evaluation.test_benchmark:always_take_one")
+    candidate = resolve_policy("tests.evaluation.test_reference_suite:always_take_one")
     with MatchStore(tmp_path / "m.sqlite") as store:
         result = run_benchmark(TOY_SUITE, candidate, store, workers=0, bootstrap=50, progress=False)
         assert store.count() == 12 and {p for r in store.records() for p in r.policies} == {
@@ -100,7 +100,7 @@ def test_a_benchmark_run_plays_only_against_the_references_and_resumes(tmp_path)
 
 
 def test_the_shipped_suites_are_calibrated_for_every_reference():
-    from issoku.evaluation.benchmark import load_suite, shipped_suites
+    from issoku.evaluation.reference_suite import load_suite, shipped_suites
 
     assert {"breath_duel_v0", "tempo_duel_v0"} <= set(shipped_suites())
     for name in shipped_suites():
@@ -110,14 +110,14 @@ def test_the_shipped_suites_are_calibrated_for_every_reference():
 
 
 def test_a_reference_edited_since_calibration_is_flagged(tmp_path):
-    from issoku.evaluation.benchmark import format_result, run_benchmark
+    from issoku.evaluation.reference_suite import format_result, run_benchmark
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 
     perfect = resolve_policy("perfect=tests.evaluation.toy_env:Perfect").fingerprint
     suite = TOY_SUITE.model_copy(update={"reference_fingerprints": {"perfect": perfect, "take_one": "old-code"}})
     with MatchStore(tmp_path / "m.sqlite") as store:
-        result = run_benchmark(suite, resolve_policy("tests.evaluation.test_benchmark:always_take_one"), store,
+        result = run_benchmark(suite, resolve_policy("tests.evaluation.test_reference_suite:always_take_one"), store,
                                workers=0, bootstrap=10, progress=False)
     assert result.stale == ("take_one",) and "WARNING: take_one changed" in format_result(result)
 

@@ -4,10 +4,10 @@ import json
 
 from issoku.evaluation.commands import balance_report
 from issoku.evaluation.config import StudyConfig
-from issoku.evaluation.finetune import FineTuneJob, fine_tune
+from issoku.training.finetune import FineTuneJob, fine_tune
 from issoku.evaluation.store import MatchStore
 
-from .toy_env import TakeAwayEnv, TakeOne, take_away_env
+from tests.evaluation.toy_env import TakeAwayEnv, TakeOne, take_away_env
 
 
 def tiny_checkpoint(folder):

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from issoku.evaluation.teams import as_two_seats, seat_teams
+from issoku.envs.teams import as_two_seats, seat_teams
 
-from .toy_env import TakeAwayEnv
+from tests.evaluation.toy_env import TakeAwayEnv
 
 
 def test_a_two_seat_env_is_played_as_it_is():
