@@ -45,12 +45,14 @@ and only the info entries that change are rewritten.
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from issoku.envs.errors import EnvOrderError, IllegalActionError
 from issoku.rules.kernel.protocol import GameState, Ruleset
@@ -63,7 +65,7 @@ _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 _MASKS_LIMIT = 65_536
 
 
-def legal_mask(legal: list[int], num_actions: int) -> np.ndarray:
+def legal_mask(legal: Sequence[int], num_actions: int) -> np.ndarray:
     """The read-only int8 mask of ``legal``, shared: a fight repeats the same few legal sets, and
     building an array costs more than finding it. The memo holds immutable arrays only; it stops
     growing at ``_MASKS_LIMIT`` entries (a few MB at most)."""
@@ -76,6 +78,14 @@ def legal_mask(legal: list[int], num_actions: int) -> np.ndarray:
         if len(_MASKS) < _MASKS_LIMIT:
             _MASKS[key] = mask
     return mask
+
+
+def as_parallel(env: "RulesetAECEnv") -> ParallelEnv:
+    """``env`` as a PettingZoo ``ParallelEnv``: PettingZoo's turn-based conversion, in which each
+    parallel step carries the one deciding agent's action (the others' are ignored). Its observations,
+    masks, rewards and infos are the AEC env's; ``aec_to_parallel`` refuses these envs (one agent may
+    decide several times in a row), this conversion does not need that."""
+    return turn_based_aec_to_parallel(env)
 
 
 def picture_of(ruleset: Ruleset, state: GameState) -> str | None:

@@ -90,7 +90,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import ParallelEnv
+
+from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.ma.config import DuelMode, MaDuelConfig
 from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
@@ -184,3 +186,8 @@ def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True, r
 def env(fighters: Sequence[FighterLike] | None = None, **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(fighters, **kwargs)
+
+
+def parallel_env(fighters: Sequence[FighterLike] | None = None, **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
+    return as_parallel(raw_env(fighters, **kwargs))

@@ -87,7 +87,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import ParallelEnv
+
+from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
@@ -137,3 +139,8 @@ def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit
 def env(sides: Sequence[Sequence[FighterLike]] | None = None, **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(sides, **kwargs)
+
+
+def parallel_env(sides: Sequence[Sequence[FighterLike]] | None = None, **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
+    return as_parallel(raw_env(sides, **kwargs))

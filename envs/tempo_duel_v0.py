@@ -64,7 +64,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import ParallelEnv
+
+from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.tempo import TempoDuel
 from issoku.rules.tempo.content import DATA_DIR
 
@@ -95,3 +97,8 @@ def raw_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), *, ini
 def env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(fighters, **kwargs)
+
+
+def parallel_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
+    return as_parallel(raw_env(fighters, **kwargs))

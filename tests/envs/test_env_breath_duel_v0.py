@@ -154,7 +154,7 @@ def test_masks_over_random_play_accept_exactly_the_legal_actions(seed, policy_se
 
 def test_registry_and_single_agent_wrapper_pass_the_checkers():
     assert make_env("breath_duel_v0").ruleset is breath_duel_v0.env().ruleset
-    wrapped = SingleAgentEnv(breath_duel_v0.env(illegal_action="terminate"), RandomLegal(seed=0))
+    wrapped = SingleAgentEnv(breath_duel_v0.env(), RandomLegal(seed=0))
     gymnasium_check_env(wrapped, skip_render_check=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

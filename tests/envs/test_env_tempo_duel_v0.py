@@ -118,7 +118,7 @@ def test_render_shows_the_duel_without_the_feint():
 
 
 def test_single_agent_wrapper_passes_gymnasium_checker():
-    wrapped = SingleAgentEnv(tempo_duel_v0.env(illegal_action="terminate"), Heuristic(seed=0))
+    wrapped = SingleAgentEnv(tempo_duel_v0.env(), Heuristic(seed=0))
     gymnasium_check_env(wrapped, skip_render_check=True)
 
 
