@@ -13,11 +13,12 @@ Conventions (PettingZoo classic):
   ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask encodes ``legal_actions()``
   for the agent whose decision it is and is all zeros for every other agent. Masks are read-only and
   shared between steps (copy one to change it).
-* infos: one dict per agent, made fresh by every ``reset``, holding numbers and arrays only (TorchRL
-  turns every entry into a tensor): ``action_mask`` (the same mask), ``decision_kind`` (the index of
-  the decision the agent faces in ``metadata["decision_kinds"]``, −1 when it faces none),
-  ``eliminated`` (1 once the rules took the agent's fighter out) and ``illegal_action`` (1 for an
-  offender). The keys never change, so a library that builds its specs from the first infos keeps them.
+* infos: one dict per agent, made fresh by every ``reset``, holding integers only (TorchRL turns every
+  entry into a tensor): ``decision_kind`` (the index of the decision the agent faces in
+  ``metadata["decision_kinds"]``, −1 when it faces none), ``eliminated`` (1 once the rules took the
+  agent's fighter out) and ``illegal_action`` (1 for an offender). The keys never change, so a library
+  that builds its specs from the first infos keeps them. The mask is in the observation only, as in
+  PettingZoo's classic games (TorchRL refuses a mask in both places).
 * rewards are zero until the fight ends; then **every** agent gets ``state.returns()`` for its seat
   (+1 win, −1 loss, 0 draw; seats of one side share the outcome), whoever moved last — the loser of a
   fight that ends on the winner's move gets its −1 on that move. A truncated fight
@@ -206,8 +207,7 @@ class RulesetAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {"action_mask": self._no_mask, "decision_kind": -1, "eliminated": 0, "illegal_action": 0}
-                      for agent in self.agents}
+        self.infos = {agent: {"decision_kind": -1, "eliminated": 0, "illegal_action": 0} for agent in self.agents}
         self._acting_seat = None
         self._skip_agent_selection = None
         self._next_decision()
@@ -270,23 +270,19 @@ class RulesetAECEnv(AECEnv):
                 self.infos[agent]["eliminated"] = 1
 
     def _next_decision(self) -> None:
-        """Point ``agent_selection`` at the seat to decide, fetch its mask once, update the two info
-        entries that change (the previous decider's and the new one's)."""
+        """Point ``agent_selection`` at the seat to decide, fetch its mask once, update the two
+        ``decision_kind`` entries that change (the previous decider's and the new one's)."""
         state = self.game_state
         seat = state.current_seat()
         mask = legal_mask(state.legal_actions(), self._num_actions)
         infos = self.infos
         if self._acting_seat is not None:
-            previous = infos[self.possible_agents[self._acting_seat]]
-            previous["action_mask"] = self._no_mask
-            previous["decision_kind"] = -1
+            infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
         self._mask = mask
         self._acting_seat = seat
         agent = self.possible_agents[seat]
         self.agent_selection = agent
-        info = infos[agent]
-        info["action_mask"] = mask
-        info["decision_kind"] = self._kind_index[state.decision_kind()]
+        infos[agent]["decision_kind"] = self._kind_index[state.decision_kind()]
 
     def _end(self, *, truncated: bool) -> None:
         """The fight is over: every agent still here gets its seat's return and is done."""
@@ -311,9 +307,7 @@ class RulesetAECEnv(AECEnv):
         """Nobody decides any more; the agent after the last mover leaves first (classic envs' order)."""
         mover = self.agent_selection
         if self._acting_seat is not None:
-            info = self.infos[self.possible_agents[self._acting_seat]]
-            info["action_mask"] = self._no_mask
-            info["decision_kind"] = -1
+            self.infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
         self._acting_seat = None
         self._mask = self._no_mask
         order = self.agents

@@ -89,7 +89,7 @@ def test_padded_slots_encode_as_all_zeros_in_play(size):
             assert blocks[0].sum() == 1 or name == "stance", name  # its own slot is filled in (a stance may be none)
         checked += 1
         _, _, terminated, truncated, info = env.last()
-        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
     assert checked > 20
 
 
@@ -136,7 +136,7 @@ def play_out(env, seed: int):
             env.step(None)
             continue
         assert not info["eliminated"]  # a fallen fighter is never asked to decide
-        env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
         if not env.game_state.is_over():
             fell |= {other for other in env.agents if env.infos[other]["eliminated"]}
     return fell, final
