@@ -55,10 +55,12 @@ Rewards (to both agents when the fight ends, whoever moved last)
     a fighter defeated (BR-G20), or the  +1       −1
     sparring match won (MA-048, MA-G14)
     round limit (truncation)             0        0
-    illegal action, ``terminate``        0        ``illegal_reward`` (the offender; default −1)
+    illegal action (the default policy)  0        ``illegal_reward`` (the offender; default −1)
     ===================================  =======  ========
-    With ``ma=False`` and more than two fighters a defeated fighter leaves at once with 0 while its
-    side fights on (−1 if that ends the fight).
+    With ``ma=False`` and more than two fighters a defeated fighter stays (never selected,
+    ``infos[agent]["eliminated"] == 1``) until the fight ends and gets its side's result then. With
+    three or more sides only the last side standing wins; every other side gets −1, whenever it fell
+    (docs/rules/breath.md, BR-G20).
 
 Keyword arguments
     ``fighters``: two fighters (any number with ``ma=False``), each an archetype name, a mapping of
@@ -75,8 +77,8 @@ Keyword arguments
     (BR-A07, default 0). ``data``: breath content TOML files or folders replacing the shipped ones;
     ``terrain``: a terrain TOML file replacing the shipped one. ``ma``: False for the core breath fight
     (then the duel options above must stay at their defaults).
-    Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise",
-    "terminate"), ``illegal_reward`` and ``record_events``.
+    Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
+    the default, or "raise"), ``illegal_reward`` and ``record_events``.
 
 Version history
     v0 — first release: the Ma and Blade duel on the breath engine with the gap decisions of

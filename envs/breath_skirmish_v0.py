@@ -51,12 +51,11 @@ Rewards (team rewards: every member of a side gets its side's outcome)
     ==========================================  =======  ========
     a side defeated (BR-G20)                    +1       −1
     round limit (truncation)                    0        0
-    illegal action, terminate                   0        ``illegal_reward`` (the offender; default −1)
+    illegal action                              0        ``illegal_reward`` (the offender; default −1)
     ==========================================  =======  ========
-    A defeated fighter leaves the agents at once (terminated, through PettingZoo's dead step) with 0
-    while its side fights on, or −1 if its defeat ends the fight. PettingZoo gives no reward to an agent
-    that has left, so a fallen fighter whose side later wins keeps that 0; its team-mates still present
-    get the +1.
+    A defeated fighter stays in the agents, never selected (``infos[agent]["eliminated"] == 1``),
+    until the fight ends; then it gets its side's result with everyone else (+1 if its side wins)
+    and leaves by PettingZoo's dead step. Falling early is never worth more than fighting on.
 
 Keyword arguments
     ``sides``: two sequences of fighters (side 0, side 1), each fighter an archetype name, a mapping of
@@ -64,8 +63,8 @@ Keyword arguments
     ``finesse``, ``physique``, ``wits``, ``courage``; the side is its sequence) or a ``FighterSpec``;
     default ``[["kenshi", "ashigaru"], ["ronin", "shinobi"]]``. ``round_limit`` (BR-G20, default 20).
     ``allies_side`` (BR-A07, default 0). ``data``: content TOML files or folders replacing the shipped
-    ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise",
-    "terminate"), ``illegal_reward``, ``record_events``.
+    ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
+    the default, or "raise"), ``illegal_reward``, ``record_events``.
 
 Training and tournaments
     ``issoku train --env breath_skirmish_v0`` (``--set env_kwargs='{"sides": ...}'``) trains one fighter's

@@ -41,7 +41,7 @@ Rewards (to both agents when the duel ends, whoever moved last)
     a fighter at 0 Health (TP-G14)    +1       −1
     both at 0 in one exchange         0        0
     round limit (truncation)          0        0
-    illegal action, terminate         0        ``illegal_reward`` (the offender; default −1)
+    illegal action                    0        ``illegal_reward`` (the offender; default −1)
     ================================  =======  ========
 
 Keyword arguments
@@ -50,7 +50,7 @@ Keyword arguments
     formal duel with both On Guard). ``start_distance`` (4), ``round_limit`` (30), ``ap_per_round``
     (12), ``base_movement`` (4), ``max_distance`` (12). ``data``: a folder holding weapons.toml,
     armour.toml and fighters.toml replacing the shipped ones. Plus the adapter's ``render_mode``
-    (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"), ``illegal_reward``,
+    (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``,
     ``record_events``.
 
 Version history

@@ -155,3 +155,24 @@ def test_a_defeated_fighter_stays_and_the_team_reward_goes_to_every_member():
         side = env.ruleset.seat_teams[env.seat(agent)]
         assert reward == (1.0 if side == winner else -1.0)  # the fallen too: their side's result
     assert set(final) == set(env.possible_agents)
+
+
+def test_a_learner_whose_fighter_falls_is_paid_its_sides_win():
+    from issoku.agents import RandomLegal
+    from issoku.envs.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv(breath_skirmish_v0.env(SIZES["2v2"]), RandomLegal(seed=0))
+    rng = np.random.default_rng(0)
+    for seed in range(300):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            _, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = terminated or truncated
+        inner = env.env
+        fell = inner.infos[env.learner]["eliminated"] == 1
+        if fell and inner.game_state.winner_side() == inner.ruleset.seat_teams[env.learner_seat]:
+            assert reward == 1.0
+            break
+    else:
+        pytest.fail("no random 2v2 in 300 seeds where the learner fell and its ally won")
