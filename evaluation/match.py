@@ -66,7 +66,7 @@ def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: 
     """Reset ``env`` with ``seed``, let ``seat_policies`` (in ``possible_agents`` order) play it out, record it.
 
     Returns are the sum of every step's ``env.rewards``, so a seat that loses on the opponent's move
-    is counted too. A game still running after ``max_decisions`` is stopped and recorded as truncated.
+    is counted too. A policy that chooses a masked-out action is a bug, never a result: ValueError. A game still running after ``max_decisions`` is stopped and recorded as truncated.
     """
     agents = list(env.possible_agents)
     if len(seat_policies) != len(agents):
@@ -92,6 +92,11 @@ def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: 
         else:
             seat = seat_of[agent]
             action = int(seat_policies[seat](observation["observation"], observation["action_mask"]))
+            if not 0 <= action < len(observation["action_mask"]) or not observation["action_mask"][action]:
+                # the env would end the fight and score it as a loss (its default): a lab must not
+                # count a policy's bug as a result
+                raise ValueError(f"policy {policy_names[seat]!r} chose a masked-out action {action} for {agent} "
+                                 f"(game seed {seed}, decision {decisions + 1})")
             actions[seat].append(name_of(action))
             kinds[seat].append(kind_of(info.get("decision_kind")))
             first_seat = seat if first_seat is None else first_seat
