@@ -28,7 +28,8 @@ from issoku.envs.registry import make_env
 
 
 def main(env_id: str = "breath_duel_v0", epochs: int = 1, steps: int = 200, seed: int = 0) -> CollectStats:
-    """Train the seat-0 learner for ``epochs`` of ``steps`` env steps; returns a test collection's stats."""
+    """Train the first agent's learner (every other agent plays masked random) for ``epochs`` of
+    ``steps`` env steps; returns a test collection's stats (``returns``: one column per agent)."""
     np.random.seed(seed)
     torch.manual_seed(seed)
 
@@ -41,8 +42,8 @@ def main(env_id: str = "breath_duel_v0", epochs: int = 1, steps: int = 200, seed
     learner = DQN(policy=DiscreteQLearningPolicy(model=net, action_space=env.action_space,
                                                  eps_training=0.2, eps_inference=0.05),
                   optim=AdamOptimizerFactory(lr=1e-3), gamma=0.99, n_step_return_horizon=1, target_update_freq=100)
-    opponent = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
-    algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[learner, opponent], env=env)
+    opponents = [MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space) for _ in env.agents[1:]]
+    algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[learner, *opponents], env=env)
 
     train_envs = DummyVectorEnv([get_env for _ in range(2)])
     test_envs = DummyVectorEnv([get_env for _ in range(2)])

@@ -43,6 +43,32 @@ def test_tianshou_trains_a_masked_dqn_seat_against_a_random_one():
     assert (stats.returns.sum(axis=1) == 0).all()  # a duel is zero-sum: both seats were paid
 
 
+def test_tianshou_episode_lasts_the_whole_team_fight_and_pays_each_side_as_one():
+    import numpy as np
+    from tianshou.env.pettingzoo_env import PettingZooEnv
+
+    from issoku.envs import breath_skirmish_v0
+
+    aec = breath_skirmish_v0.env([["kenshi", "ashigaru"], ["ronin", "shinobi"]], round_limit=40)
+    env = PettingZooEnv(aec)  # what Tianshou's collector steps
+    casualty_before_the_end = 0
+    for seed in range(6):
+        observation, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        fell = False
+        while True:
+            action = int(rng.choice(np.flatnonzero(observation["mask"])))
+            observation, rewards, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+            fell = fell or any(info["eliminated"] for info in aec.infos.values())
+        state = aec.game_state
+        assert state.is_over()  # a casualty never ended Tianshou's episode early
+        assert list(rewards) == [float(r) for r in state.returns()]  # the fallen paid their side's result too
+        casualty_before_the_end += fell and state.winner_side() is not None
+    assert casualty_before_the_end  # some fight went on after a casualty and was decided
+
+
 def test_sb3_maskable_ppo_trains_on_single_agent_env():
     mean, spread = example("sb3_single_agent").main("breath_duel_v0", steps=128)
     assert -1.0 <= mean <= 1.0 and spread >= 0.0
