@@ -36,6 +36,27 @@ def test_torchrl_wraps_the_env_rolls_out_masked_and_takes_ppo_updates(env_id):
     assert len(losses) == 2 and all(math.isfinite(loss) for loss in losses)
 
 
+def test_torchrl_random_rollout_over_team_fights_survives_casualties_and_pays_each_side_as_one():
+    import torch
+    from torchrl.envs import PettingZooWrapper
+    from torchrl.envs.libs.pettingzoo import MarlGroupMapType
+
+    from issoku.envs import breath_skirmish_v0
+
+    aec = breath_skirmish_v0.env([["kenshi", "ashigaru"], ["ronin", "shinobi"]], round_limit=40)
+    env = PettingZooWrapper(env=aec, use_mask=True, categorical_actions=True, seed=0,
+                            group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
+    batch = env.rollout(1200, break_when_any_done=False)  # masked random actions, several fights
+    assert batch["next", "agents", "info", "eliminated"].any()  # fighters fell, and the rollout went on
+    done = batch["next", "done"].reshape(-1)
+    final = batch["next", "agents", "reward"].reshape(len(done), -1)[done]
+    assert len(final) >= 2
+    teams = torch.tensor(aec.ruleset.seat_teams)
+    for rewards in final:  # every agent, the fallen included, is paid its side's result at the end
+        assert all(len(set(rewards[teams == side].tolist())) == 1 for side in (0, 1))
+    assert (final.abs() == 1).all(dim=1).any()  # at least one decided fight
+
+
 def test_tianshou_trains_a_masked_dqn_seat_against_a_random_one():
     stats = example("tianshou_dqn").main("breath_duel_v0", epochs=1, steps=50)
     assert stats.n_collected_episodes == 2
