@@ -83,6 +83,11 @@ Keyword arguments
 Version history
     v0 — first release: the Ma and Blade duel on the breath engine with the gap decisions of
     docs/rules/breath.md and docs/rules/ma.md; ``ma=False`` for the core breath fight.
+    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    stored games stay valid): infos hold integers only (``decision_kind`` an index into
+    ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
+    until the end and is paid its side's result; an illegal action ends the fight by default
+    (``illegal_action="raise"`` on request); ``parallel_env()``.
 """
 
 from __future__ import annotations

@@ -76,6 +76,11 @@ Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
     maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,
     high ground or spells.
+    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    stored games stay valid): infos hold integers only (``decision_kind`` an index into
+    ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
+    until the end and is paid its side's result; an illegal action ends the fight by default
+    (``illegal_action="raise"`` on request); ``parallel_env()``.
 """
 
 from __future__ import annotations
