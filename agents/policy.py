@@ -2,12 +2,12 @@
 
 A policy sees exactly what an env gives its seat: the observation vector and the action mask. That
 single signature lets the same agent play in the AEC env, the single-agent training wrapper,
-tournaments, and engine-level playouts (``state.observation(seat)`` plus :func:`legal_mask`).
+tournaments, and engine-level playouts (``state.observation(seat)`` plus the env's own
+:func:`issoku.envs.adapter.legal_mask`, the one encoding of a legal-action list).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -18,13 +18,6 @@ class Policy(Protocol):
     """``policy(observation, action_mask) -> action``; must return an action whose mask entry is 1."""
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
-
-def legal_mask(legal_actions: Sequence[int], num_actions: int) -> np.ndarray:
-    """The int8 mask of a legal-action list (the env adapter's encoding, for engine-level play)."""
-    mask = np.zeros(num_actions, dtype=np.int8)
-    mask[list(legal_actions)] = 1
-    return mask
 
 
 class RandomLegal:

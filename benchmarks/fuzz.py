@@ -7,8 +7,8 @@ Invariants (a violation is printed with its config, seed and decision, and makes
   never all zero;
 * **observation in space**: ``observation_space(agent).contains(observation)``, and no NaN in it;
 * **rewards**: every reward finite; when an agent leaves (its dead step), its accumulated reward equals
-  the rules' ``returns()`` for its seat as they stand then (the final returns at the end of the fight; 0
-  for a fighter eliminated while its side fights on, as docs/envs.md says); at the end the returns are
+  the rules' ``returns()`` for its seat as they stand then (agents leave only when the fight is over,
+  a fallen fighter too, so these are the final returns, as docs/envs.md says); at the end the returns are
   zero-sum between sides (winners ``+r``, losers ``-r``, or all zero);
 * **termination bound**: every episode ends (terminated or truncated) within :data:`MAX_EPISODE_DECISIONS`.
 

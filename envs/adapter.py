@@ -12,21 +12,27 @@ Conventions (PettingZoo classic):
 * agents are the ruleset's ``seat_names``; ``observe(agent)`` is
   ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask encodes ``legal_actions()``
   for the agent whose decision it is and is all zeros for every other agent. Masks are read-only and
-  shared between steps (copy one to change it). The same mask object is in
-  ``infos[agent]["action_mask"]`` (where Shimmy and TorchRL read it), beside
-  ``infos[agent]["decision_kind"]`` (the kind of decision the agent faces, None when it faces none).
-* rewards are zero until the fight ends; then every seat still in the env gets ``state.returns()``
-  for its seat (+1 win, −1 loss, 0 draw; seats of one team share the outcome), whoever moved last —
-  the loser of a fight that ends on the winner's move gets its −1 on that move.
-  A truncated fight (``state.is_truncated()``, the round limit) pays ``state.returns()`` too, which
-  the protocol makes 0 for an undecided fight; its agents are truncated, not terminated.
-* a seat the rules eliminate mid-fight (``state.is_eliminated(seat)``) is terminated at once with
-  reward ``state.returns()[seat]`` as it stands then (the ruleset decides: −1 in a free-for-all, 0
-  while a team-mate fights on) and leaves through PettingZoo's dead step (``step(None)``).
-* an illegal action raises :class:`~issoku.envs.errors.IllegalActionError` (``illegal_action="raise"``,
-  the default) or, with ``illegal_action="terminate"``, ends the fight: the offender gets
-  ``illegal_reward``, everyone else 0, ``infos[offender]["illegal_action"]`` is True and
-  ``illegal_action_count`` counts it over the env's life. Nothing is ever repaired into a legal move.
+  shared between steps (copy one to change it).
+* infos: one dict per agent, made fresh by every ``reset``, holding integers only (TorchRL turns every
+  entry into a tensor): ``decision_kind`` (the index of the decision the agent faces in
+  ``metadata["decision_kinds"]``, −1 when it faces none), ``eliminated`` (1 once the rules took the
+  agent's fighter out) and ``illegal_action`` (1 for an offender). The keys never change, so a library
+  that builds its specs from the first infos keeps them. The mask is in the observation only, as in
+  PettingZoo's classic games (TorchRL refuses a mask in both places).
+* rewards are zero until the fight ends; then **every** agent gets ``state.returns()`` for its seat
+  (+1 win, −1 loss, 0 draw; seats of one side share the outcome), whoever moved last — the loser of a
+  fight that ends on the winner's move gets its −1 on that move. A truncated fight
+  (``state.is_truncated()``, the round limit) pays ``state.returns()`` too, which the protocol makes 0
+  for an undecided fight; its agents are truncated, not terminated.
+* a seat the rules eliminate mid-fight (``state.is_eliminated(seat)``) stays in the env, never
+  selected (the rules give it no decision), ``infos[agent]["eliminated"] == 1``, until the fight
+  ends; then it gets its side's result like everyone else and leaves by PettingZoo's dead step. So a
+  fallen fighter of the winning side is paid +1 and dying early is never worth more than fighting on.
+* an illegal action (``illegal_action="terminate"``, the default, as PettingZoo's classic games) ends
+  the fight: the offender gets ``illegal_reward`` (−1), everyone else 0,
+  ``infos[offender]["illegal_action"] == 1`` and ``illegal_action_count`` counts it over the env's
+  life. ``illegal_action="raise"`` raises :class:`~issoku.envs.errors.IllegalActionError` instead and
+  changes nothing (for development). Nothing is ever repaired into a legal move.
 * ``reset(seed)`` plays ``ruleset.new_initial_state(seed)``: the same seed and actions give the same
   fight. ``env.game_state`` is the live :class:`~issoku.rules.kernel.protocol.GameState` (events,
   ``clone()``) for scenarios, replays and search.
@@ -34,18 +40,20 @@ Conventions (PettingZoo classic):
 Speed: PettingZoo's wrappers (``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper``,
 ``TerminateIllegalWrapper``) each add a Python call layer to every ``step``/``observe``/``last``; the
 checks they make are done here inline instead; a mask is looked up once per decision (:func:`legal_mask`),
-and only the infos that change are rewritten.
+and only the info entries that change are rewritten.
 """
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from issoku.envs.errors import EnvOrderError, IllegalActionError
 from issoku.rules.kernel.protocol import GameState, Ruleset
@@ -58,7 +66,7 @@ _MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 _MASKS_LIMIT = 65_536
 
 
-def legal_mask(legal: list[int], num_actions: int) -> np.ndarray:
+def legal_mask(legal: Sequence[int], num_actions: int) -> np.ndarray:
     """The read-only int8 mask of ``legal``, shared: a fight repeats the same few legal sets, and
     building an array costs more than finding it. The memo holds immutable arrays only; it stops
     growing at ``_MASKS_LIMIT`` entries (a few MB at most)."""
@@ -71,6 +79,14 @@ def legal_mask(legal: list[int], num_actions: int) -> np.ndarray:
         if len(_MASKS) < _MASKS_LIMIT:
             _MASKS[key] = mask
     return mask
+
+
+def as_parallel(env: "RulesetAECEnv") -> ParallelEnv:
+    """``env`` as a PettingZoo ``ParallelEnv``: PettingZoo's turn-based conversion, in which each
+    parallel step carries the one deciding agent's action (the others' are ignored). Its observations,
+    masks, rewards and infos are the AEC env's; ``aec_to_parallel`` refuses these envs (one agent may
+    decide several times in a row), this conversion does not need that."""
+    return turn_based_aec_to_parallel(env)
 
 
 def picture_of(ruleset: Ruleset, state: GameState) -> str | None:
@@ -95,7 +111,7 @@ class RulesetAECEnv(AECEnv):
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "ruleset_env",
                                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, ruleset: Ruleset, *, render_mode: str | None = None, illegal_action: str = "raise",
+    def __init__(self, ruleset: Ruleset, *, render_mode: str | None = None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, record_events: bool | None = None, name: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -103,7 +119,8 @@ class RulesetAECEnv(AECEnv):
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, not {illegal_action!r}")
         self.ruleset = ruleset
-        self.metadata = {**type(self).metadata, "name": name or f"{ruleset.name}_v{ruleset.version}"}
+        self.metadata = {**type(self).metadata, "name": name or f"{ruleset.name}_v{ruleset.version}",
+                         "decision_kinds": tuple(ruleset.decision_kinds)}
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -125,7 +142,7 @@ class RulesetAECEnv(AECEnv):
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
         self._no_mask = np.zeros(self._num_actions, dtype=np.int8)
         self._no_mask.flags.writeable = False  # shared by every waiting agent, so nobody may write to it
-        self._no_decision = {"action_mask": self._no_mask, "decision_kind": None}
+        self._kind_index = {kind: index for index, kind in enumerate(ruleset.decision_kinds)}
 
         self.game_state: GameState | None = None
         self.episode_seed: int | None = None
@@ -134,7 +151,7 @@ class RulesetAECEnv(AECEnv):
         self._seed_rng: np.random.Generator | None = None
         self._acting_seat: int | None = None
         self._mask = self._no_mask
-        self._live_seats: list[int] = []
+        self._eliminated: set[int] = set()
         self._step_events_start = 0
         self.agents = []
         self.rewards = {}
@@ -185,12 +202,12 @@ class RulesetAECEnv(AECEnv):
         self.num_steps = 0
         self._step_events_start = 0
         self.agents = self.possible_agents[:]
-        self._live_seats = list(range(len(self.agents)))
+        self._eliminated = set()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = dict.fromkeys(self.agents, self._no_decision)
+        self.infos = {agent: {"decision_kind": -1, "eliminated": 0, "illegal_action": 0} for agent in self.agents}
         self._acting_seat = None
         self._skip_agent_selection = None
         self._next_decision()
@@ -252,34 +269,26 @@ class RulesetAECEnv(AECEnv):
         if state.is_truncated():
             self._end(truncated=True)
             return
-        leaving = [seat for seat in self._live_seats if state.is_eliminated(seat)]
         self._next_decision()
-        if leaving:
-            returns = state.returns()
-            for seat in leaving:
-                self._live_seats.remove(seat)
-                agent = self.possible_agents[seat]
-                self.terminations[agent] = True
-                self.rewards[agent] = float(returns[seat])
-                self.infos[agent] = {**self._no_decision, "eliminated": True}
-            self._deads_step_first()
+        for seat, agent in enumerate(self.possible_agents):
+            if seat not in self._eliminated and state.is_eliminated(seat):
+                self._eliminated.add(seat)  # it stays, never selected, until the fight's result pays it
+                self.infos[agent]["eliminated"] = 1
 
     def _next_decision(self) -> None:
-        """Point ``agent_selection`` at the seat to decide, fetch its mask once, update the two infos
-        that change (the previous decider's and the new one's)."""
+        """Point ``agent_selection`` at the seat to decide, fetch its mask once, update the two
+        ``decision_kind`` entries that change (the previous decider's and the new one's)."""
         state = self.game_state
         seat = state.current_seat()
         mask = legal_mask(state.legal_actions(), self._num_actions)
         infos = self.infos
         if self._acting_seat is not None:
-            previous = self.possible_agents[self._acting_seat]
-            if previous in infos:
-                infos[previous] = self._no_decision
+            infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
         self._mask = mask
         self._acting_seat = seat
         agent = self.possible_agents[seat]
         self.agent_selection = agent
-        infos[agent] = {"action_mask": mask, "decision_kind": state.decision_kind()}
+        infos[agent]["decision_kind"] = self._kind_index[state.decision_kind()]
 
     def _end(self, *, truncated: bool) -> None:
         """The fight is over: every agent still here gets its seat's return and is done."""
@@ -298,14 +307,15 @@ class RulesetAECEnv(AECEnv):
             self.terminations[other] = True
         self.rewards[agent] = self.illegal_reward
         self._finish_infos()
-        self.infos[agent] = {**self._no_decision, "illegal_action": True}
+        self.infos[agent]["illegal_action"] = 1
 
     def _finish_infos(self) -> None:
         """Nobody decides any more; the agent after the last mover leaves first (classic envs' order)."""
         mover = self.agent_selection
+        if self._acting_seat is not None:
+            self.infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
         self._acting_seat = None
         self._mask = self._no_mask
-        self.infos = dict.fromkeys(self.agents, self._no_decision)
         order = self.agents
         self.agent_selection = order[(order.index(mover) + 1) % len(order)]
 

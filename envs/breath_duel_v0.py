@@ -55,10 +55,12 @@ Rewards (to both agents when the fight ends, whoever moved last)
     a fighter defeated (BR-G20), or the  +1       −1
     sparring match won (MA-048, MA-G14)
     round limit (truncation)             0        0
-    illegal action, ``terminate``        0        ``illegal_reward`` (the offender; default −1)
+    illegal action (the default policy)  0        ``illegal_reward`` (the offender; default −1)
     ===================================  =======  ========
-    With ``ma=False`` and more than two fighters a defeated fighter leaves at once with 0 while its
-    side fights on (−1 if that ends the fight).
+    With ``ma=False`` and more than two fighters a defeated fighter stays (never selected,
+    ``infos[agent]["eliminated"] == 1``) until the fight ends and gets its side's result then. With
+    three or more sides only the last side standing wins; every other side gets −1, whenever it fell
+    (docs/rules/breath.md, BR-G20).
 
 Keyword arguments
     ``fighters``: two fighters (any number with ``ma=False``), each an archetype name, a mapping of
@@ -75,12 +77,17 @@ Keyword arguments
     (BR-A07, default 0). ``data``: breath content TOML files or folders replacing the shipped ones;
     ``terrain``: a terrain TOML file replacing the shipped one. ``ma``: False for the core breath fight
     (then the duel options above must stay at their defaults).
-    Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise",
-    "terminate"), ``illegal_reward`` and ``record_events``.
+    Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
+    the default, or "raise"), ``illegal_reward`` and ``record_events``.
 
 Version history
     v0 — first release: the Ma and Blade duel on the breath engine with the gap decisions of
     docs/rules/breath.md and docs/rules/ma.md; ``ma=False`` for the core breath fight.
+    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    stored games stay valid): infos hold integers only (``decision_kind`` an index into
+    ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
+    until the end and is paid its side's result; an illegal action ends the fight by default
+    (``illegal_action="raise"`` on request); ``parallel_env()``.
 """
 
 from __future__ import annotations
@@ -90,7 +97,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import ParallelEnv
+
+from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.ma.config import DuelMode, MaDuelConfig
 from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
@@ -186,3 +195,8 @@ def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
 def env(fighters: Sequence[FighterLike] | None = None, **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(fighters, **kwargs)
+
+
+def parallel_env(fighters: Sequence[FighterLike] | None = None, **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
+    return as_parallel(raw_env(fighters, **kwargs))

@@ -51,12 +51,11 @@ Rewards (team rewards: every member of a side gets its side's outcome)
     ==========================================  =======  ========
     a side defeated (BR-G20)                    +1       −1
     round limit (truncation)                    0        0
-    illegal action, terminate                   0        ``illegal_reward`` (the offender; default −1)
+    illegal action                              0        ``illegal_reward`` (the offender; default −1)
     ==========================================  =======  ========
-    A defeated fighter leaves the agents at once (terminated, through PettingZoo's dead step) with 0
-    while its side fights on, or −1 if its defeat ends the fight. PettingZoo gives no reward to an agent
-    that has left, so a fallen fighter whose side later wins keeps that 0; its team-mates still present
-    get the +1.
+    A defeated fighter stays in the agents, never selected (``infos[agent]["eliminated"] == 1``),
+    until the fight ends; then it gets its side's result with everyone else (+1 if its side wins)
+    and leaves by PettingZoo's dead step. Falling early is never worth more than fighting on.
 
 Keyword arguments
     ``sides``: two sequences of fighters (side 0, side 1), each fighter an archetype name, a mapping of
@@ -64,8 +63,8 @@ Keyword arguments
     ``finesse``, ``physique``, ``wits``, ``courage``; the side is its sequence) or a ``FighterSpec``;
     default ``[["kenshi", "ashigaru"], ["ronin", "shinobi"]]``. ``round_limit`` (BR-G20, default 20).
     ``allies_side`` (BR-A07, default 0). ``data``: content TOML files or folders replacing the shipped
-    ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise",
-    "terminate"), ``illegal_reward``, ``record_events``.
+    ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
+    the default, or "raise"), ``illegal_reward``, ``record_events``.
 
 Training and tournaments
     ``issoku train --env breath_skirmish_v0`` (``--set env_kwargs='{"sides": ...}'``) trains one fighter's
@@ -77,6 +76,11 @@ Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
     maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,
     high ground or spells.
+    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    stored games stay valid): infos hold integers only (``decision_kind`` an index into
+    ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
+    until the end and is paid its side's result; an illegal action ends the fight by default
+    (``illegal_action="raise"`` on request); ``parallel_env()``.
 """
 
 from __future__ import annotations
@@ -87,7 +91,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import ParallelEnv
+
+from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
@@ -138,3 +144,8 @@ def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit
 def env(sides: Sequence[Sequence[FighterLike]] | None = None, **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(sides, **kwargs)
+
+
+def parallel_env(sides: Sequence[Sequence[FighterLike]] | None = None, **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
+    return as_parallel(raw_env(sides, **kwargs))

@@ -122,7 +122,7 @@ def scenario_env(scenario: Scenario) -> RulesetAECEnv:
     """A fresh env of the scenario's id and keyword arguments, recording events (not yet reset).
 
     Build it first when the play-out policy needs the ruleset (a scripted agent built for one)."""
-    return make_env(scenario.env, **{**scenario.env_kwargs, "record_events": True})
+    return make_env(scenario.env, **{**scenario.env_kwargs, "record_events": True, "illegal_action": "raise"})
 
 
 def play(scenario: Scenario, policy: PolicyFn | None = None, env: RulesetAECEnv | None = None) -> Replay:
@@ -164,7 +164,7 @@ def _scripted_action(env: RulesetAECEnv, entry: ScriptedDecision, step: int) -> 
     agent = env.agent_selection
     if entry.agent is not None and entry.agent != agent:
         raise ScenarioError(f"decision {step}: the script expects {entry.agent} to decide, but it is {agent}'s "
-                            f"{env.infos[agent]['decision_kind']!r} decision")
+                            f"{env.game_state.decision_kind()!r} decision")
     try:
         return env.action_id(entry.action)
     except KeyError as error:

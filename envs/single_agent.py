@@ -8,9 +8,12 @@ sb3-contrib's ``MaskablePPO`` (and any single-agent masked learner) trains on:
 * observation: the learner's float32 observation vector (``Box`` of the ruleset's schema);
 * ``action_masks()``: the learner's legal actions as a bool vector (the method MaskablePPO calls);
   the same mask is in ``info["action_mask"]``, beside ``info["decision_kind"]``;
-* reward: the learner's reward accumulated over its action and the opponents' replies, so the
-  terminal ±1 reaches the learner even when an opponent's move ends the fight;
-* terminated / truncated: the learner's own flags (a learner eliminated in an N-seat fight is done);
+* reward: the learner's reward accumulated over its action and the opponents' replies (the AEC
+  ``_cumulative_rewards`` that ``last()`` would show it), so the terminal ±1 reaches the learner even
+  when an opponent's move ends the fight. In a team fight a learner whose fighter falls stays in the
+  episode while its side fights on (issoku envs keep a fallen agent until the end) and is paid its
+  side's result: the opponents play the rest of the fight inside the step that saw it fall;
+* terminated / truncated: the learner's own flags;
 * seat: ``learner_seat`` fixed, or (None, the default) drawn on each ``reset`` from the env's seeded
   ``np_random`` so that one seed fixes the seat and the fight, and training sees both sides.
 
@@ -20,9 +23,9 @@ An opponent with randomness of its own should have a ``seed(seed)`` method (as
 ``issoku.agents.RandomLegal`` has): the wrapper calls it on every reset with a seed drawn from
 ``np_random``, so that one reset seed fixes the opponent's choices too.
 
-Illegal learner actions follow the wrapped env's ``illegal_action`` policy: ``"raise"`` suits masked
-learners; unmasked samplers (Gymnasium's and SB3's env checkers, plain PPO) need ``"terminate"``, which
-ends the episode with ``illegal_reward`` for the learner.
+Illegal learner actions follow the wrapped env's ``illegal_action`` policy: the default
+``"terminate"`` ends the episode with ``illegal_reward`` for the learner (what unmasked samplers such as
+Gymnasium's and SB3's env checkers need); ``"raise"`` is for development.
 
 If the opponents end the fight (or eliminate the learner) before the learner's first decision, that
 fight is skipped and the next seed drawn: a Gymnasium episode must start with a decision to make.
@@ -85,7 +88,7 @@ class SingleAgentEnv(gymnasium.Env):
             seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(len(env.possible_agents)))
             self.learner_seat = seat
             self.learner = env.possible_agents[seat]
-            env.reset(seed=fight_seed)
+            env.reset(seed=fight_seed, options=options)
             self._seed_opponent()
             self._play_opponents()
             if not self._learner_done():
@@ -95,7 +98,7 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner's action, then the opponents' moves up to the learner's next decision or the end."""
         env = self.env
-        env.step(action)
+        env.step(int(action))
         self._play_opponents()
         learner = self.learner
         reward = float(env._cumulative_rewards[learner])
@@ -145,5 +148,5 @@ class SingleAgentEnv(gymnasium.Env):
         seen = self.env.observe(self.learner)
         # A copy: issoku envs share read-only masks between steps, and a Gymnasium info must be new data.
         return seen["observation"], {"action_mask": np.array(seen["action_mask"], dtype=np.int8),
-                                     "decision_kind": self.env.infos[self.learner].get("decision_kind"),
+                                     "decision_kind": self.env.infos[self.learner].get("decision_kind", -1),
                                      "learner": self.learner, "learner_seat": self.learner_seat}

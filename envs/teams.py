@@ -7,9 +7,9 @@ contest: one policy plays every member of one team. :class:`TeamView` wraps such
 
 * ``agent_selection`` is the team of the member whose decision it is; ``observe`` and ``infos`` are
   that member's, so a policy answers for each member in turn (scripted agents read only the observation);
-* a member that leaves mid-fight (a defeated fighter's dead step) is stepped out inside the view;
-* a team's reward at a step is its members' common non-zero reward (the mean if they differ), so a
-  team-reward env gives +1 / −1 / 0 per team however many of its members fell before the end;
+* members' dead steps (at the end of a fight) are stepped inside the view;
+* a team's reward at a step is its members' common non-zero reward (the mean if they differ); issoku
+  envs pay every member, the fallen ones too, its side's result, so a team gets +1 / −1 / 0;
 * a team is done when all its members are: truncated if any member was, terminated otherwise.
 
 :func:`as_two_seats` leaves a two-agent env as it is, so nothing changes for duels.

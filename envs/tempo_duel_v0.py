@@ -41,7 +41,7 @@ Rewards (to both agents when the duel ends, whoever moved last)
     a fighter at 0 Health (TP-G14)    +1       −1
     both at 0 in one exchange         0        0
     round limit (truncation)          0        0
-    illegal action, terminate         0        ``illegal_reward`` (the offender; default −1)
+    illegal action                    0        ``illegal_reward`` (the offender; default −1)
     ================================  =======  ========
 
 Keyword arguments
@@ -50,12 +50,17 @@ Keyword arguments
     formal duel with both On Guard). ``start_distance`` (4), ``round_limit`` (30), ``ap_per_round``
     (12), ``base_movement`` (4), ``max_distance`` (12). ``data``: a folder holding weapons.toml,
     armour.toml and fighters.toml replacing the shipped ones. Plus the adapter's ``render_mode``
-    (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"), ``illegal_reward``,
+    (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``,
     ``record_events``.
 
 Version history
     v0 — first release: every TP rule of seed 003 in a 1v1 duel on one distance, with the gap
     defaults of docs/rules/tempo.md.
+    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    stored games stay valid): infos hold integers only (``decision_kind`` an index into
+    ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
+    until the end and is paid its side's result; an illegal action ends the fight by default
+    (``illegal_action="raise"`` on request); ``parallel_env()``.
 """
 
 from __future__ import annotations
@@ -64,7 +69,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import ParallelEnv
+
+from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.tempo import TempoDuel
 from issoku.rules.tempo.content import DATA_DIR
 
@@ -95,3 +102,8 @@ def raw_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), *, ini
 def env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(fighters, **kwargs)
+
+
+def parallel_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
+    return as_parallel(raw_env(fighters, **kwargs))

@@ -10,9 +10,10 @@ never mix with older ones.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 from pettingzoo import AECEnv
 
 from issoku.agents.policy import Policy
@@ -45,6 +46,19 @@ def action_namer(env: AECEnv):
     return lambda action: names[action]
 
 
+def kind_namer(env: AECEnv) -> Callable[[Any], str]:
+    """A function from ``infos[agent]["decision_kind"]`` to its recorded name: issoku envs give an index
+    into ``metadata["decision_kinds"]`` (−1: none), other envs may give a name or nothing ("")."""
+    kinds = tuple(env.unwrapped.metadata.get("decision_kinds", ()))
+
+    def name(kind: Any) -> str:
+        if isinstance(kind, (int, np.integer)) and not isinstance(kind, bool):
+            return kinds[kind] if 0 <= kind < len(kinds) else ""
+        return str(kind or "")
+
+    return name
+
+
 def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: str, loadout: str,
                loadout_kwargs: Mapping[str, Any], policy_names: Sequence[str],
                seat_labels: Sequence[str] | None = None,
@@ -52,13 +66,14 @@ def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: 
     """Reset ``env`` with ``seed``, let ``seat_policies`` (in ``possible_agents`` order) play it out, record it.
 
     Returns are the sum of every step's ``env.rewards``, so a seat that loses on the opponent's move
-    is counted too. A game still running after ``max_decisions`` is stopped and recorded as truncated.
+    is counted too. A policy that chooses a masked-out action is a bug, never a result: ValueError. A game still running after ``max_decisions`` is stopped and recorded as truncated.
     """
     agents = list(env.possible_agents)
     if len(seat_policies) != len(agents):
         raise ValueError(f"{len(seat_policies)} policies for {len(agents)} seats")
     seat_of = {agent: seat for seat, agent in enumerate(agents)}
     name_of = action_namer(env)
+    kind_of = kind_namer(env)
     env.reset(seed=seed)
     returns = [0.0] * len(agents)
     actions: list[list[str]] = [[] for _ in agents]
@@ -77,8 +92,13 @@ def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: 
         else:
             seat = seat_of[agent]
             action = int(seat_policies[seat](observation["observation"], observation["action_mask"]))
+            if not 0 <= action < len(observation["action_mask"]) or not observation["action_mask"][action]:
+                # the env would end the fight and score it as a loss (its default): a lab must not
+                # count a policy's bug as a result
+                raise ValueError(f"policy {policy_names[seat]!r} chose a masked-out action {action} for {agent} "
+                                 f"(game seed {seed}, decision {decisions + 1})")
             actions[seat].append(name_of(action))
-            kinds[seat].append(str(info.get("decision_kind") or ""))
+            kinds[seat].append(kind_of(info.get("decision_kind")))
             first_seat = seat if first_seat is None else first_seat
             decisions += 1
         env.step(action)

@@ -39,7 +39,7 @@ class MatchRecord:
     ``winner`` is the seat with the strictly highest return, ``None`` for a draw (including a
     truncated game with equal returns). ``first_seat`` is the seat that made the first decision (the
     first mover, which a seeded ruleset may draw). ``actions`` holds each seat's decisions as action
-    names, in order; ``kinds`` the decision kind of each (the env's ``infos[agent]["decision_kind"]``,
+    names, in order; ``kinds`` the decision kind of each (named from the env's ``infos[agent]["decision_kind"]``,
     "" where the env names none); ``length`` counts decisions of both seats.
     """
 

@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install -q torch==2.13.0
-python3 -m pip install -q -e '.[dev]'
+python3 -m pip install -q -c scripts/constraints.txt -e '.[dev,clients]'

@@ -3,7 +3,7 @@
 ``make_aec_env`` resolves an env id through ``issoku.envs.registry.resolve_env`` (an issoku id, a
 PettingZoo classic id, or an importable factory ``package.module:factory``, so any AEC env in the
 classic observation/mask convention trains). ``make_seat_env`` gives the learner's
-seat: ``issoku.envs.single_agent.SingleAgentEnv`` for issoku envs, the generic ``SeatEnv`` otherwise.
+seat: ``issoku.envs.single_agent.SingleAgentEnv``, the one single-seat wrapper, for every AEC env.
 ``env_identity`` is what checkpoints record and compare; ``action_names`` names the flat actions for
 menus and usage statistics.
 """
@@ -22,7 +22,6 @@ from issoku.envs.single_agent import SingleAgentEnv
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.matchups import MatchupMixEnv, every_pairing
 from issoku.training.opponents import OpponentPool
-from issoku.training.seat_env import SeatEnv
 from issoku.training.selfplay_env import SelfPlayEnv
 
 
@@ -96,11 +95,10 @@ def action_kind(name: str) -> str:
     return name.split(":", 1)[0]
 
 
-def make_seat_env(aec_env: Any) -> SingleAgentEnv | SeatEnv:
-    """The learner's seat of ``aec_env`` (its opponent is set by the self-play wrapper on each reset)."""
-    if hasattr(aec_env.unwrapped, "game_state"):  # an issoku env (or a mix of them)
-        return SingleAgentEnv(aec_env, opponent=_no_opponent_yet)
-    return SeatEnv(aec_env, opponent=_no_opponent_yet)
+def make_seat_env(aec_env: Any) -> SingleAgentEnv:
+    """The learner's seat of ``aec_env``, issoku's or any classic-convention AEC env (its opponent is set
+    by the self-play wrapper on each reset)."""
+    return SingleAgentEnv(aec_env, opponent=_no_opponent_yet)
 
 
 def _no_opponent_yet(observation: Any, action_mask: Any) -> int:

@@ -1,9 +1,8 @@
 """Self-play: a single-seat env whose opponent is drawn from the opponent pool on every reset.
 
-Wraps a single-seat env with the ``SingleAgentEnv`` interface (``set_opponent``, ``learner``,
-``info["action_mask"]``): ``issoku.envs.single_agent.SingleAgentEnv`` for issoku envs, or
-:class:`~issoku.training.seat_env.SeatEnv` for any other AEC env. Those give the learner its own
-observations and credit its terminal reward whichever seat's move ends the fight; this wrapper adds
+Wraps an ``issoku.envs.single_agent.SingleAgentEnv`` (``set_opponent``, ``learner``,
+``info["action_mask"]``), the one single-seat wrapper for issoku's and any other AEC env. It gives the
+learner its own observations and credit its terminal reward whichever seat's move ends the fight; this wrapper adds
 the pool: on ``reset`` it draws an opponent by PFSP priority (from its own seeded generator), and when
 the episode ends it reports the learner's return to the pool.
 

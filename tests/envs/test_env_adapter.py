@@ -81,7 +81,7 @@ def test_agents_spaces_and_names_follow_the_ruleset():
         env.action_id("fly")
 
 
-def test_only_the_deciding_agent_has_a_mask_and_infos_carry_it():
+def test_only_the_deciding_agent_has_a_mask_and_its_info_names_the_decision():
     env = make_env(2)
     env.reset(seed=0)
     play(env, ["strike"])  # racer_1 must answer racer_0's strike
@@ -89,10 +89,8 @@ def test_only_the_deciding_agent_has_a_mask_and_infos_carry_it():
     answer = env.observe("racer_1")["action_mask"]
     assert [env.action_names[a] for a in np.flatnonzero(answer)] == ["dodge", "block"]
     assert not env.observe("racer_0")["action_mask"].any()
-    assert env.infos["racer_1"]["decision_kind"] == "answer"
-    assert env.infos["racer_1"]["action_mask"] is answer
-    assert env.infos["racer_0"]["decision_kind"] is None
-    assert not env.infos["racer_0"]["action_mask"].any()
+    assert env.metadata["decision_kinds"][env.infos["racer_1"]["decision_kind"]] == "answer"
+    assert env.infos["racer_0"]["decision_kind"] == -1
     with pytest.raises(ValueError):
         answer[0] = 1  # masks are read-only: legality is checked against them
 
@@ -126,26 +124,37 @@ def test_round_limit_truncates_with_zero_rewards():
     assert drain(env) == {"racer_0": 0.0, "racer_1": 0.0}
 
 
-def test_eliminated_seat_leaves_by_its_dead_step_and_the_others_play_on():
+def test_eliminated_seat_stays_unselected_until_the_end_and_gets_its_result():
     env = make_env(3)
     env.reset(seed=0)
     play(env, ["strike", "block", "step", "step"] * 2 + ["strike", "block"])  # racer_1 blocks down to 0 hp
-    assert env.agent_selection == "racer_1"
-    _, reward, terminated, truncated, info = env.last()
-    assert (reward, terminated, truncated, info["eliminated"]) == (-1.0, True, False, True)
-    with pytest.raises(ValueError):
-        env.step(env.action_id("step"))  # a finished agent may only step None
-    env.step(None)
-    assert env.agents == ["racer_0", "racer_2"]
+    assert env.infos["racer_1"]["eliminated"] == 1
+    assert env.agents == ["racer_0", "racer_1", "racer_2"]
     assert env.agent_selection == "racer_2"  # racer_0's turn passed racer_1's empty seat
-    assert set(env.rewards) == {"racer_0", "racer_2"}
-    play(env, ["strike", "block", "step", "strike", "block", "step", "strike", "block"])  # racer_0 falls
-    assert env.rewards == {"racer_0": -1.0, "racer_2": 1.0}
-    assert drain(env) == {"racer_0": -1.0, "racer_2": 1.0}
+    assert not env.terminations["racer_1"] and env.rewards["racer_1"] == 0.0
+    seen = []
+    for name in ["strike", "block", "step", "strike", "block", "step", "strike", "block"]:  # racer_0 falls
+        seen.append(env.agent_selection)
+        env.step(env.action_id(name))
+    assert "racer_1" not in seen
+    assert env.rewards == {"racer_0": -1.0, "racer_1": -1.0, "racer_2": 1.0}
+    assert drain(env) == {"racer_0": -1.0, "racer_1": -1.0, "racer_2": 1.0}
+
+
+def test_infos_are_one_dict_per_agent_fresh_each_reset_with_numbers_only():
+    env = make_env(3)
+    env.reset(seed=0)
+    for info in env.infos.values():
+        assert set(info) == {"decision_kind", "eliminated", "illegal_action"}
+        assert all(type(value) is int for value in info.values())
+    env.infos["racer_0"]["written_by_a_wrapper"] = 1
+    assert "written_by_a_wrapper" not in env.infos["racer_1"]
+    env.reset(seed=1)
+    assert "written_by_a_wrapper" not in env.infos["racer_0"]
 
 
 def test_illegal_action_raises_a_named_error_and_changes_nothing():
-    env = make_env(2)
+    env = make_env(2, illegal_action="raise")
     env.reset(seed=0)
     before = env.observe("racer_0")["observation"].copy()
     for action in (env.action_id("dodge"), 99, -1):
@@ -159,15 +168,15 @@ def test_illegal_action_raises_a_named_error_and_changes_nothing():
         env.step(None)
 
 
-def test_illegal_action_terminate_policy_penalises_only_the_offender():
-    env = make_env(3, illegal_action="terminate", illegal_reward=-5)
+def test_illegal_action_by_default_ends_the_fight_and_penalises_only_the_offender():
+    env = make_env(3, illegal_reward=-5)
     env.reset(seed=0)
     play(env, ["step"])
     env.step(env.action_id("block"))  # racer_1 is not answering anything
     assert env.illegal_action_count == 1
     assert env.rewards == {"racer_0": 0.0, "racer_1": -5.0, "racer_2": 0.0}
     assert all(env.terminations.values())
-    assert env.infos["racer_1"]["illegal_action"] is True
+    assert env.infos["racer_1"]["illegal_action"] == 1 and env.infos["racer_0"]["illegal_action"] == 0
     assert drain(env) == {"racer_2": 0.0, "racer_0": 0.0, "racer_1": -5.0}
 
 

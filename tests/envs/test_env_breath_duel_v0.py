@@ -149,19 +149,38 @@ def test_the_round_limit_truncates_both_agents_with_zero():
                                 {"kind": "hatashiai", "stage": "narrow_path"}, {"ma": False}]))
 def test_masks_over_random_play_accept_exactly_the_legal_actions(seed, policy_seed, pairing, options):
     # random fights last 34 decisions on average (66 at most over 50 seeds): 80 plays most to the end
-    play_checking_masks(duel(*pairing, **options), seed, policy_seed, max_decisions=80)
+    play_checking_masks(duel(*pairing, illegal_action="raise", **options), seed, policy_seed, max_decisions=80)
 
 
 def test_registry_and_single_agent_wrapper_pass_the_checkers():
     assert make_env("breath_duel_v0").ruleset is breath_duel_v0.env().ruleset
-    wrapped = SingleAgentEnv(breath_duel_v0.env(illegal_action="terminate"), RandomLegal(seed=0))
+    wrapped = SingleAgentEnv(breath_duel_v0.env(), RandomLegal(seed=0))
     gymnasium_check_env(wrapped, skip_render_check=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sb3_check_env(wrapped, warn=False)
 
 
-def test_two_against_one_passes_the_api_test_and_a_fallen_ally_leaves_with_zero():
+def play_random(env, seed: int) -> tuple[dict[str, float], set[str]]:
+    """Seeded random-legal play of one fight: what ``last()`` paid each agent as it left, and the
+    agents that fell while the fight went on (checking that a fallen one is never asked to decide)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    paid, fell = {}, set()
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            paid[agent] = reward
+            env.step(None)
+            continue
+        assert not info["eliminated"]
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        if not env.game_state.is_over():
+            fell |= {other for other in env.agents if env.infos[other]["eliminated"]}
+    return paid, fell
+
+
+def test_two_against_one_passes_the_api_test_and_a_fallen_ally_gets_its_sides_result():
     def make():
         return breath_duel_v0.env(fighters=["kenshi", "ashigaru", {"archetype": "ronin", "side": 1}], ma=False)
 
@@ -170,21 +189,10 @@ def test_two_against_one_passes_the_api_test_and_a_fallen_ally_leaves_with_zero(
     assert env.ruleset.seat_teams == (0, 1, 1)
     fallen_allies = 0
     for seed in range(40):
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        left = {}
-        for agent in env.agent_iter():
-            observation, reward, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                left[agent] = (reward, info.get("eliminated", False), len(env.agents))
-                env.step(None)
-            else:
-                env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        paid, fell = play_random(env, seed)
         returns = env.game_state.returns()
-        for seat, agent in enumerate(env.possible_agents):
-            reward, eliminated, _ = left[agent]
-            assert reward == (0.0 if eliminated else returns[seat])
-        fallen_allies += left["player_1"][1] or left["player_2"][1]
+        assert paid == {agent: returns[seat] for seat, agent in enumerate(env.possible_agents)}
+        fallen_allies += bool(fell & {"player_1", "player_2"})
     assert fallen_allies  # some fights did drop one of the pair while the other fought on
 
 
@@ -228,3 +236,17 @@ def test_ansi_render_marks_open_guards_injuries_and_a_stage_without_far_range():
         if seen == {"OPEN", "injured:", "bleeding"}:
             break
     assert seen == {"OPEN", "injured:", "bleeding"}
+
+
+def test_three_way_free_for_all_pays_every_loser_minus_one_whenever_it_fell():
+    env = breath_duel_v0.env(fighters=["kenshi", "ronin", "ashigaru"], ma=False)  # three sides (BR-G20 results)
+    fell_early = 0
+    for seed in range(30):
+        paid, fell = play_random(env, seed)
+        winner = env.game_state.winner_side()
+        if winner is None:
+            assert set(paid.values()) == {0.0}
+            continue
+        assert paid == {agent: 1.0 if seat == winner else -1.0 for seat, agent in enumerate(env.possible_agents)}
+        fell_early += bool(fell)
+    assert fell_early  # some fights lost a fighter long before the end, and it was still paid −1

@@ -14,4 +14,4 @@ from .toy_ruleset import ToyRace
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), num_seats=st.sampled_from([2, 3]), policy_seed=st.integers(0, 1000))
 def test_masked_in_accepted_masked_out_rejected_acting_mask_never_empty(seed, num_seats, policy_seed):
-    play_checking_masks(RulesetAECEnv(ToyRace(num_seats)), seed, policy_seed)
+    play_checking_masks(RulesetAECEnv(ToyRace(num_seats), illegal_action="raise"), seed, policy_seed)

@@ -99,7 +99,7 @@ def test_the_opponent_observes_no_feint_through_the_env():
 
 
 def test_illegal_action_raises_and_scripted_agents_play_through_the_env():
-    env = tempo_duel_v0.env()
+    env = tempo_duel_v0.env(illegal_action="raise")
     env.reset(seed=0)
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError):
@@ -118,7 +118,7 @@ def test_render_shows_the_duel_without_the_feint():
 
 
 def test_single_agent_wrapper_passes_gymnasium_checker():
-    wrapped = SingleAgentEnv(tempo_duel_v0.env(illegal_action="terminate"), Heuristic(seed=0))
+    wrapped = SingleAgentEnv(tempo_duel_v0.env(), Heuristic(seed=0))
     gymnasium_check_env(wrapped, skip_render_check=True)
 
 

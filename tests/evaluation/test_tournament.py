@@ -42,6 +42,30 @@ def test_both_seats_get_their_final_reward_and_the_record_is_consistent():
     assert record.kinds == tuple(("take",) * len(seat) for seat in record.actions)
 
 
+def test_a_policy_choosing_a_masked_out_action_is_an_error_not_a_loss():
+    import numpy as np
+    import pytest
+
+    from issoku.envs import breath_duel_v0
+
+    def masked_out(observation, mask):
+        return int(np.flatnonzero(mask == 0)[0])
+
+    with pytest.raises(ValueError, match="policy 'bad' chose a masked-out action"):
+        play_match(breath_duel_v0.env(), [masked_out, RandomLegal(seed=0)], seed=0, key="k", loadout="x",
+                   loadout_kwargs={}, policy_names=("bad", "random"))
+
+
+def test_issoku_decision_kinds_are_recorded_by_name():
+    from issoku.envs import tempo_duel_v0
+
+    env = tempo_duel_v0.env()
+    record = play_match(env, [RandomLegal(seed=0), RandomLegal(seed=1)], seed=0, key="k", loadout="x",
+                        loadout_kwargs={}, policy_names=("a", "b"))
+    kinds = {kind for seat in record.kinds for kind in seat}
+    assert kinds and kinds <= set(env.ruleset.decision_kinds)
+
+
 def test_a_truncated_game_is_a_draw_and_flagged():
     env = TakeAwayEnv(min_pile=20, max_pile=20, max_moves=3)
     record = play_match(env, [TakeOne(), TakeOne()], seed=1, key="k", loadout="x", loadout_kwargs={},

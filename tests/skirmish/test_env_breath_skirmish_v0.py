@@ -89,7 +89,7 @@ def test_padded_slots_encode_as_all_zeros_in_play(size):
             assert blocks[0].sum() == 1 or name == "stance", name  # its own slot is filled in (a stance may be none)
         checked += 1
         _, _, terminated, truncated, info = env.last()
-        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
     assert checked > 20
 
 
@@ -123,36 +123,56 @@ def test_registered_and_made_by_id():
 
 
 def play_out(env, seed: int):
-    """Random legal play; returns (agents that left before the end, their rewards, final rewards)."""
+    """Random legal play; returns (agents that fell while the fight went on, every agent's final reward)."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    left_early: dict[str, float] = {}
+    fell: set[str] = set()
     final: dict[str, float] = {}
     while env.agents:
         agent = env.agent_selection
         _, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
-            if info.get("eliminated") and not env.game_state.is_over():
-                left_early[agent] = reward
-            else:
-                final[agent] = reward
+            final[agent] = reward
             env.step(None)
             continue
-        env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-    return left_early, final
+        assert not info["eliminated"]  # a fallen fighter is never asked to decide
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+        if not env.game_state.is_over():
+            fell |= {other for other in env.agents if env.infos[other]["eliminated"]}
+    return fell, final
 
 
-def test_a_defeated_fighter_leaves_and_the_team_reward_goes_to_every_member_left():
+def test_a_defeated_fighter_stays_and_the_team_reward_goes_to_every_member():
     env = breath_skirmish_v0.env(SIZES["2v2"], round_limit=20)
     for seed in range(200):
-        left_early, final = play_out(env, seed)
-        if left_early and env.game_state.winner_side() is not None:
+        fell, final = play_out(env, seed)
+        if fell and env.game_state.winner_side() is not None:
             break
     else:
         pytest.fail("no random 2v2 with a fighter defeated mid-fight and a winner in 200 seeds")
-    assert set(left_early.values()) == {0.0}  # left while its side fought on
     winner = env.game_state.winner_side()
     for agent, reward in final.items():
         side = env.ruleset.seat_teams[env.seat(agent)]
-        assert reward == (1.0 if side == winner else -1.0)
-    assert set(left_early) | set(final) == set(env.possible_agents)
+        assert reward == (1.0 if side == winner else -1.0)  # the fallen too: their side's result
+    assert set(final) == set(env.possible_agents)
+
+
+def test_a_learner_whose_fighter_falls_is_paid_its_sides_win():
+    from issoku.agents import RandomLegal
+    from issoku.envs.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv(breath_skirmish_v0.env(SIZES["2v2"]), RandomLegal(seed=0))
+    rng = np.random.default_rng(0)
+    for seed in range(300):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            _, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = terminated or truncated
+        inner = env.env
+        fell = inner.infos[env.learner]["eliminated"] == 1
+        if fell and inner.game_state.winner_side() == inner.ruleset.seat_teams[env.learner_seat]:
+            assert reward == 1.0
+            break
+    else:
+        pytest.fail("no random 2v2 in 300 seeds where the learner fell and its ally won")

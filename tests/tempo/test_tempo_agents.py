@@ -3,7 +3,8 @@
 import pytest
 
 from issoku.agents.play import play_fight
-from issoku.agents.policy import RandomLegal, legal_mask
+from issoku.agents.policy import RandomLegal
+from issoku.envs.adapter import legal_mask
 from issoku.agents.tempo_scripted import AlwaysParry, FeintCounter, Heuristic, read
 from issoku.rules.tempo import TempoDuel, action
 from tempo_helpers import duel, kinds, play

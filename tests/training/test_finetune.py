@@ -15,9 +15,9 @@ def tiny_checkpoint(folder):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from issoku.training.seat_env import SeatEnv
+    from issoku.envs.single_agent import SingleAgentEnv
 
-    env = DummyVecEnv([lambda: SeatEnv(TakeAwayEnv(), opponent=TakeOne())])
+    env = DummyVecEnv([lambda: SingleAgentEnv(TakeAwayEnv(), opponent=TakeOne())])
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0, device="cpu")
     model.learn(32)
     path = folder / "toy_model.zip"

@@ -6,7 +6,7 @@ from race_env import race_v0
 
 from issoku.training.make_env import env_identity
 from issoku.training.matchups import MatchupMixEnv, every_pairing
-from issoku.training.seat_env import SeatEnv
+from issoku.envs.single_agent import SingleAgentEnv
 
 
 def mix(starts=(0, 2), target=10) -> MatchupMixEnv:
@@ -33,7 +33,7 @@ def test_the_seed_draws_the_matchup_reproducibly_and_all_matchups_occur():
 
 def test_aec_state_is_the_current_members_and_the_loser_is_credited():
     env = mix(starts=(1,), target=6)  # counter starts at 1
-    seat = SeatEnv(env, lambda observation, mask: int(mask.nonzero()[0][-1]), learner_seat=1)
+    seat = SingleAgentEnv(env, lambda observation, mask: int(mask.nonzero()[0][-1]), learner_seat=1)
     observation, _ = seat.reset(seed=0)  # the opponent's +3 -> 4
     assert env.agent_selection == "player_1" and observation[4] == 1.0
     assert seat.step(0)[1:3] == (-1.0, True)  # learner +1 -> 5, the opponent's +1 -> 6 wins

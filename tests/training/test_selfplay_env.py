@@ -6,7 +6,7 @@ from conftest import RACE
 
 from issoku.training.make_env import make_aec_env, make_seat_env
 from issoku.training.opponents import Opponent, OpponentPool
-from issoku.training.seat_env import SeatEnv
+from issoku.envs.single_agent import SingleAgentEnv
 from issoku.training.selfplay_env import SelfPlayEnv
 
 ADD_ONE, ADD_THREE = 0, 2
@@ -72,17 +72,17 @@ def test_unequal_seat_spaces_are_refused():
     from gymnasium import spaces
     aec.action_spaces["player_1"] = spaces.Discrete(4)
     with pytest.raises(ValueError, match="share their spaces"):
-        SeatEnv(aec, greedy_three)
+        SingleAgentEnv(aec, greedy_three)
 
 
-def test_the_seat_env_alone_credits_the_opponents_winning_move():
-    env = SeatEnv(make_aec_env(RACE, {"target": 5}), greedy_three, learner_seat=1)
+def test_the_single_agent_env_alone_credits_the_opponents_winning_move():
+    env = SingleAgentEnv(make_aec_env(RACE, {"target": 5}), greedy_three, learner_seat=1)
     env.reset(seed=0)
     assert env.step(ADD_ONE)[1:4] == (-1.0, True, False)
 
 
 def test_fights_over_before_the_learners_first_decision_are_skipped():
-    env = SeatEnv(make_aec_env(RACE, {"target": 3}), greedy_three, learner_seat=1)
+    env = SingleAgentEnv(make_aec_env(RACE, {"target": 3}), greedy_three, learner_seat=1)
     with pytest.raises(RuntimeError, match="before the learner decided"):
         env.reset(seed=0)  # the opponent always wins with its first +3
 
