@@ -120,6 +120,11 @@ class BreathModule:
         """Named Energy penalties/bonuses for an order (Rule 2 sums them with the engine's own)."""
         return []
 
+    def check_modifiers(self, state: "BreathState", fighter: "Fighter") -> list[Modifier]:
+        """Named modifiers on *every* check ``fighter`` rolls (attack, defense, overload, a module's own
+        contests): "all checks −2" from a face wound, glare. ``state.check_modifiers`` gathers them."""
+        return []
+
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
         """``(defense_bonus, direct)``: Defense added, and extra [Direct N] for this attack."""
         return 0, 0

@@ -291,3 +291,24 @@ def test_illegal_action_is_refused_with_names():
     state = scripted(ruleset(KENSHI_UNARMORED, RONIN), [])
     with pytest.raises(IllegalActionError, match="attack:nodachi.cut"):
         play(state, "attack:nodachi.cut")
+
+
+@pytest.mark.rule("BR-027", "BR-G12", "BR-050")
+def test_br_027_a_failed_overload_is_defenseless_before_a_counter_in_the_same_breath():
+    """Seed 002: "Maneuver is performed. For this round, all remaining Energy is lost + Defenseless." The
+    guard-stance counter to the overloading attack comes inside the overloaded breath, and finds no
+    reservation and no defense to answer it (the engine used to wait for the breath's end)."""
+    samurai = FighterSpec("kenshi", 1, armor="none")  # Finesse 3: 13 Energy, acts first
+    state = scripted(ruleset(ZANBATO, samurai), MISS + [1, 2] + MISS + [9, 8])
+    play(state, "stance:guard_stance", "reserve:uchigatana.parry", "stand")  # 12 left for reactions
+    play(state, "reserve:zanbato.parry", "attack:zanbato.demon_cleave")  # spent 5, misses
+    play(state, "decline_counter")
+    play(state, "attack:zanbato.rising_cut")  # spent 8 > 5: overload 3 + 2 − 3 = 2 < 11, then a miss
+    ronin = state.fighters[0]
+    assert events_of(state, "overload_failure") and (ronin.energy, ronin.defenseless) == (0, True)
+    assert ronin.reservations == [] and events_of(state, "defenseless")[0].data["reservations_lost"] == ("zanbato.parry",)
+    assert state.decision_kind() == "counter" and state.current_seat() == 1
+    assert not events_of(state, "breath_end")[1:]  # still inside the overloaded breath
+    play(state, "counter:uchigatana.horizontal_cut")  # 17 + 3 + 3 = 23 ≥ 10: no defend decision offered
+    assert events_of(state, "hit")[0].data["target"] == 0
+    assert state.decision_kind() == "breath"

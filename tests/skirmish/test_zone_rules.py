@@ -208,6 +208,20 @@ def test_br_051_a_short_weapon_in_the_core_costs_the_same_and_tires_less():
     assert state.fighters[0].energy == 13 - 4  # still 1 each
 
 
+@pytest.mark.rule("BR-051", "BR-033", "BR-A12")
+def test_br_a12_a_ninjato_in_the_core_pays_its_printed_price_attacks_and_defenses_alike():
+    """Rule 4: "Energy itself remains the same"; "not faster, but less tiring". The straight thrust priced
+    2 costs 2 in the Core (the engine used to take 1 off), an improvised parry 1.5 × 1 → 2."""
+    state = scripted(skirmish(F("shinobi", 0), F("ronin", 1, armor="heavy")), [1, 2, 9, 8, 9, 9])
+    place(state, side_0_fighter_1="core", side_1_fighter_1="core")
+    play(state, "attack:ninjato.straight_thrust:enemy0", "stand")
+    thrust = [e for e in state.events if e.kind == "energy_spent"][-1].data
+    assert (thrust["cost"], thrust["modifiers"]) == (2, ())
+    play(state, "attack:nodachi.cut:enemy0", "improvise:ninjato.parry")
+    parry = [e for e in state.events if e.kind == "energy_spent"][-1].data
+    assert (parry["what"], parry["cost"], parry["modifiers"]) == ("improvise ninjato.parry", 2, ())
+
+
 @pytest.mark.rule("BR-053")
 def test_br_053_seal_of_shura_cuts_a_melee_attack_in_the_core():
     state = scripted(skirmish(F("mikkyo_monk", 0), F("wildman", 1, finesse=0)), [1, 2])
