@@ -315,12 +315,14 @@ def test_br_027_a_failed_overload_is_defenseless_before_a_counter_in_the_same_br
     assert state.decision_kind() == "breath"
 
 
-@pytest.mark.rule("BR-A06", "BR-020", "BR-G08")
+@pytest.mark.rule("BR-A06", "BR-020", "BR-G08", "BR-G07", "BR-D04")
 def test_br_a06_energy_spent_on_a_reaction_moves_the_reactor_down_the_count():
     """The kenshi (13) cuts (→ 11); the ronin (12) improvises a parry for 3 (→ 9) and so falls below the
     kenshi, who takes the next breath too: the highest remaining Energy always acts next."""
     state = scripted(ruleset(KENSHI_UNARMORED, RONIN), [9, 8, 1, 2])
     play(state, "attack:uchigatana.horizontal_cut", "improvise:nodachi.parry", "end_breath")
+    improvised = [e.data for e in events_of(state, "energy_spent") if e.rule == "BR-020"]
+    assert [(d["what"], d["cost"]) for d in improvised] == [("improvise nodachi.parry", 3)]  # 1.5 × 2, half up
     assert [f.energy for f in state.fighters] == [11, 9]
     assert [e.actor for e in events_of(state, "breath_start")] == [0, 0]
 

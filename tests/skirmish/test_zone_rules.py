@@ -232,7 +232,17 @@ def test_br_a12_a_ninjato_in_the_core_pays_its_printed_price_attacks_and_defense
     assert (parry["what"], parry["cost"], parry["modifiers"]) == ("improvise ninjato.parry", 2, ())
 
 
-@pytest.mark.rule("BR-053")
+@pytest.mark.rule("BR-T07", "BR-028", "BR-A12")
+def test_br_t07_a_dagger_thrust_in_the_core_costs_1():
+    """Dagger thrust 1 in the Core: 1 − 1 → 0 → floor 1 by the text's sum, 1 by Rule 4 (BR-A12): 1 either way."""
+    state = scripted(skirmish(F("kenshi", 0, weapon="tanto"), F("ronin", 1, armor="heavy")), [1, 2])
+    place(state, side_0_fighter_1="core", side_1_fighter_1="core")
+    play(state, "attack:tanto.thrust:enemy0")
+    spent = [e for e in state.events if e.kind == "energy_spent"][-1].data
+    assert (spent["cost"], state.fighters[0].energy) == (1, 12)
+
+
+@pytest.mark.rule("BR-053", "BR-T11")
 def test_br_053_seal_of_shura_cuts_a_melee_attack_in_the_core():
     state = scripted(skirmish(F("mikkyo_monk", 0), F("wildman", 1, finesse=0)), [1, 2])
     place(state, side_0_fighter_1="core", side_1_fighter_1="core")
@@ -241,7 +251,7 @@ def test_br_053_seal_of_shura_cuts_a_melee_attack_in_the_core():
     assert spent.data["cost"] == 1 and ("seal_of_shura", -1) in spent.data["modifiers"]
 
 
-@pytest.mark.rule("BR-052", "BR-A08")
+@pytest.mark.rule("BR-052", "BR-A08", "BR-G06")
 def test_br_052_a_staff_in_the_core_gets_shura_but_no_combo_fatigue_relief():
     state = scripted(skirmish(F("mikkyo_monk", 0), F("wildman", 1, armor="heavy")), [1, 2] * 4)
     place(state, side_0_fighter_1="core", side_1_fighter_1="core")
@@ -274,7 +284,7 @@ def test_br_a09_shura_also_cuts_an_improvised_defense_in_the_core(zone, cost):
     assert (("seal_of_shura", -1) in improvised.data["modifiers"]) == (zone == "core")
 
 
-@pytest.mark.rule("BR-058", "BR-T08", "BR-056")
+@pytest.mark.rule("BR-058", "BR-T08", "BR-056", "BR-045")
 def test_br_058_the_takenouchi_license_offsets_the_long_weapon_penalty_in_the_core():
     state = scripted(skirmish(F("takenouchi_spearman", 0), F("ashigaru", 1), extra=True), [1, 2])
     place(state, side_0_fighter_1="core", side_1_fighter_1="core")
