@@ -183,7 +183,7 @@ def test_ma_042_wrist_drop_then_pick_up_at_far_range():
     assert duel.events("energy_spent", "MA-G15")[0].data["cost"] == 2
 
 
-@pytest.mark.rule("MA-045", "MA-G17", "MA-047")
+@pytest.mark.rule("MA-045", "MA-G17", "MA-047", "MA-D04")
 def test_ma_045_torso_extra_wound_and_bleeding_at_the_lull():
     duel = Duel(dice=[5, 4, 5, 5])
     duel.play("aim:attack_a:torso", "take_hit")

@@ -8,6 +8,7 @@ from issoku.rules.ma.config import MaDuelConfig
 from issoku.rules.ma.ladder import DuelKind, Rung
 
 from .test_duel_rules import KENSHI, RONIN, Duel
+from .test_reach import MA_T03, X
 
 
 @pytest.mark.rule("MA-A01", "MA-031", "MA-G03")
@@ -60,3 +61,73 @@ def test_ma_g10_a_location_attack_that_misses_by_2_or_less_threatens(faces, thre
     duel.play("aim:attack_a:arm")
     shaved = [e for e in duel.events("guard_loss") if e.data["cause"] == "threatened"]
     assert bool(shaved) is threatened and duel.events("miss")
+
+
+@pytest.mark.rule("MA-002", "MA-003", "MA-004", "MA-005", "MA-006", "MA-007", "MA-010")
+def test_ma_003_to_007_a_duel_walks_the_five_rungs_one_half_step_at_a_time():
+    duel = Duel(config=MaDuelConfig(kind=DuelKind.HATASHIAI))
+    rungs = [duel.data.ladder.rung]
+    for _ in range(4):
+        duel.play("half_step:close", "yield")
+        rungs.append(duel.data.ladder.rung)
+    assert rungs == list(Rung) == [Rung.FAR, Rung.ISSOKU_ITTO, Rung.NEAR, Rung.CLOSE, Rung.TSUBAZERIAI]
+    assert "half_step:close" not in duel.legal()
+
+
+@pytest.mark.rule("MA-T03", "MA-017", "MA-018", "MA-019", "MA-020", "MA-021", "MA-022")
+@pytest.mark.parametrize("weapon", sorted(MA_T03))
+@pytest.mark.parametrize("rung", list(Rung))
+def test_ma_t03_each_weapon_at_each_rung_in_a_fight(weapon, rung):
+    """At its ideal range a weapon attacks as normal, one rung off at −2, two or more not at all (the
+    table of tests/ma/test_reach.py, played)."""
+    duel = Duel(dice=[1, 2], fighters=(FighterSpec("kenshi", 0, weapon=weapon, armor="none"), RONIN))
+    duel.data.ladder.set(rung)
+    duel.state._legal_cache = None  # the test moved the ladder by hand, between two decisions
+    attacks = [name for name in duel.legal() if name.startswith("attack:")]
+    expected = MA_T03[weapon][rung]
+    assert bool(attacks) is (expected is not X)
+    if attacks:
+        duel.play(attacks[0])
+        modifiers = dict(duel.events("attack_check")[0].data["modifiers"])
+        assert modifiers.get("ma_range", 0) == expected
+
+
+@pytest.mark.rule("MA-D01", "MA-031", "MA-038")
+def test_ma_d01_guard_8_for_finesse_3_wits_1_and_5_with_a_lull_gain_of_1_for_nothing():
+    duel = Duel(dice=[9, 8], fighters=(KENSHI, FighterSpec("ronin", 1, finesse=0, wits=0)))
+    assert [e.data["guard"] for e in duel.events("guard_max")] == [8, 5]
+    duel.play("attack:uchigatana.horizontal_cut", "take_hit")  # a 1-Wound hit: guard 5 → 4
+    assert duel.data.guards[1].value == 4
+    duel.play("stand", "stand")  # the lull: + max(Finesse, Wits) = 0 → the minimum +1
+    assert duel.data.guards[1].value == 5
+
+
+@pytest.mark.rule("MA-043", "MA-040", "MA-041")
+def test_ma_043_an_arm_hit_is_minus_2_on_every_later_attack_of_the_wounded():
+    duel = Duel(dice=[9, 8, 1, 2])
+    duel.play("aim:attack_a:arm", "take_hit", "stand")  # any attack may name a location, for 1 more
+    duel.play("attack:nodachi.cut")
+    assert ("arm_wound", -2) in duel.events("attack_check")[-1].data["modifiers"]
+
+
+@pytest.mark.rule("MA-036", "MA-G11", "MA-G02", "MA-012")
+def test_ma_g11_two_lost_contests_in_a_row_shave_1_and_a_tie_counts_for_neither():
+    """The kenshi closes three times, the ronin resists: lost, tied (ma unchanged), lost → guard −1."""
+    lose, tie = [1, 1, 9, 9], [5, 5, 6, 5]  # 2 + 5 v 18 + 4; 10 + 5 v 11 + 4
+    duel = Duel(dice=lose + tie + lose)
+    for _ in range(3):
+        duel.play("half_step:close", "resist")
+    assert [e.data["winner"] for e in duel.events("half_step_contest")] == [1, None, 1]
+    assert duel.events("contest_tie") and duel.data.ladder.rung is Rung.ISSOKU_ITTO
+    assert [(e.actor, e.data["cause"], e.data["amount"]) for e in duel.events("guard_loss")] == \
+        [(0, "half_step_streak", 1)]
+
+
+@pytest.mark.rule("MA-029", "MA-026", "MA-G04", "MA-G08")
+def test_ma_029_the_pushed_side_loses_1_guard_and_a_rung():
+    duel = Duel(dice=[9, 9, 1, 1])
+    duel.play("half_step:close", "yield", "half_step:close", "yield", "half_step:close", "yield", "end_breath", "stand")
+    assert duel.data.ladder.rung is Rung.TSUBAZERIAI
+    duel.play("push_out")  # 18 + Physique 2 v 2 + 3
+    assert duel.events("energy_spent")[-1].data["cost"] == 2 and duel.data.ladder.rung is Rung.CLOSE
+    assert [(e.actor, e.data["cause"], e.data["amount"]) for e in duel.events("guard_loss")] == [(1, "pushed", 1)]
