@@ -33,7 +33,7 @@ def test_tp_t02_counter_tempo_pays_the_difference(original, replacement, paid):
     assert original + counter_tempo_payment(original, replacement) == max(original, replacement)
 
 
-@pytest.mark.rule("TP-006", "TP-G04")
+@pytest.mark.rule("TP-006", "TP-G04", "TP-T02")
 def test_tp_006_dearer_replacement_pays_the_difference_in_play(tmp_path):
     roster = roster_with(tmp_path, weapons="[weapons.heavy_sword]\nkind = 'melee'\nap = 3\ndamage_die = 10\n"
                                            "reach = 1\nap_by_action = { ct_parry = 5 }\n",
