@@ -52,7 +52,7 @@ def test_ma_001_the_canon_breath_is_unchanged_and_the_duel_is_one_on_one():
         ma_duel(breath=BreathConfig(fighters=(KENSHI, RONIN, FighterSpec("ashigaru", 1))))
 
 
-@pytest.mark.rule("MA-008", "MA-009", "MA-051", "MA-T05")
+@pytest.mark.rule("MA-008", "MA-009", "MA-051", "MA-T05", "MA-G22")
 @pytest.mark.parametrize("kind, stage, rung, rule", [
     (DuelKind.IKKIUCHI, None, Rung.ISSOKU_ITTO, "MA-008"),
     (DuelKind.HATASHIAI, None, Rung.FAR, "MA-009"),
@@ -230,8 +230,9 @@ def test_ma_053_glare_on_attack_checks_and_contests_of_one_side():
     assert duel.events("half_step_contest")[0].data["parts"][0] == (("finesse", 3), ("footwork", 2), ("glare", -1))
 
 
-@pytest.mark.rule("MA-050")
+@pytest.mark.rule("MA-050", "MA-A06", "MA-049")
 def test_ma_050_sandbar_in_the_engine_contest():
+    """Only the sandbar is imported, and only the initiator slips: 3 + 2 − 1 against 2 + 2."""
     duel = Duel(dice=[5, 5, 5, 5], config=MaDuelConfig(stage="sandbar"))
     duel.play("half_step:close", "resist")
     assert duel.events("half_step_contest")[0].data["modifiers"] == (4, 4)

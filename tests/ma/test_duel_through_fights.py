@@ -18,7 +18,7 @@ def test_ma_a01_wits_is_the_sheets_wits_in_the_guard_maximum():
     assert [e.data["guard"] for e in duel.events("guard_max")] == [9, 7]
 
 
-@pytest.mark.rule("MA-D05", "MA-013", "MA-G03")
+@pytest.mark.rule("MA-D05", "MA-013", "MA-G03", "MA-G23")
 def test_ma_d05_half_step_contest_17_against_18_the_resister_sets_the_ma():
     """Finesse 2 + Footwork 3 + dice 12 = 17 against 1 + 2 + 15 = 18: the resisting side wins."""
     duel = Duel(dice=[6, 6, 7, 8], fighters=(FighterSpec("shinobi", 0, finesse=2), FighterSpec("ronin", 1, finesse=1)))
@@ -74,7 +74,7 @@ def test_ma_003_to_007_a_duel_walks_the_five_rungs_one_half_step_at_a_time():
     assert "half_step:close" not in duel.legal()
 
 
-@pytest.mark.rule("MA-T03", "MA-017", "MA-018", "MA-019", "MA-020", "MA-021", "MA-022")
+@pytest.mark.rule("MA-T03", "MA-017", "MA-018", "MA-019", "MA-020", "MA-021", "MA-022", "MA-A02", "MA-A03", "MA-A04")
 @pytest.mark.parametrize("weapon", sorted(MA_T03))
 @pytest.mark.parametrize("rung", list(Rung))
 def test_ma_t03_each_weapon_at_each_rung_in_a_fight(weapon, rung):
@@ -131,3 +131,37 @@ def test_ma_029_the_pushed_side_loses_1_guard_and_a_rung():
     duel.play("push_out")  # 18 + Physique 2 v 2 + 3
     assert duel.events("energy_spent")[-1].data["cost"] == 2 and duel.data.ladder.rung is Rung.CLOSE
     assert [(e.actor, e.data["cause"], e.data["amount"]) for e in duel.events("guard_loss")] == [(1, "pushed", 1)]
+
+
+@pytest.mark.rule("MA-G25", "MA-022")
+@pytest.mark.parametrize("weapon, rung, expected", [
+    ("zanbato", Rung.FAR, 0), ("zanbato", Rung.NEAR, -2), ("zanbato", Rung.CLOSE, X),
+    ("ninjato", Rung.CLOSE, 0), ("ninjato", Rung.ISSOKU_ITTO, -2), ("ninjato", Rung.FAR, X),
+    ("staff", Rung.NEAR, 0), ("staff", Rung.CLOSE, -2), ("staff", Rung.TSUBAZERIAI, X),
+])
+def test_ma_g25_weapons_the_table_does_not_name_in_a_fight(weapon, rung, expected):
+    """Zanbato with the long swords, ninjato with the kodachi, staff with the uchigatana."""
+    duel = Duel(dice=[1, 2], fighters=(FighterSpec("kenshi", 0, weapon=weapon, armor="none"), RONIN))
+    duel.data.ladder.set(rung)
+    duel.state._legal_cache = None  # the test moved the ladder by hand, between two decisions
+    attacks = [name for name in duel.legal() if name.startswith("attack:")]
+    assert bool(attacks) is (expected is not X)
+    if attacks:
+        duel.play(attacks[0])
+        assert dict(duel.events("attack_check")[0].data["modifiers"]).get("ma_range", 0) == expected
+
+
+@pytest.mark.rule("MA-G09", "MA-032")
+def test_ma_g09_a_2_wound_hit_that_is_not_critical_shaves_1():
+    duel = Duel(dice=[9, 8], fighters=(FighterSpec("ronin", 0, finesse=4), FighterSpec("kenshi", 1, armor="none")))
+    duel.play("attack:nodachi.great_cut", "take_hit")
+    assert duel.events("hit")[-1].data["wounds"] == 2
+    assert [(e.actor, e.data["amount"]) for e in duel.events("guard_loss")] == [(1, 1)]
+
+
+@pytest.mark.rule("MA-G18", "MA-043")
+def test_ma_g18_the_same_location_twice_repeats_its_wounds_not_its_penalty():
+    duel = Duel(dice=[9, 8, 9, 7])
+    duel.play("aim:attack_a:arm", "take_hit", "end_breath", "stand", "aim:attack_a:arm", "take_hit")
+    assert len(duel.events("hit")) == 2 and duel.state.fighters[1].wounds == 8 - 2
+    assert duel.data.injuries[1].attack_modifiers(with_weapon=True) == [("arm_wound", -2)]
