@@ -114,7 +114,7 @@ LADEN = ("[armour.laden]\nrating = 0\nencumbrance = 5\n",
          "athletics = 2\ndefence = 2\nendurance = 0\n")
 
 
-@pytest.mark.rule("TP-T05", "TP-009", "TP-048", "TP-049", "TP-050", "TP-051", "TP-052", "TP-053", "TP-054",
+@pytest.mark.rule("TP-T05", "TP-A04", "TP-009", "TP-048", "TP-049", "TP-050", "TP-051", "TP-052", "TP-053", "TP-054",
                   "TP-055", "TP-056", "TP-057", "TP-058")
 @pytest.mark.parametrize("result,regained,rule", [row for row in RECOVERY if -14 <= row[0] <= 5])
 def test_tp_t05_recover_stamina_in_play(tmp_path, result, regained, rule):
