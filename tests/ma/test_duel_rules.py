@@ -205,7 +205,7 @@ def test_ma_048_sparring_points_without_wounds_first_to_3():
     assert duel.state.is_terminal() and duel.state.returns() == (1.0, -1.0)
 
 
-@pytest.mark.rule("MA-023", "MA-T04", "MA-G26")
+@pytest.mark.rule("MA-023", "MA-T04", "MA-G26", "MA-G20")
 def test_ma_023_the_nodachi_strips_the_uchigatana_stance_at_issoku_itto():
     duel = Duel(dice=[1, 1])
     duel.play("stance:middle_guard", "stand", "attack:nodachi.cut")

@@ -165,3 +165,25 @@ def test_ma_g18_the_same_location_twice_repeats_its_wounds_not_its_penalty():
     duel.play("aim:attack_a:arm", "take_hit", "end_breath", "stand", "aim:attack_a:arm", "take_hit")
     assert len(duel.events("hit")) == 2 and duel.state.fighters[1].wounds == 8 - 2
     assert duel.data.injuries[1].attack_modifiers(with_weapon=True) == [("arm_wound", -2)]
+
+
+@pytest.mark.rule("MA-G16", "MA-044", "MA-G24")
+def test_ma_g16_a_leg_wound_loses_the_tie_without_a_roll():
+    """Two kenshi at 13 Energy: the leg-wounded mover never holds the initiative, so the resister wins
+    the tie at once (no dice)."""
+    duel = Duel(fighters=(KENSHI, FighterSpec("kenshi", 1, armor="none")))
+    duel.data.injuries[0].leg = True  # set up: a leg cut taken earlier
+    duel.play("half_step:close", "resist")
+    contest = duel.events("half_step_contest")[0]
+    assert (contest.rule, contest.data["rolled"], contest.data["winner"]) == ("MA-G16", False, 1)
+    assert duel.data.ladder.rung is Rung.ISSOKU_ITTO
+
+
+@pytest.mark.rule("MA-G28", "MA-037", "MA-038")
+def test_ma_g28_a_guard_that_recovered_breaks_again():
+    duel = Duel(dice=[7, 7, 8, 8])
+    duel.data.guards[1].value = 2
+    duel.play("attack:uchigatana.horizontal_cut", "take_hit", "stand", "stand")  # break; the lull: +2
+    assert duel.data.guards[1].value == 2 and duel.state.round == 2
+    duel.play("attack:uchigatana.horizontal_cut", "take_hit")  # a Critical again: 2 → 0
+    assert [e.data["open_through_round"] for e in duel.events("guard_break")] == [2, 3]
