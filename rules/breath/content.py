@@ -100,6 +100,7 @@ class ArmorModel(_Strict):
     label: str = ""
     defense: int = Field(ge=10, le=20)
     breath_bonus: int = Field(default=0, ge=0, le=3)
+    source: Source = Field(default="BR-G02", description="defense and breath_bonus: 'text' or a decision ID")
 
 
 class StanceModel(_Strict):
@@ -230,6 +231,8 @@ class Armor:
     label: str
     defense: int
     breath_bonus: int
+    source: str = "BR-G02"
+    """Of ``defense`` and ``breath_bonus``: ``"text"`` or the decision ID that set them (:data:`Source`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,7 +394,8 @@ def load_catalog(sources: Path | str | Sequence[Path | str] | None = None) -> Ca
     return Catalog(
         weapons=weapons,
         techniques={t.key: t for w in weapons.values() for t in (*w.attacks, *w.defenses)},
-        armors={m.key: Armor(m.key, m.label or m.key, m.defense, m.breath_bonus) for _, _, m in tables["armor"]},
+        armors={m.key: Armor(m.key, m.label or m.key, m.defense, m.breath_bonus, m.source)
+                for _, _, m in tables["armor"]},
         stances={m.key: Stance(m.key, m.label or m.key, m.cost, m.defense_bonus, m.closing_defense_bonus, m.effect,
                                tuple(m.weapons)) for _, _, m in tables["stance"]},
         katas={m.key: Kata(m.key, m.label or m.key, m.cost, m.effect, m.amount, m.per_round)
