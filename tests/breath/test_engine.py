@@ -307,7 +307,8 @@ def test_br_027_a_failed_overload_is_defenseless_before_a_counter_in_the_same_br
     play(state, "attack:zanbato.rising_cut")  # spent 8 > 5: overload 3 + 2 − 3 = 2 < 11, then a miss
     ronin = state.fighters[0]
     assert events_of(state, "overload_failure") and (ronin.energy, ronin.defenseless) == (0, True)
-    assert ronin.reservations == [] and events_of(state, "defenseless")[0].data["reservations_lost"] == ("zanbato.parry",)
+    assert ronin.reservations == []
+    assert events_of(state, "defenseless")[0].data["reservations_lost"] == ("zanbato.parry",)
     assert state.decision_kind() == "counter" and state.current_seat() == 1
     assert not events_of(state, "breath_end")[1:]  # still inside the overloaded breath
     play(state, "counter:uchigatana.horizontal_cut")  # 17 + 3 + 3 = 23 ≥ 10: no defend decision offered
@@ -345,7 +346,8 @@ def test_br_a11_no_side_phases_breaths_interleave_by_the_count():
 @pytest.mark.rule("BR-A04", "BR-G02")
 def test_br_a04_swift_decision_armor_is_defense_11_in_a_fight():
     """"Defense 11" is the swift-decision armor's Defense, not a requirement on its wearer."""
-    state = scripted(ruleset(FighterSpec("ronin", 0), FighterSpec("kenshi", 1, armor="swift_decision", finesse=0)), MISS)
+    kenshi = FighterSpec("kenshi", 1, armor="swift_decision", finesse=0)
+    state = scripted(ruleset(FighterSpec("ronin", 0), kenshi), MISS)
     play(state, "attack:nodachi.cut")
     assert events_of(state, "attack_check")[0].data["defense"] == 11
 
