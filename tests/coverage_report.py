@@ -10,7 +10,9 @@ Per system it prints how many reference IDs are
 * **not yet** — listed as not yet implemented in ``docs/rules/reference/`` (no test names them);
 * **missing** — implemented (or a principle) but named by no test.
 
-``--write`` also refreshes the reference's Code and Tests columns (the files that name each ID).
+``--write`` also refreshes the reference's Code and Tests columns (the files that name each ID);
+``--promote EN`` marks ``engine`` the not-yet IDs of a system whose engine has landed, wherever a passing
+test drives them through a fight (the others stay not yet, and their tests then fail the reference check).
 It takes a few minutes on two busy cores: it runs the rule tests.
 """
 
@@ -133,6 +135,22 @@ def refresh_files_columns() -> None:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def promote(results: list[tuple[frozenset[str], bool, bool]], systems: set[str]) -> list[str]:
+    """Mark ``engine`` every ``not yet`` ID of ``systems`` that a passing test drives through a fight (a
+    system's engine has landed, its tests name its IDs); returns the IDs promoted."""
+    driven = {ident for ids, passed, drove in results if passed and drove for ident in ids}
+    promoted: list[str] = []
+    for path in reference_files():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines):
+            match = re.match(r"^\| (\S+) \| (.*) \| not yet \| (.*)$", line)
+            if match and match.group(1)[:2] in systems and match.group(1) in driven:
+                lines[n] = f"| {match.group(1)} | {match.group(2)} | engine | {match.group(3)}"
+                promoted.append(match.group(1))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return promoted
+
+
 def render(report: dict[str, dict[str, list[str]]]) -> str:
     """The per-system table, then the IDs that need attention."""
     columns = ("exercised", "helper-only", "not yet", "missing")
@@ -151,6 +169,8 @@ def render(report: dict[str, dict[str, list[str]]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.coverage_report", description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="refresh the reference's Code and Tests columns")
+    parser.add_argument("--promote", action="append", default=[], metavar="SYSTEM",
+                        help="mark 'engine' the not-yet IDs of SYSTEM (EN, SP...) that passing fight tests drive")
     args = parser.parse_args(argv)
     if args.write:
         refresh_files_columns()
@@ -160,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     if code not in (0, 1):
         print(f"the rule tests did not run (pytest exit {code})", file=sys.stderr)
         return 2
+    if args.promote:
+        promoted = promote(watch.results, {system.upper() for system in args.promote})
+        print(f"promoted to engine: {', '.join(promoted) if promoted else 'none'}")
     print(render(classify(watch.results)))
     failed = sum(not passed for _, passed, _ in watch.results)
     if failed:
