@@ -84,3 +84,13 @@ def test_a_breath_loadout_finding_names_the_project_decisions_that_drive_it():
     assert "strongest loadout **unarmed**" in found[0]
     assert "Driven by Physique 4 (proposed, BR-G19; Wounds = 5 + Physique, BR-G04), unarmed.strike cost 1 " \
            "(proposed, BR-G13), not by the seed text." in found[0]
+
+
+def test_env_ids_from_a_crafted_store_never_name_files_outside_out(tmp_path):
+    crafted = [make_record(("a", "b"), (1.0, -1.0) if s % 2 else (-1.0, 1.0), seed=s, env_id="../../escaped")
+               for s in range(6)]
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert(crafted)
+        write_report(store, tmp_path / "deep" / "out", bootstrap=10, progress=False)
+    written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*.png")}
+    assert written and all(p.parts[:2] == ("deep", "out") for p in written), written
