@@ -27,10 +27,11 @@ RULE_ID = re.compile(r"^(?:BR|MA|SP|EN|TP)-[A-Z]?\d+[a-z]?$")
 def rule_statements(folder: Path = DOCS_RULES) -> dict[str, str]:
     """Rule ID -> statement, from every Markdown table row in ``folder`` whose first cell is a rule ID.
 
-    The first row naming an ID wins; the statement is the rest of the row's cells joined, Markdown kept as text.
+    The first row naming an ID wins (a system's decisions before ``reference/``, which states every ID); the
+    statement is the rest of the row's cells joined, Markdown kept as text.
     """
     statements: dict[str, str] = {}
-    for path in sorted(folder.glob("*.md")) if folder.is_dir() else ():
+    for path in sorted(folder.rglob("*.md"), key=lambda p: (len(p.parts), p)) if folder.is_dir() else ():
         for line in path.read_text(encoding="utf-8").splitlines():
             cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
             if len(cells) >= 2 and RULE_ID.match(cells[0].strip("`* ")) and cells[0].strip("`* ") not in statements:

@@ -25,6 +25,8 @@ from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_rating
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
 from issoku.evaluation.store import MatchStore
+from issoku.rules.breath.content import load_catalog
+from issoku.rules.breath.provenance import decision_drivers
 
 
 def _pct(p: Proportion) -> str:
@@ -273,7 +275,8 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
             dominant = [sides.matchups.names[i] for i in sides.matchups.dominant()]
             found.append(f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
                          f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
-                         f"{', '.join(dominant) if dominant else 'none'}.")
+                         f"{', '.join(dominant) if dominant else 'none'}."
+                         + (_driven_by(env, ratings.names[best]) if what == "loadout" else ""))
     found.append(f"{env}: first mover's score {_pct(analysis.first_mover)}.")
     if table is not None and table.suspicious(1):
         cell, ratio = table.suspicious(1)[0]
@@ -285,6 +288,14 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
         found.append(f"{env}: {top.base} loses most without **{COMBO.join(top.banned)}** "
                      f"(win-rate drop {top.drop:+.3f} [{low:+.3f}, {high:+.3f}]).")
     return found
+
+
+def _driven_by(env: str, loadout: str) -> str:
+    """" Driven by ..." naming the project decisions behind a breath loadout's standout values (the
+    ``source`` the shipped data gives each value, :mod:`issoku.rules.breath.provenance`), so a designer
+    sees what to change and that the seed text is not at fault; "" when the seed states them all."""
+    drivers = decision_drivers(load_catalog(), loadout) if env.startswith("breath") else []
+    return f" Driven by {', '.join(drivers)}, not by the seed text." if drivers else ""
 
 
 def read_headlines(report: str | Path) -> list[str]:

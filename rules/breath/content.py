@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -38,6 +38,12 @@ _KEY = r"^[a-z][a-z0-9_]*$"
 
 Rung = Literal["far", "issoku_itto", "near", "close", "tsubazeriai"]
 
+TEXT = "text"
+Source = Annotated[str, Field(pattern=r"^(text|[A-Z]{2}-[GAZ]\d{2})$")]
+"""Where a data value comes from: ``"text"`` when the seed states it, else the ID of the project decision
+that set it (``"BR-G13"``: a gap of seed 002 we filled, recorded in docs/rules/breath.md). The balance
+report names the decisions behind a finding, so a designer knows what to change (:mod:`.provenance`)."""
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -54,7 +60,7 @@ class TechniqueModel(_Strict):
     damage: int = Field(default=1, ge=1, le=2, description="Wounds removed by a normal hit (BR-G04)")
     direct: int = Field(default=0, ge=0, le=5, description="[Direct N]: armor and stance Defense ignored (BR-G02)")
     ranged: bool = Field(default=False, description="attack: a ranged shot; defense: usable against shots (BR-G03)")
-    source: Literal["text", "proposed"] = "proposed"
+    source: Source = Field(default="BR-G13", description="the cost: 'text' (seed 002 prints it) or a decision ID")
 
 
 class WeaponModel(_Strict):
@@ -93,6 +99,7 @@ class ArmorModel(_Strict):
     label: str = ""
     defense: int = Field(ge=10, le=20)
     breath_bonus: int = Field(default=0, ge=0, le=3)
+    source: Source = Field(default="BR-G02", description="defense and breath_bonus: 'text' or a decision ID")
 
 
 class StanceModel(_Strict):
@@ -106,7 +113,7 @@ class StanceModel(_Strict):
                                        description="extra Defense against a foe who closed in this round")
     effect: Literal["none", "guard_counter"] = "none"
     weapons: list[str] = Field(default=[], description="weapon keys that may hold it; empty means any")
-    source: Literal["text", "proposed"] = "proposed"
+    source: Source = Field(default="BR-G14", description="the cost: 'text' (seed 002 prints it) or a decision ID")
 
 
 class KataModel(_Strict):
@@ -135,6 +142,8 @@ class ArchetypeModel(_Strict):
     stances: list[str] = []
     kata: list[str] = []
     traits: list[Literal[TRAITS]] = []  # type: ignore[valid-type]
+    source: Source = Field(default="BR-G19", description="attributes and skills: no seed gives an archetype, "
+                           "so a decision ID (BR-G19) unless a text states the sheet")
 
     @field_validator("skills")
     @classmethod
@@ -192,7 +201,8 @@ class Technique:
     damage: int
     direct: int
     ranged: bool
-    from_text: bool
+    source: str
+    """Of the cost: ``"text"`` or the decision ID that set it (:data:`Source`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +230,8 @@ class Armor:
     label: str
     defense: int
     breath_bonus: int
+    source: str = "BR-G02"
+    """Of ``defense`` and ``breath_bonus``: ``"text"`` or the decision ID that set them (:data:`Source`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +282,8 @@ class Archetype:
     stances: tuple[str, ...]
     kata: tuple[str, ...]
     traits: tuple[str, ...]
+    source: str = "BR-G19"
+    """Of the attributes and skills: ``"text"`` or the decision ID that set them (:data:`Source`)."""
 
     def skill(self, name: str) -> int:
         """The archetype's level in a skill (0 when untrained)."""
@@ -350,7 +364,7 @@ def _convert_weapon(model: WeaponModel) -> Weapon:
     techniques = [
         Technique(key=f"{model.key}.{t.key}", weapon=model.key, name=t.key, label=t.label or t.key.replace("_", " "),
                   kind=t.kind, cost=t.cost, check_bonus=t.check_bonus, damage=t.damage, direct=t.direct,
-                  ranged=t.ranged, from_text=t.source == "text")
+                  ranged=t.ranged, source=t.source)
         for t in model.technique
     ]
     return Weapon(key=model.key, label=model.label or model.key, aliases=tuple(model.aliases),
@@ -379,14 +393,15 @@ def load_catalog(sources: Path | str | Sequence[Path | str] | None = None) -> Ca
     return Catalog(
         weapons=weapons,
         techniques={t.key: t for w in weapons.values() for t in (*w.attacks, *w.defenses)},
-        armors={m.key: Armor(m.key, m.label or m.key, m.defense, m.breath_bonus) for _, _, m in tables["armor"]},
+        armors={m.key: Armor(m.key, m.label or m.key, m.defense, m.breath_bonus, m.source)
+                for _, _, m in tables["armor"]},
         stances={m.key: Stance(m.key, m.label or m.key, m.cost, m.defense_bonus, m.closing_defense_bonus, m.effect,
                                tuple(m.weapons)) for _, _, m in tables["stance"]},
         katas={m.key: Kata(m.key, m.label or m.key, m.cost, m.effect, m.amount, m.per_round)
                for _, _, m in tables["kata"]},
         archetypes={m.key: Archetype(m.key, m.label or m.key, m.finesse, m.physique, m.wits, m.courage,
                                      tuple(sorted(m.skills.items())), m.weapon, m.armor, tuple(m.stances),
-                                     tuple(m.kata), tuple(m.traits)) for _, _, m in tables["archetype"]},
+                                     tuple(m.kata), tuple(m.traits), m.source) for _, _, m in tables["archetype"]},
         maneuvers={m.key: Maneuver(m.key, m.label or m.key, m.rule, m.cost, m.requires, m.check_tn)
                    for _, _, m in tables["maneuver"]},
         digest=file_digest(*files),

@@ -74,8 +74,9 @@ class Attack:
 def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised: bool = False) -> list[Modifier]:
     """The breath canon's own cost modifiers for a weapon technique (Rule 2, Rule 4, zones).
 
-    Core Zone: long weapons +1 (BR-056), short weapons −1 that the floor stops (BR-033), Seal of Shura
-    −1 on melee attacks and on improvised defense (BR-053, BR-A09). Takenouchi-ryu license −1 on spear
+    Core Zone: long weapons +1 (BR-056), Seal of Shura −1 on melee attacks and on improvised defense
+    (BR-053, BR-A09). A short weapon's Core Zone bonus never changes a cost: it only eases Combo Fatigue
+    (BR-051, our reading BR-A12 of BR-033 against Rule 4). Takenouchi-ryu license −1 on spear
     techniques (BR-058). A discount never reaches a maneuver class it does not name (BR-046).
     """
     modifiers: list[Modifier] = []
@@ -84,8 +85,6 @@ def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised:
     if fighter.in_core:
         if weapon.weapon_class == "long":
             modifiers.append(("core_zone_long", 1))
-        elif weapon.weapon_class == "short":
-            modifiers.append(("core_zone_short", -1))
         if "seal_of_shura" in traits and weapon.weapon_class != "ranged" and (technique.kind == "attack" or improvised):
             modifiers.append(("seal_of_shura", -1))
     if "takenouchi_license" in traits and weapon.skill == "spearmanship":
@@ -263,6 +262,17 @@ class BreathState:
             above += fighter.stance.defense_bonus
         return UNARMORED_DEFENSE + max(0, above - direct) if above > 0 else UNARMORED_DEFENSE + above
 
+    def check_modifiers(self, fighter: Fighter) -> list[Modifier]:
+        """What every check ``fighter`` rolls carries from the modules ("all checks −2", glare...).
+
+        Attack checks, defense rolls, the overload check and the modules' own checks all add these, so a
+        penalty a text puts on "all checks" reaches each of them (BR-025 with MA-046/MA-G21).
+        """
+        modifiers: list[Modifier] = []
+        for module in self.ruleset.modules:
+            modifiers += module.check_modifiers(self, fighter)
+        return modifiers
+
     def cost_of(self, fighter: Fighter, technique: Technique | None, order: Order, base: int,
                 improvised: bool = False) -> tuple[int, list[Modifier]]:
         """Final Energy of an order (Rule 2): engine and module modifiers, the 1.5×, the floor."""
@@ -310,6 +320,7 @@ class BreathState:
         modules = self.ruleset.modules
         for module in modules:
             modifiers += module.attack_modifiers(self, attack)
+        modifiers += self.check_modifiers(attacker)
         attack.modifiers = modifiers
         attack.dice = dice = self.dice.roll(2)
         attack.total = dice[0] + dice[1] + _total(modifiers)
@@ -436,8 +447,6 @@ class BreathState:
     def _end_breath(self, fighter: Fighter, why: str) -> None:
         if self.events.enabled:
             self.emit("BR-005", "breath_end", fighter.seat, spent=fighter.spent, energy=fighter.energy, why=why)
-        if fighter.overload_failed and not fighter.defeated:
-            self._make_defenseless(fighter, "BR-027")
         fighter.check_bonus = 0
         self.actor_seat = None
 
@@ -684,6 +693,10 @@ class BreathState:
             self._end_breath(f, "stand")
         else:
             self.ruleset.module_of_kind[kind].apply_order(self, f, slot.order)
+        if f.overload_failed and not f.defenseless and not f.defeated:
+            # BR-027/G12: the maneuver is performed, then Defenseless at once, before any answer to it
+            # (a guard-stance counter) resolves, not only when the breath ends.
+            self._make_defenseless(f, "BR-027")
 
     def _declare_stance(self, f: Fighter, slot: ActionSlot) -> None:
         stance = next(s for s in f.sheet.stances if s.key == slot.key)
@@ -718,14 +731,20 @@ class BreathState:
                   effect=kata.effect, amount=kata.amount, limit=f.limit)
 
     def _overload_check(self, f: Fighter) -> None:
-        """BR-024..027 (BR-G12): one check when the breath's spending passes the limit; the breath closes."""
+        """BR-024..027 (BR-G12): one check when the breath's spending passes the limit; the breath closes.
+
+        2d10 + Physique − excess ≥ 11, with whatever every check of the fighter carries (a face wound,
+        glare: :meth:`check_modifiers`).
+        """
         excess = f.spent - f.limit
-        check = self.dice.check(f.sheet.physique - excess, OVERLOAD_TN)
+        on_all_checks = self.check_modifiers(f)
+        check = self.dice.check(f.sheet.physique - excess + _total(on_all_checks), OVERLOAD_TN)
         f.breath_closed = True
         success = check.success
         if self.events.enabled:
+            extra = {"modifiers": tuple(on_all_checks)} if on_all_checks else {}
             self.emit("BR-025", "overload_check", f.seat, spent=f.spent, limit=f.limit, excess=excess,
-                      dice=check.dice, physique=f.sheet.physique, total=check.total, target=OVERLOAD_TN,
+                      dice=check.dice, physique=f.sheet.physique, **extra, total=check.total, target=OVERLOAD_TN,
                       success=success)
         if success:
             f.next_limit_override = OVERLOADED_LIMIT
@@ -764,6 +783,7 @@ class BreathState:
             modifiers.append(("technique", technique.check_bonus))
         for module in self.ruleset.modules:
             modifiers += module.defense_roll_modifiers(self, attack, defender)
+        modifiers += self.check_modifiers(defender)
         dice = self.dice.roll(2)
         total = dice[0] + dice[1] + _total(modifiers)
         blocked = attack.total <= total

@@ -10,7 +10,8 @@ attacks and Wounds, and calls each module at the points below. A module adds
 * **decisions** of its own kinds (``decision_kinds``): it pushes a :class:`Pending` onto the state's stack
   (``state.push(...)``) and resolves it when the deciding seat answers (``pending_legal`` /
   ``resolve_pending``);
-* **modifiers** to attack checks, Energy costs, Defense and Wounds, and **vetoes** on attacks;
+* **modifiers** to attack checks, to every check a fighter rolls (``check_modifiers``: "all checks −2"),
+  Energy costs, Defense and Wounds, and **vetoes** on attacks;
 * **per-fight data** (``new_data``; anything with a ``clone()``), kept at ``state.ext[module.name]``;
 * **observation fields** and a line of rendering.
 
@@ -118,6 +119,11 @@ class BreathModule:
     def cost_modifiers(self, state: "BreathState", fighter: "Fighter", technique: "Technique | None",
                        order: Order) -> list[Modifier]:
         """Named Energy penalties/bonuses for an order (Rule 2 sums them with the engine's own)."""
+        return []
+
+    def check_modifiers(self, state: "BreathState", fighter: "Fighter") -> list[Modifier]:
+        """Named modifiers on *every* check ``fighter`` rolls (attack, defense, overload, a module's own
+        contests): "all checks −2" from a face wound, glare. ``state.check_modifiers`` gathers them."""
         return []
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:

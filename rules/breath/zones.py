@@ -218,7 +218,8 @@ class ZonesModule(BreathModule):
             state.pay(fighter, cost, maneuver.rule, kind, modifiers)
         if maneuver.check_tn is not None:
             rule = "BR-G16" if kind == "breakthrough" else maneuver.rule  # our TN, or the text's 13
-            check = state.dice.check(fighter.sheet.courage, maneuver.check_tn)
+            on_all_checks = state.check_modifiers(fighter)  # what every check carries (none in a skirmish yet)
+            check = state.dice.check(fighter.sheet.courage + sum(d for _, d in on_all_checks), maneuver.check_tn)
             state.emit(rule, "courage_check", fighter.seat, maneuver=kind, dice=check.dice,
                        courage=fighter.sheet.courage, total=check.total, target=check.target, success=check.success)
             if not check.success:

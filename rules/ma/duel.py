@@ -339,12 +339,16 @@ class MaModule(BreathModule):
         if outcome.moved:
             self._moved(state, mover, direction, Rung(start), outcome.rung)
 
-    def _check_parts(self, state: "BreathState", seat: int) -> tuple[Modifier, ...]:
-        """What every check of ``seat`` carries: a face wound (MA-046) and glare (MA-053)."""
+    def check_modifiers(self, state: "BreathState", fighter: "Fighter") -> list[Modifier]:
+        """What every check of ``fighter`` carries: a face wound (MA-046) and glare (MA-053, MA-G21); the
+        engine adds them to attack checks, defense rolls and the overload check, the duel's contests here."""
         data = state.ext[self.name]
-        parts = (("face_wound", -2),) if data.injuries[seat].face else ()
+        seat = fighter.seat
+        parts: list[Modifier] = data.injuries[seat].check_modifiers()
         glare = data.stage.check_modifier(seat)
-        return (parts + (("glare", glare),)) if glare else parts
+        if glare:
+            parts.append(("glare", glare))
+        return parts
 
     def _contest_parts(self, state: "BreathState", fighter: "Fighter", initiator: int) -> tuple[Modifier, ...]:
         """2d10 + Finesse + Footwork (MA-013), with injuries, glare and terrain (MA-050, MA-052)."""
@@ -354,13 +358,13 @@ class MaModule(BreathModule):
         terrain = data.stage.contest_bonus(seat, initiator, data.first_contest)
         if terrain:
             parts += ((data.stage.stage.name, terrain),)
-        return parts + self._check_parts(state, seat)
+        return parts + tuple(state.check_modifiers(fighter))
 
     def _break_lock(self, state: "BreathState", fighter: "Fighter", kind: str) -> None:
         """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
         data = state.ext[self.name]
         attribute = "physique" if kind == "push_out" else "finesse"
-        modifiers = tuple(((attribute, getattr(f.sheet, attribute)),) + self._check_parts(state, f.seat)
+        modifiers = tuple(((attribute, getattr(f.sheet, attribute)), *state.check_modifiers(f))
                           for f in state.fighters)
         contest = push_out if kind == "push_out" else slip_away
         outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, tuple(data.guards), state.round)
@@ -383,7 +387,8 @@ class MaModule(BreathModule):
         return self.verdict(state, attacker).can_attack
 
     def attack_modifiers(self, state: "BreathState", attack: "Attack") -> list[Modifier]:
-        """Range (MA-022), wounds (MA-042/043/046), glare (MA-053), the step-in edge (MA-016)."""
+        """Range (MA-022), wrist and arm wounds (MA-042/043), the step-in edge (MA-016); a face wound and
+        glare come through :meth:`check_modifiers`, as on every check."""
         data = state.ext[self.name]
         attacker = attack.attacker
         seat = attacker.seat
@@ -398,9 +403,6 @@ class MaModule(BreathModule):
             if verdict.modifier:
                 modifiers.append(("ma_range", verdict.modifier))
         modifiers += data.injuries[seat].attack_modifiers(with_weapon=attacker.weapon.key != UNARMED and not empty_hand)
-        glare = data.stage.check_modifier(seat)
-        if glare:
-            modifiers.append(("glare", glare))
         start = data.step_in_from[seat]
         if start >= 0 and not attack.counter:
             data.step_in_from[seat] = -1
@@ -409,10 +411,6 @@ class MaModule(BreathModule):
             if edge:
                 modifiers.append(("step_in_edge", edge))
         return modifiers
-
-    def defense_roll_modifiers(self, state: "BreathState", attack: "Attack", defender: "Fighter") -> list[Modifier]:
-        """A face wound and glare hurt the defender's roll too: they are on every check (MA-046, MA-053)."""
-        return list(self._check_parts(state, defender.seat))
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
         """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023)."""
@@ -464,7 +462,7 @@ class MaModule(BreathModule):
             injuries = data.injuries[seat]
             was_disarmed = injuries.disarmed
             injuries.take_hit(location, state.dice, state.events, seat,
-                              target.sheet.physique + data.stage.check_modifier(seat))
+                              target.sheet.physique + sum(d for _, d in state.check_modifiers(target)))
             if injuries.disarmed and not was_disarmed:
                 target.weapon = state.ruleset.catalog.weapons[UNARMED]
 
@@ -503,9 +501,9 @@ class MaModule(BreathModule):
                 continue
             injuries = data.injuries[f.seat]
             if injuries.bleeding:
-                glare = data.stage.check_modifier(f.seat)
-                lost = injuries.bleed(state.dice, state.events, f.seat, f.sheet.physique + glare,
-                                      f.sheet.wits + glare, f.sheet.skill("medicine"))
+                on_all = sum(d for _, d in state.check_modifiers(f))
+                lost = injuries.bleed(state.dice, state.events, f.seat, f.sheet.physique + on_all,
+                                      f.sheet.wits + on_all, f.sheet.skill("medicine"))
                 f.wounds -= lost
                 state.check_defeat(f)
             data.guards[f.seat].lull(in_lock, state.events, f.seat)

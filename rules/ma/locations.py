@@ -60,20 +60,18 @@ class Injuries:
         self.bleeding = False
         self.disarmed = False
 
-    def all_checks(self) -> int:
-        """Modifier on every check this duelist makes: face/eyes −2 (MA-046)."""
-        return -2 if self.face else 0
+    def check_modifiers(self) -> list[tuple[str, int]]:
+        """Named modifiers on every check this duelist makes: face/eyes −2 (MA-046)."""
+        return [("face_wound", -2)] if self.face else []
 
     def attack_modifiers(self, with_weapon: bool) -> list[tuple[str, int]]:
-        """Named modifiers on attack checks: wrist −1 on weapon attacks (MA-042), arm −2 on any attack
-        technique (MA-043), face −2 as on every check (MA-046)."""
+        """Named modifiers on attack checks only: wrist −1 on weapon attacks (MA-042), arm −2 on any attack
+        technique (MA-043). The face's −2 is on every check (:meth:`check_modifiers`)."""
         named = []
         if self.wrist and with_weapon:
             named.append(("wrist_wound", -1))
         if self.arm:
             named.append(("arm_wound", -2))
-        if self.face:
-            named.append(("face_wound", -2))
         return named
 
     def attack_modifier(self, with_weapon: bool) -> int:
@@ -85,11 +83,12 @@ class Injuries:
         return 1 if self.leg else 0
 
     def take_hit(self, location: Location, dice: Dice, log: EventLog, seat: int, physique: int) -> None:
-        """Apply the effect of a hit on ``location`` (its extra Wounds are :func:`extra_wounds`)."""
+        """Apply the effect of a hit on ``location`` (its extra Wounds are :func:`extra_wounds`); ``physique``
+        comes with the target's every-check modifiers already added (a face wound, glare)."""
         if log.enabled:
             log.emit(_RULES[location], "location_hit", seat, location=location.value)
         if location is Location.WRIST:
-            check = dice.check(physique + self.all_checks(), WRIST_TN)
+            check = dice.check(physique, WRIST_TN)
             dropped = not check.success
             if log.enabled:
                 log.emit("MA-042", "wrist_check", seat, dice=check.dice, modifier=check.modifier,
@@ -106,14 +105,14 @@ class Injuries:
     def bleed(self, dice: Dice, log: EventLog, seat: int, physique: int, wits: int, medicine: int) -> int:
         """At a lull: lose 1 Wound, then one free stop roll with the better odds (MA-045, MA-G17).
 
+        ``physique`` and ``wits`` come with every-check modifiers already added (a face wound, glare).
         Returns the Wounds lost (0 when not bleeding).
         """
         if not self.bleeding:
             return 0
         log.emit("MA-045", "bleeding", seat, wounds=1)
-        penalty = self.all_checks()
-        by_body = (physique + penalty, BLEED_PHYSIQUE_TN, "physique")
-        by_medicine = (wits + medicine + penalty, BLEED_MEDICINE_TN, "medicine")
+        by_body = (physique, BLEED_PHYSIQUE_TN, "physique")
+        by_medicine = (wits + medicine, BLEED_MEDICINE_TN, "medicine")
         modifier, target, way = max(by_body, by_medicine, key=lambda option: prob_check(option[0], option[1]))
         check = dice.check(modifier, target)
         log.emit("MA-G17", "bleeding_stop", seat, way=way, dice=check.dice, modifier=modifier,

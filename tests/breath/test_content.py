@@ -19,7 +19,8 @@ SEED_WEAPONS = {"nodachi", "zanbato", "yari", "uchigatana", "kodachi", "ninjato"
                 "teppo"}
 
 
-def test_default_content_loads_with_every_seed_weapon_and_text_costs():
+@pytest.mark.rule("BR-G13")
+def test_br_g13_default_content_loads_with_every_seed_weapon_and_text_costs():
     catalog = load_catalog()
     assert SEED_WEAPONS <= set(catalog.weapons)
     for alias in ("katana", "long_sword", "suyari", "wakizashi", "dagger", "kaiken", "martial_arts"):
@@ -79,3 +80,20 @@ def test_unknown_archetype_in_config_is_refused():
 
     with pytest.raises(ValueError, match="unknown archetype"):
         BreathRuleset(BreathConfig((FighterSpec("ninja_turtle", 0), FighterSpec("ronin", 1))))
+
+
+@pytest.mark.rule("BR-035", "BR-028")
+def test_br_035_only_listed_kinds_may_run_at_0_energy_a_weapon_technique_may_not(tmp_path):
+    """A 0-Energy execution is canon only as a listed kind ([Kata], stance, reservation...): a weapon
+    technique priced 0 is refused when the data loads."""
+    data = broken_copy(tmp_path, "weapons.toml", 'key = "parry", kind = "defense", cost = 1, source = "text"',
+                       'key = "parry", kind = "defense", cost = 0, source = "text"')
+    with pytest.raises(DataError, match="greater than or equal to 1"):
+        load_catalog(data)
+
+
+@pytest.mark.rule("BR-G19")
+def test_br_g19_attributes_are_0_to_5(tmp_path):
+    data = broken_copy(tmp_path, "archetypes.toml", "finesse = 3", "finesse = 6")
+    with pytest.raises(DataError, match="less than or equal to 5"):
+        load_catalog(data)

@@ -66,13 +66,6 @@ def test_br_t08_yari_thrust_core_penalty_offset_by_takenouchi_license():
     assert technique_cost(fighter("ashigaru", in_core=True), "yari.thrust") == 3  # BR-056 alone
 
 
-@pytest.mark.rule("BR-T09")
-@pytest.mark.rule("BR-046")
-def test_br_t09_retainer_command_never_discounts_a_sword_cut():
-    f = fighter("kenshi", traits=("retainer_command",))
-    assert technique_cost(f, "uchigatana.horizontal_cut") == 2
-
-
 @pytest.mark.rule("BR-T10")
 @pytest.mark.rule("BR-054")
 def test_br_t10_dagger_core_and_shura_floor_at_one_and_fatigue_reduced_once():
@@ -172,15 +165,6 @@ def test_br_d06_speed_master_and_asura_in_core_stack_to_nine():
 def test_br_d01_max_energy_is_ten_plus_finesse():
     rules = ruleset(FighterSpec("kenshi", 0, finesse=2), FighterSpec("ronin", 1, finesse=0))
     assert [s.max_energy for s in rules.sheets] == [12, 10]
-
-
-@pytest.mark.rule("BR-T05")
-@pytest.mark.rule("BR-016")
-@pytest.mark.rule("BR-077")
-def test_br_t05_squad_orders_cost_two_and_fit_one_breath():
-    squad = CATALOG.maneuvers["squad_order"]
-    assert squad.cost == 2 and squad.requires == "squad"
-    assert overload_excess(2 * squad.cost, breath_limit([])) == 0
 
 
 @pytest.mark.rule("BR-T16")

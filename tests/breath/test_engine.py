@@ -60,6 +60,7 @@ def test_br_006_lull_when_everyone_stands_then_energy_resets():
 @pytest.mark.rule("BR-012")
 @pytest.mark.rule("BR-T01")
 @pytest.mark.rule("BR-011")
+@pytest.mark.rule("BR-002")
 @pytest.mark.rule("BR-A10")
 def test_br_t01_cut_cut_reserve_parry_is_five_without_overload():
     state = scripted(ruleset(KENSHI_UNARMORED, RONIN), MISS + MISS)
@@ -291,3 +292,71 @@ def test_illegal_action_is_refused_with_names():
     state = scripted(ruleset(KENSHI_UNARMORED, RONIN), [])
     with pytest.raises(IllegalActionError, match="attack:nodachi.cut"):
         play(state, "attack:nodachi.cut")
+
+
+@pytest.mark.rule("BR-027", "BR-G12", "BR-050")
+def test_br_027_a_failed_overload_is_defenseless_before_a_counter_in_the_same_breath():
+    """Seed 002: "Maneuver is performed. For this round, all remaining Energy is lost + Defenseless." The
+    guard-stance counter to the overloading attack comes inside the overloaded breath, and finds no
+    reservation and no defense to answer it (the engine used to wait for the breath's end)."""
+    samurai = FighterSpec("kenshi", 1, armor="none")  # Finesse 3: 13 Energy, acts first
+    state = scripted(ruleset(ZANBATO, samurai), MISS + [1, 2] + MISS + [9, 8])
+    play(state, "stance:guard_stance", "reserve:uchigatana.parry", "stand")  # 12 left for reactions
+    play(state, "reserve:zanbato.parry", "attack:zanbato.demon_cleave")  # spent 5, misses
+    play(state, "decline_counter")
+    play(state, "attack:zanbato.rising_cut")  # spent 8 > 5: overload 3 + 2 − 3 = 2 < 11, then a miss
+    ronin = state.fighters[0]
+    assert events_of(state, "overload_failure") and (ronin.energy, ronin.defenseless) == (0, True)
+    assert ronin.reservations == []
+    assert events_of(state, "defenseless")[0].data["reservations_lost"] == ("zanbato.parry",)
+    assert state.decision_kind() == "counter" and state.current_seat() == 1
+    assert not events_of(state, "breath_end")[1:]  # still inside the overloaded breath
+    play(state, "counter:uchigatana.horizontal_cut")  # 17 + 3 + 3 = 23 ≥ 10: no defend decision offered
+    assert events_of(state, "hit")[0].data["target"] == 0
+    assert state.decision_kind() == "breath"
+
+
+@pytest.mark.rule("BR-A06", "BR-020", "BR-G08", "BR-G07", "BR-D04")
+def test_br_a06_energy_spent_on_a_reaction_moves_the_reactor_down_the_count():
+    """The kenshi (13) cuts (→ 11); the ronin (12) improvises a parry for 3 (→ 9) and so falls below the
+    kenshi, who takes the next breath too: the highest remaining Energy always acts next."""
+    state = scripted(ruleset(KENSHI_UNARMORED, RONIN), [9, 8, 1, 2])
+    play(state, "attack:uchigatana.horizontal_cut", "improvise:nodachi.parry", "end_breath")
+    improvised = [e.data for e in events_of(state, "energy_spent") if e.rule == "BR-020"]
+    assert [(d["what"], d["cost"]) for d in improvised] == [("improvise nodachi.parry", 3)]  # 1.5 × 2, half up
+    assert [f.energy for f in state.fighters] == [11, 9]
+    assert [e.actor for e in events_of(state, "breath_start")] == [0, 0]
+
+
+@pytest.mark.rule("BR-A11", "BR-005")
+def test_br_a11_no_side_phases_breaths_interleave_by_the_count():
+    """Two on side 0 against one: the side-0 ashigaru (10) waits while the side-1 ronin takes its second
+    breath at 10 (a tie the ronin's Finesse wins); no side acts as a block."""
+    rules = ruleset(KENSHI_UNARMORED, RONIN, FighterSpec("ashigaru", 0, finesse=0))
+    state = scripted(rules, [])
+    play(state, "reserve:uchigatana.parry", "reserve:uchigatana.parry", "end_breath")  # kenshi 13 → 11
+    play(state, "reserve:nodachi.parry", "end_breath")  # ronin 12 → 10
+    play(state, "reserve:uchigatana.parry", "reserve:uchigatana.parry", "end_breath")  # kenshi 11 → 9
+    play(state, "reserve:nodachi.parry", "end_breath")  # ronin 10 (Finesse 2) before the ashigaru 10 (0)
+    actors = [e.actor for e in events_of(state, "breath_start")]
+    assert actors == [0, 1, 0, 1, 2]
+    assert [state.fighters[a].side for a in actors] == [0, 1, 0, 1, 0]
+
+
+@pytest.mark.rule("BR-A04", "BR-G02")
+def test_br_a04_swift_decision_armor_is_defense_11_in_a_fight():
+    """"Defense 11" is the swift-decision armor's Defense, not a requirement on its wearer."""
+    kenshi = FighterSpec("kenshi", 1, armor="swift_decision", finesse=0)
+    state = scripted(ruleset(FighterSpec("ronin", 0), kenshi), MISS)
+    play(state, "attack:nodachi.cut")
+    assert events_of(state, "attack_check")[0].data["defense"] == 11
+
+
+@pytest.mark.rule("BR-065", "BR-062", "BR-059")
+def test_br_065_no_absolute_cap_on_the_breath_limit():
+    """Swift-decision armor (+1) and Kamuy Descent (+2) take the wildman's limit to 8, past the reference 7:
+    the engine caps nothing; the balance report is where such a limit shows."""
+    state = scripted(ruleset(FighterSpec("wildman", 0, armor="swift_decision", finesse=5), RONIN), [])
+    assert events_of(state, "breath_start")[0].data["limit"] == 6
+    play(state, "kata:kamuy_descent")
+    assert state.fighters[0].limit == 8

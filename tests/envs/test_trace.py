@@ -81,6 +81,7 @@ def test_rule_statements_come_from_the_repositorys_docs():
     statements = rule_statements()
     assert statements and all(key.split("-")[0] in {"BR", "MA", "SP", "EN", "TP"} for key in statements)
     assert "MA-G01" in statements and "resist" in statements["MA-G01"]
+    assert "Physique" in statements["BR-025"] and statements["BR-025"].endswith("(br.md)")  # docs/rules/reference
 
 
 def _random():

@@ -69,6 +69,23 @@ def test_the_report_writes_markdown_and_plots_for_every_env(tmp_path):
         assert (tmp_path / "out" / png).read_bytes()[:4] == b"\x89PNG"
 
 
+def test_a_breath_loadout_finding_names_the_project_decisions_that_drive_it():
+    """Issue 16: "unarmed dominates" comes from Physique 4 (BR-G19/BR-G04) and a 1-Energy strike (BR-G13)."""
+    from issoku.evaluation.report import headlines
+
+    records = []
+    for seed in range(40):
+        labels = ("unarmed", "yari") if seed % 2 == 0 else ("yari", "unarmed")
+        returns = [-1.0, -1.0]
+        returns[labels.index("unarmed") if seed % 8 < 6 else 1 - labels.index("unarmed")] = 1.0
+        records.append(make_record(("p", "p"), tuple(returns), seed=seed, labels=labels, loadout=f"lo{seed % 2}",
+                                   env_id="breath_duel_v0"))
+    found = [line for line in headlines(analyse(records, bootstrap=20), None, ()) if "loadout" in line]
+    assert "strongest loadout **unarmed**" in found[0]
+    assert "Driven by Physique 4 (proposed, BR-G19; Wounds = 5 + Physique, BR-G04), unarmed.strike cost 1 " \
+           "(proposed, BR-G13), not by the seed text." in found[0]
+
+
 def test_env_ids_from_a_crafted_store_never_name_files_outside_out(tmp_path):
     crafted = [make_record(("a", "b"), (1.0, -1.0) if s % 2 else (-1.0, 1.0), seed=s, env_id="../../escaped")
                for s in range(6)]

@@ -52,7 +52,7 @@ def test_ma_001_the_canon_breath_is_unchanged_and_the_duel_is_one_on_one():
         ma_duel(breath=BreathConfig(fighters=(KENSHI, RONIN, FighterSpec("ashigaru", 1))))
 
 
-@pytest.mark.rule("MA-008", "MA-009", "MA-051", "MA-T05")
+@pytest.mark.rule("MA-008", "MA-009", "MA-051", "MA-T05", "MA-G22")
 @pytest.mark.parametrize("kind, stage, rung, rule", [
     (DuelKind.IKKIUCHI, None, Rung.ISSOKU_ITTO, "MA-008"),
     (DuelKind.HATASHIAI, None, Rung.FAR, "MA-009"),
@@ -183,7 +183,7 @@ def test_ma_042_wrist_drop_then_pick_up_at_far_range():
     assert duel.events("energy_spent", "MA-G15")[0].data["cost"] == 2
 
 
-@pytest.mark.rule("MA-045", "MA-G17", "MA-047")
+@pytest.mark.rule("MA-045", "MA-G17", "MA-047", "MA-D04")
 def test_ma_045_torso_extra_wound_and_bleeding_at_the_lull():
     duel = Duel(dice=[5, 4, 5, 5])
     duel.play("aim:attack_a:torso", "take_hit")
@@ -205,7 +205,7 @@ def test_ma_048_sparring_points_without_wounds_first_to_3():
     assert duel.state.is_terminal() and duel.state.returns() == (1.0, -1.0)
 
 
-@pytest.mark.rule("MA-023", "MA-T04", "MA-G26")
+@pytest.mark.rule("MA-023", "MA-T04", "MA-G26", "MA-G20")
 def test_ma_023_the_nodachi_strips_the_uchigatana_stance_at_issoku_itto():
     duel = Duel(dice=[1, 1])
     duel.play("stance:middle_guard", "stand", "attack:nodachi.cut")
@@ -230,8 +230,9 @@ def test_ma_053_glare_on_attack_checks_and_contests_of_one_side():
     assert duel.events("half_step_contest")[0].data["parts"][0] == (("finesse", 3), ("footwork", 2), ("glare", -1))
 
 
-@pytest.mark.rule("MA-050")
+@pytest.mark.rule("MA-050", "MA-A06", "MA-049")
 def test_ma_050_sandbar_in_the_engine_contest():
+    """Only the sandbar is imported, and only the initiator slips: 3 + 2 − 1 against 2 + 2."""
     duel = Duel(dice=[5, 5, 5, 5], config=MaDuelConfig(stage="sandbar"))
     duel.play("half_step:close", "resist")
     assert duel.events("half_step_contest")[0].data["modifiers"] == (4, 4)
@@ -279,3 +280,46 @@ def test_observation_is_ego_first_and_shares_the_rung():
     assert list(mine["ma_half_step_declared"]) == [0.0, 0.0]
     duel.play("half_step:open")  # the ronin must answer: it sees the kenshi opening the ma
     assert list(spec.unpack(duel.state.observation(1))["ma_half_step_declared"]) == [0.0, 1.0]
+
+
+@pytest.mark.rule("MA-046", "BR-025", "BR-027")
+def test_ma_046_a_face_wound_reaches_the_overload_check():
+    """Seed 000: face/eyes "all checks −2"; seed 002: overload is 2d10 + Physique − excess ≥ 11. The ronin
+    (Physique 3) overloads by 1 on dice 4 + 6: 12 unhurt, 10 with the face wound, so it fails."""
+    duel = Duel(dice=[9, 8, 1, 2, 4, 6, 1, 2])
+    duel.play("aim:attack_a:face", "take_hit", "stand")  # 17 + 3 + 3 = 23 ≥ 10: the face is cut
+    assert duel.data.injuries[1].face
+    duel.play("attack:nodachi.great_cut", "attack:nodachi.great_cut")  # 3 + 3 = 6 > 5
+    check = duel.events("overload_check")[0].data
+    assert (check["excess"], check["dice"], check["modifiers"]) == (1, (4, 6), (("face_wound", -2),))
+    assert (check["total"], check["success"]) == (10, False) and duel.events("overload_failure")
+    face_on_attacks = [e.data["modifiers"] for e in duel.events("attack_check") if e.actor == 1]
+    assert all(("face_wound", -2) in modifiers for modifiers in face_on_attacks)
+
+
+@pytest.mark.rule("MA-042", "MA-046", "MA-D03")
+@pytest.mark.parametrize("faces, face_wound, dropped", [
+    ([4, 4], False, True), ([4, 5], False, False), ([5, 4], True, True),  # 9: kept unhurt, dropped with the face
+])
+def test_ma_d03_wrist_check_in_a_fight_with_the_face_wound_on_it(faces, face_wound, dropped):
+    """MA-D03 through the engine: a wrist hit on a Physique 2 ronin, dice 8 → 10 < 11 drops the nodachi,
+    dice 9 → 11 keeps it (−1 on weapon attacks either way); a face wound's −2 is on this check too."""
+    first = [9, 8] if face_wound else []
+    duel = Duel(dice=first + [9, 7] + faces, fighters=(KENSHI, FighterSpec("ronin", 1, physique=2)))
+    if face_wound:
+        duel.play("aim:attack_a:face", "take_hit", "end_breath", "stand")  # the ronin keeps its 12
+    duel.play("aim:attack_a:wrist", "take_hit")
+    check = duel.events("wrist_check")[0].data
+    assert (check["total"], check["success"]) == (sum(faces) + 2 - (2 if face_wound else 0), not dropped)
+    assert duel.data.injuries[1].disarmed is dropped
+    assert duel.data.injuries[1].attack_modifiers(with_weapon=True) == [("wrist_wound", -1)]
+
+
+@pytest.mark.rule("MA-053", "MA-G21", "BR-025")
+def test_ma_g21_glare_is_on_the_overload_check_too():
+    """Backlight is −1 on every check of one side (MA-G21), the overload check included: Physique 2,
+    excess 1, dice 5 + 5 → 10 + 2 − 1 − 1 = 10 < 11."""
+    duel = Duel(dice=[1, 2, 1, 2, 5, 5, 1, 2], config=MaDuelConfig(stage="backlight", stage_side=0))
+    duel.play(*["attack:uchigatana.horizontal_cut"] * 3)  # 2 + 2 + 2 = 6 > 5
+    check = duel.events("overload_check")[0].data
+    assert (check["modifiers"], check["total"], check["success"]) == ((("glare", -1),), 10, False)

@@ -15,7 +15,7 @@ from issoku.rules.ma.guard import (
 )
 
 
-@pytest.mark.rule("MA-030", "MA-031", "MA-D01", "MA-G30")
+@pytest.mark.rule("MA-030", "MA-031", "MA-D01")
 def test_ma_d01_max_guard_is_5_plus_higher_of_finesse_and_wits():
     assert max_guard(3, 1) == 8
     assert max_guard(0, 0) == 5

@@ -64,15 +64,13 @@ def test_ma_g17_strong_body_stops_bleeding_by_physique(log):
     assert log[-1].data["way"] == "physique" and log[-1].data["total"] == 13 and not injuries.bleeding
 
 
-@pytest.mark.rule("MA-046", "MA-G31")
-def test_ma_046_face_minus_2_on_all_checks_including_the_wrist_check(log):
+@pytest.mark.rule("MA-046")
+def test_ma_046_face_is_an_every_check_modifier_not_an_attack_one(log):
+    """The face's −2 reaches every check through the engine's check hook (tests/ma/test_duel_rules.py)."""
     injuries = Injuries()
     injuries.take_hit(Location.FACE, ScriptedDice([]), log, 0, 2)
-    assert [(e.rule, e.kind) for e in log] == [("MA-046", "location_hit")]  # MA-G31: no regard in a fight
-    assert injuries.all_checks() == -2 and injuries.attack_modifier(True) == -2
-    injuries.take_hit(Location.WRIST, ScriptedDice([5, 4]), log, 0, physique=2)
-    assert injuries.disarmed  # 9 + 2 − 2 = 9 < 11
-    assert injuries.attack_modifier(True) == -3
+    assert [(e.rule, e.kind) for e in log] == [("MA-046", "location_hit")]  # no regard in a fight (not modelled)
+    assert injuries.check_modifiers() == [("face_wound", -2)] and injuries.attack_modifier(True) == 0
 
 
 @pytest.mark.rule("MA-G18")

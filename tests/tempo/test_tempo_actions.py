@@ -37,7 +37,7 @@ def test_tp_016_020_status_lists_match_the_text(status):
     assert TECHNIQUES["recover_stamina"].statuses == ANY_STATUS
 
 
-@pytest.mark.rule("TP-T09", "TP-014")
+@pytest.mark.rule("TP-T09", "TP-014", "TP-018", "TP-A02")
 @pytest.mark.parametrize("status,techniques", [
     (OFF_GUARD, {"move", "ready"}),
     (PINNED, {"escape"}),

@@ -33,7 +33,7 @@ def test_tp_t02_counter_tempo_pays_the_difference(original, replacement, paid):
     assert original + counter_tempo_payment(original, replacement) == max(original, replacement)
 
 
-@pytest.mark.rule("TP-006", "TP-G04")
+@pytest.mark.rule("TP-006", "TP-G04", "TP-T02", "TP-A03")
 def test_tp_006_dearer_replacement_pays_the_difference_in_play(tmp_path):
     roster = roster_with(tmp_path, weapons="[weapons.heavy_sword]\nkind = 'melee'\nap = 3\ndamage_die = 10\n"
                                            "reach = 1\nap_by_action = { ct_parry = 5 }\n",
@@ -213,7 +213,7 @@ def test_tp_042_retreat_steps_away_after_the_move(die, distance):
     assert state.distance == distance
 
 
-@pytest.mark.rule("TP-042", "TP-G08")
+@pytest.mark.rule("TP-042", "TP-G08", "TP-A01")
 def test_tp_042_retreat_answers_only_a_closing_move():
     state = duel(start_distance=4)
     play(state, "proactive:move:open")
@@ -275,3 +275,27 @@ def test_tp_t12_unanswered_feint_misses_and_its_ap_is_spent():
     resolve = last(state, "resolve")
     assert (resolve["action"], resolve["outcome"]) == ("feint", "miss")
     assert state.ap[0] == 8 and state.hp == [14, 16]
+
+
+@pytest.mark.rule("TP-T08", "TP-040", "TP-015", "TP-011", "TP-012")
+@pytest.mark.parametrize("evade_die, outcome", [(12, "success"), (11, "failure")])
+def test_tp_t08_an_evade_at_net_0_stops_the_attack_at_minus_1_it_fails(evade_die, outcome):
+    state = duel([10, evade_die, 1])                          # attack 3; evade die - 10 + 1: net 0 or -1
+    play(state, "proactive:melee_attack", "react:evade")
+    assert last(state, "resolve")["reaction_outcome"] == outcome
+
+
+@pytest.mark.rule("TP-T07", "TP-028", "TP-016")
+@pytest.mark.parametrize("die, outcome", [(16, "failure"), (17, "success")])
+def test_tp_t07_a_grapple_from_the_bind_needs_a_net_of_8(die, outcome):
+    state = bound([die])                                      # die - 10 + wrestling 1, unanswered
+    play(state, "proactive:grapple", "pass")
+    assert last(state, "resolve")["outcome"] == outcome
+
+
+@pytest.mark.rule("TP-A05", "TP-023")
+def test_tp_a05_an_unopposed_move_has_result_0_and_succeeds():
+    state = duel(start_distance=4)
+    play(state, "proactive:move:open")
+    assert (last(state, "result")["result"], last(state, "resolve")["outcome"]) == (0, "success")
+    assert not [e for e in state.events if e.kind == "check" and e.actor == 0] and state.distance > 4

@@ -2,8 +2,11 @@
 
 import pytest
 
+from issoku.rules.kernel.dice import ScriptedDice
+from issoku.rules.tempo import TempoDuel
 from issoku.rules.tempo import tables as t
 from issoku.rules.tempo.actions import TECHNIQUES
+from tempo_helpers import SEAT_0_FIRST, play, roster_with
 
 # Defences of a target: fixed, Combat Defence 2, CD (Armoured) 4, Grapple Defence 3.
 DEFENCES = (0, 2, 4, 3)
@@ -104,3 +107,23 @@ RECOVERY = [(-20, 0, "TP-049"), (-14, 0, "TP-049"), (-13, 1, "TP-050"), (-10, 1,
 @pytest.mark.parametrize("result,regained,rule", RECOVERY)
 def test_tp_t05_recover_stamina_table(result, regained, rule):
     assert t.recovered_ap(result) == (regained, rule)
+
+
+LADEN = ("[armour.laden]\nrating = 0\nencumbrance = 5\n",
+         "[fighters.laden]\nweapon = 'longsword'\narmour = 'laden'\nmelee = 3\nranged = 0\nwrestling = 1\n"
+         "athletics = 2\ndefence = 2\nendurance = 0\n")
+
+
+@pytest.mark.rule("TP-T05", "TP-A04", "TP-009", "TP-048", "TP-049", "TP-050", "TP-051", "TP-052", "TP-053", "TP-054",
+                  "TP-055", "TP-056", "TP-057", "TP-058")
+@pytest.mark.parametrize("result,regained,rule", [row for row in RECOVERY if -14 <= row[0] <= 5])
+def test_tp_t05_recover_stamina_in_play(tmp_path, result, regained, rule):
+    """The table as a turn's end meets it: endurance 0 under armour of encumbrance 5, so d20 − 15 reaches
+    every row from −14 up (the −20 row lies below any d20 and stays with the table test above)."""
+    armour, fighter = LADEN
+    roster = roster_with(tmp_path, armour=armour, fighters=fighter)
+    state = TempoDuel(("laden", "knight"), roster=roster, start_distance=1).new_initial_state(
+        dice=ScriptedDice(SEAT_0_FIRST + [result + 15]))
+    play(state, "pass")
+    recover = [e.to_dict() for e in state.events if e.kind == "recover_stamina"][-1]
+    assert (recover["actor"], recover["result"], recover["regained"], recover["rule"]) == (0, result, regained, rule)

@@ -1,0 +1,36 @@
+"""The rules reference (docs/rules/reference/) is well formed and agrees with the tests.
+
+A rule test names an implemented ID; an ID the reference lists as not yet implemented is named by no
+test (the "not yet" list lives in the docs). The files the reference cites exist and name the ID.
+Whether each naming test drives an engine is the coverage report's job (``python -m tests.coverage_report``).
+"""
+
+from tests.rule_reference import REPO, ids_named_in, load_reference, naming_sources
+
+REFERENCE = load_reference()
+NAMED = {ident for path in naming_sources() for ident in ids_named_in(path.read_text(encoding="utf-8"))}
+
+
+def test_the_reference_covers_every_system_with_text_and_a_source():
+    assert {entry.system for entry in REFERENCE.values()} == {"BR", "MA", "TP", "SP", "EN"}
+    assert all(entry.text.strip() and entry.source.strip() for entry in REFERENCE.values())
+
+
+def test_every_implemented_id_is_named_by_a_test():
+    unnamed = sorted(i for i, e in REFERENCE.items() if e.status in ("engine", "principle") and i not in NAMED)
+    assert unnamed == []
+
+
+def test_no_test_names_an_id_listed_as_not_yet():
+    named_not_yet = sorted(i for i, e in REFERENCE.items() if e.status == "not yet" and i in NAMED)
+    assert named_not_yet == []
+
+
+def test_tests_name_only_ids_the_reference_knows():
+    assert sorted(NAMED - set(REFERENCE)) == []
+
+
+def test_cited_files_exist_and_name_their_id():
+    wrong = [(ident, path) for ident, entry in REFERENCE.items() for path in entry.code + entry.tests
+             if not (REPO / path).is_file() or ident not in ids_named_in((REPO / path).read_text(encoding="utf-8"))]
+    assert wrong == []
