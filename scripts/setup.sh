@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 PYTHON="${ISSOKU_PYTHON:-python3}"
 TORCH="${ISSOKU_TORCH:-torch==2.13.0}"
 started=$SECONDS
-step() { echo "setup [$1/4, ${2}s]: $3"; }
+step() { echo "setup step $1/4 (at ${2}s): $3"; }
 
 step 1 $((SECONDS - started)) "virtual environment .venv"
 if [ -x .venv/bin/python ]; then
