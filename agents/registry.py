@@ -63,11 +63,13 @@ def make_policy(name: str, seed: int | None = None, ruleset: Any = None, *, allo
     """A new policy called ``name`` (see :func:`resolve_policy_factory`), seeded with ``seed``.
 
     A scripted agent built for one ruleset (it reads the action names, observation schema and content)
-    declares a ``ruleset`` parameter and gets ``ruleset``; other factories never see it.
+    declares a ``ruleset`` parameter and gets ``ruleset``; other factories never see it. One that only checks
+    the ruleset it is given (a tempo agent refusing another ruleset) declares ``ruleset=None``.
     """
     factory = resolve_policy_factory(name, allow_imports=allow_imports)
-    if "ruleset" in inspect.signature(factory).parameters:
-        if ruleset is None:
+    parameter = inspect.signature(factory).parameters.get("ruleset")
+    if parameter is not None:
+        if ruleset is None and parameter.default is inspect.Parameter.empty:
             raise ValueError(f"policy {name!r} is built for a ruleset; give one (an issoku env's env.unwrapped.ruleset)")
         kwargs["ruleset"] = ruleset
     return factory(seed=seed, **kwargs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -80,7 +81,12 @@ def first_legal(mask: np.ndarray, preferences: Sequence[str]) -> int | None:
 class TempoScripted:
     """Shared plumbing: a preference list per situation, ``pass`` when nothing preferred is legal."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, ruleset: Any = None) -> None:
+        """``ruleset``, where given, is only checked: these agents read the tempo duel's fixed actions and
+        observation, so on another ruleset they would choose wrong actions; they refuse it instead."""
+        if ruleset is not None and tuple(ruleset.action_names) != tuple(ACTION_NAMES):
+            raise ValueError(f"a tempo_duel_v0 agent, it reads the tempo duel's actions and observation, "
+                             f"not those of the {ruleset.name!r} rules")
         self.rng = np.random.default_rng(seed)
 
     def seed(self, seed: int | None) -> None:
@@ -147,8 +153,8 @@ class Heuristic(TempoScripted):
     """A sensible fighter: mixes feints and attacks, parries when healthy and counter-attacks when ahead,
     contests binds and grapples, keeps a ranged weapon loaded and at a distance."""
 
-    def __init__(self, seed: int | None = None, feint_rate: float = 0.3) -> None:
-        super().__init__(seed)
+    def __init__(self, seed: int | None = None, feint_rate: float = 0.3, ruleset: Any = None) -> None:
+        super().__init__(seed, ruleset)
         self.feint_rate = feint_rate
 
     def preferences(self, view: View) -> Sequence[str]:

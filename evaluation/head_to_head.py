@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from issoku.evaluation.commands import check_study_plays
 from issoku.evaluation.config import LoadoutConfig, StudyConfig, build_tournament
 from issoku.evaluation.metrics import Proportion, wilson
 from issoku.evaluation.records import MatchRecord, canonical_json
@@ -99,6 +100,7 @@ def head_to_head(agent: str, opponent: str = "random", duels: int = 500, env: st
     kwargs = dict(env_kwargs or {})
     study = StudyConfig(env=env, policies=(agent, opponent), games_per_pair=duels, base_seed=base_seed,
                         loadouts=(LoadoutConfig(name=canonical_json(kwargs) if kwargs else "default", kwargs=kwargs),))
+    check_study_plays(study)  # an agent of another env is refused here, before a store is made or a duel played
     tournament = build_tournament(study)
     with MatchStore(db, exclusive=db != IN_MEMORY) as store:
         run_tournament(tournament, store, workers=workers, progress=progress)

@@ -31,14 +31,21 @@ def _save(plt, fig, path: Path) -> Path:
     return path
 
 
-def _annotate(ax, values: np.ndarray, text_color) -> None:
-    """Write each defined cell's value (two decimals) on a heatmap; ``text_color(value)`` picks its colour."""
+def contrasting_text_color(image, value: float) -> str:
+    """Black on a light cell, white on a dark one: the cell's colour from the heatmap's own colormap and
+    norm, weighed by perceived luminance (so a yellow viridis cell gets black numbers, a dark one white)."""
+    red, green, blue, _ = image.cmap(image.norm(value))
+    return "black" if 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 else "white"
+
+
+def _annotate(ax, image, values: np.ndarray) -> None:
+    """Write each defined cell's value (two decimals) on a heatmap, in a colour that reads on its cell."""
     rows, columns = values.shape
     for i in range(rows):
         for j in range(columns):
             if not np.isnan(values[i, j]):
                 ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8,
-                        color=text_color(values[i, j]))
+                        color=contrasting_text_color(image, values[i, j]))
 
 
 def plot_ratings(ratings: Ratings, path: Path, title: str) -> Path:
@@ -66,7 +73,7 @@ def plot_matchups(matchups: MatchupMatrix, order: list[int], path: Path, title: 
     image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
-    _annotate(ax, rate, lambda value: "white" if abs(value - 0.5) > 0.3 else "black")
+    _annotate(ax, image, rate)
     ax.set_xlabel("opponent")
     ax.set_ylabel("scores against the opponent")
     ax.set_title(title)
@@ -81,7 +88,7 @@ def plot_combo_table(weapons: list[str], rungs: list[str], best: np.ndarray, pat
     image = ax.imshow(np.ma.masked_invalid(best), cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(rungs)), rungs, rotation=30, ha="right")
     ax.set_yticks(range(len(weapons)), weapons)
-    _annotate(ax, best, lambda value: "white")
+    _annotate(ax, image, best)
     ax.set_xlabel("rung of the ma")
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="best expected Wounds per Energy")
@@ -98,6 +105,6 @@ def plot_restricted(labels: list[str], drop: np.ndarray, low: np.ndarray, high: 
     ax.barh([labels[i] for i in order], drop[order], xerr=errors, capsize=3,
             color=np.where(drop[order] > 0, "#c44e52", "#3b75af"))
     ax.axvline(0.0, color="black", linewidth=0.8)
-    ax.set_xlabel("win-rate drop against the unrestricted policy (½ − score), 95% Wilson interval")
+    ax.set_xlabel("win-rate drop against the unrestricted policy\n(½ − score), 95% Wilson interval")
     ax.set_title(title)
     return _save(plt, fig, path)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets up (scripts/setup.sh) and runs the whole test suite.
+# Sets up (scripts/setup.sh: the project venv .venv) and runs the whole test suite with that venv's Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/browser.sh
-python3 -m pytest "$@"
+export PATH="$PWD/.venv/bin:$PATH"   # tests that call `issoku` or `python` find the venv's
+.venv/bin/python -m pytest "$@"

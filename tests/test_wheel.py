@@ -8,6 +8,7 @@ this one runs from a folder with no checkout in sight.
 import shutil
 import subprocess
 import sys
+import sysconfig
 import textwrap
 from pathlib import Path
 
@@ -57,6 +58,18 @@ FROM_THE_WHEEL = textwrap.dedent("""
 
 
 @pytest.mark.slow
+def _see_the_dependencies_of_this_venv(python: Path) -> None:
+    """Where the tests run in a venv (scripts/setup.sh's .venv), let the fresh one import the dependencies
+    installed there: ``--system-site-packages`` reaches only the base interpreter's, which on a stock
+    machine lack them. A path in a ``.pth`` file is searched after the fresh venv's own site-packages and
+    its own ``.pth`` files are not run, so the wheel's issoku wins over the checkout's editable one."""
+    if sys.prefix == sys.base_prefix:
+        return
+    inner = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                           check=True, capture_output=True, text=True, timeout=120).stdout.strip()
+    Path(inner, "outer_venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
+
+
 def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(tmp_path):
     source = tmp_path / "source"  # the checkout's files only: a build/ folder left by an earlier build would
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,  # hide a gap
@@ -72,6 +85,7 @@ def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
+    _see_the_dependencies_of_this_venv(python)
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
                    capture_output=True, timeout=300)
     run = subprocess.run([str(python), "-c", FROM_THE_WHEEL], cwd=tmp_path, capture_output=True, text=True, timeout=600)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +35,19 @@ def ask_in_terminal(menu: Menu, *, read: Callable[[str], str] = input, write: Ca
         write(f"enter a number from 1 to {len(menu)}")
 
 
+LEGEND = ("legend: E[...] is Energy, W[...] Wounds left, G[...] guard; the ladder brackets the rung in play; "
+          "(3 Energy) after a move is what it costs you now (docs/envs.md)")
+"""Printed once, before a fight whose picture draws these bars (docs/envs.md, "What render_mode draws")."""
+
+
+def priced(env: Any, action: int, name: str) -> str:
+    """A menu entry: the action's name and, where the rules give one, its cost now (the state's optional
+    ``action_cost`` hook, :class:`issoku.rules.kernel.protocol.GameState`)."""
+    cost = getattr(getattr(env, "game_state", None), "action_cost", None)
+    price = cost(int(action)) if cost is not None else None
+    return f"{name}  ({price})" if price else name
+
+
 def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
          write: Callable[[str], None] = print, rung: int | None = None, allow_imports: bool = False) -> float:
     """One fight between a person (``choose``) and the checkpoint's agent (or a ladder's rung); returns the
@@ -52,6 +66,8 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
         raise ConfigError(f"seat must be in 0..{len(seats) - 1}, not {seat}")
     person = seats[seat if seat is not None else int(np.random.default_rng(seed).integers(len(seats)))]
     write(f"you play {person}; the agent plays {', '.join(s for s in seats if s != person)}")
+    if renders and any(bar in str(env.render()) for bar in ("E[", "W[", "G[")):
+        write(LEGEND)
     result = 0.0
     for current in env.agent_iter():
         observation, reward, terminated, truncated, _ = env.last()
@@ -64,7 +80,7 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
         if current == person:
             if renders:
                 write(str(env.render()))
-            action = choose([(int(a), names[a]) for a in np.flatnonzero(mask)])
+            action = choose([(int(a), priced(env.unwrapped, a, names[a])) for a in np.flatnonzero(mask)])
         else:
             action = agent(observation["observation"], mask)
             write(f"{current} (agent) plays {names[action]}")

@@ -131,6 +131,9 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
         pool.restore(metadata["pool"], lambda path, name, seed: pool.add_snapshot(
             path, name, seed=config.seed if seed is None else seed), checkpoint_dir=latest.parent)
+    done = f"resuming at {metadata['steps']:,}; " if resume else ""
+    _say(f"train: {config.env_id} for {config.total_steps:,} learner steps in all ({done}--total-steps sets it), "
+         f"seed {config.seed}, into {run_dir} (Ctrl-C stops; --resume continues)")
 
     env = make_vec_env(config, pool)
     tensorboard_dir = str(run_dir / "tb")

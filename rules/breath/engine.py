@@ -198,6 +198,31 @@ class BreathState:
         """What ``seat`` sees (``observe.encode``)."""
         return encode(self, seat)
 
+    def action_cost(self, action: int) -> str | None:
+        """What ``action`` costs the fighter deciding now (the optional menu hook, for a person choosing): the
+        Energy the engine would charge (Rule 2 with every modifier, BR-020's 1.5x for an improvised defense);
+        None for an action the rules give no price (ending a breath, a module's order, taking the hit)."""
+        seat = self.current_seat()
+        if seat is None:
+            return None
+        f, slot = self.fighters[seat], self.ruleset.slots[action]
+        technique = slot.technique
+        if slot.kind in ("attack", "reserve"):
+            cost = self.cost_of(f, technique, slot.order, technique.cost)[0]
+        elif slot.kind == "improvise":
+            cost = self.cost_of(f, technique, slot.order, technique.cost, improvised=True)[0]
+        elif slot.kind == "use_reserved":
+            cost = 0  # paid when reserved (BR-018)
+        elif slot.kind in ("stance", "kata"):
+            owned = (self.ruleset.own_stances if slot.kind == "stance" else self.ruleset.own_katas)[seat].get(slot.key)
+            if owned is None:
+                return None
+            free = owned.cost == 0 if slot.kind == "stance" else owned.zero_energy
+            cost = 0 if free else self.cost_of(f, None, slot.order, owned.cost)[0]
+        else:
+            return None
+        return f"{cost} Energy"
+
     def render_text(self) -> str:
         """The text rendering the env's ``render_mode="ansi"`` shows."""
         from issoku.rules.breath.observe import render_text

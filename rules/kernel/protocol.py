@@ -127,7 +127,12 @@ class Ruleset(Protocol):
 
 @runtime_checkable
 class GameState(Protocol):
-    """One fight in progress."""
+    """One fight in progress.
+
+    Optional hook (not part of the structural check): ``action_cost(action) -> str | None``, what a legal
+    action costs the seat deciding now as the rules price it (``"3 Energy"``, ``"2 AP"``), or None where
+    they give no price; ``issoku play`` shows it beside each menu entry.
+    """
 
     ruleset: Ruleset
     events: "EventLog"

@@ -176,6 +176,15 @@ class TempoState:
             setattr(copy, name, getattr(self, name))
         return copy
 
+    def action_cost(self, flat_action: int) -> str | None:
+        """What ``flat_action`` costs the seat deciding now (the optional menu hook, for a person choosing):
+        its AP (TP-004/005); a counter-tempo pays only what it costs beyond the declared action (TP-006)."""
+        seat = self.current_seat()
+        if seat is None:
+            return None
+        cost = self.loadout(seat).costs[flat_action]
+        return f"{counter_tempo_payment(self.paid, cost) if self.phase == COUNTER else cost} AP"
+
     def render_text(self) -> str:
         """A spectator's picture (the env adapter's render hook): public facts only, a feint shown as an attack."""
         lines = [f"round {self.round}  distance {self.distance}  turn: {self.ruleset.seat_names[self.actor()]}"]

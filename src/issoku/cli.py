@@ -11,6 +11,10 @@ from typing import Any, Optional
 
 import typer
 
+from issoku.training.config import TrainConfig
+
+TRAIN_DEFAULTS = TrainConfig()  # what train does with an option left out; stdlib-only, so --help stays fast
+
 app = typer.Typer(help="issoku: a reinforcement-learning lab for tabletop combat rules.", no_args_is_help=True,
                   add_completion=False)
 
@@ -28,16 +32,16 @@ def duel(
     seed: int = typer.Option(7, help="Seed of the fight's dice (the same seed gives the same fight)."),
     fighter_a: str = typer.Option("kenshi", "--a", help="Archetype of side 0 (see rules/breath/data/archetypes.toml)."),
     fighter_b: str = typer.Option("ronin", "--b", help="Archetype of side 1."),
-    weapon_a: str = typer.Option(None, help="Another weapon for side 0 (e.g. zanbato, yari, tanto)."),
-    weapon_b: str = typer.Option(None, help="Another weapon for side 1."),
+    weapon_a: str = typer.Option(None, help="Another weapon for side 0 (e.g. zanbato, yari, tanto); default: the archetype's own."),
+    weapon_b: str = typer.Option(None, help="Another weapon for side 1; default: the archetype's own."),
     agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic "
                                 "(with --ma also distance_keeper), or any registered policy name."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of side 1."),
-    data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable)."),
+    data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable); default: the shipped data."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
     ma: bool = typer.Option(False, "--ma", help="Fight a Ma and Blade duel (seed 000): distance, guard, hit locations."),
     kind: str = typer.Option("ikkiuchi", help="With --ma: ikkiuchi (starts at issoku itto) or hatashiai (far range)."),
-    stage: str = typer.Option(None, help="With --ma: terrain stage (sandbar, narrow_path, high_ground, backlight)."),
+    stage: str = typer.Option(None, help="With --ma: terrain stage (sandbar, narrow_path, high_ground, backlight); default: none (open ground)."),
     sparring: bool = typer.Option(False, help="With --ma: a sparring match (points, no wounds)."),
 ) -> None:
     """Play one seeded breath duel (or, with --ma, a Ma and Blade duel) between two scripted fighters and
@@ -86,7 +90,7 @@ def tempo_duel(
     agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: always_parry, feint_counter, heuristic."),
     agent_b: str = typer.Option("always_parry", help="Scripted agent of seat 1."),
     start_distance: int = typer.Option(4, help="Squares between the fighters at the start (TP-G07)."),
-    initiator: int = typer.Option(None, help="Seat that started the fight (TP-021): the other starts Off Guard."),
+    initiator: int = typer.Option(None, help="Seat that started the fight (TP-021): the other starts Off Guard; default: none (a formal duel, both On Guard)."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded tempo duel (003) between two scripted fighters and print its event log."""
@@ -130,9 +134,10 @@ def replay(
     """Play a scenario and print its event log, rule by rule."""
     from issoku.envs.replay import format_jsonl, format_text
     from issoku.evaluation.viewing import play_scenario
-    from issoku.inputs import one_line_errors
+    from issoku.inputs import check_input_file, one_line_errors
 
     with one_line_errors(f"replay {scenario}", also=(TypeError,)):  # TypeError: an env keyword the env lacks
+        check_input_file(scenario, "SCENARIO")
         played = play_scenario(scenario, allow_imports=allow_imports)
     typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
 
@@ -157,6 +162,7 @@ def view(
     from issoku.envs.trace import TraceError
     from issoku.envs.viewer import write_html
     from issoku.evaluation.viewing import trace_fight, trace_scenario, trace_stored
+    from issoku.inputs import check_input_file
     from issoku.rules.kernel.content import DataError
 
     sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
@@ -166,6 +172,7 @@ def view(
         if out.exists() and out.is_dir():
             raise ValueError(f"--out {out}: is a folder, not a file")
         if scenario is not None:
+            check_input_file(scenario, f"SCENARIO {scenario}")
             fight, title = trace_scenario(scenario)
         elif env is not None:
             kwargs = json.loads(env_kwargs)
@@ -185,13 +192,13 @@ def view(
 
 @app.command()
 def train(
-    env: Optional[str] = typer.Option(None, help="Env id: an issoku env (breath_duel_v0), a PettingZoo classic id, or module:factory."),
-    total_steps: Optional[int] = typer.Option(None, help="Learner steps in total (including those before a resume)."),
-    seed: Optional[int] = typer.Option(None, help="Run seed (network, fights, seats, opponents)."),
-    run_dir: Optional[str] = typer.Option(None, help="Run directory (default runs/<env>-seed<seed>)."),
+    env: Optional[str] = typer.Option(None, help=f"Env id: an issoku env, a PettingZoo classic id, or module:factory; default: {TRAIN_DEFAULTS.env_id} (or the --config file's, or the resumed run's)."),
+    total_steps: Optional[int] = typer.Option(None, help=f"Learner steps in total (including those before a resume); default: {TRAIN_DEFAULTS.total_steps:,} (or the --config file's, or the resumed run's)."),
+    seed: Optional[int] = typer.Option(None, help=f"Run seed (network, fights, seats, opponents); default: {TRAIN_DEFAULTS.seed} (or the --config file's)."),
+    run_dir: Optional[str] = typer.Option(None, help="Run directory; default: runs/<env>-seed<seed>."),
     resume: bool = typer.Option(False, "--resume", help="Continue the run in --run-dir from its newest checkpoint."),
-    config: Optional[str] = typer.Option(None, "--config", help="A TOML file of config fields, or a shipped config's name (reference_breath_duel)."),
-    set_: list[str] = typer.Option([], "--set", help="Any other config field, as key=value (repeatable); see issoku.training.config."),
+    config: Optional[str] = typer.Option(None, "--config", help="A TOML file of config fields, or a shipped config's name (reference_breath_duel); default: none (the built-in defaults)."),
+    set_: list[str] = typer.Option([], "--set", help="Any other config field, as key=value (repeatable); see issoku.training.config; default: none (each field's default)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Train an agent by MaskablePPO self-play against a PFSP opponent pool (checkpoints, TensorBoard, resume)."""
@@ -207,7 +214,7 @@ def play(
     checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train, or a folder written by issoku export."),
     seat: Optional[int] = typer.Option(None, help="Your seat index (default: drawn from the seed)."),
     seed: int = typer.Option(0, help="Fight seed."),
-    rung: Optional[int] = typer.Option(None, "--rung", min=1, help="With a ladder folder (issoku ladder): the rung to play, 1 = weakest."),
+    rung: Optional[int] = typer.Option(None, "--rung", min=1, help="With a ladder folder (issoku ladder): the rung to play, 1 = weakest; no default (a ladder folder needs it)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Duel a trained agent in the terminal, choosing your moves from a numbered menu of legal actions."""
@@ -240,7 +247,7 @@ def ladder(
     suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose Elo scale rates the rungs."),
     rungs: int = typer.Option(5, "--rungs", min=1, max=50, help="How many rungs to keep, spread from weakest to strongest."),
     temperature: list[float] = typer.Option([0.0, 1.0, 2.0, 4.0], "--temperature", "-t", min=0.0, max=100.0, help="Sampling temperatures to try per snapshot (0: argmax play); repeat."),
-    target: Optional[float] = typer.Option(None, "--target", help="Print the rung closest to this many Elo over --over."),
+    target: Optional[float] = typer.Option(None, "--target", help="Print the rung closest to this many Elo over --over; default: none (no rung picked)."),
     over: str = typer.Option("random", "--over", help="With --target: the suite reference the target is relative to."),
     db: Path = typer.Option(Path("runs/ladder/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
@@ -310,8 +317,8 @@ def evaluate(
     checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
     opponent: str = typer.Option("random", help="Scripted agent: a registry name (ma_heuristic) or package.module:Factory."),
     duels: int = typer.Option(1000, help="Seeded duels; each fight seed is played twice, seats swapped."),
-    seed: Optional[int] = typer.Option(None, help="Base fight seed (default: issoku.evaluation.checkpoint_duels.DEFAULT_SEED)."),
-    out: Optional[Path] = typer.Option(None, help="Also write the result, per seat and per matchup, to this JSON file."),
+    seed: Optional[int] = typer.Option(None, help="Base fight seed; default: 20000003 (issoku.evaluation.checkpoint_duels.DEFAULT_SEED)."),
+    out: Optional[Path] = typer.Option(None, help="Also write the result, per seat and per matchup, to this JSON file; default: none (print only)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Duel a trained checkpoint against a scripted agent: win rate with a 95 % Wilson interval."""
@@ -339,19 +346,19 @@ def evaluate(
 @app.command("balance-report")
 def balance_report(
     study: list[Path] = typer.Option(None, "--study", help="A study TOML file (docs/balance.md); repeat. Default, with no --env either: the shipped studies (both duels, policies, loadouts, combo table, restricted play)."),
-    env: str = typer.Option(None, "--env", help="Env id or package.module:factory, for one ad-hoc study of that env (or to override the studies')."),
+    env: str = typer.Option(None, "--env", help="Env id or package.module:factory, for one ad-hoc study of that env (or to override the studies'); default: the studies' own (breath_duel_v0 for an ad-hoc study)."),
     policy: list[str] = typer.Option(None, "--policy", "-p", help="Policy name or name=package.module:factory; repeat. Default: every registered agent."),
-    games: int = typer.Option(None, "--games", "-n", help="Games per pair and loadout (seats swap every other game)."),
-    seed: int = typer.Option(None, "--seed", help="Base seed of the games."),
-    mirrors: bool = typer.Option(None, "--mirrors/--no-mirrors", help="Also play each policy against itself."),
+    games: int = typer.Option(None, "--games", "-n", help="Games per pair and loadout (seats swap every other game); default: the study's games_per_pair (20 for an ad-hoc study)."),
+    seed: int = typer.Option(None, "--seed", help="Base seed of the games; default: the study's base_seed (0 for an ad-hoc study)."),
+    mirrors: bool = typer.Option(None, "--mirrors/--no-mirrors", help="Also play each policy against itself; default: the study's mirrors (off for an ad-hoc study)."),
     db: Path = typer.Option(Path("runs/balance/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     out: Path = typer.Option(Path("runs/balance/report"), "--out", help="Folder for report.md and the plots."),
     workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
     batch_size: int = typer.Option(16, "--batch-size", help="Games per job."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating intervals."),
     play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
-    composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath)."),
-    composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat."),
+    composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath); default: the study's."),
+    composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat; default: the study's."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
@@ -391,10 +398,10 @@ def balance_report(
 
 @app.command("benchmark")
 def benchmark(
-    candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, or package.module:attribute (a factory or a plain callable), optionally as name=package.module:attribute."),
+    candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, or package.module:attribute (a factory or a plain callable), optionally as name=package.module:attribute; needed unless --calibrate."),
     suite: str = typer.Option("breath_duel_v0", "--suite", help="A shipped suite name or a suite TOML file."),
     db: Path = typer.Option(Path("runs/benchmark/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
-    workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process)."),
+    workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating interval."),
     calibrate: bool = typer.Option(False, "--calibrate", help="Play the references' round robin and print their ratings (for the suite file)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
@@ -433,8 +440,8 @@ def head_to_head(
     env: str = typer.Option("breath_duel_v0", "--env", help="Env id or package.module:factory."),
     env_kwargs: str = typer.Option("{}", "--env-kwargs", help='Env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
     seed: int = typer.Option(0, "--seed", help="Seed of the first pair of duels (then seed+1, ...)."),
-    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process)."),
-    db: Optional[Path] = typer.Option(None, "--db", help="Keep the duels in this match store (a rerun plays nothing again)."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Keep the duels in this match store (a rerun plays nothing again); default: none (kept in memory)."),
 ) -> None:
     """Win, draw and loss of one agent against another over seeded duels, with 95 % intervals."""
     import json

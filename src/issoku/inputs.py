@@ -72,6 +72,13 @@ def check_output_dir(option: str, path: Path | None) -> None:
         raise BadInput(f"{option} {path}: is a file, not a folder")
 
 
+def check_input_file(path: Path, name: str) -> None:
+    """Refuse an input file that is not there as ``<name>: no such file`` (a typo, not bad data); ``name`` is
+    the argument, with the path where the command's prefix does not already say it."""
+    if not path.exists():
+        raise BadInput(f"{name}: no such file")
+
+
 def check_output_file(option: str, path: Path | None) -> None:
     """Refuse an output file that is an existing folder, or under a path that is a file."""
     if path is None:

@@ -58,6 +58,7 @@ def test_killed_run_resumes_from_its_last_checkpoint_and_evaluates(tmp_path):
     resumed = issoku_train(run_dir, "--resume")
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
+    assert f"train: {RACE} for {TOTAL_STEPS:,} learner steps in all (resuming at {killed_at:,};" in err  # said first
     steps = [steps_of(path) for path in complete_checkpoints(run_dir)]
     assert steps == sorted(steps) and steps[-1] >= TOTAL_STEPS
     assert all(later - earlier <= INTERVAL + TINY["n_envs"] for earlier, later in zip(steps, steps[1:]))

@@ -18,7 +18,7 @@ from issoku.training.checkpoints import latest_checkpoint
 from issoku.training.config import TrainConfig
 from issoku.training.export import export_checkpoint
 from issoku.training.make_env import env_identity, make_config_env
-from issoku.training.play import play
+from issoku.training.play import LEGEND, play
 from issoku.training.selfplay import train
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "exported_opponent.py"
@@ -155,5 +155,9 @@ def test_issoku_play_takes_an_export_folder_as_it_takes_a_checkpoint(exported):
     assert isinstance(agent, ExportedPolicy)
     assert metadata["config"] == json.loads(checkpoint.with_suffix(".json").read_text())["config"]
     lines: list[str] = []
-    reward = play(folder, seat=0, seed=4, choose=lambda menu: menu[0][0], write=lines.append)
+    menus = []
+    reward = play(folder, seat=0, seed=4, choose=lambda menu: menus.append(menu) or menu[0][0], write=lines.append)
     assert reward in (-1.0, 0.0, 1.0) and any("(agent) plays" in line for line in lines)
+    assert lines.count(LEGEND) == 1 and lines.index(LEGEND) == 1  # the bars explained once, before the fight
+    entries = [name for menu in menus for _, name in menu]
+    assert any(name.startswith("attack:") and name.endswith(" Energy)") for name in entries)
