@@ -221,11 +221,18 @@ def balance_report(
     play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
     composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath)."),
     composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat."),
+    variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/): play each touched study under both versions, report what moved."),
+    base: Path = typer.Option(None, "--base", help="With --variant: compare against this variant folder instead of the shipped rules."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
 
     With no arguments: the default report on both duels (a few minutes on two cores).
     """
+    if variant is not None or base is not None:
+        from issoku.evaluation.variants import variant_command
+
+        raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
+                                         variant, base))
     from issoku.evaluation.commands import balance_report as run_balance_report
     from issoku.evaluation.commands import default_studies, study_from_options
     from issoku.evaluation.metrics import CompositionSpec
