@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_rating
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
 from issoku.evaluation.store import MatchStore
+from issoku.evaluation.versions import split_versions
 
 
 def _pct(p: Proportion) -> str:
@@ -209,12 +211,15 @@ def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: 
 def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] | None = None,
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
                  compositions: Mapping[str, CompositionSpec] | None = None,
-                 combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True) -> Path:
+                 combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
+                 pool_versions: bool = False) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
     combo table section per env id (default: the latest the store keeps). Restricted-play games
     (:mod:`issoku.evaluation.restricted`) get their own section and stay out of every other measure.
+    Each rules version gets its own section (:mod:`issoku.evaluation.versions`); ``pool_versions`` mixes
+    them, and the headlines say so.
     """
     compositions = compositions or {}
     if combo_tables is None:
@@ -224,22 +229,25 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
     lines: list[str] = []
     summary: list[str] = []
-    for env in tqdm(env_ids, desc="report", unit="env", disable=not progress):
-        stored = list(store.records(env_id=env))
+    groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
+    for group in tqdm(groups, desc="report", unit="env", disable=not progress):
+        env, stored = group.env_id, group.records
         records = [record for record in stored if not is_restricted(record)]
+        summary += [f"- {line}" for line in group.warnings]
         if not records:
-            lines += [f"## {env}", "", "No games stored for this env.", ""]
+            lines += [f"## {group.label}", "", "No games stored for this env.", ""]
             continue
-        analysis = analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
-                           composition=compositions.get(env))
+        analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
+                                   composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
-        if env in combo_tables:
+        if env in combo_tables and not group.version:
             lines += combo_section(combo_tables[env], env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
         restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
         if restricted:
-            lines += restricted_section(restricted, env, out_dir)
-        summary += [f"- {line}" for line in headlines(analysis, combo_tables.get(env), restricted)]
+            lines += restricted_section(restricted, group.label, out_dir)
+        summary += [f"- {line}" for line in headlines(analysis, combo_tables.get(env) if not group.version else None,
+                                                      restricted)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]

@@ -223,6 +223,7 @@ def balance_report(
     composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat."),
     variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/): play each touched study under both versions, report what moved."),
     base: Path = typer.Option(None, "--base", help="With --variant: compare against this variant folder instead of the shipped rules."),
+    pool_versions: bool = typer.Option(False, "--pool-versions", help="Mix the rules versions the store holds into one section (the headlines say so)."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
 
@@ -243,7 +244,7 @@ def balance_report(
                    or [study_from_options(None, env, policy, games, seed, mirrors)]) if play else []
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
         runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
-                                          bootstrap=bootstrap, composition=composition)
+                                          bootstrap=bootstrap, composition=composition, pool_versions=pool_versions)
     except (ValueError, KeyError) as error:  # DataError, pydantic ValidationError, UnknownNameError
         typer.echo(f"balance-report: {error}", err=True)
         raise typer.Exit(2) from None
