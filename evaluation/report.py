@@ -230,8 +230,10 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     lines: list[str] = []
     summary: list[str] = []
     groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
+    versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
     for group in tqdm(groups, desc="report", unit="env", disable=not progress):
         env, stored = group.env_id, group.records
+        table = combo_tables.get(env) if versions[env] == 1 or not group.version else None  # one table per env
         records = [record for record in stored if not is_restricted(record)]
         summary += [f"- {line}" for line in group.warnings]
         if not records:
@@ -240,14 +242,13 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
-        if env in combo_tables and not group.version:
-            lines += combo_section(combo_tables[env], env, out_dir, records, compositions.get(env),
+        if table is not None:
+            lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
         restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
         if restricted:
             lines += restricted_section(restricted, group.label, out_dir)
-        summary += [f"- {line}" for line in headlines(analysis, combo_tables.get(env) if not group.version else None,
-                                                      restricted)]
+        summary += [f"- {line}" for line in headlines(analysis, table, restricted)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]

@@ -27,6 +27,7 @@ from pathlib import Path
 from scipy.stats import t as student_t
 
 from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
@@ -93,7 +94,9 @@ def _collect(figures: dict[tuple, tuple[list[float], list[float]]], key: tuple, 
 
 def paired_shifts(env_id: str, base: Iterable[MatchRecord], variant: Iterable[MatchRecord]) -> list[Shift]:
     """Every figure's paired difference between the two versions' twin games (uncorrected p-values)."""
+    base = list(base)
     twins = {_pair_key(r): r for r in base}
+    balanced = {r.key for r in seat_balanced(base)}  # the first mover only where seats were swapped
     figures: dict[tuple, tuple[list[float], list[float]]] = {}
     for after in variant:
         before = twins.get(_pair_key(after))
@@ -108,7 +111,7 @@ def paired_shifts(env_id: str, base: Iterable[MatchRecord], variant: Iterable[Ma
                 if me < them:
                     _collect(figures, (f"{what} {me} vs {them}: score of {me}", (me, them), "rate"),
                              before.score(seat), after.score(seat))
-        if before.first_seat is not None and after.first_seat is not None:
+        if before.key in balanced and before.first_seat is not None and after.first_seat is not None:
             _collect(figures, ("first mover's score", (), "rate"), before.score(before.first_seat),
                      after.score(after.first_seat))
         _collect(figures, ("draw rate", (), "rate"), float(before.winner is None), float(after.winner is None))
