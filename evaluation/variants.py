@@ -27,15 +27,16 @@ from pathlib import Path
 from scipy.stats import t as student_t
 
 from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.report import HEADLINES, _table, read_headlines
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
 from issoku.rules.variant import Change, Variant, data_diff
 
 REPORT = "report.md"
-HEADLINES = "## Headlines"
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def with_variant(tournament: Tournament, variant: Path | None) -> Tournament:
 def _fingerprint(tournament: Tournament) -> str:
     env = tournament.env_factory(**tournament.loadouts[0].kwargs)
     try:
-        return str(env.unwrapped.ruleset.fingerprint)
+        return rules_fingerprint(env)
     finally:
         env.close()
 
@@ -231,11 +232,6 @@ def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change],
     return lines
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    return lines + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows] + [""]
-
-
 def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequence[StudyComparison],
                          variant: Path, base: Path | None, alpha: float) -> Path:
     """``report.md`` (What changed, headlines, moved figures, every figure) and ``variant_figures.csv``."""
@@ -277,13 +273,6 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
                 writer.writerow([c.env, c.study, s.figure, s.kind, r.base, r.variant, r.delta, r.low, r.high, r.p,
                                  r.p_adjusted, r.n])
     return report
-
-
-def read_headlines(report: Path) -> list[str]:
-    """The headline lines of a written variant report."""
-    text = Path(report).read_text().split(HEADLINES, 1)[-1].split("\n## ", 1)[0]
-    return [line[2:] for line in text.splitlines() if line.startswith("- ")]
-
 
 
 def variant_command(study_files: Sequence[Path] | None, env: str | None, policies: Sequence[str] | None,

@@ -84,3 +84,12 @@ def test_malformed_data_unknown_fields_and_broken_references_name_file_and_field
     with pytest.raises(DataError, match="unknown weapon 'spear'") as error:
         Variant(tmp_path / "archetype").validate()
     assert error.value.problems[0][0].endswith(".weapon") and error.value.path.name == "archetypes.toml"
+
+
+def test_the_skirmish_loads_a_variant_too():
+    from issoku.envs import breath_skirmish_v0
+
+    ruleset = breath_skirmish_v0.env(variant=VARIANTS / "skill_ashigaru_spear").unwrapped.ruleset
+    assert ruleset.catalog.archetypes["ashigaru"].skill("spearmanship") == 5
+    with pytest.raises(ValueError, match="variant replaces data"):
+        breath_skirmish_v0.env(variant=VARIANTS / "skill_ashigaru_spear", data=RULES_DIR / "breath" / "data")
