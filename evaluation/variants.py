@@ -277,7 +277,8 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
 
 def variant_command(study_files: Sequence[Path] | None, env: str | None, policies: Sequence[str] | None,
                     games: int | None, seed: int | None, mirrors: bool | None, db: Path, out: Path,
-                    workers: int | None, batch_size: int, variant: Path | None, base: Path | None) -> int:
+                    workers: int | None, batch_size: int, variant: Path | None, base: Path | None,
+                    allow_imports: bool = False) -> int:
     """The CLI's ``balance-report --variant``: prints the headlines and the report path; returns the exit status.
 
     Any bad input (a variant file, a study, an option) is one line naming file, field and why, exit 2,
@@ -290,7 +291,8 @@ def variant_command(study_files: Sequence[Path] | None, env: str | None, policie
         if variant is None:
             raise ValueError("--base needs --variant (the version to compare against it)")
         files = list(study_files or ()) or ([] if env else default_studies())
-        studies = ([(file.stem, study_from_options(file, env, policies, games, seed, mirrors)) for file in files]
+        studies = ([(file.stem, study_from_options(file, env, policies, games, seed, mirrors,
+                                                   allow_imports=allow_imports)) for file in files]
                    or [("ad hoc", study_from_options(None, env, policies, games, seed, mirrors))])
         Variant(variant).validate()
         Variant(base).validate()
