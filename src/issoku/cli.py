@@ -361,11 +361,6 @@ def balance_report(
 
     With no arguments: the default report on both duels (a few minutes on two cores).
     """
-    if variant is not None or base is not None:
-        from issoku.evaluation.variants import variant_command
-
-        raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
-                                         variant, base, allow_imports))
     from issoku.evaluation.commands import balance_report as run_balance_report
     from issoku.evaluation.commands import default_studies, study_from_options
     from issoku.evaluation.metrics import CompositionSpec
@@ -379,6 +374,11 @@ def balance_report(
         bounded("--batch-size", batch_size, 1, MAX_GAMES)
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
         check_output_dir("--out", out)
+        if variant is not None or base is not None:
+            from issoku.evaluation.variants import variant_command
+
+            raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
+                                             variant, base, allow_imports))
         files = list(study or ()) or ([] if env else default_studies())
         studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
                     for file in files]
