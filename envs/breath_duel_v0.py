@@ -75,7 +75,9 @@ Keyword arguments
     MA-G05) and ``long_weapon_opening`` (MA-024): optional rules, off by default.
     ``round_limit`` (BR-G20, default 20). ``allies_side``: the side that acts first on count ties
     (BR-A07, default 0). ``data``: breath content TOML files or folders replacing the shipped ones;
-    ``terrain``: a terrain TOML file replacing the shipped one. ``ma``: False for the core breath fight
+    ``terrain``: a terrain TOML file replacing the shipped one. ``variant``: a rules variant folder
+    (:mod:`issoku.rules.variant`: edited copies of files under ``rules/``) laid over the shipped data
+    (not with ``data`` or ``terrain``). ``ma``: False for the core breath fight
     (then the duel options above must stay at their defaults).
     Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
     the default, or "raise"), ``illegal_reward`` and ``record_events``.
@@ -105,6 +107,7 @@ from issoku.rules.ma.config import DuelMode, MaDuelConfig
 from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
 from issoku.rules.ma.duel import ma_duel
 from issoku.rules.ma.ladder import DuelKind
+from issoku.rules.variant import Variant
 
 ENV_ID = "breath_duel_v0"
 
@@ -153,7 +156,7 @@ def _choice(enum: type[DuelKind] | type[DuelMode], value: Any, what: str) -> Any
 
 def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
                  round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
-                 terrain: Path | str | None = None,
+                 terrain: Path | str | None = None, variant: Path | str | None = None,
                  **duel_options: Any) -> BreathRuleset:
     """The ruleset these arguments configure (shared between envs built with the same ones).
 
@@ -161,6 +164,11 @@ def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = Tr
     """
     if not ma and (duel_options or terrain is not None):
         raise ValueError(f"duel options {sorted(duel_options) + (['terrain'] if terrain else [])} need ma=True")
+    if variant is not None:
+        if data is not None or terrain is not None:
+            raise ValueError("variant replaces data and terrain: give one or the other")
+        overlay = Variant(variant)
+        data, terrain = overlay.breath_data(), (overlay.terrain() if ma else None)
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
     duel = duel_config(**duel_options) if ma else None
     return _cached_ruleset(fighter_specs(fighters), round_limit, allies_side, sources, duel,
@@ -179,7 +187,7 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
 
 def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
             round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
-            terrain: Path | str | None = None,
+            terrain: Path | str | None = None, variant: Path | str | None = None,
             kind: str | None = None, mode: str | None = None, hit_locations: bool | None = None,
             stage: str | None = None, stage_side: int | None = None, step_in_edge: bool | None = None,
             long_weapon_opening: bool | None = None, **env_options: Any) -> RulesetAECEnv:
@@ -188,7 +196,7 @@ def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
              "step_in_edge": step_in_edge, "long_weapon_opening": long_weapon_opening}
     duel_options = {name: value for name, value in given.items() if value is not None}
     ruleset = make_ruleset(fighters, ma=ma, round_limit=round_limit, allies_side=allies_side, data=data,
-                           terrain=terrain, **duel_options)
+                           terrain=terrain, variant=variant, **duel_options)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

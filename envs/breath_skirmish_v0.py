@@ -63,8 +63,9 @@ Keyword arguments
     ``finesse``, ``physique``, ``wits``, ``courage``; the side is its sequence) or a ``FighterSpec``;
     default ``[["kenshi", "ashigaru"], ["ronin", "shinobi"]]``. ``round_limit`` (BR-G20, default 20).
     ``allies_side`` (BR-A07, default 0). ``data``: content TOML files or folders replacing the shipped
-    ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
-    the default, or "raise"), ``illegal_reward``, ``record_events``.
+    ones; ``variant``: a rules variant folder (:mod:`issoku.rules.variant`) laid over them instead. Plus the
+    adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or
+    "raise"), ``illegal_reward``, ``record_events``.
 
 Training and tournaments
     ``issoku train --env breath_skirmish_v0`` (``--set env_kwargs='{"sides": ...}'``) trains one fighter's
@@ -97,6 +98,7 @@ from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
+from issoku.rules.variant import Variant
 
 ENV_ID = "breath_skirmish_v0"
 CAPACITY = 4
@@ -118,8 +120,13 @@ def side_specs(sides: Sequence[Sequence[FighterLike]] | None) -> tuple[FighterSp
 
 
 def make_ruleset(sides: Sequence[Sequence[FighterLike]] | None = None, round_limit: int = BreathConfig.round_limit,
-                 allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None) -> BreathRuleset:
+                 allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None,
+                 variant: Path | str | None = None) -> BreathRuleset:
     """The skirmish ruleset these arguments configure (shared between envs built with the same ones)."""
+    if variant is not None:
+        if data is not None:
+            raise ValueError("variant replaces data: give one or the other")
+        data = Variant(variant).breath_data()
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
     return _cached_ruleset(side_specs(sides), round_limit, allies_side, sources)
 
@@ -135,9 +142,9 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
 
 def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit: int = BreathConfig.round_limit,
             allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None,
-            **env_options: Any) -> RulesetAECEnv:
+            variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
-    ruleset = make_ruleset(sides, round_limit, allies_side, data)
+    ruleset = make_ruleset(sides, round_limit, allies_side, data, variant)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

@@ -73,7 +73,8 @@ from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.tempo import TempoDuel
-from issoku.rules.tempo.content import DATA_DIR
+from issoku.rules.tempo.content import DATA_DIR, load_roster
+from issoku.rules.variant import Variant
 
 ENV_ID = "tempo_duel_v0"
 
@@ -81,21 +82,28 @@ ENV_ID = "tempo_duel_v0"
 @lru_cache(maxsize=64)
 def make_ruleset(fighters: tuple[str, str] = ("fencer", "knight"), initiator: int | None = None,
                  start_distance: int = 4, round_limit: int = 30, ap_per_round: int = 12, base_movement: int = 4,
-                 max_distance: int = 12, data: str | None = None) -> TempoDuel:
-    """The tempo ruleset these arguments configure (immutable, so envs built alike share one)."""
-    return TempoDuel(fighters, data_dir=DATA_DIR if data is None else data, initiator=initiator,
+                 max_distance: int = 12, data: str | None = None, variant: str | None = None) -> TempoDuel:
+    """The tempo ruleset these arguments configure (immutable, so envs built alike share one).
+
+    ``variant``: a rules variant folder (:mod:`issoku.rules.variant`) whose tempo files replace the shipped ones.
+    """
+    overrides = Variant(variant).tempo_files() if variant is not None else None
+    roster = load_roster(DATA_DIR if data is None else data, overrides)
+    return TempoDuel(fighters, roster=roster, initiator=initiator,
                      start_distance=start_distance, round_limit=round_limit, ap_per_round=ap_per_round,
                      base_movement=base_movement, max_distance=max_distance)
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), *, initiator: int | None = None,
             start_distance: int = 4, round_limit: int = 30, ap_per_round: int = 12, base_movement: int = 4,
-            max_distance: int = 12, data: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            max_distance: int = 12, data: Path | str | None = None, variant: Path | str | None = None,
+            **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two fighter names, not one string")
     ruleset = make_ruleset(tuple(fighters), initiator, start_distance, round_limit, ap_per_round, base_movement,
-                           max_distance, None if data is None else str(data))
+                           max_distance, None if data is None else str(data),
+                           None if variant is None else str(variant))
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from issoku.evaluation.metagame import Dominance, Equilibrium, dominated_strategies, nash_equilibrium, payoff_matrix
 from issoku.evaluation.metrics import (CompositionSpec, Decisiveness, Diversity, MatchupMatrix, Proportion, SequenceUse,
                                        decisiveness, first_mover_advantage, frequent_compositions, frequent_sequences,
-                                       matchup_matrix, seat_advantage, strategy_diversity)
+                                       matchup_matrix, seat_advantage, seat_balanced, strategy_diversity)
 from issoku.evaluation.pairings import Games, Side, by_label, by_policy, games_between
 from issoku.evaluation.ratings import Ratings, rate
 from issoku.evaluation.records import MatchRecord
@@ -98,6 +98,10 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
     if len(fingerprints) > 1:
         notes.append(f"matches were played under {len(fingerprints)} rules fingerprints (each loadout's fighters "
                      "are part of it, as any change of rules data is); they are analysed together.")
+    balanced = seat_balanced(records)
+    if not balanced:
+        notes.append("first mover: no game's loadout was also played with the seats swapped, so the first mover's "
+                     "figure mixes the seat with what each seat fields.")
     return BalanceAnalysis(
         env_id=env_ids.pop(), games=len(records), rules_fingerprints=fingerprints,
         loadouts=tuple(sorted({record.loadout for record in records})),
@@ -106,7 +110,7 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
         by_policy=_analyse_sides(records, by_policy, "policies", bootstrap, seed, confidence, notes),
         by_loadout=(_analyse_sides(records, by_label, "loadouts", bootstrap, seed, confidence, notes)
                     if any(any(record.seat_labels) for record in records) else None),
-        first_mover=first_mover_advantage(records, confidence),
+        first_mover=first_mover_advantage(balanced or records, confidence),
         seats=tuple(seat_advantage(records, seat, confidence) for seat in range(records[0].num_seats)),
         decisiveness=decisiveness(records, confidence),
         diversity=strategy_diversity(records, composition if has_compositions else None),

@@ -200,10 +200,11 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
 def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: int | None = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
-                   progress: bool = True) -> tuple[list[StudyRun], Path]:
+                   progress: bool = True, pool_versions: bool = False) -> tuple[list[StudyRun], Path]:
     """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
-    ``composition`` overrides the studies' own composition specs for every env.
+    ``composition`` overrides the studies' own composition specs for every env; ``pool_versions`` mixes
+    the rules versions the store holds (else each has its own section).
     """
     for study in studies:
         check_study_plays(study, composition)
@@ -227,4 +228,4 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
         if composition is not None:
             compositions = {env_id: composition for env_id in store.env_ids()}
         return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
-                                  progress=progress)
+                                  progress=progress, pool_versions=pool_versions)

@@ -85,6 +85,18 @@ def matchup_matrix(games: Games, confidence: float = 0.95) -> MatchupMatrix:
     return MatchupMatrix(games.names, scores, played, rate, low, high)
 
 
+def seat_balanced(records: Iterable[MatchRecord]) -> list[MatchRecord]:
+    """The games whose seat labels are also played the other way round (or are the same on both seats).
+
+    Only these measure the first mover: when one fighter always sits in seat 0, a first-mover figure
+    mixes the seat with the fighter (the default policy study seats the kenshi first in every game).
+    """
+    records = list(records)
+    played = {record.seat_labels for record in records}
+    return [record for record in records if all(record.seat_labels)
+            and (len(set(record.seat_labels)) == 1 or tuple(reversed(record.seat_labels)) in played)]
+
+
 def first_mover_advantage(records: Iterable[MatchRecord], confidence: float = 0.95) -> Proportion:
     """The first mover's score rate over all games: ½ means moving first is worth nothing."""
     scored = [record.score(record.first_seat) for record in records if record.first_seat is not None]

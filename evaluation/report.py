@@ -12,6 +12,7 @@ import csv
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
+from issoku.evaluation.versions import split_versions
 
 
 def _pct(p: Proportion) -> str:
@@ -220,12 +222,15 @@ def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: 
 def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] | None = None,
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
                  compositions: Mapping[str, CompositionSpec] | None = None,
-                 combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True) -> Path:
+                 combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
+                 pool_versions: bool = False) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
     combo table section per env id (default: the latest the store keeps). Restricted-play games
     (:mod:`issoku.evaluation.restricted`) get their own section and stay out of every other measure.
+    Each rules version gets its own section (:mod:`issoku.evaluation.versions`); ``pool_versions`` mixes
+    them, and the headlines say so.
     """
     compositions = compositions or {}
     if combo_tables is None:
@@ -235,22 +240,26 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
     lines: list[str] = []
     summary: list[str] = []
-    for env in tqdm(env_ids, desc="report", unit="env", disable=not progress):
-        stored = list(store.records(env_id=env))
+    groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
+    versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
+    for group in tqdm(groups, desc="report", unit="env", disable=not progress):
+        env, stored = group.env_id, group.records
+        table = combo_tables.get(env) if versions[env] == 1 or not group.version else None  # one table per env
         records = [record for record in stored if not is_restricted(record)]
+        summary += [f"- {line}" for line in group.warnings]
         if not records:
-            lines += [f"## {env}", "", "No games stored for this env.", ""]
+            lines += [f"## {group.label}", "", "No games stored for this env.", ""]
             continue
-        analysis = analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
-                           composition=compositions.get(env))
+        analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
+                                   composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
-        if env in combo_tables:
-            lines += combo_section(combo_tables[env], env, out_dir, records, compositions.get(env),
+        if table is not None:
+            lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
         restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
         if restricted:
-            lines += restricted_section(restricted, env, out_dir)
-        summary += [f"- {line}" for line in headlines(analysis, combo_tables.get(env), restricted)]
+            lines += restricted_section(restricted, group.label, out_dir)
+        summary += [f"- {line}" for line in headlines(analysis, table, restricted)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]

@@ -102,9 +102,15 @@ def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[
                            if action in known and (spec is None or kind == spec.kind)]
                 singles.update(set(actions))
                 pairs.update(set(ngrams(actions, 2)))
-    chosen: list[tuple[str, ...]] = [(name,) for name, _ in singles.most_common(maneuvers)]
-    chosen += [pair for pair, _ in pairs.most_common() if pair[0] != pair[1]][:combos]
+    # Ties go by name, never by set order (which PYTHONHASHSEED changes from run to run).
+    chosen: list[tuple[str, ...]] = [(name,) for name in _most_used(singles)[:maneuvers]]
+    chosen += [pair for pair in _most_used(pairs) if pair[0] != pair[1]][:combos]
     return chosen
+
+
+def _most_used(counts: Counter) -> list:
+    """The counted items, most counted first, ties in their sort order."""
+    return sorted(counts, key=lambda item: (-counts[item], item))
 
 
 def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ...]], action_names: Sequence[str],

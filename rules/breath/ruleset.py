@@ -243,6 +243,12 @@ class BreathRuleset:
         blob = json.dumps(described, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
+    def seat_content(self, seat: int) -> tuple[str, ...]:
+        """The content keys a seat fields (archetype, weapon, armor, stances, [Kata]): what a data edit can touch."""
+        sheet = self.sheets[seat]
+        return (sheet.name, sheet.weapon.key, sheet.armor.key, *(s.key for s in sheet.stances),
+                *(k.key for k in sheet.katas))
+
     # -- the kernel protocol -----------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True):
         """A fresh fight; all chance from ``numpy.random.default_rng(seed)``."""

@@ -9,6 +9,7 @@ The engine never sees pydantic objects: :func:`load_roster` converts them to the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -153,10 +154,13 @@ def _weapon(name: str, model: WeaponModel) -> Weapon:
                   model.accuracy, model.aimed_accuracy, model.attack_speed, model.reload_ap)
 
 
-def load_roster(data_dir: Path | str = DATA_DIR) -> Roster:
-    """Load and cross-check weapons.toml, armour.toml and fighters.toml from ``data_dir``."""
-    data_dir = Path(data_dir)
-    paths = [data_dir / "weapons.toml", data_dir / "armour.toml", data_dir / "fighters.toml"]
+def load_roster(data_dir: Path | str = DATA_DIR, files: Mapping[str, Path] | None = None) -> Roster:
+    """Load and cross-check weapons.toml, armour.toml and fighters.toml from ``data_dir``.
+
+    ``files`` replaces some of them by name (``{"weapons.toml": path}``): a rules variant's edited copies.
+    """
+    data_dir, files = Path(data_dir), files or {}
+    paths = [Path(files.get(name, data_dir / name)) for name in ("weapons.toml", "armour.toml", "fighters.toml")]
     weapons_file = validate(paths[0], read_toml(paths[0]), WeaponsFile)
     armour_file = validate(paths[1], read_toml(paths[1]), ArmourFile)
     fighters_file = validate(paths[2], read_toml(paths[2]), FightersFile)

@@ -69,6 +69,11 @@ class TempoDuel:
                     base_movement, max_distance, self.roster.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
+    def seat_content(self, seat: int) -> tuple[str, ...]:
+        """The content keys a seat fields (fighter, weapon, armour): what a data edit can touch."""
+        fighter = self.roster.fighters[self.fighters[seat]]
+        return (fighter.name, fighter.weapon.name, fighter.armour.name)
+
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,
                           dice: Dice | None = None) -> TempoState:
         """A fresh duel drawing chance from ``default_rng(seed)``, or from ``dice`` (ScriptedDice in tests)."""

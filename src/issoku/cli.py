@@ -359,6 +359,9 @@ def balance_report(
     play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
     composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath); default: the study's."),
     composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat; default: the study's."),
+    variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/): play each touched study under both versions, report what moved."),
+    base: Path = typer.Option(None, "--base", help="With --variant: compare against this variant folder instead of the shipped rules."),
+    pool_versions: bool = typer.Option(False, "--pool-versions", help="Mix the rules versions the store holds into one section (the headlines say so)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
@@ -378,13 +381,18 @@ def balance_report(
         bounded("--batch-size", batch_size, 1, MAX_GAMES)
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
         check_output_dir("--out", out)
+        if variant is not None or base is not None:
+            from issoku.evaluation.variants import variant_command
+
+            raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
+                                             variant, base, allow_imports))
         files = list(study or ()) or ([] if env else default_studies())
         studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
                     for file in files]
                    or [study_from_options(None, env, policy, games, seed, mirrors)]) if play else []
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
         runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
-                                          bootstrap=bootstrap, composition=composition)
+                                          bootstrap=bootstrap, composition=composition, pool_versions=pool_versions)
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "

@@ -102,3 +102,15 @@ def test_frequent_compositions_and_their_entropy():
     assert (p.distinct_compositions, p.composition_entropy) == (2, pytest.approx(1.0))
     assert (q.distinct_compositions, q.composition_entropy) == (1, 0.0)
     assert strategy_diversity(records)[0].composition_entropy is None
+
+
+def test_the_first_mover_counts_only_seat_balanced_games():
+    """Issue 15: a study that always seats the same fighter first confounds seat and fighter."""
+    from issoku.evaluation.metrics import seat_balanced
+
+    swapped = [make_record(("p", "p"), (1.0, -1.0), seed=1, labels=("a", "b")),
+               make_record(("p", "p"), (1.0, -1.0), seed=1, labels=("b", "a"))]
+    one_way = [make_record(("p", "p"), (1.0, -1.0), seed=2, labels=("a", "c")),
+               make_record(("p", "q"), (1.0, -1.0), seed=3)]
+    mirror = [make_record(("p", "p"), (1.0, -1.0), seed=4, labels=("c", "c"))]
+    assert seat_balanced(swapped + one_way + mirror) == swapped + mirror

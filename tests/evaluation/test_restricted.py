@@ -66,3 +66,12 @@ def test_restriction_results_score_the_restricted_seat_against_its_own_base():
                make_record(("p", "p -a"), (0.0, 0.0), seed=2), make_record(("p -a", "q"), (1.0, -1.0), seed=3)]
     (result,) = restriction_results(records)
     assert result.score.n == 3 and result.score.value == pytest.approx(1.5 / 3) and result.drop == pytest.approx(0.0)
+
+
+def test_battery_ties_go_by_name_not_by_set_order():
+    """Issue 15: with ties broken by set iteration, two runs under different PYTHONHASHSEED chose
+    different restrictions. Twelve actions each used once tie; the battery must list them by name."""
+    names = tuple(f"move_{letter}" for letter in "qwertyuiopas")
+    record = make_record(("p", "q"), (1.0, -1.0), actions=(names, ("x",)))
+    assert battery([record], "p", names + ("x",), maneuvers=12, combos=3) == (
+        [(name,) for name in sorted(names)] + sorted(zip(names, names[1:]))[:3])

@@ -1,0 +1,310 @@
+"""``issoku balance-report --variant DIR``: what did my edit change?
+
+A variant folder (:mod:`issoku.rules.variant`) is validated first (bad data: file, field, why; nothing
+played). Every study whose env the variant touches is then played twice on the same schedule, once
+under the base rules (the shipped data, or ``--base DIR``) and once under the variant: same loadouts,
+policies, seats and seeds, so each game has a twin (common random numbers). The two versions have
+different rules fingerprints, hence different match keys: the store keeps them apart, and each
+version's figures come only from its own scheduled games.
+
+The report opens with **What changed** (the structural data diff), then every figure that moved
+significantly: each side's score (loadout labels and policies), each matchup, the first mover's
+score, the draw and timeout rates and the mean length, as paired differences with Holm-corrected
+p-values and Bonferroni-simultaneous intervals (:mod:`issoku.evaluation.stats`), biggest first. A
+headline names the edit and the loadout it moved: the edit whose item is content that loadout fields
+(its weapon, archetype, armour, stances, fighter), read from the ruleset's ``seat_content``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from scipy.stats import t as student_t
+
+from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.match import rules_fingerprint
+from issoku.evaluation.metrics import seat_balanced
+from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.report import HEADLINES, _table, read_headlines
+from issoku.evaluation.stats import PairedDifference, holm, paired_difference
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import Tournament, run_tournament, schedule
+from issoku.rules.variant import Change, Variant, data_diff
+
+REPORT = "report.md"
+
+
+@dataclass(frozen=True)
+class Shift:
+    """One figure of one study under both versions."""
+
+    env: str
+    figure: str
+    sides: tuple[str, ...]
+    """The loadouts or policies the figure is about (empty: the whole env)."""
+    kind: str
+    """``rate`` (a score or rate in [0, 1]) or ``length`` (decisions)."""
+    result: PairedDifference
+
+
+def with_variant(tournament: Tournament, variant: Path | None) -> Tournament:
+    """The tournament with ``variant`` added to every loadout's env keywords (None: unchanged)."""
+    if variant is None:
+        return tournament
+    loadouts = tuple(replace(lo, kwargs={**lo.kwargs, "variant": str(variant)}) for lo in tournament.loadouts)
+    return replace(tournament, loadouts=loadouts)
+
+
+def _fingerprint(tournament: Tournament) -> str:
+    env = tournament.env_factory(**tournament.loadouts[0].kwargs)
+    try:
+        return rules_fingerprint(env)
+    finally:
+        env.close()
+
+
+def seat_content(tournament: Tournament) -> dict[str, set[str]]:
+    """Per loadout label (or policy-free loadout), the content keys its seats field, from the rulesets."""
+    content: dict[str, set[str]] = {}
+    for loadout in tournament.loadouts:
+        env = tournament.env_factory(**loadout.kwargs)
+        try:
+            ruleset = env.unwrapped.ruleset
+            for seat, label in enumerate(loadout.seat_labels):
+                keys = getattr(ruleset, "seat_content", lambda s: ())(seat)
+                content.setdefault(label, {label}).update(keys)
+        finally:
+            env.close()
+    return content
+
+
+def _pair_key(record: MatchRecord) -> tuple:
+    return record.loadout, record.policies, record.seed
+
+
+def _collect(figures: dict[tuple, tuple[list[float], list[float]]], key: tuple, before: float, after: float) -> None:
+    base, variant = figures.setdefault(key, ([], []))
+    base.append(before)
+    variant.append(after)
+
+
+def paired_shifts(env_id: str, base: Iterable[MatchRecord], variant: Iterable[MatchRecord]) -> list[Shift]:
+    """Every figure's paired difference between the two versions' twin games (uncorrected p-values)."""
+    base = list(base)
+    twins = {_pair_key(r): r for r in base}
+    balanced = {r.key for r in seat_balanced(base)}  # the first mover only where seats were swapped
+    figures: dict[tuple, tuple[list[float], list[float]]] = {}
+    for after in variant:
+        before = twins.get(_pair_key(after))
+        if before is None:
+            continue
+        for side_of, what in ((lambda r, s: r.seat_labels[s], "loadout"), (lambda r, s: r.policies[s], "policy")):
+            a, b = side_of(after, 0), side_of(after, 1)
+            if not a or not b or a == b:
+                continue
+            for seat, (me, them) in enumerate(((a, b), (b, a))):
+                _collect(figures, (f"{what} {me}: score", (me,), "rate"), before.score(seat), after.score(seat))
+                if me < them:
+                    _collect(figures, (f"{what} {me} vs {them}: score of {me}", (me, them), "rate"),
+                             before.score(seat), after.score(seat))
+        if before.key in balanced and before.first_seat is not None and after.first_seat is not None:
+            _collect(figures, ("first mover's score", (), "rate"), before.score(before.first_seat),
+                     after.score(after.first_seat))
+        _collect(figures, ("draw rate", (), "rate"), float(before.winner is None), float(after.winner is None))
+        _collect(figures, ("timeout rate", (), "rate"), float(before.truncated), float(after.truncated))
+        _collect(figures, ("mean length", (), "length"), before.length, after.length)
+    return [Shift(env_id, figure, sides, kind, paired_difference(b, v))
+            for (figure, sides, kind), (b, v) in figures.items()]
+
+
+@dataclass(frozen=True)
+class StudyComparison:
+    """One study under both versions."""
+
+    env: str
+    study: str
+    games: int
+    shifts: list[Shift]
+    content: dict[str, set[str]]
+
+
+def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[Tournament, Tournament] | None:
+    tournament = build_tournament(study)
+    pair = with_variant(tournament, base), with_variant(tournament, variant)
+    try:
+        fingerprints = _fingerprint(pair[0]), _fingerprint(pair[1])
+    except TypeError as error:  # an env factory without the variant keyword
+        raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
+    return None if fingerprints[0] == fingerprints[1] else pair
+
+
+def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path | None, variant: Path,
+                  workers: int | None, batch_size: int, progress: bool) -> StudyComparison | None:
+    """Play a study under both versions (resuming) and measure what moved; None when the variant leaves
+    its rules unchanged."""
+    pair = _tournaments(study, base, variant)
+    if pair is None:
+        return None
+    versions = []
+    for tournament in pair:
+        run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress)
+        keys = {spec.key for _, spec in schedule(tournament)}
+        versions.append([r for r in store.records(loadouts=[lo.name for lo in tournament.loadouts]) if r.key in keys])
+    env_id = versions[1][0].env_id
+    shifts = paired_shifts(env_id, *versions)
+    return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]))
+
+
+def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path, out: Path,
+            base: Path | None = None, workers: int | None = None, batch_size: int = 16, alpha: float = 0.05,
+            progress: bool = True) -> Path:
+    """Validate the variant (and base), play every touched study under both, write the variant report."""
+    variant_data = Variant(variant)
+    base_data = Variant(base)
+    variant_data.validate()
+    base_data.validate()
+    changes = data_diff(base_data, variant_data)
+    comparisons: list[StudyComparison] = []
+    with MatchStore(db) as store:
+        for name, study in studies:
+            found = compare_study(study, name, store, base, variant, workers, batch_size, progress)
+            if found is not None:
+                comparisons.append(found)
+    tests = sum(len(c.shifts) for c in comparisons)
+    corrected = holm([_widen(s.result, tests, alpha) for c in comparisons for s in c.shifts])
+    index = 0
+    for comparison in comparisons:
+        for position, shift in enumerate(comparison.shifts):
+            comparison.shifts[position] = replace(shift, result=corrected[index])
+            index += 1
+    return write_variant_report(out, changes, comparisons, variant, base, alpha)
+
+
+def _widen(result: PairedDifference, tests: int, alpha: float) -> PairedDifference:
+    """``result``'s 95 % interval made Bonferroni-simultaneous over ``tests`` figures (wider t quantile)."""
+    if result.n < 2 or result.high == result.low:
+        return result
+    se = (result.high - result.low) / 2 / float(student_t.ppf(1 - 0.05 / 2, result.n - 1))
+    half = float(student_t.ppf(1 - alpha / (2 * max(tests, 1)), result.n - 1)) * se
+    return replace(result, low=result.delta - half, high=result.delta + half)
+
+
+def related_changes(shift: Shift, changes: Sequence[Change], content: dict[str, set[str]]) -> list[Change]:
+    """The edits whose item is content a side of the figure fields (all edits when none is)."""
+    keys = set().union(*(content.get(side, {side}) for side in shift.sides)) if shift.sides else set()
+    related = [c for c in changes if keys & set(c.item.split(" / "))]
+    return related or list(changes)
+
+
+def _amount(shift: Shift) -> str:
+    r = shift.result
+    if shift.kind == "length":
+        return f"{r.base:.1f} → {r.variant:.1f} ({r.delta:+.1f} [{r.low:+.1f}, {r.high:+.1f}])"
+    return f"{r.base:.1%} → {r.variant:.1%} ({100 * r.delta:+.1f} pts [{100 * r.low:+.1f}, {100 * r.high:+.1f}])"
+
+
+def _edits(changes: Sequence[Change], most: int = 2) -> str:
+    shown = "; ".join(str(c) for c in changes[:most])
+    return shown + (f" (and {len(changes) - most} more)" if len(changes) > most else "")
+
+
+def moved(comparison: StudyComparison) -> list[Shift]:
+    """The figures whose corrected interval excludes zero, rates biggest first, then lengths."""
+    found = [s for s in comparison.shifts if s.result.significant]
+    return sorted(found, key=lambda s: (s.kind != "rate", -abs(s.result.delta), s.figure))
+
+
+def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change], top: int = 3) -> list[str]:
+    """Per study, its biggest significant moves, each naming the edit behind it; or that nothing moved."""
+    lines = []
+    for c in comparisons:
+        found = [s for s in moved(c) if s.kind == "rate" and " vs " not in s.figure][:top]
+        if not found:
+            lines.append(f"{c.env} ({c.study}): no figure moved significantly over {c.games} paired games.")
+        for shift in found:
+            lines.append(f"{c.env} ({c.study}): {shift.figure} {_amount(shift)}, Holm p={shift.result.p_adjusted:.2g}"
+                         f" — after {_edits(related_changes(shift, changes, c.content))}.")
+    return lines
+
+
+def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequence[StudyComparison],
+                         variant: Path, base: Path | None, alpha: float) -> Path:
+    """``report.md`` (What changed, headlines, moved figures, every figure) and ``variant_figures.csv``."""
+    out.mkdir(parents=True, exist_ok=True)
+    tests = sum(len(c.shifts) for c in comparisons)
+    lines = [f"# Rules variant report: {variant} against {base or 'the shipped rules'}", "",
+             f"Written {datetime.date.today().isoformat()}.", "", "## What changed", ""]
+    lines += [f"- `{c}`" for c in changes] or ["- nothing: the variant's files equal the base's."]
+    lines += ["", HEADLINES, ""] + [f"- {line}" for line in headlines(comparisons, changes)] + [""]
+    lines += ["## How it was measured", "",
+              f"Each study below was played under both versions on the same schedule (same loadouts, policies, "
+              f"seats and seeds); each figure is the mean of its per-game differences (variant − base) over the "
+              f"twin games. {tests} figures were tested at once: p-values are Holm-corrected, intervals "
+              f"Bonferroni-simultaneous at {1 - alpha:.0%}; a figure is listed as moved only when its corrected "
+              "interval excludes zero. Studies whose rules the variant leaves unchanged are not played. "
+              "Restricted play and the combo table are not compared here (run the plain report on each version).",
+              ""]
+    for c in comparisons:
+        lines += [f"## {c.env}: {c.study}", "", f"{c.games} games per version, paired.", ""]
+        found = moved(c)
+        lines += ["### Moved significantly", ""]
+        lines += _table(["figure", "base → variant (difference [corrected interval])", "Holm p", "pairs",
+                         "edits behind it"],
+                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n,
+                          _edits(related_changes(s, changes, c.content))) for s in found]) if found else ["none.", ""]
+        lines += ["### Every figure", ""]
+        lines += _table(["figure", "base → variant", "Holm p", "pairs"],
+                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n)
+                         for s in sorted(c.shifts, key=lambda s: s.figure)])
+    report = out / REPORT
+    report.write_text("\n".join(lines))
+    with (out / "variant_figures.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["env", "study", "figure", "kind", "base", "variant", "delta", "low", "high", "p",
+                         "p_holm", "pairs"])
+        for c in comparisons:
+            for s in sorted(c.shifts, key=lambda s: s.figure):
+                r = s.result
+                writer.writerow([c.env, c.study, s.figure, s.kind, r.base, r.variant, r.delta, r.low, r.high, r.p,
+                                 r.p_adjusted, r.n])
+    return report
+
+
+def variant_command(study_files: Sequence[Path] | None, env: str | None, policies: Sequence[str] | None,
+                    games: int | None, seed: int | None, mirrors: bool | None, db: Path, out: Path,
+                    workers: int | None, batch_size: int, variant: Path | None, base: Path | None,
+                    allow_imports: bool = False) -> int:
+    """The CLI's ``balance-report --variant``: prints the headlines and the report path; returns the exit status.
+
+    Any bad input (a variant file, a study, an option) is one line naming file, field and why, exit 2,
+    before a game is played.
+    """
+    from issoku.evaluation.commands import default_studies, study_from_options
+    from issoku.rules.kernel.content import DataError
+
+    try:
+        if variant is None:
+            raise ValueError("--base needs --variant (the version to compare against it)")
+        files = list(study_files or ()) or ([] if env else default_studies())
+        studies = ([(file.stem, study_from_options(file, env, policies, games, seed, mirrors,
+                                                   allow_imports=allow_imports)) for file in files]
+                   or [("ad hoc", study_from_options(None, env, policies, games, seed, mirrors))])
+        Variant(variant).validate()
+        Variant(base).validate()
+        report = compare(studies, variant, db, out, base=base, workers=workers, batch_size=batch_size)
+    except DataError as error:
+        field, why = error.problems[0] if error.problems else ("(file)", "invalid")
+        print(f"balance-report: {error.path}: {field}: {why}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError) as error:
+        print(f"balance-report: {str(error).splitlines()[0]}", file=sys.stderr)
+        return 2
+    for line in read_headlines(report):
+        print(f"  {line}")
+    print(f"report: {report}")
+    return 0

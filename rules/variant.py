@@ -1,0 +1,151 @@
+"""Rules variants: a folder of edited data files laid over the shipped rules data.
+
+A designer's loop is *edit one number, ask what it did*. A variant folder holds only the edited files,
+at their paths under ``rules/`` (``breath/data/weapons.toml``, ``ma/terrain.toml``,
+``tempo/data/weapons.toml``); every other file stays the shipped one. :class:`Variant` resolves each
+data file to its overlay or shipped path, so a ruleset loads a variant exactly as it loads the shipped
+data (``breath_duel_v0.env(variant=DIR)``, ``tempo_duel_v0.env(variant=DIR)``), and the fingerprint
+changes with the bytes, as for any data change.
+
+:meth:`Variant.validate` loads every system the variant touches before anything is played: a
+malformed file, an unknown field or item, a broken cross reference (a stance whitelist, an
+archetype's weapon) fails as a :class:`~issoku.rules.kernel.content.DataError` naming the file, the
+field and why. :func:`data_diff` is the structural diff a report opens with
+(``breath/data/weapons.toml: nodachi / parry: cost 2 → 1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from issoku.rules.kernel.content import DataError, read_toml
+
+RULES_DIR = Path(__file__).resolve().parent
+DATA_GLOBS = ("breath/data/*.toml", "ma/terrain.toml", "tempo/data/*.toml")
+"""The shipped data files a variant may replace, relative to ``rules/``."""
+
+
+def shipped_files() -> tuple[str, ...]:
+    """Every shipped data file, as a ``/``-separated path relative to ``rules/``, sorted."""
+    return tuple(sorted(path.relative_to(RULES_DIR).as_posix() for pattern in DATA_GLOBS
+                        for path in RULES_DIR.glob(pattern)))
+
+
+class Variant:
+    """The shipped data with the files of ``root`` laid over it (``root=None``: the shipped data itself)."""
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = None if root is None else Path(root)
+        self.files: dict[str, Path] = {}
+        """The overlay's files by their path under ``rules/``."""
+        if self.root is None:
+            return
+        if not self.root.is_dir():
+            raise DataError(self.root, [("(variant)", "not a folder (a variant is a folder of edited data files)")])
+        known = set(shipped_files())
+        for path in sorted(self.root.rglob("*")):
+            if path.is_dir():
+                continue
+            relative = path.relative_to(self.root).as_posix()
+            if relative not in known:
+                raise DataError(path, [("(path)", f"{relative!r} is no shipped data file; a variant holds edited "
+                                                  f"copies at their paths under rules/: {', '.join(sorted(known))}")])
+            self.files[relative] = path
+        if not self.files:
+            raise DataError(self.root, [("(variant)", "holds no data file")])
+
+    def path(self, relative: str) -> Path:
+        """The file the variant uses for a shipped data file (its own copy, else the shipped one)."""
+        return self.files.get(relative, RULES_DIR / relative)
+
+    def touches(self, system: str) -> bool:
+        """Whether the variant edits a file of ``system`` (``breath``, ``ma``, ``tempo``)."""
+        return any(relative.split("/")[0] == system for relative in self.files)
+
+    def breath_data(self) -> list[Path]:
+        """The breath content files, shipped order, each replaced by the variant's copy where it has one."""
+        return [self.path(relative) for relative in shipped_files() if relative.startswith("breath/data/")]
+
+    def terrain(self) -> Path:
+        """The Ma duel's terrain file."""
+        return self.path("ma/terrain.toml")
+
+    def tempo_files(self) -> dict[str, Path]:
+        """The variant's own tempo data files by file name (``{"weapons.toml": path}``)."""
+        return {relative.rsplit("/", 1)[1]: path for relative, path in self.files.items()
+                if relative.startswith("tempo/data/")}
+
+    def validate(self) -> None:
+        """Load every system the variant touches; bad data raises :class:`DataError` (file, field, why)."""
+        from issoku.rules.breath.content import load_catalog
+        from issoku.rules.ma.content import load_content
+        from issoku.rules.tempo.content import DATA_DIR, load_roster
+
+        if self.touches("breath") or self.touches("ma"):
+            load_catalog(self.breath_data())
+            load_content(self.terrain())
+        if self.touches("tempo"):
+            load_roster(DATA_DIR, self.tempo_files())
+
+
+@dataclass(frozen=True)
+class Change:
+    """One edited value: ``file`` under ``rules/``, the ``item`` (``nodachi / parry``), the ``field``."""
+
+    file: str
+    item: str
+    field: str
+    before: Any
+    after: Any
+
+    def __str__(self) -> str:
+        item = f"{self.item}: " if self.item else ""
+        return f"{self.file}: {item}{self.field} {_show(self.before)} → {_show(self.after)}"
+
+
+def _show(value: Any) -> str:
+    if value is _ABSENT:
+        return "(absent)"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+_ABSENT = object()
+
+
+def _leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """``(path, value)`` of every leaf; a table in an array is named by its ``key`` (else its index) in
+    place of the array's name (``nodachi / parry``, not ``weapon / nodachi / technique / parry``)."""
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            yield from _leaves(inner, (*path, str(name)))
+    elif isinstance(value, list) and value and all(isinstance(entry, dict) for entry in value):
+        for index, entry in enumerate(value):
+            yield from _leaves(entry, (*path[:-1], str(entry.get("key", index))))
+    else:
+        yield path, value
+
+
+def _flatten(raw: dict) -> dict[tuple[str, ...], Any]:
+    # A top-level table (``[weapons.rapier]``) is what the file is about: its name is left out.
+    leaves = (leaf for name, inner in raw.items()
+              for leaf in (_leaves(inner) if isinstance(inner, dict) else _leaves({name: inner})))
+    return {path: value for path, value in leaves if path[-1:] != ("key",)}
+
+
+def data_diff(base: Variant, variant: Variant) -> list[Change]:
+    """Every value the ``variant`` sets differently from ``base``, file by file, in file order."""
+    changes: list[Change] = []
+    for relative in sorted(set(base.files) | set(variant.files)):
+        before = _flatten(read_toml(base.path(relative)))
+        after = _flatten(read_toml(variant.path(relative)))
+        for path in list(before) + [p for p in after if p not in before]:
+            old, new = before.get(path, _ABSENT), after.get(path, _ABSENT)
+            if old != new:
+                changes.append(Change(relative, " / ".join(path[:-1]), path[-1], old, new))
+    return changes
+
+
+__all__ = ["Change", "DATA_GLOBS", "RULES_DIR", "Variant", "data_diff", "shipped_files"]

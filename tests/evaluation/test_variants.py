@@ -1,0 +1,100 @@
+"""``balance-report --variant`` (issue 15): paired comparison of two rules versions on the same seeds."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from issoku.cli import app
+from issoku.evaluation.commands import study_from_options
+from issoku.evaluation.stats import holm, paired_difference
+from issoku.evaluation.variants import compare, read_headlines
+
+REPO = Path(__file__).resolve().parents[2]
+VARIANTS = REPO / "tests" / "data" / "variants"
+STUDIES = REPO / "evaluation" / "studies"
+
+
+def test_paired_difference_and_holm_by_hand():
+    same = paired_difference([1, 0, 1, 0], [1, 0, 1, 0])
+    assert same.delta == 0 and same.p == 1 and not same.significant
+    shifted = paired_difference([0] * 10, [1] * 10)
+    assert shifted.delta == 1 and shifted.p == 0 and shifted.significant
+    noisy = paired_difference([0, 0, 0, 0], [1, 0, 1, 0])
+    assert 0 < noisy.p < 1 and noisy.low < 0.5 < noisy.high
+    corrected = holm([noisy, shifted, same])
+    # Holm: the smallest p times 3, the next times 2 (never below the one before), the largest times 1.
+    assert corrected[1].p_adjusted == 0
+    assert corrected[0].p_adjusted == pytest.approx(min(1, 2 * noisy.p))
+    assert corrected[2].p_adjusted == 1
+
+
+@pytest.mark.parametrize("variant, field, loadout", [
+    ("armour_tempo_medium", "medium: rating 4 → 8", "spearman"),
+    ("tempo_spear_counter_ap", "spear / ap_by_action: counter_attack (absent) → 1", "spearman"),
+])
+def test_a_planted_exploit_is_headlined_with_its_field_and_loadout(tmp_path, variant, field, loadout):
+    study = study_from_options(STUDIES / "4_tempo_duel_v0_loadouts.toml", games_per_pair=20)
+    report = compare([("loadouts", study)], VARIANTS / variant, tmp_path / "m.sqlite", tmp_path / "out",
+                     workers=0, progress=False)
+    first = read_headlines(report)[0]
+    assert f"loadout {loadout}: score" in first and field in first, first
+    text = report.read_text()
+    assert text.index("## What changed") < text.index("## Headlines")
+    assert (tmp_path / "out" / "variant_figures.csv").exists()
+
+
+def test_the_versions_stay_apart_in_the_store_and_the_base_is_reused(tmp_path):
+    study = study_from_options(STUDIES / "4_tempo_duel_v0_loadouts.toml", games_per_pair=2)
+    compare([("loadouts", study)], VARIANTS / "armour_tempo_medium", tmp_path / "m.sqlite", tmp_path / "a",
+            workers=0, progress=False)
+    from issoku.evaluation.store import MatchStore
+
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        fingerprints = {(r.loadout, r.rules_fingerprint) for r in store.records()}
+        assert store.count() == 2 * 40 and len(fingerprints) == 2 * 20
+    # against another variant as base: the first variant's games are reused, only the new one plays
+    compare([("loadouts", study)], VARIANTS / "tempo_spear_counter_ap", tmp_path / "m.sqlite", tmp_path / "b",
+            base=VARIANTS / "armour_tempo_medium", workers=0, progress=False)
+    text = (tmp_path / "b" / "report.md").read_text()
+    assert "tempo/data/armour.toml: medium: rating 8 → 4" in text
+    assert "spear / ap_by_action: counter_attack (absent) → 1" in text
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        assert store.count() == 3 * 40
+
+
+def test_a_bad_variant_is_one_line_exit_2_and_nothing_is_played(tmp_path):
+    bad = tmp_path / "bad" / "tempo" / "data"
+    bad.mkdir(parents=True)
+    (bad / "armour.toml").write_text("[armour.none]\nrating = 0\nencumbrance = 0\nweight = 2\n")
+    result = CliRunner().invoke(app, ["balance-report", "--variant", str(tmp_path / "bad"),
+                                      "--db", str(tmp_path / "m.sqlite"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "armour.toml: armour.none.weight: Extra inputs" in lines[0], result.output
+    assert not (tmp_path / "m.sqlite").exists()
+
+
+def _report(tmp: Path, hashseed: str, *args: str) -> str:
+    for name in ("m.sqlite", "m.sqlite-wal", "m.sqlite-shm"):
+        (tmp / name).unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONHASHSEED": hashseed}
+    subprocess.run([sys.executable, "-m", "issoku", "balance-report", *args, "--db", str(tmp / "m.sqlite"),
+                    "--out", str(tmp / "out"), "-j", "0", "--bootstrap", "20"], check=True, env=env, cwd=REPO,
+                   capture_output=True)
+    return "\n".join(line for line in (tmp / "out" / "report.md").read_text().splitlines()
+                     if not line.startswith("Written "))
+
+
+def test_reports_are_byte_identical_under_different_hash_seeds(tmp_path):
+    study = tmp_path / "study.toml"
+    study.write_text((STUDIES / "3_tempo_duel_v0_policies.toml").read_text()
+                     .replace("games = 100", "games = 2").replace("games_per_pair = 100", "games_per_pair = 4"))
+    plain = [_report(tmp_path, seed, "--study", str(study)) for seed in ("1", "2")]
+    assert plain[0] == plain[1] and "### Restricted play" in plain[0]
+    variant = [_report(tmp_path, seed, "--study", str(study), "--variant", str(VARIANTS / "armour_tempo_medium"))
+               for seed in ("3", "4")]
+    assert variant[0] == variant[1] and "## What changed" in variant[0]
