@@ -9,7 +9,7 @@ by letting a learner search for what beats the field. One iteration, read in :fu
 2. solve the meta-game: the Nash mixture of the payoff matrix (:func:`~issoku.evaluation.metagame.nash_equilibrium`);
 3. train a MaskablePPO best response against that mixture (each episode's opponent drawn by the
    mixture's weights; warm-started from a checkpoint when one is given; loadouts randomized when
-   ``matchups`` are given), ``workers`` envs in as many processes;
+   ``matchups`` are given);
 4. measure its gain over the mixture, ``Σ σ_j · E[return vs j]`` with a 95 % interval (normal, per
    opponent variances): an exploitability estimate, NashConv-style, in return units ``[-1, 1]``;
 5. add it to the population; stop when the gain's upper bound falls under ``threshold`` (the field
@@ -65,9 +65,16 @@ class HuntConfig:
     matchups: tuple[str, ...] = ()
     """Fighter names: randomized loadouts while training (see ``TrainConfig.matchups``)."""
     workers: int = 2
-    """Training envs, one process each (``SubprocVecEnv`` when more than one), and tournament processes."""
+    """Tournament processes (the payoff matrix and the gain games)."""
+    n_envs: int = 8
+    """Training envs of a best response."""
+    subprocess_envs: bool = False
+    """One process per training env (``SubprocVecEnv``) instead of all in this one (``DummyVecEnv``). Measured
+    slower on the shared 2-core machine (docs/benchmarks.md): an env step costs less than the pipe round trip."""
     n_steps: int = 256
-    """PPO rollout length per env."""
+    """PPO rollout length per env (8 envs x 256: the 2,048-step rollout of ``TrainConfig``'s defaults)."""
+    batch_size: int = 256
+    """PPO minibatch."""
     progress: bool = True
 
 
@@ -165,6 +172,7 @@ def hunt(config: HuntConfig) -> list[Iteration]:
     done: list[Iteration] = []
     if state_path.exists():
         saved = json.loads(state_path.read_text())
+        check_same_hunt(saved["config"], config, state_path)
         done = [Iteration(**entry) for entry in saved["iterations"]]
     writer = configure(str(out / "tb" / "hunt"), ["tensorboard"])
     learned = [iteration.best_response for iteration in done]
@@ -179,7 +187,7 @@ def hunt(config: HuntConfig) -> list[Iteration]:
             games = games_between(records, names=names)
             equilibrium = nash_equilibrium(payoff_matrix(*games.matrices()))
             mixture = {names[i]: float(equilibrium.mixture[i]) for i in equilibrium.support}
-            checkpoint = train_best_response(config, specs, mixture, index, out)
+            checkpoint = train_best_response(config, mixture, index, out)
             br_spec = _population_specs(config, [*learned, checkpoint])[-1]
             measured = _tournament(config, [*specs, br_spec], [(br_spec.name, name) for name in mixture],
                                    1_000_000 * (index + 1))
@@ -211,6 +219,19 @@ def hunt(config: HuntConfig) -> list[Iteration]:
                 break
     writer.close()
     return done
+
+
+RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subprocess_envs")
+"""Settings a resumed hunt may change: they decide how far it goes and how it runs, not what it finds."""
+
+
+def check_same_hunt(saved: Mapping[str, Any], config: HuntConfig, where: Path) -> None:
+    """Refuse to resume a hunt under other settings (its iterations would mix two hunts), every difference named."""
+    current = json.loads(json.dumps(asdict(config)))
+    changed = [f"{key}: the hunt in {where} was run with {saved.get(key)!r}, not {value!r}"
+               for key, value in current.items() if key not in RESUMABLE_CHANGES and saved.get(key) != value]
+    if changed:
+        raise ValueError("cannot resume with other settings (choose another --out):\n  " + "\n  ".join(changed))
 
 
 def _mixture_shares(records: Sequence[MatchRecord], mixture: Mapping[str, float]) -> dict[str, float]:
@@ -269,54 +290,60 @@ class MixturePool(OpponentPool):
         return dict(zip(self.names, self._weights.tolist()))
 
 
-def train_best_response(config: HuntConfig, specs: Sequence[PolicySpec], mixture: Mapping[str, float], index: int,
-                        out: Path) -> str:
-    """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path."""
+def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]], weights: Sequence[float],
+                          seed: int, tensorboard_log: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """A MaskablePPO learner against the mixture of ``members`` (``(name, policy entry)``) with ``weights``, on
+    ``config.workers`` envs (one process each when more than one), new or warm-started; and the env's identity."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from issoku.agents.checkpoint import check_compatible, metadata_path, read_metadata
-    from issoku.training.checkpoints import atomic_write_json
+    from issoku.agents.checkpoint import check_compatible, read_metadata
     from issoku.training.config import TrainConfig
     from issoku.training.make_env import env_identity, make_config_env
     from issoku.training.selfplay import new_model
 
-    path = out / "agents" / f"br{index + 1}.zip"
-    if path.exists() and metadata_path(path).exists():
-        return str(path)
     torch.set_num_threads(1)
-    entries = {Path(entry).stem if entry.endswith(".zip") else entry.partition("=")[0]: entry.partition("=")[2] or entry
-               for entry in (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))}
-    members = tuple((name, entries.get(name, name)) for name in mixture)
-    train_config = TrainConfig(env_id=config.env_id, matchups=config.matchups, seed=config.seed + 7919 * (index + 1),
-                               n_envs=config.workers, n_steps=config.n_steps, batch_size=config.n_steps,
-                               total_steps=config.steps, run_dir=str(out / "agents"))
+    train_config = TrainConfig(env_id=config.env_id, matchups=config.matchups, seed=seed, n_envs=config.n_envs,
+                               n_steps=config.n_steps, batch_size=config.batch_size, total_steps=config.steps)
     probe = make_config_env(train_config)
     identity = env_identity(probe, config.env_id)
     probe.close()
-    builder = _MixtureEnv(train_config, members, tuple(mixture.values()))
-    vec_cls = SubprocVecEnv if config.workers > 1 else DummyVecEnv
-    env = vec_cls([builder] * config.workers)
-    env.seed(train_config.seed)
-    tensorboard = str(out / "tb")
+    builder = _MixtureEnv(train_config, tuple(members), tuple(weights))
+    env = (SubprocVecEnv if config.subprocess_envs else DummyVecEnv)([builder] * config.n_envs)
+    env.seed(seed)
     if config.warm_start:
         check_compatible(read_metadata(config.warm_start), identity, what=f"checkpoint {config.warm_start}")
-        model = MaskablePPO.load(config.warm_start, env=env, device="cpu", tensorboard_log=tensorboard,
-                                 seed=train_config.seed)
+        model = MaskablePPO.load(config.warm_start, env=env, device="cpu", tensorboard_log=tensorboard_log, seed=seed)
     else:
-        model = new_model(train_config, env, tensorboard)
+        model = new_model(train_config, env, tensorboard_log)
+    return model, {**identity, "config": train_config.to_json()}
+
+
+def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path) -> str:
+    """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path."""
+    from issoku.agents.checkpoint import metadata_path
+    from issoku.training.checkpoints import atomic_write_json
+
+    path = out / "agents" / f"br{index + 1}.zip"
+    if path.exists() and metadata_path(path).exists():
+        return str(path)
+    entries = {Path(entry).stem if entry.endswith(".zip") else entry.partition("=")[0]: entry.partition("=")[2] or entry
+               for entry in (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))}
+    seed = config.seed + 7919 * (index + 1)
+    model, identity = best_response_learner(config, [(name, entries.get(name, name)) for name in mixture],
+                                            list(mixture.values()), seed, str(out / "tb"))
     try:
         model.learn(config.steps, tb_log_name=f"br{index + 1}", progress_bar=config.progress,
                     reset_num_timesteps=not config.warm_start)
     finally:
-        env.close()
+        model.get_env().close()
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.stem + ".partial.zip")
     model.save(partial)
     atomic_write_json(metadata_path(path), {
-        **identity, "steps": int(model.num_timesteps), "seed": train_config.seed, "config": train_config.to_json(),
-        "pool": [], "hunt": {"iteration": index + 1, "mixture": dict(mixture), "warm_start": config.warm_start}})
+        **identity, "steps": int(model.num_timesteps), "seed": seed, "pool": [],
+        "hunt": {"iteration": index + 1, "mixture": dict(mixture), "warm_start": config.warm_start}})
     partial.replace(path)
     return str(path)
 

@@ -262,7 +262,9 @@ def hunt(
     seed: int = typer.Option(0, help="Seed of games and training."),
     warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface)."),
     matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat."),
-    workers: int = typer.Option(2, "--workers", "-j", help="Training env processes and tournament workers."),
+    workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
+    n_envs: int = typer.Option(8, "--n-envs", help="Training envs of each best response."),
+    subprocess_envs: bool = typer.Option(False, "--subprocess-envs", help="One process per training env (SubprocVecEnv); slower than one process on a loaded 2-core machine (docs/benchmarks.md)."),
     out: Path = typer.Option(None, "--out", help="Hunt folder (resumed if it exists; default runs/hunt/<env>)."),
 ) -> None:
     """PSRO: learned best responses against the Nash mixture of the field, until none gains (resumable)."""
@@ -275,7 +277,8 @@ def hunt(
         raise typer.Exit(2) from None
     cli_hunt(HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
                         iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
-                        warm_start=warm_start, matchups=tuple(matchup or ()), workers=workers))
+                        warm_start=warm_start, matchups=tuple(matchup or ()), workers=workers, n_envs=n_envs,
+                        subprocess_envs=subprocess_envs))
 
 
 @app.command("benchmark")

@@ -14,7 +14,7 @@ from issoku.cli import app
 from issoku.evaluation.hunt import HuntConfig, differences, gain_interval, hunt
 
 TINY = dict(env_id="tempo_duel_v0", population=("random", "tempo_heuristic"), iterations=2, steps=128,
-            games_per_pair=4, workers=1, n_steps=64, progress=False, threshold=-2.0)
+            games_per_pair=4, workers=1, n_envs=2, n_steps=64, batch_size=64, progress=False, threshold=-2.0)
 
 
 def test_gain_is_the_mixture_weighted_return_with_a_normal_interval():
@@ -52,9 +52,8 @@ def test_a_hunt_reports_every_iteration_and_a_rerun_reuses_it(tmp_path):
 def test_a_hunt_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
     straight = hunt(HuntConfig(out=str(tmp_path / "straight"), **TINY))
     out = tmp_path / "killed"
-    command = [sys.executable, "-m", "issoku", "hunt", "--env", "tempo_duel_v0", "-p", "random", "-p",
-               "tempo_heuristic", "--iterations", "2", "--steps", "128", "--games", "4", "-j", "1",
-               "--threshold", "-2", "--out", str(out)]
+    command = [sys.executable, "-c", "import sys; from tests.evaluation.test_hunt import *; "
+               f"hunt(HuntConfig(out=sys.argv[1], **TINY))", str(out)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
     while not (out / "agents" / "br1.zip").exists() and process.poll() is None and time.monotonic() < deadline:
@@ -62,7 +61,8 @@ def test_a_hunt_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
     assert process.poll() is None, "the hunt ended before it could be killed mid-run"
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    assert not (out / "hunt.md").exists()
+    state = out / "hunt.json"
+    assert len(json.loads(state.read_text())["iterations"] if state.exists() else []) < 2  # killed mid-hunt
     resumed = hunt(HuntConfig(out=str(out), **{**TINY, "progress": False}))
     assert [round(it.gain, 12) for it in resumed] == [round(it.gain, 12) for it in straight]
 
@@ -77,3 +77,9 @@ def test_a_warm_start_checkpoint_of_other_rules_is_refused_with_every_difference
     assert result.exit_code == 2
     assert "rules_fingerprint: checkpoint" in result.output and "interface: checkpoint" in result.output
     assert not (tmp_path / "h" / "matches.sqlite").exists()
+
+
+def test_a_resume_with_other_settings_is_refused_naming_them(tmp_path):
+    hunt(HuntConfig(out=str(tmp_path / "h"), **{**TINY, "iterations": 1}))
+    with pytest.raises(ValueError, match="steps: the hunt in .* was run with 128, not 256"):
+        hunt(HuntConfig(out=str(tmp_path / "h"), **{**TINY, "steps": 256}))
