@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
+from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
 
 Z95 = 1.959963984540054
@@ -93,6 +94,9 @@ class Iteration:
     mixture_kind_shares: dict[str, float]
     wall_s: float = 0.0
     differences: list[str] = field(default_factory=list)
+    """Action kinds whose share moved most, mixture -> best response."""
+    action_differences: list[str] = field(default_factory=list)
+    """Whole actions whose share moved most (what the best response found)."""
 
 
 def gain_interval(scores_by_opponent: Mapping[str, Sequence[float]], mixture: Mapping[str, float]) -> tuple[float, float, float]:
@@ -113,29 +117,25 @@ def gain_interval(scores_by_opponent: Mapping[str, Sequence[float]], mixture: Ma
     return gain, gain - half, gain + half
 
 
-def kind_shares(records: Sequence[MatchRecord], policy: str, weights: Mapping[str, float] | None = None) -> dict[str, float]:
-    """Share of each action kind (``attack``, ``stance``...) in ``policy``'s decisions, over ``records``.
-
-    ``weights`` (opponent name -> weight) weights games by who was met, so a mixture's shares follow its mixture.
-    """
+def action_shares(records: Sequence[MatchRecord], policy: str,
+                  label: Callable[[str], str] = action_kind) -> dict[str, float]:
+    """Share of each action label in ``policy``'s decisions over ``records``: by default the action kind
+    (``attack``, ``stance``, ``reserve``...); ``label=str`` gives whole actions (``stance:middle_guard``)."""
     counts: Counter[str] = Counter()
     for record in records:
         for seat, name in enumerate(record.policies):
-            if name != policy:
-                continue
-            other = record.policies[1 - seat]
-            weight = 1.0 if weights is None else weights.get(other, 0.0)
-            for kind in record.kinds[seat]:
-                counts[kind] += weight
+            if name == policy:
+                counts.update(label(action) for action in record.actions[seat])
     total = sum(counts.values())
-    return {kind: count / total for kind, count in counts.most_common()} if total else {}
+    return {item: count / total for item, count in counts.most_common()} if total else {}
 
 
-def differences(new: Mapping[str, float], old: Mapping[str, float], min_change: float = 0.05) -> list[str]:
-    """Action kinds whose share moved by at least ``min_change``, largest change first, in words."""
+def differences(new: Mapping[str, float], old: Mapping[str, float], min_change: float = 0.05,
+                limit: int = 8) -> list[str]:
+    """Labels whose share moved by at least ``min_change``, largest change first (at most ``limit``), in words."""
     changes = {kind: new.get(kind, 0.0) - old.get(kind, 0.0) for kind in set(new) | set(old)}
-    ranked = sorted((item for item in changes.items() if abs(item[1]) >= min_change), key=lambda item: -abs(item[1]))
-    return [f"{kind}: {old.get(kind, 0.0):.0%} -> {new.get(kind, 0.0):.0%}" for kind, _ in ranked]
+    ranked = sorted((item for item in changes.items() if abs(item[1]) >= min_change), key=lambda item: (-abs(item[1]), item[0]))
+    return [f"{kind}: {old.get(kind, 0.0):.0%} -> {new.get(kind, 0.0):.0%}" for kind, _ in ranked[:limit]]
 
 
 def _population_specs(config: HuntConfig, learned: Sequence[str]) -> list[PolicySpec]:
@@ -201,13 +201,15 @@ def hunt(config: HuntConfig) -> list[Iteration]:
                     if other in scores:
                         scores[other].append(record.score(seat))
             gain, low, high = gain_interval(scores, mixture)
-            new_shares = kind_shares(br_records, br_spec.name)
-            old_shares = _mixture_shares(records, mixture)
+            new_shares = action_shares(br_records, br_spec.name)
+            old_shares = _mixture_shares(records, mixture, action_kind)
             iteration = Iteration(
                 population=names, mixture=mixture, best_response=checkpoint, gain=gain, gain_low=low, gain_high=high,
                 gain_by_opponent={name: float(2 * np.mean(s) - 1) for name, s in scores.items() if s},
                 kind_shares=new_shares, mixture_kind_shares=old_shares, wall_s=time.monotonic() - started,
-                differences=differences(new_shares, old_shares))
+                differences=differences(new_shares, old_shares),
+                action_differences=differences(action_shares(br_records, br_spec.name, str),
+                                               _mixture_shares(records, mixture, str), min_change=0.02))
             done.append(iteration)
             learned.append(checkpoint)
             atomic_write_json(state_path, {"config": asdict(config), "iterations": [asdict(i) for i in done]})
@@ -234,11 +236,12 @@ def check_same_hunt(saved: Mapping[str, Any], config: HuntConfig, where: Path) -
         raise ValueError("cannot resume with other settings (choose another --out):\n  " + "\n  ".join(changed))
 
 
-def _mixture_shares(records: Sequence[MatchRecord], mixture: Mapping[str, float]) -> dict[str, float]:
-    """The action-kind shares of the mixture: each member's shares (over all its games) weighted by its weight."""
+def _mixture_shares(records: Sequence[MatchRecord], mixture: Mapping[str, float],
+                    label: Callable[[str], str]) -> dict[str, float]:
+    """The action shares of the mixture: each member's shares (over all its games) weighted by its weight."""
     total: Counter[str] = Counter()
     for name, weight in mixture.items():
-        for kind, share in kind_shares(records, name).items():
+        for kind, share in action_shares(records, name, label).items():
             total[kind] += weight * share
     return dict(total.most_common())
 
@@ -394,7 +397,9 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
                   f"- gain over the mixture: {it.gain:+.3f} (95 % CI {it.gain_low:+.3f} to {it.gain_high:+.3f}); "
                   f"by opponent: {against}",
                   f"- what it does differently (action-kind shares, mixture -> best response): "
-                  f"{'; '.join(it.differences) or 'no kind moved by 5 points or more'}"]
+                  f"{'; '.join(it.differences) or 'no kind moved by 5 points or more'}",
+                  f"- actions it plays more or less than the mixture: "
+                  f"{'; '.join(it.action_differences) or 'none moved by 2 points or more'}"]
     return "\n".join(lines) + "\n"
 
 
