@@ -1,6 +1,7 @@
 """Duel a trained agent in the terminal (``issoku play``): your legal actions as a numbered menu.
 
-The checkpoint's metadata names the env and its config; the env is rebuilt from them and refused if
+The agent is a checkpoint ``.zip`` or a folder written by ``issoku export`` (played through onnxruntime,
+as a game would). Its metadata names the env and its config; the env is rebuilt from them and refused if
 its version or rules fingerprint no longer match the checkpoint. The agent plays its most probable
 legal action. When the env renders text (``render_mode="ansi"``), the fight is shown before each of
 your decisions.
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from issoku.agents.checkpoint import CheckpointMismatchError, CheckpointPolicy, check_compatible, read_metadata
-from issoku.training.config import ConfigError, TrainConfig
+from issoku.agents.checkpoint import check_compatible
+from issoku.agents.exported import load_trained
+from issoku.training.config import ConfigError, checkpoint_config
 from issoku.training.make_env import action_names, env_identity, make_config_env
 
 Menu = Sequence[tuple[int, str]]
@@ -33,16 +35,16 @@ def ask_in_terminal(menu: Menu, *, read: Callable[[str], str] = input, write: Ca
 
 
 def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
-         write: Callable[[str], None] = print) -> float:
-    """One fight between a person (``choose``) and the checkpoint's agent; returns the person's reward."""
-    metadata = read_metadata(checkpoint)
-    config = TrainConfig.from_json(metadata["config"])
+         write: Callable[[str], None] = print, rung: int | None = None, allow_imports: bool = False) -> float:
+    """One fight between a person (``choose``) and the checkpoint's agent (or a ladder's rung); returns the
+    person's reward. The env the metadata names may be an import path only with ``allow_imports``."""
+    agent, metadata = load_trained(checkpoint, deterministic=True, seed=seed, rung=rung)
+    config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
     env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
     if renders:
         env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
-    agent = CheckpointPolicy(checkpoint, deterministic=True)
     names = action_names(env)
     env.reset(seed=seed)
     seats = list(env.possible_agents)
@@ -74,14 +76,15 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     return result
 
 
-def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int) -> None:
+def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int | None = None,
+                     allow_imports: bool = False) -> None:
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
     import typer
 
+    from issoku.inputs import one_line_errors
+
     try:
-        play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal)
-    except (CheckpointMismatchError, ConfigError, FileNotFoundError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
+        with one_line_errors("play"):
+            play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung, allow_imports=allow_imports)
     except (EOFError, KeyboardInterrupt):
         typer.echo("\nfight abandoned")
