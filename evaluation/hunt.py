@@ -102,17 +102,17 @@ class Iteration:
 def gain_interval(scores_by_opponent: Mapping[str, Sequence[float]], mixture: Mapping[str, float]) -> tuple[float, float, float]:
     """``(gain, low, high)``: the mixture-weighted mean return (``2·score - 1``) with a 95 % normal interval.
 
-    The variance adds each opponent's ``σ_j² · s_j² / n_j``; an opponent with one game contributes the
-    widest possible variance (1), so too few games never look precise.
+    The variance adds each opponent's ``σ_j² · s_j² / n_j``, where ``s_j²`` is taken with one pseudo-win
+    and one pseudo-loss added (as the opponent pool smooths win rates): a run of identical results (all
+    draws, say) would otherwise claim a zero-width interval and stop the hunt on no evidence.
     """
     gain = variance = 0.0
     for name, weight in mixture.items():
         returns = 2.0 * np.asarray(scores_by_opponent[name], dtype=float) - 1.0
         if weight <= 0 or returns.size == 0:
             continue
-        spread = returns.var(ddof=1) if returns.size > 1 else 1.0
         gain += weight * returns.mean()
-        variance += weight ** 2 * spread / returns.size
+        variance += weight ** 2 * np.append(returns, [1.0, -1.0]).var(ddof=1) / returns.size
     half = Z95 * math.sqrt(variance)
     return gain, gain - half, gain + half
 
@@ -146,9 +146,9 @@ def _population_specs(config: HuntConfig, learned: Sequence[str]) -> list[Policy
 
 def _tournament(config: HuntConfig, specs: Sequence[PolicySpec], pairings: Sequence[tuple[str, str]] | None,
                 seed_offset: int) -> Tournament:
-    from issoku.evaluation.config import resolve_env_factory
+    from issoku.envs.registry import resolve_env
 
-    return Tournament(env_factory=resolve_env_factory(config.env_id), policies=tuple(specs),
+    return Tournament(env_factory=resolve_env(config.env_id), policies=tuple(specs),
                       games_per_pair=config.games_per_pair, base_seed=config.seed + seed_offset,
                       pairings=tuple(pairings) if pairings is not None else None)
 
@@ -298,10 +298,10 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
     """A MaskablePPO learner against the mixture of ``members`` (``(name, policy entry)``) with ``weights``, on
     ``config.workers`` envs (one process each when more than one), new or warm-started; and the env's identity."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from issoku.agents.checkpoint import check_compatible, read_metadata
+    from issoku.agents.checkpoint import check_compatible, clip_range_of, read_metadata
+    from issoku.agents.checkpoint_zip import load_model
     from issoku.training.config import TrainConfig
     from issoku.training.make_env import env_identity, make_config_env
     from issoku.training.selfplay import new_model
@@ -316,8 +316,10 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
     env = (SubprocVecEnv if config.subprocess_envs else DummyVecEnv)([builder] * config.n_envs)
     env.seed(seed)
     if config.warm_start:
-        check_compatible(read_metadata(config.warm_start), identity, what=f"checkpoint {config.warm_start}")
-        model = MaskablePPO.load(config.warm_start, env=env, device="cpu", tensorboard_log=tensorboard_log, seed=seed)
+        metadata = read_metadata(config.warm_start)
+        check_compatible(metadata, identity, what=f"checkpoint {config.warm_start}")
+        model = load_model(config.warm_start, env=env, clip_range=clip_range_of(metadata),
+                           tensorboard_log=tensorboard_log, seed=seed)
     else:
         model = new_model(train_config, env, tensorboard_log)
     return model, {**identity, "config": train_config.to_json()}

@@ -17,17 +17,17 @@ TINY = dict(env_id="tempo_duel_v0", population=("random", "tempo_heuristic"), it
             games_per_pair=4, workers=1, n_envs=2, n_steps=64, batch_size=64, progress=False, threshold=-2.0)
 
 
-def test_gain_is_the_mixture_weighted_return_with_a_normal_interval():
+def test_gain_is_the_mixture_weighted_return_with_a_smoothed_normal_interval():
     gain, low, high = gain_interval({"a": [1, 1, 0, 1], "b": [0.5, 0.5]}, {"a": 0.75, "b": 0.25})
-    # a: returns 1,1,-1,1 (mean 0.5, var 1.0); b: returns 0,0 (var 0)
+    # a: returns 1,1,-1,1 (+1,-1 smoothing: variance 16/15); b: returns 0,0 (+1,-1: variance 2/3)
     assert gain == pytest.approx(0.75 * 0.5)
-    assert high - gain == pytest.approx(1.959964 * (0.75 ** 2 * 1.0 / 4) ** 0.5, rel=1e-5)
+    assert high - gain == pytest.approx(1.959964 * (0.75 ** 2 * (16 / 15) / 4 + 0.25 ** 2 * (2 / 3) / 2) ** 0.5, rel=1e-5)
     assert gain - low == pytest.approx(high - gain)
 
 
-def test_an_opponent_met_once_counts_with_the_widest_variance():
-    gain, low, high = gain_interval({"a": [1]}, {"a": 1.0})
-    assert gain == 1.0 and high - gain == pytest.approx(1.959964, rel=1e-5)
+def test_identical_results_never_give_a_zero_width_interval():
+    gain, low, high = gain_interval({"a": [0.5] * 40}, {"a": 1.0})
+    assert gain == 0.0 and high == pytest.approx(1.959964 * (2 / 41 / 40) ** 0.5, rel=1e-5)
 
 
 def test_differences_name_the_kinds_that_moved_largest_first():
@@ -83,3 +83,11 @@ def test_a_resume_with_other_settings_is_refused_naming_them(tmp_path):
     hunt(HuntConfig(out=str(tmp_path / "h"), **{**TINY, "iterations": 1}))
     with pytest.raises(ValueError, match="steps: the hunt in .* was run with 128, not 256"):
         hunt(HuntConfig(out=str(tmp_path / "h"), **{**TINY, "steps": 256}))
+
+
+def test_best_responses_warm_start_from_a_checkpoint_of_the_same_rules(tmp_path):
+    hunt(HuntConfig(out=str(tmp_path / "a"), **{**TINY, "iterations": 1}))
+    start = str(tmp_path / "a" / "agents" / "br1.zip")
+    hunt(HuntConfig(out=str(tmp_path / "b"), **{**TINY, "iterations": 1, "warm_start": start}))
+    metadata = json.loads((tmp_path / "b" / "agents" / "br1.json").read_text())
+    assert metadata["hunt"]["warm_start"] == start and metadata["steps"] >= 2 * 128  # continued the start's steps
