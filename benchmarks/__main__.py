@@ -113,6 +113,12 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
             timesteps = budget.ppo_rollouts * ppo_speed.rollout_size(model)
             jobs.append((Row("ppo", env_id, "timesteps/s"),
                          lambda r, model=model, timesteps=timesteps: ppo_speed.learn(model, timesteps)))
+            if env_id in ppo_speed.HUNT_ENVS:
+                for processes in (False, True):
+                    hunt_model = ppo_speed.hunt_learner(env_id, quick=args.quick, processes=processes)
+                    label = f"{env_id} hunt best response{', a process per env' if processes else ''}"
+                    jobs.append((Row("ppo", label, "timesteps/s"),
+                                 lambda r, model=hunt_model, timesteps=timesteps: ppo_speed.learn(model, timesteps)))
             _, vec_env = ppo_speed.self_play_envs(env_id, quick=args.quick)
             jobs.append((Row("wrapper", env_id, "steps/s"),
                          lambda r, vec_env=vec_env: ppo_speed.wrapper_steps(vec_env, budget.wrapper_steps, r)))

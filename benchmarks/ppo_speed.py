@@ -15,6 +15,8 @@ from benchmarks.classic import allow_classic_import
 from benchmarks.timing import Stopwatch, Timing
 
 PPO_ENVS = ("breath_duel_v0", "connect_four_v3")
+HUNT_ENVS = ("breath_duel_v0",)
+"""Envs with a row for the hunt's best-response training (two processes) beside the one-process row."""
 QUICK_HYPERPARAMETERS = {"n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 2}
 """``--quick``: a smaller rollout and update (the same for every env, so the ratio stays fair)."""
 
@@ -44,6 +46,22 @@ def learner(env_id: str, quick: bool = False, seed: int = 0) -> Any:
     config, vec_env = self_play_envs(env_id, quick, seed)
     torch.set_num_threads(config.torch_threads)
     model = new_model(config, vec_env)
+    model.learn(rollout_size(model))
+    return model
+
+
+def hunt_learner(env_id: str, quick: bool = False, seed: int = 0, processes: bool = False) -> Any:
+    """The hunt's best-response learner (``issoku hunt``) against ``random``: the same rollout and update as
+    :func:`learner`, after one rollout and update; with ``processes``, one process per env (``SubprocVecEnv``:
+    two envs, one per core; its CPU seconds miss the workers' time, so read its wall-clock rate)."""
+    from issoku.evaluation.hunt import HuntConfig, best_response_learner
+
+    sizes = {key: QUICK_HYPERPARAMETERS[key] for key in ("n_envs", "n_steps", "batch_size")} if quick else {}
+    if processes and not quick:
+        sizes = {"n_envs": 2, "n_steps": 1024}  # one process per core, the same 2,048-step rollout
+    config = HuntConfig(env_id=env_id, population=("random",), out="", subprocess_envs=processes, **sizes)
+    model, _ = best_response_learner(config, [("random", "random")], [1.0], seed)
+    model.n_epochs = QUICK_HYPERPARAMETERS["n_epochs"] if quick else model.n_epochs
     model.learn(rollout_size(model))
     return model
 

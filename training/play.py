@@ -80,7 +80,7 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
         if current == person:
             if renders:
                 write(str(env.render()))
-            action = choose([(int(a), priced(env.unwrapped, a, names[a])) for a in np.flatnonzero(mask)])
+            action = choose([(a, priced(env.unwrapped, a, names[a])) for a in map(int, np.flatnonzero(mask))])
         else:
             action = agent(observation["observation"], mask)
             write(f"{current} (agent) plays {names[action]}")

@@ -404,6 +404,36 @@ def balance_report(
     typer.echo(f"report: {report}")
 
 
+@app.command()
+def hunt(
+    env: str = typer.Option("breath_duel_v0", "--env", help="A two-seat env id (breath_duel_v0, tempo_duel_v0, a 2-side skirmish) or package.module:factory."),
+    policy: list[str] = typer.Option(None, "--policy", "-p", help="Starting population (registry name or checkpoint .zip); repeat. Default: the env's shipped policy study."),
+    iterations: int = typer.Option(3, help="PSRO iterations at most."),
+    steps: int = typer.Option(20_000, help="Learner steps per best response."),
+    games: int = typer.Option(40, "--games", "-n", help="Games per pair (payoff matrix and gain)."),
+    threshold: float = typer.Option(0.05, help="Stop once the gain's 95 % upper bound is below this (return units)."),
+    seed: int = typer.Option(0, help="Seed of games and training."),
+    warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface)."),
+    matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat."),
+    workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
+    n_envs: int = typer.Option(8, "--n-envs", help="Training envs of each best response."),
+    subprocess_envs: bool = typer.Option(False, "--subprocess-envs", help="One process per training env (SubprocVecEnv); slower than one process on a loaded 2-core machine (docs/benchmarks.md)."),
+    out: Path = typer.Option(None, "--out", help="Hunt folder (resumed if it exists; default runs/hunt/<env>)."),
+) -> None:
+    """PSRO: learned best responses against the Nash mixture of the field, until none gains (resumable)."""
+    from issoku.evaluation.hunt import HuntConfig, cli_hunt, default_population
+
+    try:
+        population = tuple(policy or ()) or default_population(env)
+    except ValueError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
+    cli_hunt(HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
+                        iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
+                        warm_start=warm_start, matchups=tuple(matchup or ()), workers=workers, n_envs=n_envs,
+                        subprocess_envs=subprocess_envs))
+
+
 @app.command("benchmark")
 def benchmark(
     candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, or package.module:attribute (a factory or a plain callable), optionally as name=package.module:attribute; needed unless --calibrate."),

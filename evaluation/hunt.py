@@ -1,0 +1,423 @@
+"""A PSRO hunt for dominant strategies (``issoku hunt``): learned best responses against the field's Nash mixture.
+
+Scripted agents have blind spots; a finding that rests on them speaks about the agents, not the
+rules. Policy-Space Response Oracles (Lanctot et al. 2017; OpenSpiel's ``psro_v2``) close that gap
+by letting a learner search for what beats the field. One iteration, read in :func:`hunt`:
+
+1. play every pair of the population (starting from the scripted agents) into the match store
+   (seeded, keyed, resumable: :func:`~issoku.evaluation.tournament.run_tournament`);
+2. solve the meta-game: the Nash mixture of the payoff matrix (:func:`~issoku.evaluation.metagame.nash_equilibrium`);
+3. train a MaskablePPO best response against that mixture (each episode's opponent drawn by the
+   mixture's weights; warm-started from a checkpoint when one is given; loadouts randomized when
+   ``matchups`` are given);
+4. measure its gain over the mixture, ``Σ σ_j · E[return vs j]`` with a 95 % interval (normal, per
+   opponent variances): an exploitability estimate, NashConv-style, in return units ``[-1, 1]``;
+5. add it to the population; stop when the gain's upper bound falls under ``threshold`` (the field
+   is no longer exploitable by this budget) or after ``iterations``.
+
+Every iteration is written to ``hunt.json`` with the population, mixture, gain and how the new agent's
+action kinds differ from the mixture's, so a designer reads what the best response found. A killed
+hunt resumes: played games come from the store, finished best responses are reused (a best response
+killed mid-training is retrained from its start, losing at most that iteration's training).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
+from issoku.evaluation.pairings import games_between
+from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
+from issoku.training.make_env import action_kind
+from issoku.training.opponents import OpponentPool
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95 % interval."""
+
+
+@dataclass(frozen=True)
+class HuntConfig:
+    """Everything that defines a hunt; saved in ``hunt.json`` so a resume continues the same hunt."""
+
+    env_id: str
+    population: tuple[str, ...]
+    """The starting field: policy entries as ``balance-report -p`` takes them (registry names, checkpoints)."""
+    out: str
+    iterations: int = 3
+    steps: int = 20_000
+    """Learner decisions per best response."""
+    games_per_pair: int = 40
+    """Games per pair in the payoff matrix, and per opponent when measuring a best response's gain."""
+    threshold: float = 0.05
+    """Stop once the gain's 95 % upper bound is below this (return units: 0.05 is a 2.5-point score edge)."""
+    seed: int = 0
+    warm_start: str = ""
+    """A checkpoint every best response starts from (same rules fingerprint and interface), or none."""
+    matchups: tuple[str, ...] = ()
+    """Fighter names: randomized loadouts while training (see ``TrainConfig.matchups``)."""
+    workers: int = 2
+    """Tournament processes (the payoff matrix and the gain games)."""
+    n_envs: int = 8
+    """Training envs of a best response."""
+    subprocess_envs: bool = False
+    """One process per training env (``SubprocVecEnv``) instead of all in this one (``DummyVecEnv``). Measured
+    slower on the shared 2-core machine (docs/benchmarks.md): an env step costs less than the pipe round trip."""
+    n_steps: int = 256
+    """PPO rollout length per env (8 envs x 256: the 2,048-step rollout of ``TrainConfig``'s defaults)."""
+    batch_size: int = 256
+    """PPO minibatch."""
+    progress: bool = True
+
+
+@dataclass
+class Iteration:
+    """One PSRO iteration as reported."""
+
+    population: list[str]
+    mixture: dict[str, float]
+    best_response: str
+    gain: float
+    gain_low: float
+    gain_high: float
+    gain_by_opponent: dict[str, float]
+    kind_shares: dict[str, float]
+    mixture_kind_shares: dict[str, float]
+    wall_s: float = 0.0
+    differences: list[str] = field(default_factory=list)
+    """Action kinds whose share moved most, mixture -> best response."""
+    action_differences: list[str] = field(default_factory=list)
+    """Whole actions whose share moved most (what the best response found)."""
+
+
+def gain_interval(scores_by_opponent: Mapping[str, Sequence[float]], mixture: Mapping[str, float]) -> tuple[float, float, float]:
+    """``(gain, low, high)``: the mixture-weighted mean return (``2·score - 1``) with a 95 % normal interval.
+
+    The variance adds each opponent's ``σ_j² · s_j² / n_j``, where ``s_j²`` is taken with one pseudo-win
+    and one pseudo-loss added (as the opponent pool smooths win rates): a run of identical results (all
+    draws, say) would otherwise claim a zero-width interval and stop the hunt on no evidence.
+    """
+    gain = variance = 0.0
+    for name, weight in mixture.items():
+        returns = 2.0 * np.asarray(scores_by_opponent[name], dtype=float) - 1.0
+        if weight <= 0 or returns.size == 0:
+            continue
+        gain += weight * returns.mean()
+        variance += weight ** 2 * np.append(returns, [1.0, -1.0]).var(ddof=1) / returns.size
+    half = Z95 * math.sqrt(variance)
+    return gain, gain - half, gain + half
+
+
+def action_shares(records: Sequence[MatchRecord], policy: str,
+                  label: Callable[[str], str] = action_kind) -> dict[str, float]:
+    """Share of each action label in ``policy``'s decisions over ``records``: by default the action kind
+    (``attack``, ``stance``, ``reserve``...); ``label=str`` gives whole actions (``stance:middle_guard``)."""
+    counts: Counter[str] = Counter()
+    for record in records:
+        for seat, name in enumerate(record.policies):
+            if name == policy:
+                counts.update(label(action) for action in record.actions[seat])
+    total = sum(counts.values())
+    return {item: count / total for item, count in counts.most_common()} if total else {}
+
+
+def differences(new: Mapping[str, float], old: Mapping[str, float], min_change: float = 0.05,
+                limit: int = 8) -> list[str]:
+    """Labels whose share moved by at least ``min_change``, largest change first (at most ``limit``), in words."""
+    changes = {kind: new.get(kind, 0.0) - old.get(kind, 0.0) for kind in set(new) | set(old)}
+    ranked = sorted((item for item in changes.items() if abs(item[1]) >= min_change), key=lambda item: (-abs(item[1]), item[0]))
+    return [f"{kind}: {old.get(kind, 0.0):.0%} -> {new.get(kind, 0.0):.0%}" for kind, _ in ranked[:limit]]
+
+
+def _population_specs(config: HuntConfig, learned: Sequence[str]) -> list[PolicySpec]:
+    from issoku.evaluation.policies import resolve_policy
+
+    return [resolve_policy(entry) for entry in (*config.population, *learned)]
+
+
+def _tournament(config: HuntConfig, specs: Sequence[PolicySpec], pairings: Sequence[tuple[str, str]] | None,
+                seed_offset: int) -> Tournament:
+    from issoku.envs.registry import resolve_env
+
+    return Tournament(env_factory=resolve_env(config.env_id), policies=tuple(specs),
+                      games_per_pair=config.games_per_pair, base_seed=config.seed + seed_offset,
+                      pairings=tuple(pairings) if pairings is not None else None)
+
+
+def _records(store: MatchStore, config: HuntConfig, names: Sequence[str]) -> list[MatchRecord]:
+    wanted = set(names)
+    return [r for r in store.records(config.env_id) if r.num_seats == 2 and set(r.policies) <= wanted]
+
+
+def hunt(config: HuntConfig) -> list[Iteration]:
+    """Run (or resume) the hunt; every finished iteration is also in ``<out>/hunt.json``."""
+    import time
+
+    from stable_baselines3.common.logger import configure
+
+    from issoku.training.checkpoints import atomic_write_json
+
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    state_path = out / "hunt.json"
+    done: list[Iteration] = []
+    if state_path.exists():
+        saved = json.loads(state_path.read_text())
+        check_same_hunt(saved["config"], config, state_path)
+        done = [Iteration(**entry) for entry in saved["iterations"]]
+    writer = configure(str(out / "tb" / "hunt"), ["tensorboard"])
+    learned = [iteration.best_response for iteration in done]
+    with MatchStore(out / "matches.sqlite") as store:
+        for index in range(len(done), config.iterations):
+            started = time.monotonic()
+            specs = _population_specs(config, learned)
+            names = [spec.name for spec in specs]
+            run_tournament(_tournament(config, specs, None, 0), store, workers=config.workers,
+                           progress=config.progress)
+            records = _records(store, config, names)
+            games = games_between(records, names=names)
+            equilibrium = nash_equilibrium(payoff_matrix(*games.matrices()))
+            mixture = {names[i]: float(equilibrium.mixture[i]) for i in equilibrium.support}
+            checkpoint = train_best_response(config, mixture, index, out)
+            br_spec = _population_specs(config, [*learned, checkpoint])[-1]
+            measured = _tournament(config, [*specs, br_spec], [(br_spec.name, name) for name in mixture],
+                                   1_000_000 * (index + 1))
+            run_tournament(measured, store, workers=config.workers, progress=config.progress)
+            br_records = _records(store, config, [*names, br_spec.name])
+            scores: dict[str, list[float]] = {name: [] for name in mixture}
+            for record in br_records:
+                if br_spec.name in record.policies and record.policies[0] != record.policies[1]:
+                    seat = record.policies.index(br_spec.name)
+                    other = record.policies[1 - seat]
+                    if other in scores:
+                        scores[other].append(record.score(seat))
+            gain, low, high = gain_interval(scores, mixture)
+            new_shares = action_shares(br_records, br_spec.name)
+            old_shares = _mixture_shares(records, mixture, action_kind)
+            iteration = Iteration(
+                population=names, mixture=mixture, best_response=checkpoint, gain=gain, gain_low=low, gain_high=high,
+                gain_by_opponent={name: float(2 * np.mean(s) - 1) for name, s in scores.items() if s},
+                kind_shares=new_shares, mixture_kind_shares=old_shares, wall_s=time.monotonic() - started,
+                differences=differences(new_shares, old_shares),
+                action_differences=differences(action_shares(br_records, br_spec.name, str),
+                                               _mixture_shares(records, mixture, str), min_change=0.02))
+            done.append(iteration)
+            learned.append(checkpoint)
+            atomic_write_json(state_path, {"config": asdict(config), "iterations": [asdict(i) for i in done]})
+            for key, value in (("gain", gain), ("gain_low", low), ("gain_high", high),
+                               ("population", len(names)), ("wall_s", iteration.wall_s)):
+                writer.record(f"hunt/{key}", value)
+            writer.dump(step=index)
+            if high < config.threshold:
+                break
+    writer.close()
+    return done
+
+
+RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subprocess_envs")
+"""Settings a resumed hunt may change: they decide how far it goes and how it runs, not what it finds."""
+
+
+def check_same_hunt(saved: Mapping[str, Any], config: HuntConfig, where: Path) -> None:
+    """Refuse to resume a hunt under other settings (its iterations would mix two hunts), every difference named."""
+    current = json.loads(json.dumps(asdict(config)))
+    changed = [f"{key}: the hunt in {where} was run with {saved.get(key)!r}, not {value!r}"
+               for key, value in current.items() if key not in RESUMABLE_CHANGES and saved.get(key) != value]
+    if changed:
+        raise ValueError("cannot resume with other settings (choose another --out):\n  " + "\n  ".join(changed))
+
+
+def _mixture_shares(records: Sequence[MatchRecord], mixture: Mapping[str, float],
+                    label: Callable[[str], str]) -> dict[str, float]:
+    """The action shares of the mixture: each member's shares (over all its games) weighted by its weight."""
+    total: Counter[str] = Counter()
+    for name, weight in mixture.items():
+        for kind, share in action_shares(records, name, label).items():
+            total[kind] += weight * share
+    return dict(total.most_common())
+
+
+@dataclass(frozen=True)
+class _MixtureEnv:
+    """A picklable builder of one best-response training env: the learner's seat against the mixture."""
+
+    train_config: Any
+    members: tuple[tuple[str, str], ...]
+    """``(name, policy entry)`` of each mixture member."""
+    weights: tuple[float, ...]
+
+    def __call__(self) -> Any:
+        import torch
+
+        from issoku.training.make_env import make_config_env, make_selfplay_env, ruleset_of
+
+        torch.set_num_threads(1)
+        probe = make_config_env(self.train_config)
+        pool = MixturePool(mixture_opponents(self.members, self.train_config.seed, ruleset_of(probe)), self.weights)
+        probe.close()
+        return make_selfplay_env(self.train_config, pool)
+
+
+def mixture_opponents(members: Sequence[tuple[str, str]], seed: int, ruleset: Any) -> list[Any]:
+    """The pool members of a mixture: scripted agents by name, checkpoints through ``CheckpointPolicy``."""
+    from issoku.agents.checkpoint import CheckpointPolicy
+    from issoku.training.opponents import SNAPSHOT_KIND, Opponent, scripted_policy
+
+    opponents = []
+    for index, (name, entry) in enumerate(members):
+        if entry.endswith(".zip"):
+            opponents.append(Opponent(name, CheckpointPolicy(entry, seed=seed + index), SNAPSHOT_KIND, entry))
+        else:
+            opponents.append(Opponent(name, scripted_policy(entry, seed + index, ruleset), source=entry))
+    return opponents
+
+
+class MixturePool(OpponentPool):
+    """An opponent pool sampled by fixed weights (the meta-game's Nash mixture) instead of PFSP."""
+
+    def __init__(self, opponents: Sequence[Any], weights: Sequence[float]) -> None:
+        super().__init__(opponents, max_snapshots=len(opponents))
+        self._weights = np.asarray(weights, dtype=float) / float(np.sum(weights))
+
+    def probabilities(self) -> dict[str, float]:
+        """The mixture's weights, whatever the results."""
+        return dict(zip(self.names, self._weights.tolist()))
+
+
+def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]], weights: Sequence[float],
+                          seed: int, tensorboard_log: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """A MaskablePPO learner against the mixture of ``members`` (``(name, policy entry)``) with ``weights``, on
+    ``config.workers`` envs (one process each when more than one), new or warm-started; and the env's identity."""
+    import torch
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from issoku.agents.checkpoint import check_compatible, clip_range_of, read_metadata
+    from issoku.agents.checkpoint_zip import load_model
+    from issoku.training.config import TrainConfig
+    from issoku.training.make_env import env_identity, make_config_env
+    from issoku.training.selfplay import new_model
+
+    torch.set_num_threads(1)
+    train_config = TrainConfig(env_id=config.env_id, matchups=config.matchups, seed=seed, n_envs=config.n_envs,
+                               n_steps=config.n_steps, batch_size=config.batch_size, total_steps=config.steps)
+    probe = make_config_env(train_config)
+    identity = env_identity(probe, config.env_id)
+    probe.close()
+    builder = _MixtureEnv(train_config, tuple(members), tuple(weights))
+    env = (SubprocVecEnv if config.subprocess_envs else DummyVecEnv)([builder] * config.n_envs)
+    env.seed(seed)
+    if config.warm_start:
+        metadata = read_metadata(config.warm_start)
+        check_compatible(metadata, identity, what=f"checkpoint {config.warm_start}")
+        model = load_model(config.warm_start, env=env, clip_range=clip_range_of(metadata),
+                           tensorboard_log=tensorboard_log, seed=seed)
+    else:
+        model = new_model(train_config, env, tensorboard_log)
+    return model, {**identity, "config": train_config.to_json()}
+
+
+def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path) -> str:
+    """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path."""
+    from issoku.agents.checkpoint import metadata_path
+    from issoku.training.checkpoints import atomic_write_json
+
+    path = out / "agents" / f"br{index + 1}.zip"
+    if path.exists() and metadata_path(path).exists():
+        return str(path)
+    entries = {Path(entry).stem if entry.endswith(".zip") else entry.partition("=")[0]: entry.partition("=")[2] or entry
+               for entry in (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))}
+    seed = config.seed + 7919 * (index + 1)
+    model, identity = best_response_learner(config, [(name, entries.get(name, name)) for name in mixture],
+                                            list(mixture.values()), seed, str(out / "tb"))
+    try:
+        model.learn(config.steps, tb_log_name=f"br{index + 1}", progress_bar=config.progress,
+                    reset_num_timesteps=not config.warm_start)
+    finally:
+        model.get_env().close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.stem + ".partial.zip")
+    model.save(partial)
+    atomic_write_json(metadata_path(path), {
+        **identity, "steps": int(model.num_timesteps), "seed": seed, "pool": [],
+        "hunt": {"iteration": index + 1, "mixture": dict(mixture), "warm_start": config.warm_start}})
+    partial.replace(path)
+    return str(path)
+
+
+def default_population(env_id: str) -> tuple[str, ...]:
+    """The scripted field of the env's shipped policy study (``evaluation/studies/*_<env>_policies.toml``)."""
+    from issoku.evaluation.commands import STUDIES_DIR
+    from issoku.evaluation.config import load_study
+
+    for path in sorted(STUDIES_DIR.glob(f"*_{env_id}_policies.toml")):
+        return tuple(load_study(path).policies)
+    raise ValueError(f"hunt: no shipped policy study for {env_id!r}; name the starting field with --policy")
+
+
+def check_checkpoints(config: HuntConfig) -> None:
+    """Refuse a population or warm-start checkpoint built for other rules or another interface, every difference listed
+    (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`, as ``issoku evaluate`` does)."""
+    from issoku.agents.checkpoint import check_compatible, read_metadata
+    from issoku.training.config import TrainConfig
+    from issoku.training.make_env import env_identity, make_config_env
+
+    paths = [entry.partition("=")[2] or entry for entry in config.population]
+    paths = [path for path in (*paths, config.warm_start) if path.endswith(".zip")]
+    if not paths:
+        return
+    probe = make_config_env(TrainConfig(env_id=config.env_id, matchups=config.matchups))
+    identity = env_identity(probe, config.env_id)
+    probe.close()
+    for path in paths:
+        check_compatible(read_metadata(path), identity, what=f"checkpoint {path}")
+
+
+def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
+    """The hunt as Markdown: one section per iteration (population, mixture, gain, what the best response does)."""
+    lines = [f"# Hunt on {config.env_id}", "",
+             f"{len(iterations)} iteration(s); {config.steps} learner steps per best response, "
+             f"{config.games_per_pair} games per pair, seed {config.seed}, stop when the gain's 95 % upper bound "
+             f"< {config.threshold}.", "",
+             "| iteration | population | gain over the mixture (95 % CI) | wall s |", "|---|---|---|---|"]
+    for number, it in enumerate(iterations, 1):
+        lines.append(f"| {number} | {len(it.population)} | {it.gain:+.3f} ({it.gain_low:+.3f} to {it.gain_high:+.3f}) "
+                     f"| {it.wall_s:.0f} |")
+    for number, it in enumerate(iterations, 1):
+        mixture = ", ".join(f"{name} {weight:.2f}" for name, weight in it.mixture.items())
+        against = ", ".join(f"{name} {gain:+.2f}" for name, gain in it.gain_by_opponent.items())
+        lines += ["", f"## Iteration {number}: {Path(it.best_response).stem}", "",
+                  f"- population: {', '.join(it.population)}", f"- Nash mixture: {mixture}",
+                  f"- gain over the mixture: {it.gain:+.3f} (95 % CI {it.gain_low:+.3f} to {it.gain_high:+.3f}); "
+                  f"by opponent: {against}",
+                  f"- what it does differently (action-kind shares, mixture -> best response): "
+                  f"{'; '.join(it.differences) or 'no kind moved by 5 points or more'}",
+                  f"- actions it plays more or less than the mixture: "
+                  f"{'; '.join(it.action_differences) or 'none moved by 2 points or more'}"]
+    return "\n".join(lines) + "\n"
+
+
+def cli_hunt(config: HuntConfig) -> None:
+    """``issoku hunt``: check the inputs, run (or resume) the hunt, write and print ``hunt.md``."""
+    import typer
+
+    from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.training.config import ConfigError
+
+    try:
+        check_checkpoints(config)
+        iterations = hunt(config)
+    except (CheckpointMismatchError, ConfigError, ValueError, KeyError) as error:
+        typer.echo(f"hunt: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    report = format_report(config, iterations)
+    (Path(config.out) / "hunt.md").write_text(report)
+    typer.echo(report, nl=False)

@@ -1,0 +1,93 @@
+"""The PSRO hunt: gain intervals, what a best response does differently, resumability, refusal of foreign checkpoints."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from issoku.cli import app
+from issoku.evaluation.hunt import HuntConfig, differences, gain_interval, hunt
+
+TINY = dict(env_id="tempo_duel_v0", population=("random", "tempo_heuristic"), iterations=2, steps=128,
+            games_per_pair=4, workers=1, n_envs=2, n_steps=64, batch_size=64, progress=False, threshold=-2.0)
+
+
+def test_gain_is_the_mixture_weighted_return_with_a_smoothed_normal_interval():
+    gain, low, high = gain_interval({"a": [1, 1, 0, 1], "b": [0.5, 0.5]}, {"a": 0.75, "b": 0.25})
+    # a: returns 1,1,-1,1 (+1,-1 smoothing: variance 16/15); b: returns 0,0 (+1,-1: variance 2/3)
+    assert gain == pytest.approx(0.75 * 0.5)
+    assert high - gain == pytest.approx(1.959964 * (0.75 ** 2 * (16 / 15) / 4 + 0.25 ** 2 * (2 / 3) / 2) ** 0.5, rel=1e-5)
+    assert gain - low == pytest.approx(high - gain)
+
+
+def test_identical_results_never_give_a_zero_width_interval():
+    gain, low, high = gain_interval({"a": [0.5] * 40}, {"a": 1.0})
+    assert gain == 0.0 and high == pytest.approx(1.959964 * (2 / 41 / 40) ** 0.5, rel=1e-5)
+
+
+def test_differences_name_the_kinds_that_moved_largest_first():
+    assert differences({"react": 0.6, "act": 0.4}, {"act": 0.9, "react": 0.08, "wait": 0.02}) == \
+        ["react: 8% -> 60%", "act: 90% -> 40%"]  # +52 before -50
+
+
+def test_a_hunt_reports_every_iteration_and_a_rerun_reuses_it(tmp_path):
+    config = HuntConfig(out=str(tmp_path / "h"), **TINY)
+    first = hunt(config)
+    assert len(first) == 2
+    assert first[1].population == ["random", "tempo_heuristic", "br1"]
+    assert abs(sum(first[0].mixture.values()) - 1) < 1e-9 and first[0].gain_low <= first[0].gain <= first[0].gain_high
+    assert set(first[0].gain_by_opponent) == set(first[0].mixture)
+    stamp = (tmp_path / "h" / "agents" / "br2.zip").stat().st_mtime_ns
+    again = hunt(config)
+    assert [it.gain for it in again] == [it.gain for it in first]
+    assert (tmp_path / "h" / "agents" / "br2.zip").stat().st_mtime_ns == stamp
+    assert list((tmp_path / "h" / "tb").iterdir())  # TensorBoard scalars
+
+
+def test_a_hunt_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
+    straight = hunt(HuntConfig(out=str(tmp_path / "straight"), **TINY))
+    out = tmp_path / "killed"
+    command = [sys.executable, "-c", "import sys; from tests.evaluation.test_hunt import *; "
+               f"hunt(HuntConfig(out=sys.argv[1], **TINY))", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not (out / "agents" / "br1.zip").exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, "the hunt ended before it could be killed mid-run"
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    state = out / "hunt.json"
+    assert len(json.loads(state.read_text())["iterations"] if state.exists() else []) < 2  # killed mid-hunt
+    resumed = hunt(HuntConfig(out=str(out), **{**TINY, "progress": False}))
+    assert [round(it.gain, 12) for it in resumed] == [round(it.gain, 12) for it in straight]
+
+
+def test_a_warm_start_checkpoint_of_other_rules_is_refused_with_every_difference(tmp_path):
+    checkpoint = tmp_path / "old.zip"
+    checkpoint.write_bytes(b"")
+    (tmp_path / "old.json").write_text(json.dumps({"env_id": "tempo_duel_v0", "env_version": 0, "rules_version": 1,
+                                                    "rules_fingerprint": "stale", "interface": "stale"}))
+    result = CliRunner().invoke(app, ["hunt", "--env", "tempo_duel_v0", "--warm-start", str(checkpoint),
+                                      "--out", str(tmp_path / "h")])
+    assert result.exit_code == 2
+    assert "rules_fingerprint: checkpoint" in result.output and "interface: checkpoint" in result.output
+    assert not (tmp_path / "h" / "matches.sqlite").exists()
+
+
+def test_a_resume_with_other_settings_is_refused_naming_them(tmp_path):
+    hunt(HuntConfig(out=str(tmp_path / "h"), **{**TINY, "iterations": 1}))
+    with pytest.raises(ValueError, match="steps: the hunt in .* was run with 128, not 256"):
+        hunt(HuntConfig(out=str(tmp_path / "h"), **{**TINY, "steps": 256}))
+
+
+def test_best_responses_warm_start_from_a_checkpoint_of_the_same_rules(tmp_path):
+    hunt(HuntConfig(out=str(tmp_path / "a"), **{**TINY, "iterations": 1}))
+    start = str(tmp_path / "a" / "agents" / "br1.zip")
+    hunt(HuntConfig(out=str(tmp_path / "b"), **{**TINY, "iterations": 1, "warm_start": start}))
+    metadata = json.loads((tmp_path / "b" / "agents" / "br1.json").read_text())
+    assert metadata["hunt"]["warm_start"] == start and metadata["steps"] >= 2 * 128  # continued the start's steps
