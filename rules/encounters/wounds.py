@@ -1,0 +1,76 @@
+"""Wound thresholds, penalties, Downing and Killing (EN-041..060).
+
+Wounds only accumulate. A character's rank is the highest threshold its Wounds have *reached*
+(EN-A06: the mook example puts exactly 25 Wounds at Out); its penalty applies to every test and
+contest, not to damage rolls (EN-043). Thresholds are built from Earth: Nicked = 5 × Earth + 1, each
+later one + 2 × Earth (EN-042); mooks use their own four (EN-056..060).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HEALTHY = "healthy"
+CRIPPLED, OUT, DEAD = "crippled", "out", "dead"
+
+
+@dataclass(frozen=True, slots=True)
+class Rank:
+    """One wound rank: its name, the Wounds that reach it, its penalty (None: no actions at all) and rule."""
+
+    name: str
+    threshold: int
+    penalty: int | None
+    rule: str
+
+
+def thresholds(earth: int, mook: bool = False) -> tuple[Rank, ...]:
+    """The wound ranks of a character with this Earth Ring, lowest first (EN-042..051, mooks EN-056..060)."""
+    if mook:
+        hurt = 4 * earth + 1                                                   # EN-057
+        steps = (("hurt", hurt, -10, "EN-057"), ("bloodied", hurt + 4 * earth, -20, "EN-058"),
+                 ("out", hurt + 8 * earth, None, "EN-059"), ("dead", hurt + 10 * earth, None, "EN-060"))
+        return tuple(Rank(*step) for step in steps)
+    names = (("nicked", -3, "EN-044"), ("grazed", -5, "EN-045"), ("hurt", -10, "EN-046"),
+             ("injured", -15, "EN-047"), ("bloodied", -20, "EN-048"), (CRIPPLED, -40, "EN-049"),
+             (OUT, None, "EN-050"), (DEAD, None, "EN-051"))
+    nicked = 5 * earth + 1                                                     # EN-042
+    return tuple(Rank(name, nicked + 2 * earth * i, penalty, rule) for i, (name, penalty, rule) in enumerate(names))
+
+
+HEALTHY_RANK = Rank(HEALTHY, 0, 0, "EN-043")
+RANK_NAMES = (HEALTHY, "nicked", "grazed", "hurt", "injured", "bloodied", CRIPPLED, OUT, DEAD)
+"""Every rank name, mook ranks included (the observation's one-hot)."""
+
+
+def rank(wounds: int, ranks: tuple[Rank, ...]) -> Rank:
+    """EN-043 / EN-A06: the highest rank whose threshold ``wounds`` has reached (Healthy below all)."""
+    current = HEALTHY_RANK
+    for candidate in ranks:
+        if wounds >= candidate.threshold:
+            current = candidate
+    return current
+
+
+def penalty(wounds: int, ranks: tuple[Rank, ...]) -> int:
+    """EN-043: the malus on every test and contest (0 when Healthy; Out and Dead act no more anyway)."""
+    value = rank(wounds, ranks).penalty
+    return value if value is not None else 0
+
+
+def can_act(wounds: int, ranks: tuple[Rank, ...]) -> bool:
+    """EN-052 / EN-053: Out and Dead characters take no actions at all."""
+    return rank(wounds, ranks).name not in (OUT, DEAD)
+
+
+def outcome(before: int, after: int, ranks: tuple[Rank, ...]) -> str | None:
+    """EN-054 / EN-055: ``"killed"`` if the Wounds entered Dead, ``"downed"`` if they entered Crippled or
+    Out (a Kill is never also a Down), else None. A rank already held before is not entered again."""
+    old, new = rank(before, ranks).name, rank(after, ranks).name
+    if new == old:
+        return None
+    if new == DEAD:
+        return "killed"
+    if new in (CRIPPLED, OUT):
+        return "downed"
+    return None
