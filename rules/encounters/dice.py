@@ -49,10 +49,9 @@ class Pool:
         if ten_dice_rule and roll > TEN_DICE_LIMIT:
             keep += (roll - TEN_DICE_LIMIT) // 2
             roll = TEN_DICE_LIMIT
-        keep = min(keep, roll)
-        if ten_dice_rule and keep > TEN_DICE_LIMIT:
+        if ten_dice_rule and keep > TEN_DICE_LIMIT and roll == TEN_DICE_LIMIT:
             bonus += 2 * (keep - TEN_DICE_LIMIT)
-            keep = TEN_DICE_LIMIT
+        keep = min(keep, roll)
         return Pool(roll, keep, bonus, self.explode)
 
     def __str__(self) -> str:

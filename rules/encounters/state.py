@@ -27,6 +27,7 @@ from issoku.rules.encounters.combat import (
 from issoku.rules.encounters.dice import Pool, contest_winner, raised_tn, roll_pool, skill_pool, trait_pool
 from issoku.rules.encounters.fighter import GROUND, HELD, READY, SIMPLE_ACTIONS_PER_TURN, Combatant
 from issoku.rules.encounters.observation import encode
+from issoku.rules.encounters.timers import Timed, tick
 from issoku.rules.kernel import Dice, EventLog, IllegalActionError
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class EncounterState:
         self.grapple = False
         self.controller: int | None = None
         self.pending: dict | None = None
-        self.effects: list[list] = []          # [name, seat, rounds_left] timers (EN-017)
+        self.effects: tuple[Timed, ...] = ()   # EN-017
         self._legal: list[int] = []
         self.outcome: dict[int, str] = {}
         self.events.emit("EN-001", "encounter_start", None, effects=0, distance=self.distance)
@@ -154,7 +155,7 @@ class EncounterState:
             setattr(copy, name, getattr(self, name))
         copy._queue, copy._legal = list(self._queue), list(self._legal)
         copy.pending = dict(self.pending) if self.pending is not None else None
-        copy.effects = [list(effect) for effect in self.effects]
+        copy.effects = self.effects
         copy.outcome = dict(self.outcome)
         return copy
 
@@ -313,7 +314,7 @@ class EncounterState:
         else:
             self._spend_void(seat, "deflect", "EN-108")
             f.deflect = True
-            self.effects.append(["deflect", seat, 0])                                    # until the round's end
+            self.effects += (Timed("deflect", seat, 0),)                                  # until the round's end
         self._next_round_start()
 
     def _spend_void(self, seat: int, effect: str, rule: str) -> None:
@@ -325,18 +326,13 @@ class EncounterState:
     def _readying_phase(self) -> None:
         """EN-009, EN-016..018: timers tick (an effect expires entering the phase with 0 rounds left)."""
         self.events.emit("EN-016", "readying_phase", None, round=self.round)
-        kept = []
+        self.effects, expired = tick(self.effects)
         for effect in self.effects:
-            name, seat, left = effect
-            if left == 0:
-                self.events.emit("EN-017", "expires", seat, effect=name)
-                if name == "deflect":
-                    self.fighters[seat].deflect = False
-            else:
-                effect[2] = left - 1
-                self.events.emit("EN-017", "timer", seat, effect=name, rounds_left=left - 1)
-                kept.append(effect)
-        self.effects = kept
+            self.events.emit("EN-017", "timer", effect.seat, effect=effect.name, rounds_left=effect.rounds_left)
+        for effect in expired:
+            self.events.emit("EN-017", "expires", effect.seat, effect=effect.name)
+            if effect.name == "deflect":
+                self.fighters[effect.seat].deflect = False
         if self.round >= self.ruleset.round_limit:
             self.events.emit("EN-G18", "round_limit", None, round=self.round)
             self._over()
