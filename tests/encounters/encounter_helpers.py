@@ -20,9 +20,11 @@ def duel(faces=(), *, fighters=("kenshi", "ono_brute"), start_distance=1, initia
 
 
 def started(faces=(), stances=("water", "water"), **kwargs):
-    """An encounter past the opening stances (seat 1 picks first: reverse initiative order, EN-005)."""
+    """An encounter past the opening stances (``stances`` by seat; they are asked in reverse initiative
+    order, EN-005) and the first round's Void Point decisions."""
     state = duel(faces, **kwargs)
-    play(state, f"stance:{stances[1]}", f"stance:{stances[0]}")
+    while state.decision_kind() == "stance":
+        play(state, f"stance:{stances[state.current_seat()]}")
     return to_turn(state)
 
 
