@@ -275,6 +275,7 @@ class EncounterState:
     def _begin_round(self) -> None:
         """EN-007: the round's beginning; Void Points for Accelerate and Deflect, in initiative order."""
         self.round += 1
+        self.turn_index = 0
         for f in self.fighters:
             f.began_in_void = f.stance == VOID                                          # EN-064, EN-A05
             f.void_bonus_used = False
