@@ -17,14 +17,13 @@ import numpy as np
 
 from issoku.rules.encounters.actions import ACTION_NAMES
 from issoku.rules.encounters.combat import STANCES
-from issoku.rules.encounters.content import TRAITS
-from issoku.rules.encounters.observation import DECISIONS, FLAGS, SPEC
+from issoku.rules.encounters.observation import DECISIONS, FLAGS, PROFILE, SPEC
 from issoku.rules.encounters.wounds import RANK_NAMES
 
 _INDEX = {name: i for i, name in enumerate(ACTION_NAMES)}
 _ATN_SCALE = 80.0
-_AGILITY = TRAITS.index("agility")
-_SKILL = len(TRAITS) + 10          # weapon_skill in the profile: after traits and ten numbers
+_AGILITY = PROFILE.index("agility")
+_SKILL = PROFILE.index("weapon_skill")
 _HURT = RANK_NAMES.index("hurt")
 
 

@@ -31,7 +31,7 @@ Action space
     them to the stance, actions left, distance, weapon and statuses).
 
 Observation space
-    ``Dict(observation=Box(0, 1, (122,), float32), action_mask=Box(0, 1, (74,), int8))``. Named fields
+    ``Dict(observation=Box(0, 1, (124,), float32), action_mask=Box(0, 1, (74,), int8))``. Named fields
     (``env.ruleset.observation_spec.unpack(obs)``), ego-centric: decision, turn, round, distance,
     pending_damage, then for self and opponent: wounds, rank, stance, numbers (Void Points, ATN,
     initiative, Simple Actions left, movement used, Earth bonus), flags, profile (traits, rings, weapon,

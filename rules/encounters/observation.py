@@ -24,9 +24,11 @@ if TYPE_CHECKING:
 DECISIONS = ("stance", "round_start", "act", "extra_attack", "endure")
 FLAGS = ("prone", "grappled", "in_control", "weapon_ready", "weapon_held", "weapon_ground", "boost_armed",
          "void_stance_charged", "deflect", "maintain", "free_move_used", "extra_attack_used")
-PROFILE = ("traits", "void_ring", "insight_rank", "weapon_roll", "weapon_keep", "weapon_range", "reach",
-           "size", "armour_bonus", "reduction", "weapon_skill", "defense", "jujutsu", "mook")
-_PROFILE_SIZE = len(TRAITS) + 10 + len(SIZES) + 1
+PROFILE = (*TRAITS, "void_ring", "insight_rank", "weapon_roll", "weapon_keep", "weapon_range", "reach",
+           *(f"size_{size}" for size in SIZES), "armour_bonus", "reduction", "weapon_skill", "defense", "jujutsu",
+           "mook")
+"""The profile's elements, in order (each scaled to [0, 1])."""
+_PROFILE_SIZE = len(PROFILE)
 _SCALE_WOUNDS = 100.0
 _SCALE_ATN = 80.0
 _SCALE_INITIATIVE = 100.0
@@ -96,7 +98,7 @@ def encode(state: "EncounterState", seat: int) -> np.ndarray:
     vec = [0.0] * SPEC.size
     if state.current_seat() == seat:
         vec[_OFFSET["decision"] + DECISIONS.index(state.decision_kind())] = 1.0
-    if state.round:
+    if state.round and state.current_seat() is not None:
         vec[_OFFSET["turn"]] = float(state.actor() == seat)
     vec[_OFFSET["turn"] + 1] = float(state.order[0] == seat)
     vec[_OFFSET["round"]] = min(state.round, rules.round_limit) / rules.round_limit
