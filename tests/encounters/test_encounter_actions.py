@@ -7,7 +7,7 @@ deals 3k2 + 3k0 = 6k2 against heavy armour's Reduction 5 (EN-G06).
 
 import pytest
 
-from encounter_helpers import kinds, last, legal_names, play, started, to_turn
+from tests.encounters.encounter_helpers import kinds, last, legal_names, play, started, to_turn
 
 HIT_27 = [9, 9, 9, 1, 1, 1, 1, 1]                   # 8k3 -> 27
 HIT_36 = [10, 8, 9, 9, 1, 1, 1, 1, 1]               # 8k3 -> 18 + 9 + 9 = 36
@@ -214,3 +214,23 @@ def test_en_043_the_wound_penalty_applies_to_tests_not_to_damage():
     state.fighters[0].wounds = 12                                     # Earth 2: Nicked (-3)
     play(state, "attack")
     assert last(state, "attack_roll")["pool"] == "8k3-3" and last(state, "damage_roll")["pool"] == "6k2"
+
+
+@pytest.mark.rule("EN-022", "EN-G13", "EN-083")
+def test_en_022_a_large_weapon_must_be_let_go_before_grappling():
+    state = started(fighters=("ono_brute", "kenshi"))
+    assert "grapple" not in legal_names(state)
+    play(state, "let_go")
+    assert state.fighters[0].weapon_state == "ground" and "grapple" in legal_names(state)
+    assert "let_go" not in legal_names(state)
+
+
+@pytest.mark.rule("EN-G10", "EN-D03")
+def test_en_g10_the_duel_tracks_one_distance_bounded_by_adjacency_and_the_arena():
+    state = started(start_distance=3, max_distance=4)
+    play(state, "simple_move:toward")
+    assert state.distance == 1 and "free_move:toward" not in legal_names(state)
+    play(state, "free_move:away")
+    assert state.distance == 3
+    play(state, "simple_move:away")
+    assert state.distance == 4 and "free_move:away" not in legal_names(state)

@@ -68,3 +68,9 @@ def test_en_t12_maneuver_raises():
     assert KNOCKDOWN_QUADRUPED_RAISES == 4 and push_raises(10) == 4 and push_raises(5) == 2
     assert (MANEUVER_RAISES["disarm"], MANEUVER_RAISES["extra_attack"], MANEUVER_RAISES["feint"],
             MANEUVER_RAISES["knockdown"], MANEUVER_RAISES["tactical_strike"]) == (3, 5, 2, 2, 2)
+
+
+@pytest.mark.rule("EN-071")
+def test_en_071_technique_bonuses_add_to_the_atn_but_not_when_grappled():
+    assert Defence(reflexes=2, armour=5, technique=3).atn() == 23
+    assert Defence(reflexes=2, armour=5, technique=3, grappled=True).atn() == 10

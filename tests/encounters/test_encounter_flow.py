@@ -3,7 +3,7 @@ Void Points at the start of the round, the end of the encounter."""
 
 import pytest
 
-from encounter_helpers import duel, kinds, last, legal_names, play, started, to_turn
+from tests.encounters.encounter_helpers import duel, kinds, last, legal_names, play, started, to_turn
 from issoku.rules.encounters.timers import Timed, tick
 
 
