@@ -234,3 +234,40 @@ def test_en_g10_the_duel_tracks_one_distance_bounded_by_adjacency_and_the_arena(
     assert state.distance == 3
     play(state, "simple_move:away")
     assert state.distance == 4 and "free_move:away" not in legal_names(state)
+
+
+@pytest.mark.rule("EN-119", "EN-G06")
+def test_en_119_a_reach_weapon_outside_the_targets_range_is_a_strong_position():
+    state = started([9] * 8 + [1] * 20, fighters=("yari_guard", "kenshi"), start_distance=2)
+    play(state, "attack")
+    roll = last(state, "attack_roll")
+    assert roll["pool"] == "9k3" and "strong_position+1k0" in roll["modifiers"] and roll["weapon"] == "yari"
+
+
+@pytest.mark.rule("EN-040")
+def test_en_040_a_mooks_damage_never_explodes():
+    state = started([10, 9, 9, 9, 1] + [10, 10, 1, 1], fighters=("kenshi", "bandit"),
+                    initiative=[1, 1, 1, 1, 1, 9, 9, 9], start_distance=1)
+    assert state.order == (1, 0)
+    play(state, "attack")
+    assert last(state, "damage_roll")["pool"] == "4k2" and last(state, "damage_roll")["total"] == 20
+
+
+@pytest.mark.rule("EN-121")
+def test_en_121_prone_crawls_instead_of_moving():
+    state = started(start_distance=3)
+    state.fighters[0].prone = True
+    state._continue_turn()
+    names = legal_names(state)
+    assert "crawl:toward" in names and not any(n.startswith(("free_move", "simple_move")) for n in names)
+    play(state, "crawl:toward")
+    assert state.distance == 1 and state.fighters[0].simple_actions == 0
+
+
+@pytest.mark.rule("EN-020", "EN-012")
+def test_en_020_a_small_weapon_is_readied_as_a_free_action():
+    state = started(fighters=("tonfa_monk", "kenshi"), initiative=[9, 9, 9, 9, 1, 1, 1, 1, 1, 1, 1])
+    play(state, "let_go", "recover_weapon")
+    assert state.fighters[0].weapon_state == "held" and state.fighters[0].simple_actions == 1
+    play(state, "ready_weapon")
+    assert last(state, "ready_weapon")["rule"] == "EN-020" and state.fighters[0].simple_actions == 1
