@@ -25,13 +25,13 @@ Decisions (``infos[agent]["decision_kind"]`` and the ``decision`` observation fi
     A decision whose only legal action is ``pass`` is taken by the rules and never reaches an agent.
 
 Action space
-    ``Discrete(74)``: ``pass``, 5 stances, 48 attacks (Feint or not × none/Disarm/Knockdown/Push/Pull/Extra
-    Attack × 0..3 Extra Damage raises), ``earth_defend``, 6 moves, ``stand``, ``let_go``, ``recover_weapon``,
+    ``Discrete(82)``: ``pass``, 5 stances, 56 attacks (Feint or not × none/Disarm/Knockdown/Push/Pull/Extra
+    Attack/Focused Attack on the head × 0..3 Extra Damage raises; the head only with ``focused_attack``), ``earth_defend``, 6 moves, ``stand``, ``let_go``, ``recover_weapon``,
     ``ready_weapon``, ``grapple``, 4 grapple actions, 4 Void Point uses (``env.action_names``; the mask narrows
     them to the stance, actions left, distance, weapon and statuses).
 
 Observation space
-    ``Dict(observation=Box(0, 1, (124,), float32), action_mask=Box(0, 1, (74,), int8))``. Named fields
+    ``Dict(observation=Box(0, 1, (126,), float32), action_mask=Box(0, 1, (82,), int8))``. Named fields
     (``env.ruleset.observation_spec.unpack(obs)``), ego-centric: decision, turn, round, distance,
     pending_damage, then for self and opponent: wounds, rank, stance, numbers (Void Points, ATN,
     initiative, Simple Actions left, movement used, Earth bonus), flags, profile (traits, rings, weapon,
@@ -49,7 +49,8 @@ Rewards (to both agents when the encounter ends, whoever moved last)
 Keyword arguments
     ``fighters``: two archetype names from the data (default kenshi against ono_brute).
     ``start_distance`` (4 squares of 5 ft), ``round_limit`` (30), ``max_distance`` (12 squares),
-    ``ten_dice_rule`` (True, EN-G01). ``data``: a folder holding skills.toml, weapons.toml, armour.toml and
+    ``ten_dice_rule`` (True, EN-G01), ``focused_attack`` (False: EN-G08's Focused Attack on the head, which
+    Stuns, EN-113). ``data``: a folder holding skills.toml, weapons.toml, armour.toml and
     archetypes.toml replacing the shipped ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"),
     ``illegal_action`` ("raise", "terminate"), ``illegal_reward``, ``record_events``.
 
@@ -73,20 +74,21 @@ ENV_ID = "encounter_duel_v0"
 @lru_cache(maxsize=64)
 def make_ruleset(fighters: tuple[str, str] = ("kenshi", "ono_brute"), start_distance: int = 4,
                  round_limit: int = 30, max_distance: int = 12, ten_dice_rule: bool = True,
-                 data: str | None = None) -> EncounterDuel:
+                 focused_attack: bool = False, data: str | None = None) -> EncounterDuel:
     """The encounter ruleset these arguments configure (immutable, so envs built alike share one)."""
     return EncounterDuel(fighters, data_dir=DATA_DIR if data is None else data, start_distance=start_distance,
-                         round_limit=round_limit, max_distance=max_distance, ten_dice_rule=ten_dice_rule)
+                         round_limit=round_limit, max_distance=max_distance, ten_dice_rule=ten_dice_rule,
+                         focused_attack=focused_attack)
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = ("kenshi", "ono_brute"), *, start_distance: int = 4,
             round_limit: int = 30, max_distance: int = 12, ten_dice_rule: bool = True,
-            data: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            focused_attack: bool = False, data: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two archetype names, not one string")
     ruleset = make_ruleset(tuple(fighters), start_distance, round_limit, max_distance, ten_dice_rule,
-                           None if data is None else str(data))
+                           focused_attack, None if data is None else str(data))
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

@@ -7,7 +7,8 @@ Structured orders, numbered by an :class:`~issoku.rules.kernel.codec.ActionCodec
 * ``stance:<air|earth|fire|void|water>``: the opening stance (EN-005) and the stance of each turn (EN-011).
 * ``attack[:feint][:<special>][:ed<n>]``: a weapon attack (EN-066) with its raises declared before the
   roll (EN-G03): Feint (EN-078) may be combined with one of Disarm, Knockdown, Push, Pull or Extra
-  Attack (EN-075, 080, 081, 076) and with 0..3 raises of Extra Damage (EN-077).
+  Attack (EN-075, 080, 081, 076) or a Focused Attack on the head (EN-079, only with the ruleset's
+  ``focused_attack`` option, EN-G08) and with 0..3 raises of Extra Damage (EN-077).
 * ``earth_defend``: Earth stance's Defense/Reflexes test (EN-062).
 * ``free_move:<toward|away>``, ``simple_move:<toward|away>``, ``crawl:<toward|away>``, ``stand``
   (EN-102, EN-103, EN-121).
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from issoku.rules.encounters.combat import MANEUVER_RAISES, STANCES
 from issoku.rules.kernel import ActionCodec
 
-SPECIALS = ("none", "disarm", "knockdown", "push", "pull", "extra_attack")
+SPECIALS = ("none", "disarm", "knockdown", "push", "pull", "extra_attack", "focus_head")
 MAX_EXTRA_DAMAGE = 3
 DIRECTIONS = ("toward", "away")
 

@@ -25,6 +25,9 @@ MANEUVER_RAISES = {
 }
 FOCUS_RAISES = {"arm": 1, "leg": 1, "hand": 2, "foot": 2, "head": 3, "finger": 4, "eye": 4, "ear": 4}
 """EN-079 / EN-T12: Focused Attack's raises by the part aimed at."""
+MANEUVER_RAISES["focus_head"] = FOCUS_RAISES["head"]   # EN-079 with EN-G08's effect: the head Stuns
+STUN_TN, STUN_TN_STEP = 20, 10                         # EN-113, EN-G15: 20 -> 10 -> 0
+STUN_PENALTY = -3                                      # EN-113 / EN-A11: -3k0 on every roll but damage
 KNOCKDOWN_QUADRUPED_RAISES = 4
 """EN-080: creatures with four legs need four raises to be knocked down."""
 

@@ -33,8 +33,9 @@ class EncounterDuel:
 
     def __init__(self, fighters: tuple[str, str] = ("kenshi", "ono_brute"), *, catalog: Catalog | None = None,
                  data_dir: Path | str = DATA_DIR, start_distance: int = 4, round_limit: int = 30,
-                 max_distance: int = 12, ten_dice_rule: bool = True) -> None:
-        """``start_distance`` and ``max_distance`` in 5-ft squares; ``round_limit`` ends in a draw (EN-G18)."""
+                 max_distance: int = 12, ten_dice_rule: bool = True, focused_attack: bool = False) -> None:
+        """``start_distance`` and ``max_distance`` in 5-ft squares; ``round_limit`` ends in a draw (EN-G18);
+        ``focused_attack`` offers the Focused Attack on the head, which Stuns (EN-079, EN-G08: off by default)."""
         self.catalog = catalog if catalog is not None else load_catalog(data_dir)
         if len(fighters) != 2:
             raise ValueError("a duel needs exactly two fighters")
@@ -51,8 +52,9 @@ class EncounterDuel:
         self.round_limit = round_limit
         self.max_distance = max_distance
         self.ten_dice_rule = ten_dice_rule
+        self.focused_attack = focused_attack
         settings = (self.name, self.version, self.fighters, start_distance, round_limit, max_distance,
-                    ten_dice_rule, self.catalog.digest)
+                    ten_dice_rule, focused_attack, self.catalog.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,

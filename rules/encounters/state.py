@@ -22,7 +22,8 @@ import numpy as np
 from issoku.rules.encounters import wounds as w
 from issoku.rules.encounters.actions import ACTION_NAMES, ATTACKS, CODEC, PASS, STANCE_ACTIONS, Attack, action
 from issoku.rules.encounters.combat import (
-    AIR, EARTH, ENDURE_REDUCTION, FIRE, STANCES, VOID, WATER, damage_pool, earth_stance_bonus, feint_bonus,
+    AIR, EARTH, ENDURE_REDUCTION, FIRE, STANCES, STUN_PENALTY, STUN_TN, STUN_TN_STEP, VOID, WATER, damage_pool,
+    earth_stance_bonus, feint_bonus,
 )
 from issoku.rules.encounters.dice import Pool, contest_winner, raised_tn, roll_pool, skill_pool, trait_pool
 from issoku.rules.encounters.fighter import GROUND, HELD, READY, SIMPLE_ACTIONS_PER_TURN, Combatant
@@ -200,6 +201,9 @@ class EncounterState:
                 f.boost_armed = False
                 pool = pool + _BOOST_BONUS
                 extras.append("boost")
+            if f.stun_tn is not None:                                                   # EN-113, EN-A11
+                pool = pool.plus(roll=STUN_PENALTY)
+                extras.append("stun-3k0")
             penalty = f.wound_penalty()
             if penalty:
                 pool = pool.plus(bonus=penalty)
@@ -327,6 +331,9 @@ class EncounterState:
     def _readying_phase(self) -> None:
         """EN-009, EN-016..018: timers tick (an effect expires entering the phase with 0 rounds left)."""
         self.events.emit("EN-016", "readying_phase", None, round=self.round)
+        for seat in self.order[::-1]:                                                 # EN-016: reverse order
+            if self.fighters[seat].stun_tn is not None:
+                self._shake_off_stun(seat)
         self.effects, expired = tick(self.effects)
         for effect in self.effects:
             self.events.emit("EN-017", "timer", effect.seat, effect=effect.name, rounds_left=effect.rounds_left)
@@ -340,6 +347,23 @@ class EncounterState:
             return
         self.events.emit("EN-018", "next_round", None)
         self._begin_round()
+
+    def _shake_off_stun(self, seat: int) -> None:
+        """EN-113 / EN-G15: test Earth against the Stun TN; success ends it, failure lowers the TN by 10 for
+        the next round; a TN already down to 0 ends it without a roll."""
+        f = self.fighters[seat]
+        if f.stun_tn <= 0:
+            f.stun_tn = None
+            self.events.emit("EN-G15", "stun_ends", seat, why="tn_0")
+            return
+        tn = f.stun_tn
+        total = self._roll(seat, trait_pool(f.ring("earth")), "EN-113", "stun_test", tn=tn)
+        if total >= tn:
+            f.stun_tn = None
+            self.events.emit("EN-113", "stun_ends", seat, why="shaken_off")
+        else:
+            f.stun_tn = max(0, tn - STUN_TN_STEP)
+            self.events.emit("EN-G15", "stun_tn", seat, tn=f.stun_tn)
 
     def _over(self) -> None:
         self.phase, self._legal, self.pending = OVER, [], None
@@ -364,8 +388,10 @@ class EncounterState:
         self._after_stance(seat)
 
     def _stance_legal(self, seat: int) -> list[int]:
-        """EN-011, with Prone's Water or Air only (EN-121)."""
-        allowed = (WATER, AIR) if self.fighters[seat].prone else STANCES
+        """EN-011, with Prone's Water or Air only (EN-121) and Stun's Air or Earth only (EN-113)."""
+        f = self.fighters[seat]
+        allowed = tuple(s for s in STANCES if not (f.prone and s not in (WATER, AIR))
+                        and not (f.stun_tn is not None and s not in (AIR, EARTH)))
         return sorted(STANCE_ACTIONS[s] for s in allowed)
 
     def _after_stance(self, seat: int) -> None:
@@ -387,7 +413,11 @@ class EncounterState:
             self.phase, self._legal = ACT, legal
 
     def _end_turn(self) -> None:
-        self.events.emit("EN-015", "turn_end", self.actor())
+        seat = self.actor()
+        self.events.emit("EN-015", "turn_end", seat)
+        if self.fighters[seat].stun_tn is not None:                                   # EN-G08: until now
+            self.fighters[seat].stun_tn = None
+            self.events.emit("EN-G08", "stun_ends", seat, why="end_of_turn")
         self.turn_index += 1
         if self.turn_index < len(self.order):
             self._begin_turn()
@@ -443,7 +473,8 @@ class EncounterState:
                 if not (a.special in ("disarm",) and self.fighters[1 - seat].weapon_state != READY)
                 and not (free and a.special == "extra_attack")
                 and not (a.special == "pull" and self.distance == 1)
-                and not (f.extra_attack_done and a.special == "extra_attack")]
+                and not (f.extra_attack_done and a.special == "extra_attack")
+                and not (a.special == "focus_head" and not self.ruleset.focused_attack)]
 
     def _move_allowance(self, seat: int, kind: str) -> int:
         """Squares a move of ``kind`` covers (EN-102, EN-103, EN-121 Crawl; Fire's +5 ft, EN-063), within
@@ -604,6 +635,8 @@ class EncounterState:
         steps = damage_pool(weapon.damage, f.trait("strength"), attack.extra_damage, other, explode=not f.sheet.mook)
         for rule, step in steps:
             self.events.emit(rule, "damage_pool", seat, pool=str(step))
+        if attack.special == "focus_head":
+            after.append("focus_head")
         self._deal(seat, target, steps[-1][1], "EN-039", tuple(after), extra=attack.special == "extra_attack")
 
     def _deal(self, seat: int, target: int, pool: Pool, rule: str, after: tuple[str, ...], extra: bool) -> None:
@@ -657,6 +690,9 @@ class EncounterState:
             before = self.distance
             self.distance = min(self.ruleset.max_distance, before + 1)
             self.events.emit("EN-081", "pushed", target, before=before * 5, after=self.distance * 5)
+        elif effect == "focus_head":                                                   # EN-079, EN-G08
+            t.stun_tn = STUN_TN
+            self.events.emit("EN-G08", "stunned", target, tn=STUN_TN)
         elif effect == "pull":
             before = self.distance
             self.distance = max(1, before - 1)

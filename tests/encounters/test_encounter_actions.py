@@ -271,3 +271,43 @@ def test_en_020_a_small_weapon_is_readied_as_a_free_action():
     assert state.fighters[0].weapon_state == "held" and state.fighters[0].simple_actions == 1
     play(state, "ready_weapon")
     assert last(state, "ready_weapon")["rule"] == "EN-020" and state.fighters[0].simple_actions == 1
+
+
+HEAD_HIT = [10, 10, 1, 10, 5, 9, 1, 1, 1, 1, 1]      # 8k3 -> 21 + 15 + 9 = 45 against TN 25 + 15
+
+
+@pytest.mark.rule("EN-079", "EN-G08", "EN-113", "EN-A11")
+def test_en_g08_a_focused_attack_on_the_head_stuns_until_the_end_of_the_next_turn():
+    assert "attack:focus_head" not in legal_names(started())          # off by default (EN-G08)
+    state = started(HEAD_HIT + LOW_DAMAGE + [9] * 7, focused_attack=True)
+    play(state, "attack:focus_head")
+    assert last(state, "attack_roll")["tn"] == 40 and last(state, "stunned")["tn"] == 20
+    assert state.fighters[1].stun_tn == 20 and state.observation(0).max() <= 1
+    play(state, "pass", "attack")
+    roll = last(state, "attack_roll")
+    assert roll["pool"] == "4k2" and "stun-3k0" in roll["extras"]
+    while state.actor() == 1 and state.decision_kind() != "round_start":
+        play(state, "pass")
+    assert state.fighters[1].stun_tn is None and last(state, "stun_ends")["why"] == "end_of_turn"
+
+
+@pytest.mark.rule("EN-113", "EN-G15", "EN-016")
+def test_en_113_stun_is_tested_off_in_the_readying_phase_and_limits_stances():
+    state = started(HEAD_HIT + LOW_DAMAGE + [1, 1, 1], focused_attack=True, initiative=[1, 1, 1, 1, 1, 9, 9, 1, 1])
+    assert state.order == (1, 0)
+    play(state, "pass", "attack:focus_head", "pass")
+    assert last(state, "stun_test")["tn"] == 20 and last(state, "stun_tn")["tn"] == 10
+    to_turn(state)
+    assert state.current_seat() == 1 and legal_names(state) == ["stance:air", "stance:earth"]
+    state.fighters[1].stun_tn = 0
+    play(state, "stance:air", "pass")
+    assert state.fighters[1].stun_tn is None
+
+
+@pytest.mark.rule("EN-G15")
+def test_en_g15_a_stun_tn_down_to_zero_ends_without_a_roll():
+    state = started(focused_attack=True)
+    play(state, "pass")
+    state.fighters[0].stun_tn = 0        # as after two failed tests (20 -> 10 -> 0), seat 0's turn over
+    play(state, "pass")
+    assert last(state, "stun_ends")["why"] == "tn_0" and not kinds(state, "stun_test")
