@@ -18,7 +18,7 @@ from issoku.rules.encounters.wounds import RANK_NAMES
 from issoku.rules.kernel import ObservationSpec
 
 if TYPE_CHECKING:
-    from issoku.rules.encounters.fighter import Combatant
+    from issoku.rules.encounters.content import Archetype, Weapon
     from issoku.rules.encounters.state import EncounterState
 
 DECISIONS = ("stance", "round_start", "act", "extra_attack", "endure")
@@ -60,11 +60,12 @@ SPEC = ObservationSpec((
 _OFFSET = {name: SPEC.slice(name).start for name in SPEC.names}
 
 
-def _profile(f: "Combatant") -> list[float]:
-    sheet, weapon = f.sheet, f.weapon
+def profile(sheet: "Archetype", weapon: "Weapon") -> tuple[float, ...]:
+    """A character's static numbers with ``weapon`` in hand, scaled to [0, 1] (see :data:`PROFILE`); the
+    ruleset computes each seat's two (own weapon, bare hands) once."""
     size = [0.0] * len(SIZES)
     size[SIZES.index(weapon.size)] = 1.0
-    return ([sheet.traits[t] / 5 for t in TRAITS] + [
+    return tuple([sheet.traits[t] / 5 for t in TRAITS] + [
         sheet.void / 5, sheet.insight_rank / 8, weapon.damage.roll / 10, weapon.damage.keep / 10,
         min(weapon.range, 50) / 50, float(weapon.reach)] + size + [
         sheet.armour.bonus / 30, sheet.armour.reduction / 20, sheet.skill(weapon.skill) / 10,
@@ -89,7 +90,7 @@ def _fill_side(vec: list[float], prefix: str, state: "EncounterState", seat: int
              f.maintain, "free_move" in f.free_used, f.extra_attack_done, f.stun_tn is not None)
     vec[at:at + len(FLAGS)] = [float(flag) for flag in flags]
     at = _OFFSET[f"{prefix}_profile"]
-    vec[at:at + _PROFILE_SIZE] = _profile(f)
+    vec[at:at + _PROFILE_SIZE] = state.ruleset.profiles[seat][f.weapon_state != "ready"]
 
 
 def encode(state: "EncounterState", seat: int) -> np.ndarray:
