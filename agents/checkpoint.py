@@ -115,3 +115,27 @@ class CheckpointPolicy:
         cumulative = np.cumsum(probabilities[legal])
         pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], side="right"))
         return int(legal[min(pick, legal.size - 1)])
+
+    def masked_actor(self) -> Any:
+        """The actor as one ``torch.nn.Module``: ``(observation, action_mask) -> masked probabilities``.
+
+        The same computation as :meth:`action_probabilities` (features -> actor latent -> logits, masked
+        out actions at -inf before a softmax), batched and in float32, for ONNX export: the exported graph
+        must pick what this checkpoint picks.
+        """
+        torch = self._torch
+        policy = self._policy
+
+        class MaskedActor(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.features = policy.pi_features_extractor
+                self.latent = policy.mlp_extractor.policy_net
+                self.logits = policy.action_net
+
+            def forward(self, observation: Any, action_mask: Any) -> Any:
+                logits = self.logits(self.latent(self.features(observation.float())))
+                logits = torch.where(action_mask > 0, logits, torch.full_like(logits, float("-inf")))
+                return torch.softmax(logits, dim=-1)
+
+        return MaskedActor().eval()

@@ -50,7 +50,7 @@ from pettingzoo import AECEnv
 from issoku.envs.errors import EnvOrderError, IllegalActionError
 from issoku.rules.kernel.protocol import GameState, Ruleset
 
-RENDER_MODES = ("human", "ansi")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
 
 
@@ -305,8 +305,9 @@ class RulesetAECEnv(AECEnv):
 
     # -- rendering ----------------------------------------------------------------------------------
 
-    def render(self) -> str | None:
-        """``"ansi"``: return the text picture; ``"human"``: print it. See :meth:`render_text`."""
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: return the text picture; ``"human"``: print it; ``"rgb_array"``: the same picture as an
+        RGB frame of a fixed size (:mod:`issoku.envs.frames`). See :meth:`render_text`."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
@@ -314,6 +315,10 @@ class RulesetAECEnv(AECEnv):
         if self.render_mode == "human":
             print(text)
             return None
+        if self.render_mode == "rgb_array":
+            from issoku.envs.frames import text_frame
+
+            return text_frame(text)
         return text
 
     def render_text(self) -> str:

@@ -61,6 +61,12 @@ CREATE INDEX IF NOT EXISTS seats_by_policy ON seats(policy);
 """
 
 
+_SELECT_MATCHES = ("SELECT m.key, m.env_id, m.rules_fingerprint, m.loadout, m.loadout_kwargs, m.seed, m.winner,"
+                   " m.first_seat, m.length, m.truncated, s.seat, s.agent, s.policy, s.label, s.return, s.actions,"
+                   " s.kinds FROM matches m JOIN seats s ON s.match_key = m.key")
+"""Every column a :class:`MatchRecord` is rebuilt from, one row per seat."""
+
+
 class MatchStore:
     """The match database at ``path`` (created on first use). Use as a context manager or call :meth:`close`."""
 
@@ -146,6 +152,12 @@ class MatchStore:
         """The env ids present, sorted."""
         return [env for (env,) in self._db.execute("SELECT DISTINCT env_id FROM matches ORDER BY env_id")]
 
+    def record(self, key: str) -> MatchRecord | None:
+        """The stored match with ``key`` (as ``issoku view --game`` names it), or None."""
+        rows = self._db.execute(
+            _SELECT_MATCHES + " WHERE m.key = ? ORDER BY s.seat", (key,)).fetchall()
+        return _record_from_rows(rows) if rows else None
+
     def records(self, env_id: str | None = None, loadouts: Sequence[str] | None = None,
                 policies: Sequence[str] | None = None) -> Iterator[MatchRecord]:
         """Stored matches in key order, optionally only one env, some loadouts, or games among some policies."""
@@ -160,9 +172,7 @@ class MatchStore:
             where.append(f"NOT EXISTS (SELECT 1 FROM seats o WHERE o.match_key = m.key"
                          f" AND o.policy NOT IN ({','.join('?' * len(policies))}))")
             params.extend(policies)
-        sql = ("SELECT m.key, m.env_id, m.rules_fingerprint, m.loadout, m.loadout_kwargs, m.seed, m.winner,"
-               " m.first_seat, m.length, m.truncated, s.seat, s.agent, s.policy, s.label, s.return, s.actions, s.kinds"
-               " FROM matches m JOIN seats s ON s.match_key = m.key"
+        sql = (_SELECT_MATCHES
                + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.key, s.seat")
         current: list[tuple] = []
         for row in self._db.execute(sql, params):

@@ -86,6 +86,13 @@ class TrainConfig:
     net_arch: tuple[int, ...] = (128, 128)
     """Hidden layer sizes of the policy and value networks."""
 
+    style: str = ""
+    """A play style (``aggressive``, ``defensive``, ``feinter`` or a style TOML path; docs/opponents.md): a reward
+    bonus per decision for the actions it favours, in training only. Empty: none (a neutral agent)."""
+    style_weight: float = 0.3
+    """The style's bonus scale: at a fight's end the learner gets ``style_weight`` times the mean bonus of its
+    decisions (at most ``style_weight`` with bonuses <= 1, against +-1 for the result)."""
+
     @property
     def resolved_run_dir(self) -> str:
         """The run directory, defaulted from the env id and seed."""

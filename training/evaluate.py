@@ -25,7 +25,7 @@ def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: i
     """Play ``episodes`` seeded duels against scripted ``opponent`` (built for ``ruleset`` if it needs one);
     wins, draws, losses, win rate, mean length."""
     pool = OpponentPool([Opponent(opponent, scripted_policy(opponent, seed, ruleset))])
-    env = DummyVecEnv([lambda: make_selfplay_env(config, pool)] * min(EVAL_ENVS, episodes))
+    env = DummyVecEnv([lambda: make_selfplay_env(config, pool, shaped=False)] * min(EVAL_ENVS, episodes))
     env.seed(seed)
     returns, lengths = evaluate_policy(model, env, n_eval_episodes=episodes, deterministic=True,
                                        return_episode_rewards=True, warn=False)

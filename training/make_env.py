@@ -119,6 +119,17 @@ def _no_opponent_yet(observation: Any, action_mask: Any) -> int:
     raise RuntimeError("the seat env was stepped before the self-play wrapper set its opponent")
 
 
-def make_selfplay_env(config: TrainConfig, pool: OpponentPool) -> Monitor:
-    """The learner's single-agent env for ``config`` against ``pool``, with episode statistics."""
-    return Monitor(SelfPlayEnv(make_seat_env(make_config_env(config)), pool))
+def make_selfplay_env(config: TrainConfig, pool: OpponentPool, *, shaped: bool = True) -> Monitor:
+    """The learner's single-agent env for ``config`` against ``pool``, with episode statistics.
+
+    With ``config.style`` and ``shaped``, the style's reward bonus is added outside the self-play env (so the
+    pool's win rates stay unshaped); evaluations pass ``shaped=False`` and measure the plain game.
+    """
+    aec_env = make_config_env(config)
+    env = SelfPlayEnv(make_seat_env(aec_env), pool)
+    if config.style and shaped:
+        from issoku.training.shaping import StyleShaping, bonus_per_action, load_style
+
+        bonus = bonus_per_action(load_style(config.style), config.env_id, action_names(aec_env))
+        env = StyleShaping(env, bonus, config.style_weight)
+    return Monitor(env)

@@ -1,6 +1,7 @@
 """Duel a trained agent in the terminal (``issoku play``): your legal actions as a numbered menu.
 
-The checkpoint's metadata names the env and its config; the env is rebuilt from them and refused if
+The agent is a checkpoint ``.zip`` or a folder written by ``issoku export`` (played through onnxruntime,
+as a game would). Its metadata names the env and its config; the env is rebuilt from them and refused if
 its version or rules fingerprint no longer match the checkpoint. The agent plays its most probable
 legal action. When the env renders text (``render_mode="ansi"``), the fight is shown before each of
 your decisions.
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from issoku.agents.checkpoint import CheckpointMismatchError, CheckpointPolicy, check_compatible, read_metadata
+from issoku.agents.checkpoint import CheckpointMismatchError, check_compatible
+from issoku.agents.exported import ExportError, load_trained
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.make_env import action_names, env_identity, make_config_env
 
@@ -33,16 +35,16 @@ def ask_in_terminal(menu: Menu, *, read: Callable[[str], str] = input, write: Ca
 
 
 def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
-         write: Callable[[str], None] = print) -> float:
-    """One fight between a person (``choose``) and the checkpoint's agent; returns the person's reward."""
-    metadata = read_metadata(checkpoint)
+         write: Callable[[str], None] = print, rung: int | None = None) -> float:
+    """One fight between a person (``choose``) and the checkpoint's agent (or a ladder's rung); returns the
+    person's reward."""
+    agent, metadata = load_trained(checkpoint, deterministic=True, seed=seed, rung=rung)
     config = TrainConfig.from_json(metadata["config"])
     env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
     if renders:
         env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
-    agent = CheckpointPolicy(checkpoint, deterministic=True)
     names = action_names(env)
     env.reset(seed=seed)
     seats = list(env.possible_agents)
@@ -74,13 +76,13 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     return result
 
 
-def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int) -> None:
+def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int | None = None) -> None:
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
     import typer
 
     try:
-        play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal)
-    except (CheckpointMismatchError, ConfigError, FileNotFoundError) as error:
+        play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung)
+    except (CheckpointMismatchError, ConfigError, ExportError, FileNotFoundError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
     except (EOFError, KeyboardInterrupt):

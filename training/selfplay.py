@@ -106,6 +106,10 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     identity = env_identity(probe, config.env_id)
     names = action_names(probe)
     ruleset = ruleset_of(probe)
+    if config.style:  # a bad style file is refused before any checkpoint is written
+        from issoku.training.shaping import bonus_per_action, load_style
+
+        bonus_per_action(load_style(config.style), config.env_id, names)
     probe.close()
     pool = build_pool(config, ruleset)
     if resume:
@@ -162,13 +166,14 @@ def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, 
     import typer
 
     from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.rules.kernel.content import DataError
     from issoku.training.config import ConfigError, parse_assignments, read_config_file
 
     try:
         from_file = read_config_file(config_file) if config_file else {}
         config = resolve_config({**from_file, **options, **parse_assignments(assignments)}, resume=resume)
         results = train(config, resume=resume)
-    except (CheckpointMismatchError, ConfigError, RunDirectoryError) as error:
+    except (CheckpointMismatchError, ConfigError, DataError, RunDirectoryError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
     typer.echo(f"trained {results['steps']} steps; final checkpoint {results['checkpoint']}")

@@ -170,24 +170,64 @@ def replay(
     json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
 ) -> None:
     """Play a scenario and print its event log, rule by rule."""
-    from issoku.agents.registry import make_policy
     from issoku.envs.replay import format_jsonl, format_text
     from issoku.envs.registry import UnknownNameError
-    from issoku.envs.scenario import ScenarioError, load_scenario, play, scenario_env
+    from issoku.envs.scenario import ScenarioError
+    from issoku.evaluation.viewing import play_scenario
     from issoku.rules.kernel.content import DataError
 
     try:
-        spec = load_scenario(scenario)
-        env = scenario_env(spec)
-        policy = None
-        if spec.policy is not None:
-            seed = spec.seed if spec.policy_seed is None else spec.policy_seed
-            policy = make_policy(spec.policy, seed=seed, ruleset=env.ruleset)
-        played = play(spec, policy, env)
+        played = play_scenario(scenario)
     except (DataError, ScenarioError, UnknownNameError) as error:
         typer.echo(f"{scenario}: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
+
+
+@app.command()
+def view(
+    scenario: Optional[Path] = typer.Argument(None, help="A scenario TOML file (or use --env/--seed, or --db/--game)."),
+    env: Optional[str] = typer.Option(None, "--env", help="Env id of a seeded fight between --agent policies."),
+    seed: int = typer.Option(0, "--seed", min=0, help="With --env: the fight's seed."),
+    agent: list[str] = typer.Option(None, "--agent", "-a", help="With --env: a registered policy per seat, in seat order (the last one plays the remaining seats; default random)."),
+    env_kwargs: str = typer.Option("{}", "--env-kwargs", help='With --env: env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
+    db: Optional[Path] = typer.Option(None, "--db", help="A match store (issoku balance-report's runs/balance/matches.sqlite)."),
+    game: Optional[str] = typer.Option(None, "--game", help="With --db: the key of the stored game to show."),
+    out: Path = typer.Option(Path("runs/view/fight.html"), "--out", help="The HTML file to write."),
+) -> None:
+    """Write a fight as one self-contained HTML page that steps through it decision by decision
+    (position, legal actions, events with their rules, what each seat sees)."""
+    import json
+
+    from issoku.envs.registry import UnknownNameError
+    from issoku.envs.scenario import ScenarioError
+    from issoku.envs.trace import TraceError
+    from issoku.envs.viewer import write_html
+    from issoku.evaluation.viewing import trace_fight, trace_scenario, trace_stored
+    from issoku.rules.kernel.content import DataError
+
+    sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
+    try:
+        if len(sources) != 1:
+            raise ValueError("name one fight: a SCENARIO file, or --env (with --seed, --agent), or --db with --game")
+        if out.exists() and out.is_dir():
+            raise ValueError(f"--out {out}: is a folder, not a file")
+        if scenario is not None:
+            fight, title = trace_scenario(scenario)
+        elif env is not None:
+            kwargs = json.loads(env_kwargs)
+            if not isinstance(kwargs, dict):
+                raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
+            fight, title = trace_fight(env, seed, agent or ["random"], kwargs)
+        else:
+            if db is None or game is None:
+                raise ValueError("--db and --game go together")
+            fight, title = trace_stored(db, game)
+    except (DataError, ScenarioError, UnknownNameError, TraceError, ValueError, KeyError, TypeError) as error:
+        typer.echo(f"view: {' '.join(str(error).split())}", err=True)
+        raise typer.Exit(2) from None
+    written = write_html(fight, out, title=title)
+    typer.echo(f"{written}: {len(fight.frames) - 1} decisions of {fight.env} (open it in a browser; arrow keys step)")
 
 
 @app.command()
@@ -210,14 +250,104 @@ def train(
 
 @app.command()
 def play(
-    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train, or a folder written by issoku export."),
     seat: Optional[int] = typer.Option(None, help="Your seat index (default: drawn from the seed)."),
     seed: int = typer.Option(0, help="Fight seed."),
+    rung: Optional[int] = typer.Option(None, "--rung", min=1, help="With a ladder folder (issoku ladder): the rung to play, 1 = weakest."),
 ) -> None:
     """Duel a trained agent in the terminal, choosing your moves from a numbered menu of legal actions."""
     from issoku.training.play import play_in_terminal
 
-    play_in_terminal(checkpoint, seat=seat, seed=seed)
+    play_in_terminal(checkpoint, seat=seat, seed=seed, rung=rung)
+
+
+@app.command()
+def export(
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train (its .json beside it)."),
+    out: Path = typer.Option(..., "--out", help="Folder to write policy.onnx and manifest.json into."),
+) -> None:
+    """Export a trained agent as an opponent a game can embed: an ONNX graph (observation + action mask in,
+    masked action probabilities out) and a JSON manifest (docs/opponents.md)."""
+    from issoku.training.export import describe, export_checkpoint
+
+    try:
+        manifest = export_checkpoint(checkpoint, out)
+    except (ValueError, FileNotFoundError) as error:  # CheckpointMismatchError, ConfigError, missing metadata
+        typer.echo(f"export: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"exported {describe(manifest)}")
+
+
+@app.command()
+def ladder(
+    checkpoints: list[str] = typer.Argument(..., help="Checkpoint .zip files: snapshots of one run, weakest to strongest or in any order."),
+    out: Path = typer.Option(..., "--out", help="Folder for the exports (snapshots/<name>/) and ladder.json."),
+    suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose Elo scale rates the rungs."),
+    rungs: int = typer.Option(5, "--rungs", min=1, max=50, help="How many rungs to keep, spread from weakest to strongest."),
+    temperature: list[float] = typer.Option([0.0, 1.0, 2.0, 4.0], "--temperature", "-t", min=0.0, max=100.0, help="Sampling temperatures to try per snapshot (0: argmax play); repeat."),
+    target: Optional[float] = typer.Option(None, "--target", help="Print the rung closest to this many Elo over --over."),
+    over: str = typer.Option("random", "--over", help="With --target: the suite reference the target is relative to."),
+    db: Path = typer.Option(Path("runs/ladder/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+) -> None:
+    """Build a difficulty ladder: each snapshot x temperature exported and rated on a suite's Elo scale; keep
+    the rungs that spread most evenly, write them to ladder.json (docs/opponents.md)."""
+    from issoku.evaluation.benchmark import load_suite
+    from issoku.evaluation.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, rate_candidates,
+                                          write_ladder)
+    from issoku.evaluation.store import MatchStore
+
+    try:
+        spec = load_suite(suite)
+        if target is not None and over not in spec.reference_elo:
+            raise ValueError(f"--over {over!r}: not a reference of suite {spec.name} "
+                             f"(choose from {', '.join(spec.reference_elo)})")
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {out}: is a file, not a folder")
+        folders = export_snapshots(checkpoints, out)
+        with MatchStore(db) as store:
+            candidates = rate_candidates(folders, sorted(set(temperature)), spec, store, workers=workers, root=out)
+    except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
+        typer.echo(f"ladder: {error}", err=True)
+        raise typer.Exit(2) from None
+    chosen = pick_rungs(candidates, rungs)
+    typer.echo(format_ladder(spec, chosen))
+    typer.echo(f"ladder: {write_ladder(out, spec, chosen, candidates)}")
+    if target is not None:
+        wanted = spec.reference_elo[over] + target
+        rung = closest_rung(chosen, wanted)
+        if not chosen[0].low <= wanted <= chosen[-1].high:
+            typer.echo(f"no rung reaches {target:+g} Elo over {over}: the ladder spans {chosen[0].elo - spec.reference_elo[over]:+.0f} "
+                       f"to {chosen[-1].elo - spec.reference_elo[over]:+.0f} (train longer, or add stronger/weaker snapshots)")
+        typer.echo(f"closest to {target:+g} Elo over {over}: {rung.name} at {rung.elo - spec.reference_elo[over]:+.0f} "
+                   f"[{rung.low - spec.reference_elo[over]:+.0f}, {rung.high - spec.reference_elo[over]:+.0f}] over {over} "
+                   f"(issoku play {out} --rung {chosen.index(rung) + 1})")
+
+
+@app.command()
+def styles(
+    checkpoints: list[str] = typer.Argument(..., help="Checkpoint .zip files: the neutral agent first, then styled ones (issoku train --set style=...)."),
+    out: Path = typer.Option(Path("runs/styles"), "--out", help="Folder for the exports (snapshots/<name>/)."),
+    suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose games measure strength and action shares."),
+    db: Path = typer.Option(Path("runs/styles/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+) -> None:
+    """Measure play styles: each agent's strength on a suite's Elo scale (plain game, argmax play) and its action
+    shares against the first (neutral) agent, as a Markdown table (docs/opponents.md)."""
+    from issoku.evaluation.benchmark import load_suite
+    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.styles import format_profiles, profile_styles
+
+    try:
+        spec = load_suite(suite)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {out}: is a file, not a folder")
+        with MatchStore(db) as store:
+            profiles = profile_styles(checkpoints, spec, store, out, workers=workers)
+    except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
+        typer.echo(f"styles: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(format_profiles(profiles))
 
 
 @app.command()

@@ -173,7 +173,7 @@ def test_illegal_action_terminate_policy_penalises_only_the_offender():
 
 def test_bad_options_and_out_of_order_calls_are_named_errors():
     with pytest.raises(ValueError, match="render_mode"):
-        make_env(render_mode="rgb_array")
+        make_env(render_mode="video")
     with pytest.raises(ValueError, match="illegal_action"):
         make_env(illegal_action="repair")
     env = make_env()

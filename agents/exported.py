@@ -1,0 +1,162 @@
+"""An exported opponent: a trained policy as an ONNX file plus a JSON manifest, played without torch.
+
+``issoku export`` (:mod:`issoku.training.export`) writes a folder holding ``policy.onnx`` and
+``manifest.json``. A game embeds the opponent with nothing but an ONNX runtime: it feeds the flat
+observation and the 0/1 action mask and reads masked action probabilities back. This module is the
+Python side of that contract, so issoku's own tools (``issoku play``, evaluation) can play an export
+exactly as a game would, and a test can hold the export to the checkpoint it came from.
+
+The manifest is data, never code: it is read with ``json`` and checked field by field; the ONNX file is
+a graph of tensor operations, which ``onnxruntime`` runs without executing anything from the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MANIFEST = "manifest.json"
+LADDER = "ladder.json"
+"""A ladder folder's rung table (written by ``issoku ladder``, :mod:`issoku.evaluation.ladder`)."""
+MODEL = "policy.onnx"
+FORMAT = "issoku-opponent"
+FORMAT_VERSION = 1
+INPUTS = ("observation", "action_mask")
+OUTPUT = "probabilities"
+REQUIRED_FIELDS = ("format", "format_version", "env_id", "env_version", "rules_version", "rules_fingerprint",
+                   "interface", "action_names", "observation", "model", "model_sha256")
+
+
+class ExportError(ValueError):
+    """An export folder that is missing, incomplete, tampered with or of another format."""
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """The manifest of an export folder, checked for format and completeness.
+
+    Raises :class:`ExportError` naming the file and the field at fault.
+    """
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise ExportError(f"{path}: no such file (an export is a folder with {MANIFEST} and {MODEL})")
+    try:
+        manifest = json.loads(path.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ExportError(f"{path}: not JSON ({error})") from None
+    if not isinstance(manifest, dict):
+        raise ExportError(f"{path}: the manifest must be a JSON object")
+    missing = [name for name in REQUIRED_FIELDS if name not in manifest]
+    if missing:
+        raise ExportError(f"{path}: missing field(s) {', '.join(missing)}")
+    if manifest["format"] != FORMAT or manifest["format_version"] != FORMAT_VERSION:
+        raise ExportError(f"{path}: format: expected {FORMAT} v{FORMAT_VERSION}, "
+                          f"got {manifest['format']} v{manifest['format_version']}")
+    return manifest
+
+
+def model_digest(data: bytes) -> str:
+    """The SHA-256 the manifest records for the ONNX file (a copied or edited model is refused)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class ExportedPolicy:
+    """An exported opponent as a policy ``(observation, action_mask) -> action``, run by onnxruntime.
+
+    ``deterministic`` plays the most probable legal action (what the checkpoint's deterministic play picks);
+    otherwise the action is sampled from the masked probabilities with a generator seeded by ``seed``.
+    ``temperature`` (sampling only) sharpens (< 1) or flattens (> 1) the distribution: a game's cheap
+    difficulty knob, applied to the probabilities the graph returns.
+    """
+
+    def __init__(self, folder: str | Path, *, deterministic: bool = True, seed: int | None = None,
+                 temperature: float = 1.0) -> None:
+        import onnxruntime
+
+        self.folder = Path(folder)
+        self.manifest = read_manifest(self.folder)
+        model_path = self.folder / self.manifest["model"]
+        if not model_path.is_file():
+            raise ExportError(f"{model_path}: no such file (named by {self.folder / MANIFEST}: model)")
+        data = model_path.read_bytes()
+        if model_digest(data) != self.manifest["model_sha256"]:
+            raise ExportError(f"{model_path}: its SHA-256 differs from {MANIFEST}'s model_sha256 "
+                              "(the model was changed after export)")
+        if not temperature > 0:
+            raise ExportError(f"temperature must be > 0, not {temperature}")
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1  # one opponent per game loop: threads only add overhead at batch 1
+        options.inter_op_num_threads = 1
+        self._session = onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        self.deterministic = deterministic
+        self.temperature = float(temperature)
+        self._rng = np.random.default_rng(seed)
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """The env identity the export was trained for (compared like a checkpoint's metadata)."""
+        keys = ("env_id", "env_version", "rules_version", "rules_fingerprint", "interface")
+        return {key: self.manifest[key] for key in keys}
+
+    def seed(self, seed: int | None) -> None:
+        """Restart the sampling generator (envs call this on reset so one seed fixes an episode)."""
+        self._rng = np.random.default_rng(seed)
+
+    def action_probabilities_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Masked action probabilities for a batch: ``(B, obs) , (B, actions) -> (B, actions)``."""
+        feed = {"observation": np.asarray(observations, dtype=np.float32),
+                "action_mask": np.asarray(action_masks, dtype=np.float32)}
+        (probabilities,) = self._session.run([OUTPUT], feed)
+        return probabilities
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The policy's probability of each action, zero where masked out."""
+        return self.action_probabilities_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0]
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if not np.asarray(action_mask).any():
+            raise ValueError("ExportedPolicy got an all-zero action mask")
+        probabilities = self.action_probabilities(observation, action_mask).astype(np.float64)
+        if self.deterministic:
+            return int(np.argmax(probabilities))
+        legal = np.flatnonzero(action_mask)
+        weights = probabilities[legal] ** (1.0 / self.temperature)
+        if not weights.sum() > 0:  # every legal probability underflowed: fall back to uniform
+            weights = np.ones_like(weights)
+        cumulative = np.cumsum(weights)
+        pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], side="right"))
+        return int(legal[min(pick, legal.size - 1)])
+
+
+
+def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | None = None,
+                 rung: int | None = None) -> tuple[Any, dict[str, Any]]:
+    """A trained agent from a checkpoint ``.zip``, an export folder, or rung ``rung`` (1 = weakest) of a
+    ladder folder, with metadata in the checkpoint's shape.
+
+    The metadata holds the env identity (``env_id``, ``env_version``, ``rules_fingerprint``, ``interface``...)
+    and the training ``config`` that rebuilds the env, so callers check and build the env the same way for all.
+    A rung plays as it was rated: its export at its temperature (0 = argmax).
+    """
+    from issoku.agents.checkpoint import CheckpointPolicy, read_metadata
+
+    folder = Path(path)
+    if rung is not None:
+        ladder_file = folder / LADDER
+        if not ladder_file.is_file():
+            raise ExportError(f"{ladder_file}: no such file (--rung needs a folder written by issoku ladder)")
+        rungs = json.loads(ladder_file.read_text())["rungs"]
+        if not 1 <= rung <= len(rungs):
+            raise ExportError(f"--rung {rung}: {ladder_file} has rungs 1 to {len(rungs)}")
+        chosen = rungs[rung - 1]
+        temperature = float(chosen["temperature"])
+        policy = ExportedPolicy(folder / chosen["export"], deterministic=temperature == 0.0, seed=seed,
+                                temperature=temperature or 1.0)
+        return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
+    if folder.is_dir():
+        policy = ExportedPolicy(folder, deterministic=deterministic, seed=seed)
+        return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
+    return CheckpointPolicy(path, deterministic=deterministic, seed=seed), read_metadata(path)

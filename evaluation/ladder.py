@@ -1,0 +1,189 @@
+"""A difficulty ladder: opponents at measured strengths, from training snapshots and sampling temperature.
+
+A game wants "an opponent about +200 Elo over the heuristic", not "the checkpoint". Two cheap knobs span
+a wide range of strength without any new training: *which snapshot* of a run plays (early ones are
+weak), and *how it picks* (argmax is the agent at its best; sampling at temperature T > 1 plays more of
+its second thoughts). Each (snapshot, temperature) candidate is exported to ONNX and rated on a benchmark
+suite's fixed Elo scale (:mod:`issoku.evaluation.benchmark`), playing through the export exactly as a
+game would run it. The ladder keeps the rungs whose ratings spread most evenly from the weakest to the
+strongest candidate, each with its interval, and writes them into the export folder as ``ladder.json``.
+
+The ratings are measured, never assumed: a temperature does not promise a strength, so a rung's figure
+is always its own games' fit against the suite's references.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from issoku.agents.checkpoint import CheckpointMismatchError, read_metadata
+from issoku.agents.exported import LADDER, MANIFEST, ExportedPolicy, read_manifest
+from issoku.evaluation.benchmark import SuiteConfig, build_tournament, run_benchmark
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import PolicySpec
+from issoku.rules.kernel.content import file_digest
+
+SNAPSHOTS = "snapshots"
+DETERMINISTIC = 0.0
+"""Temperature 0 names argmax play (the agent at its best)."""
+DEFAULT_TEMPERATURES = (DETERMINISTIC, 1.0, 2.0, 4.0)
+
+
+@dataclass(frozen=True)
+class ExportFactory:
+    """A picklable factory: an export folder played at a temperature (0 = argmax), seeded per game."""
+
+    folder: str
+    temperature: float
+
+    def __call__(self, seed: int | None = None) -> ExportedPolicy:
+        policy = copy.copy(_loaded_export(self.folder))
+        policy.deterministic = self.temperature == DETERMINISTIC
+        policy.temperature = 1.0 if policy.deterministic else self.temperature
+        policy.seed(seed)
+        return policy
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded_export(folder: str) -> ExportedPolicy:
+    """An export's ONNX session, opened once per process and shared by the games' policy copies (read-only)."""
+    return ExportedPolicy(folder)
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One measured opponent: which export plays, at which temperature, and its rating on the suite's scale."""
+
+    name: str
+    export: str
+    """The export folder, relative to the ladder's folder."""
+    temperature: float
+    elo: float
+    low: float
+    high: float
+    score: float
+    games: int
+
+
+def candidate_name(snapshot: str, temperature: float) -> str:
+    """``<snapshot label>@argmax`` or ``<snapshot label>@T2``: unique per (snapshot, temperature)."""
+    return f"{snapshot}@{'argmax' if temperature == DETERMINISTIC else f'T{temperature:g}'}"
+
+
+def check_suite_fits(manifest: dict[str, Any], suite: SuiteConfig, where: str) -> None:
+    """Refuse an export whose env or interface is not the suite's env (every difference listed).
+
+    The loadouts may differ: a ladder rates an agent trained on many matchups in the suite's one; the
+    action numbering and observation layout (the interface digest) must not.
+    """
+    from issoku.training.make_env import env_identity
+
+    tournament = build_tournament(suite)
+    env = tournament.env_factory(**dict(tournament.loadouts[0].kwargs))
+    identity = env_identity(env, suite.env)
+    differences = [f"{key}: export has {manifest.get(key)!r}, suite {suite.name} has {identity[key]!r}"
+                   for key in ("env_id", "env_version", "rules_version", "interface")
+                   if manifest.get(key) != identity[key]]
+    if differences:
+        raise CheckpointMismatchError(f"{where} cannot play suite {suite.name}:\n  " + "\n  ".join(differences))
+
+
+def snapshot_label(checkpoint: str | Path) -> str:
+    """A unique, readable folder name for a checkpoint's export: ``<run>.<stem>-<digest>``.
+
+    Runs name their checkpoints alike (``step_000000122880``), so the run folder and the file's digest
+    keep two runs' snapshots apart, and an edited file never reuses an old export.
+    """
+    path = Path(checkpoint)
+    run = f"{path.parent.parent.name}." if path.parent.name == "checkpoints" else ""
+    return f"{run}{path.stem}-{file_digest(path)[:8]}"
+
+
+def export_snapshots(checkpoints: Sequence[str | Path], out: Path) -> list[Path]:
+    """Export each checkpoint to ``out/snapshots/<label>/`` (skipping one already exported from the same file)."""
+    from issoku.training.export import export_checkpoint
+
+    folders = []
+    for checkpoint in checkpoints:
+        read_metadata(checkpoint)  # a missing .json is refused before any export is written
+        if not Path(checkpoint).is_file():
+            raise FileNotFoundError(f"checkpoint {checkpoint}: no such file")
+        folder = out / SNAPSHOTS / snapshot_label(checkpoint)
+        if not (folder / MANIFEST).is_file():
+            export_checkpoint(checkpoint, folder)
+        folders.append(folder)
+    return folders
+
+
+def rate_candidates(folders: Sequence[Path], temperatures: Sequence[float], suite: SuiteConfig, store: MatchStore,
+                    *, workers: int | None = None, bootstrap: int = 1000, progress: bool = True,
+                    root: Path | None = None) -> list[Rung]:
+    """Every (export, temperature) rated on ``suite``'s scale; games go to ``store`` (a rerun plays nothing again)."""
+    rungs = []
+    for folder in folders:
+        manifest = read_manifest(folder)
+        check_suite_fits(manifest, suite, str(folder))
+        for temperature in temperatures:
+            name = candidate_name(folder.name, temperature)
+            spec = PolicySpec(name, ExportFactory(str(folder), float(temperature)),
+                              f"{manifest['model_sha256'][:16]}@{temperature:g}")
+            result = run_benchmark(suite, spec, store, workers=workers, bootstrap=bootstrap, progress=progress)
+            rungs.append(Rung(name, str(folder.relative_to(root)) if root else str(folder), float(temperature),
+                              round(result.elo, 1), round(result.low, 1), round(result.high, 1),
+                              round(result.overall.value, 4), result.overall.n))
+    return rungs
+
+
+def pick_rungs(candidates: Sequence[Rung], count: int) -> list[Rung]:
+    """``count`` candidates whose ratings lie closest to evenly spaced targets from the weakest to the strongest.
+
+    Each target takes the nearest candidate not taken yet, so rungs are distinct; weakest first.
+    """
+    ordered = sorted(candidates, key=lambda rung: rung.elo)
+    if count >= len(ordered):
+        return ordered
+    targets = np.linspace(ordered[0].elo, ordered[-1].elo, count)
+    chosen: list[Rung] = []
+    for target in targets:
+        free = [rung for rung in ordered if rung not in chosen]
+        chosen.append(min(free, key=lambda rung: (abs(rung.elo - target), rung.name)))
+    return sorted(chosen, key=lambda rung: rung.elo)
+
+
+def closest_rung(rungs: Sequence[Rung], target_elo: float) -> Rung:
+    """The rung whose measured rating is nearest ``target_elo`` (on the suite's scale)."""
+    return min(rungs, key=lambda rung: (abs(rung.elo - target_elo), rung.name))
+
+
+def write_ladder(out: Path, suite: SuiteConfig, rungs: Sequence[Rung], candidates: Sequence[Rung]) -> Path:
+    """``out/ladder.json``: the suite the ratings are on, the rungs (weakest first) and every candidate measured."""
+    path = out / LADDER
+    data = {"suite": suite.name, "suite_version": suite.version, "reference_elo": suite.reference_elo,
+            "rungs": [asdict(rung) for rung in rungs], "candidates": [asdict(rung) for rung in candidates]}
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    return path
+
+
+def read_ladder(out: str | Path) -> dict[str, Any]:
+    """A ladder file as written by :func:`write_ladder`, its rungs as :class:`Rung`."""
+    data = json.loads((Path(out) / LADDER).read_text())
+    return {**data, "rungs": [Rung(**rung) for rung in data["rungs"]],
+            "candidates": [Rung(**rung) for rung in data["candidates"]]}
+
+
+def format_ladder(suite: SuiteConfig, rungs: Sequence[Rung]) -> str:
+    """The rung table ``issoku ladder`` prints, with each reference's rating for orientation."""
+    lines = [f"ladder on suite {suite.name} v{suite.version} (references: "
+             + ", ".join(f"{name} {elo:+.0f}" for name, elo in suite.reference_elo.items()) + ")"]
+    for index, rung in enumerate(rungs, 1):
+        lines.append(f"  rung {index}: {rung.name:<32} {rung.elo:+6.0f} Elo [{rung.low:+.0f}, {rung.high:+.0f}]  "
+                     f"score {rung.score:.1%} (n={rung.games})")
+    return "\n".join(lines)

@@ -1,0 +1,132 @@
+"""``issoku export``: a trained checkpoint as an opponent a game can embed (ONNX graph + JSON manifest).
+
+The graph takes the flat observation and the 0/1 action mask, both float32 with a batch axis, and
+returns the masked action probabilities (zero on every masked-out action): the mask is applied inside
+the graph, so a game cannot forget it. The manifest says what the graph was trained for (env id and
+version, rules fingerprint, interface digest), what each action number means (action names in order),
+what each observation element is (named slices), and how to call it. See ``docs/opponents.md``.
+
+Everything about the checkpoint is checked before anything is written: its metadata must match the env
+rebuilt from its own config, exactly as ``issoku evaluate`` checks it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
+from issoku.agents.exported import FORMAT, FORMAT_VERSION, INPUTS, MANIFEST, MODEL, OUTPUT, model_digest
+from issoku.training.checkpoints import atomic_write, atomic_write_json, library_versions
+from issoku.training.config import TrainConfig
+from issoku.training.make_env import action_names, env_identity, make_config_env, ruleset_of
+
+OPSET = 18
+
+
+def observation_schema(env: Any) -> list[dict[str, Any]] | None:
+    """The observation's named slices ``{name, start, stop, low, high}``, or None for a foreign env."""
+    spec = getattr(ruleset_of(env), "observation_spec", None)
+    if spec is None:
+        return None
+    rows, start = [], 0
+    for name, size, low, high in spec.fields:
+        rows.append({"name": name, "start": start, "stop": start + size, "low": float(low), "high": float(high)})
+        start += size
+    return rows
+
+
+def build_manifest(metadata: dict[str, Any], env: Any, config: TrainConfig, model: bytes) -> dict[str, Any]:
+    """The manifest of an export: identity, actions, observation schema, calling convention, provenance."""
+    first = env.possible_agents[0]
+    size = int(np.prod(env.observation_space(first)["observation"].shape))
+    identity = env_identity(env, config.env_id)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        **identity,
+        "action_names": list(action_names(env)),
+        "observation": {"size": size, "dtype": "float32", "fields": observation_schema(env)},
+        "inputs": {"observation": ["batch", size], "action_mask": ["batch", len(action_names(env))]},
+        "outputs": {OUTPUT: ["batch", len(action_names(env))]},
+        "mask": "action_mask[i] = 1.0 where action i is legal, else 0.0; the graph gives masked-out actions "
+                "probability 0. Feed the mask the env gives (observation['action_mask']); never an all-zero mask.",
+        "choose": "deterministic play: argmax of probabilities; sampling: draw from probabilities (optionally "
+                  "raised to 1/temperature and renormalised over legal actions).",
+        "model": MODEL,
+        "model_sha256": model_digest(model),
+        "opset": OPSET,
+        "checkpoint": {"steps": metadata.get("steps"), "seed": metadata.get("seed"), "config": metadata.get("config")},
+        "exported_with": library_versions(),
+    }
+
+
+def export_checkpoint(checkpoint: str | Path, out: str | Path) -> Path:
+    """Write ``out/policy.onnx`` and ``out/manifest.json`` for ``checkpoint``; return the manifest's path.
+
+    Raises ``CheckpointMismatchError`` when the checkpoint no longer matches its env (the rules changed)
+    and ``ValueError`` for an observation the export cannot describe (only a flat Box is supported).
+    """
+    import torch
+
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {folder}: is a file, not a folder")
+    if not Path(checkpoint).is_file():
+        raise FileNotFoundError(f"checkpoint {checkpoint}: no such file")
+    metadata = read_metadata(checkpoint)
+    config = TrainConfig.from_json(metadata["config"])
+    env = make_config_env(config)
+    check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
+    env.reset(seed=0)
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    if len(space.shape) != 1:
+        raise ValueError(f"checkpoint {checkpoint}: only flat observations can be exported, not shape {space.shape}")
+    actor = CheckpointPolicy(checkpoint).masked_actor()
+    example = (torch.zeros((2, space.shape[0]), dtype=torch.float32),
+               torch.ones((2, len(action_names(env))), dtype=torch.float32))
+    model = _onnx_bytes(torch, actor, example)
+    atomic_write(folder / MODEL, lambda file: file.write(model))
+    manifest = build_manifest(metadata, env, config, model)
+    atomic_write_json(folder / MANIFEST, manifest)
+    return folder / MANIFEST
+
+
+def _onnx_bytes(torch: Any, actor: Any, example: tuple[Any, Any]) -> bytes:
+    """The actor traced by torch's exporter (``torch.export``, batch axis dynamic) as ONNX bytes.
+
+    The exporter reports its own progress and missing optional libraries (torchvision) through logging
+    and warnings; none of it concerns a policy network, so it is silenced for the call.
+    """
+    batch = torch.export.Dim("batch")
+    loggers = [logging.getLogger(name) for name in ("torch.onnx", "torch._dynamo", "torch.export")]
+    levels = [logger.level for logger in loggers]
+    try:
+        for logger in loggers:
+            logger.setLevel(logging.ERROR)
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            program = torch.onnx.export(actor, example, input_names=list(INPUTS), output_names=[OUTPUT],
+                                        dynamic_shapes=({0: batch}, {0: batch}), opset_version=OPSET,
+                                        dynamo=True, verbose=False)
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+    buffer = io.BytesIO()
+    program.save(buffer)
+    return buffer.getvalue()
+
+
+def describe(manifest_path: Path) -> str:
+    """A short human summary of an export (for the command's output)."""
+    manifest = json.loads(manifest_path.read_text())
+    return (f"{manifest_path.parent}: {manifest['env_id']} v{manifest['env_version']}, "
+            f"{len(manifest['action_names'])} actions, observation {manifest['observation']['size']} floats, "
+            f"rules {manifest['rules_fingerprint']}, interface {manifest['interface']}")
