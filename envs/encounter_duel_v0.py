@@ -11,7 +11,8 @@ issoku env shares. Rules and gap decisions: docs/rules/encounters.md.
 Agents
     ``player_0``, ``player_1`` (the two characters, in the order given). Turn order comes from initiative
     (EN-002), re-sorted each round (Void stance, Accelerate); within a turn the acting agent decides many
-    times in a row, and the other agent is asked when it may spend a Void Point (round start, Endure).
+    times in a row, and the other agent is asked when it may spend a Void Point (round start, Endure) or
+    agree to end a grapple (Nevermind).
 
 Decisions (``infos[agent]["decision_kind"]`` and the ``decision`` observation field)
     ``stance``: the opening stance (reverse initiative order) and the stance at the start of each turn
@@ -22,16 +23,18 @@ Decisions (``infos[agent]["decision_kind"]`` and the ``decision`` observation fi
     or ``pass`` to end the turn.
     ``extra_attack``: the Free attack a successful Extra Attack grants, or ``pass``.
     ``endure``: the target of damage spends a Void Point to take 10 less (``void:endure``) or not (``pass``).
+    ``nevermind``: the other side of a grapple agrees to end it (``grapple:nevermind``) or not (``pass``).
     A decision whose only legal action is ``pass`` is taken by the rules and never reaches an agent.
 
 Action space
-    ``Discrete(82)``: ``pass``, 5 stances, 56 attacks (Feint or not × none/Disarm/Knockdown/Push/Pull/Extra
-    Attack/Focused Attack on the head × 0..3 Extra Damage raises; the head only with ``focused_attack``), ``earth_defend``, 6 moves, ``stand``, ``let_go``, ``recover_weapon``,
-    ``ready_weapon``, ``grapple``, 4 grapple actions, 4 Void Point uses (``env.action_names``; the mask narrows
+    ``Discrete(91)``: ``pass``, 5 stances, 64 attacks (Feint or not × none/Disarm/Knockdown/Push 5 ft/Push
+    10 ft/Pull/Extra Attack/Focused Attack on the head × 0..3 Extra Damage raises; the head only with
+    ``focused_attack``), ``earth_defend``, 6 moves, ``stand``, ``let_go``, ``recover_weapon``,
+    ``ready_weapon``, ``grapple``, 5 grapple actions, 4 Void Point uses (``env.action_names``; the mask narrows
     them to the stance, actions left, distance, weapon and statuses).
 
 Observation space
-    ``Dict(observation=Box(0, 1, (126,), float32), action_mask=Box(0, 1, (82,), int8))``. Named fields
+    ``Dict(observation=Box(0, 1, (127,), float32), action_mask=Box(0, 1, (91,), int8))``. Named fields
     (``env.ruleset.observation_spec.unpack(obs)``), ego-centric: decision, turn, round, distance,
     pending_damage, then for self and opponent: wounds, rank, stance, numbers (Void Points, ATN,
     initiative, Simple Actions left, movement used, Earth bonus), flags, profile (traits, rings, weapon,

@@ -6,7 +6,7 @@ Structured orders, numbered by an :class:`~issoku.rules.kernel.codec.ActionCodec
   Extra Attack).
 * ``stance:<air|earth|fire|void|water>``: the opening stance (EN-005) and the stance of each turn (EN-011).
 * ``attack[:feint][:<special>][:ed<n>]``: a weapon attack (EN-066) with its raises declared before the
-  roll (EN-G03): Feint (EN-078) may be combined with one of Disarm, Knockdown, Push, Pull or Extra
+  roll (EN-G03): Feint (EN-078) may be combined with one of Disarm, Knockdown, Push (5 or 10 ft), Pull or Extra
   Attack (EN-075, 080, 081, 076) or a Focused Attack on the head (EN-079, only with the ruleset's
   ``focused_attack`` option, EN-G08) and with 0..3 raises of Extra Damage (EN-077).
 * ``earth_defend``: Earth stance's Defense/Reflexes test (EN-062).
@@ -14,7 +14,8 @@ Structured orders, numbered by an :class:`~issoku.rules.kernel.codec.ActionCodec
   (EN-102, EN-103, EN-121).
 * ``let_go``, ``recover_weapon``, ``ready_weapon`` (EN-022, EN-030, EN-020/027).
 * ``grapple`` (EN-083) and the grapple actions ``grapple:hit``, ``grapple:throw``, ``grapple:maintain``,
-  ``grapple:break`` (EN-093..097).
+  ``grapple:break`` (EN-093..097); ``grapple:nevermind`` proposes ending the grapple, and is the other
+  participant's agreement (EN-099).
 * ``void:boost`` (arms EN-107 for the next test or contest), ``void:accelerate``, ``void:deflect``
   (EN-106, EN-108, at the start of the round), ``void:endure`` (EN-109, before damage is taken).
 """
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from issoku.rules.encounters.combat import MANEUVER_RAISES, STANCES
 from issoku.rules.kernel import ActionCodec
 
-SPECIALS = ("none", "disarm", "knockdown", "push", "pull", "extra_attack", "focus_head")
+SPECIALS = ("none", "disarm", "knockdown", "push", "push_10", "pull", "extra_attack", "focus_head")
 MAX_EXTRA_DAMAGE = 3
 DIRECTIONS = ("toward", "away")
 
@@ -73,6 +74,7 @@ ORDERS: tuple[object, ...] = (
     ("grapple", "throw"),
     ("grapple", "maintain"),
     ("grapple", "break"),
+    ("grapple", "nevermind"),
     ("void", "boost"),
     ("void", "accelerate"),
     ("void", "deflect"),

@@ -37,11 +37,18 @@ ENDURE_REDUCTION = 10        # EN-109
 PRONE_MELEE_MALUS = 10       # EN-121
 
 
+PUSH_SQUARES = {"push": 1, "push_10": 2, "pull": 1}
+"""EN-081: how far each Push/Pull maneuver moves its target, in 5-ft squares."""
+
+
 def push_raises(feet: int) -> int:
     """EN-081 / EN-T12: 2 raises to push or pull 5 ft, two more per further 5 ft (10 ft: 4)."""
     if feet < 5 or feet % 5:
         raise ValueError("pushes go in 5-ft steps")
     return MANEUVER_RAISES["push"] + 2 * (feet // 5 - 1)
+
+
+MANEUVER_RAISES["push_10"] = push_raises(10)
 
 
 @dataclass(frozen=True, slots=True)

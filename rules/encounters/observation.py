@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from issoku.rules.encounters.content import Archetype, Weapon
     from issoku.rules.encounters.state import EncounterState
 
-DECISIONS = ("stance", "round_start", "act", "extra_attack", "endure")
+DECISIONS = ("stance", "round_start", "act", "extra_attack", "endure", "nevermind")
 FLAGS = ("prone", "grappled", "in_control", "weapon_ready", "weapon_held", "weapon_ground", "boost_armed",
          "void_stance_charged", "deflect", "maintain", "free_move_used", "extra_attack_used", "stunned")
 PROFILE = (*TRAITS, "void_ring", "insight_rank", "weapon_roll", "weapon_keep", "weapon_range", "reach",

@@ -22,7 +22,7 @@ import numpy as np
 from issoku.rules.encounters import wounds as w
 from issoku.rules.encounters.actions import ACTION_NAMES, ATTACKS, CODEC, PASS, STANCE_ACTIONS, Attack, action
 from issoku.rules.encounters.combat import (
-    AIR, EARTH, ENDURE_REDUCTION, FIRE, STANCES, STUN_PENALTY, STUN_TN, STUN_TN_STEP, VOID, WATER, damage_pool,
+    AIR, EARTH, ENDURE_REDUCTION, FIRE, PUSH_SQUARES, STANCES, STUN_PENALTY, STUN_TN, STUN_TN_STEP, VOID, WATER, damage_pool,
     earth_stance_bonus, feint_bonus,
 )
 from issoku.rules.encounters.dice import Pool, contest_winner, raised_tn, roll_pool, skill_pool, trait_pool
@@ -34,13 +34,14 @@ from issoku.rules.kernel import Dice, EventLog, IllegalActionError
 if TYPE_CHECKING:
     from issoku.rules.encounters.ruleset import EncounterDuel
 
-STANCE, ROUND_START, ACT, EXTRA, ENDURE, OVER = range(6)
-DECISION_KINDS = ("stance", "round_start", "act", "extra_attack", "endure")
+STANCE, ROUND_START, ACT, EXTRA, ENDURE, NEVERMIND, OVER = range(7)
+DECISION_KINDS = ("stance", "round_start", "act", "extra_attack", "endure", "nevermind")
 
 _EARTH_DEFEND, _STAND, _LET_GO = action("earth_defend"), action("stand"), action("let_go")
 _RECOVER, _READY, _GRAPPLE = action("recover_weapon"), action("ready_weapon"), action("grapple")
 _G_HIT, _G_THROW = action("grapple:hit"), action("grapple:throw")
 _G_MAINTAIN, _G_BREAK = action("grapple:maintain"), action("grapple:break")
+_G_NEVERMIND = action("grapple:nevermind")
 _BOOST, _ACCELERATE = action("void:boost"), action("void:accelerate")
 _DEFLECT, _ENDURE = action("void:deflect"), action("void:endure")
 _MOVES = {action(f"{kind}:{d}"): (kind, d) for kind in ("free_move", "simple_move", "crawl")
@@ -93,6 +94,8 @@ class EncounterState:
             return self._queue[0]
         if self.phase == ENDURE:
             return self.pending["target"]
+        if self.phase == NEVERMIND:
+            return 1 - self.actor()
         return self.actor()
 
     def decision_kind(self) -> str:
@@ -114,6 +117,12 @@ class EncounterState:
             self._round_start_choice(flat_action)
         elif phase == ENDURE:
             self._finish_damage(endure=flat_action == _ENDURE)
+        elif phase == NEVERMIND:
+            if flat_action == _G_NEVERMIND:
+                self._end_grapple(self.current_seat(), "EN-099", "nevermind")
+            else:
+                self.events.emit("EN-099", "nevermind_declined", self.current_seat())
+            self._continue_turn()
         elif phase == EXTRA:
             if flat_action == PASS:
                 self._continue_turn()
@@ -440,6 +449,8 @@ class EncounterState:
         if self.grapple:                                                               # EN-085, EN-A08
             if sa >= 1:
                 legal.append(_G_BREAK)
+            if "nevermind" not in f.free_used:
+                legal.append(_G_NEVERMIND)                                             # EN-099
             if self.controller == seat:
                 if sa >= 2:
                     legal += [_G_HIT, _G_MAINTAIN]
@@ -555,7 +566,7 @@ class EncounterState:
             self._start_grapple(seat)
         else:
             self._grapple_action(seat, flat_action)
-        if self.phase not in (ENDURE, OVER):
+        if self.phase not in (ENDURE, NEVERMIND, OVER):
             self._continue_turn()
 
     def _spend(self, seat: int, simple_actions: int, what: str) -> None:
@@ -617,9 +628,12 @@ class EncounterState:
         if attack.special == "disarm":                                                 # EN-075
             self._deal(seat, target, _DISARM_DAMAGE, "EN-075", ("disarm",), extra=False)
             return
-        if attack.special in ("knockdown", "push", "pull"):                            # EN-080, EN-081
+        if attack.special in ("knockdown", "push", "push_10", "pull"):                 # EN-080, EN-081
             rule = "EN-080" if attack.special == "knockdown" else "EN-081"
-            winner = self._contest(seat, target, (trait_pool(f.trait("strength")), trait_pool(t.trait("strength"))),
+            resist = trait_pool(t.trait("strength"))
+            if attack.special == "push_10":
+                resist = resist.plus(bonus=t.ring("earth"))                            # EN-081: + Earth past 5 ft
+            winner = self._contest(seat, target, (trait_pool(f.trait("strength")), resist),
                                    rule, attack.special + "_contest")
             if winner != seat:                                                         # EN-A03
                 self.events.emit("EN-A03", "no_damage", seat, maneuver=attack.special)
@@ -686,9 +700,9 @@ class EncounterState:
         elif effect == "knockdown":                                                    # EN-080
             t.prone = True
             self.events.emit("EN-080", "prone", target)
-        elif effect == "push":                                                         # EN-081
+        elif effect in ("push", "push_10"):                                            # EN-081
             before = self.distance
-            self.distance = min(self.ruleset.max_distance, before + 1)
+            self.distance = min(self.ruleset.max_distance, before + PUSH_SQUARES[effect])
             self.events.emit("EN-081", "pushed", target, before=before * 5, after=self.distance * 5)
         elif effect == "focus_head":                                                   # EN-079, EN-G08
             t.stun_tn = STUN_TN
@@ -750,7 +764,11 @@ class EncounterState:
     def _grapple_action(self, seat: int, flat_action: int) -> None:
         """Break, Maintain and Throw (EN-094, EN-097, EN-095)."""
         f, target = self.fighters[seat], 1 - seat
-        if flat_action == _G_BREAK:                                                    # EN-094, EN-086
+        if flat_action == _G_NEVERMIND:                                                # EN-099: ask the other
+            f.free_used.add("nevermind")
+            self.events.emit("EN-099", "nevermind_proposed", seat)
+            self.phase, self._legal = NEVERMIND, sorted([PASS, _G_NEVERMIND])
+        elif flat_action == _G_BREAK:                                                  # EN-094, EN-086
             self._spend(seat, 1, "grapple:break")
             self._end_grapple(seat, "EN-094", "break")
         elif flat_action == _G_MAINTAIN:                                               # EN-097

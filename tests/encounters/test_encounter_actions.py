@@ -194,7 +194,7 @@ def test_en_093_hit_and_maintain_and_break():
     assert state.fighters[1].maintain
     state = started([9, 9, 1, 1, 1] + [1, 1, 1, 1, 1, 1, 1, 1] + [9, 9, 9, 9, 9])
     play(state, "grapple", "pass")
-    assert state.controller == 0 and legal_names(state) == ["pass", "grapple:break", "void:boost"]
+    assert state.controller == 0 and legal_names(state) == ["pass", "grapple:break", "grapple:nevermind", "void:boost"]
     play(state, "grapple:break")
     assert not state.grapple and last(state, "grapple_ends")["why"] == "break"
 
@@ -311,3 +311,24 @@ def test_en_g15_a_stun_tn_down_to_zero_ends_without_a_roll():
     state.fighters[0].stun_tn = 0        # as after two failed tests (20 -> 10 -> 0), seat 0's turn over
     play(state, "pass")
     assert last(state, "stun_ends")["why"] == "tn_0" and not kinds(state, "stun_test")
+
+
+@pytest.mark.rule("EN-081")
+def test_en_081_pushing_ten_feet_takes_four_raises_and_the_target_adds_its_earth():
+    state = started([10, 10, 5, 10, 9, 9, 1, 1, 1, 1, 1] + [9, 9, 9] + [1, 1, 1, 1, 1] + LOW_DAMAGE)
+    play(state, "attack:push_10")
+    assert last(state, "attack_roll")["tn"] == 45 and last(state, "push_10_contest_roll")["pool"] == "5k5+3"
+    assert last(state, "pushed")["after"] == 15 and state.distance == 3
+
+
+@pytest.mark.rule("EN-099")
+def test_en_099_nevermind_ends_the_grapple_only_if_the_other_agrees():
+    state = started([9, 9, 1, 1, 1] + [9, 9, 9, 9, 9, 1, 1, 1] + [1, 1, 1, 1, 1])
+    play(state, "grapple", "grapple:nevermind")
+    assert state.decision_kind() == "nevermind" and state.current_seat() == 1
+    play(state, "pass")
+    assert state.grapple and state.current_seat() == 0 and "grapple:nevermind" not in legal_names(state)
+    play(state, "pass", "grapple:nevermind")                                  # the brute's turn: it asks
+    assert state.current_seat() == 0
+    play(state, "grapple:nevermind")
+    assert not state.grapple and last(state, "grapple_ends")["why"] == "nevermind"
