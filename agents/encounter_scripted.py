@@ -18,7 +18,7 @@ import numpy as np
 from issoku.rules.encounters.actions import ACTION_NAMES
 from issoku.rules.encounters.combat import STANCES
 from issoku.rules.encounters.observation import DECISIONS, FLAGS, PROFILE, SPEC
-from issoku.rules.encounters.wounds import RANK_NAMES
+from issoku.rules.encounters.wounds import PENALTY_OF, RANK_NAMES
 
 _INDEX = {name: i for i, name in enumerate(ACTION_NAMES)}
 _ATN_SCALE = 80.0
@@ -190,7 +190,7 @@ class Heuristic(EncounterScripted):
         roll, keep = view.attack_pool
         if view.stance == "fire":
             roll, keep = roll + 2, keep + 1
-        margin = expected_total(roll, keep) - view.opponent_atn
+        margin = expected_total(roll, keep) + PENALTY_OF.get(RANK_NAMES[view.rank], 0) - view.opponent_atn
         raises = max(0, int(margin - 4) // 5)
         name = "attack"
         if raises >= 2:

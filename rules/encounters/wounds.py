@@ -24,18 +24,24 @@ class Rank:
     rule: str
 
 
+PENALTY_OF = {HEALTHY: 0, "nicked": -3, "grazed": -5, "hurt": -10, "injured": -15, "bloodied": -20, CRIPPLED: -40}
+"""EN-044..049 (and a mook's Hurt and Bloodied, EN-057/058): each rank's penalty by name; Out and Dead have none."""
+
+
+def _rank(name: str, threshold: int, rule: str) -> Rank:
+    return Rank(name, threshold, PENALTY_OF.get(name), rule)
+
+
 def thresholds(earth: int, mook: bool = False) -> tuple[Rank, ...]:
     """The wound ranks of a character with this Earth Ring, lowest first (EN-042..051, mooks EN-056..060)."""
     if mook:
         hurt = 4 * earth + 1                                                   # EN-057
-        steps = (("hurt", hurt, -10, "EN-057"), ("bloodied", hurt + 4 * earth, -20, "EN-058"),
-                 ("out", hurt + 8 * earth, None, "EN-059"), ("dead", hurt + 10 * earth, None, "EN-060"))
-        return tuple(Rank(*step) for step in steps)
-    names = (("nicked", -3, "EN-044"), ("grazed", -5, "EN-045"), ("hurt", -10, "EN-046"),
-             ("injured", -15, "EN-047"), ("bloodied", -20, "EN-048"), (CRIPPLED, -40, "EN-049"),
-             (OUT, None, "EN-050"), (DEAD, None, "EN-051"))
+        return (_rank("hurt", hurt, "EN-057"), _rank("bloodied", hurt + 4 * earth, "EN-058"),
+                _rank(OUT, hurt + 8 * earth, "EN-059"), _rank(DEAD, hurt + 10 * earth, "EN-060"))
+    names = (("nicked", "EN-044"), ("grazed", "EN-045"), ("hurt", "EN-046"), ("injured", "EN-047"),
+             ("bloodied", "EN-048"), (CRIPPLED, "EN-049"), (OUT, "EN-050"), (DEAD, "EN-051"))
     nicked = 5 * earth + 1                                                     # EN-042
-    return tuple(Rank(name, nicked + 2 * earth * i, penalty, rule) for i, (name, penalty, rule) in enumerate(names))
+    return tuple(_rank(name, nicked + 2 * earth * i, rule) for i, (name, rule) in enumerate(names))
 
 
 HEALTHY_RANK = Rank(HEALTHY, 0, 0, "EN-043")
