@@ -15,7 +15,7 @@ Structured orders, numbered by an :class:`~issoku.rules.kernel.codec.ActionCodec
 * ``let_go``, ``recover_weapon``, ``ready_weapon`` (EN-022, EN-030, EN-020/027).
 * ``grapple`` (EN-083) and the grapple actions ``grapple:hit``, ``grapple:throw``, ``grapple:maintain``,
   ``grapple:break`` (EN-093..097); ``grapple:nevermind`` proposes ending the grapple, and is the other
-  participant's agreement (EN-099).
+  participant's agreement (EN-099); ``weapon_grapple`` starts one with a weapon that can (EN-088).
 * ``void:boost`` (arms EN-107 for the next test or contest), ``void:accelerate``, ``void:deflect``
   (EN-106, EN-108, at the start of the round), ``void:endure`` (EN-109, before damage is taken).
 """
@@ -70,6 +70,7 @@ ORDERS: tuple[object, ...] = (
     ("recover_weapon",),
     ("ready_weapon",),
     ("grapple",),
+    ("weapon_grapple",),
     ("grapple", "hit"),
     ("grapple", "throw"),
     ("grapple", "maintain"),

@@ -60,6 +60,7 @@ class WeaponModel(_Strict):
     kind: Literal["melee", "thrown", "aimed"] = "melee"
     reach: bool = False
     samurai: bool = False
+    grapple: bool = Field(default=False, description="can start a Weapon Grapple (EN-088)")
     range_ft: int = Field(default=0, ge=0, le=1000, description="range of an aimed or thrown weapon (EN-G19)")
 
     @field_validator("damage")
@@ -138,6 +139,7 @@ class Weapon:
     reach: bool
     samurai: bool
     range: int
+    grapple: bool
 
     @property
     def hands(self) -> int:
@@ -193,7 +195,8 @@ class Catalog:
 def _weapon(name: str, model: WeaponModel) -> Weapon:
     roll, keep = (int(part) for part in model.damage.split("k"))
     reach = (model.range_ft // SQUARE_FT) if model.kind != "melee" else (2 if model.reach else 1)
-    return Weapon(name, Pool(roll, keep), model.size, model.skill, model.kind, model.reach, model.samurai, reach)
+    return Weapon(name, Pool(roll, keep), model.size, model.skill, model.kind, model.reach, model.samurai, reach,
+                  model.grapple)
 
 
 def load_catalog(data_dir: Path | str = DATA_DIR) -> Catalog:

@@ -21,7 +21,7 @@ class Combatant:
     __slots__ = ("sheet", "ranks", "unarmed", "wounds", "initiative", "tie_seq", "stance", "began_in_void",
                  "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions", "free_used",
                  "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
-                 "extra_attack_done", "stun_tn")
+                 "extra_attack_done", "stun_tn", "disarm_free_raise")
 
     def __init__(self, sheet: Archetype, unarmed: Weapon) -> None:
         self.sheet = sheet
@@ -47,6 +47,7 @@ class Combatant:
         self.weapon_state = READY
         self.extra_attack_done = False                      # EN-076: once per turn
         self.stun_tn: int | None = None                     # EN-113: the TN to shake Stun off; None: not stunned
+        self.disarm_free_raise = 0                          # EN-091: own turn ends it still lasts (0: none)
 
     def clone(self) -> "Combatant":
         """An independent copy."""

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 DECISIONS = ("stance", "round_start", "act", "extra_attack", "endure", "nevermind")
 FLAGS = ("prone", "grappled", "in_control", "weapon_ready", "weapon_held", "weapon_ground", "boost_armed",
-         "void_stance_charged", "deflect", "maintain", "free_move_used", "extra_attack_used", "stunned")
+         "void_stance_charged", "deflect", "maintain", "free_move_used", "extra_attack_used", "stunned",
+         "weapon_grapple_started", "disarm_free_raise")
 PROFILE = (*TRAITS, "void_ring", "insight_rank", "weapon_roll", "weapon_keep", "weapon_range", "reach",
            *(f"size_{size}" for size in SIZES), "armour_bonus", "reduction", "weapon_skill", "defense", "jujutsu",
            "mook")
@@ -87,7 +88,8 @@ def _fill_side(vec: list[float], prefix: str, state: "EncounterState", seat: int
     at = _OFFSET[f"{prefix}_flags"]
     flags = (f.prone, state.grapple, state.controller == seat, f.weapon_state == "ready", f.weapon_state == "held",
              f.weapon_state == "ground", f.boost_armed, f.began_in_void and not f.void_bonus_used, f.deflect,
-             f.maintain, "free_move" in f.free_used, f.extra_attack_done, f.stun_tn is not None)
+             f.maintain, "free_move" in f.free_used, f.extra_attack_done, f.stun_tn is not None,
+             state.weapon_grapple == seat, f.disarm_free_raise > 0)
     vec[at:at + len(FLAGS)] = [float(flag) for flag in flags]
     at = _OFFSET[f"{prefix}_profile"]
     vec[at:at + _PROFILE_SIZE] = state.ruleset.profiles[seat][f.weapon_state != "ready"]

@@ -42,6 +42,7 @@ _RECOVER, _READY, _GRAPPLE = action("recover_weapon"), action("ready_weapon"), a
 _G_HIT, _G_THROW = action("grapple:hit"), action("grapple:throw")
 _G_MAINTAIN, _G_BREAK = action("grapple:maintain"), action("grapple:break")
 _G_NEVERMIND = action("grapple:nevermind")
+_WEAPON_GRAPPLE = action("weapon_grapple")
 _BOOST, _ACCELERATE = action("void:boost"), action("void:accelerate")
 _DEFLECT, _ENDURE = action("void:deflect"), action("void:endure")
 _MOVES = {action(f"{kind}:{d}"): (kind, d) for kind in ("free_move", "simple_move", "crawl")
@@ -60,7 +61,8 @@ class EncounterState:
     """An encounter between seats 0 and 1 (see the module docstring)."""
 
     __slots__ = ("ruleset", "events", "_dice", "fighters", "distance", "round", "order", "turn_index", "phase",
-                 "_queue", "grapple", "controller", "pending", "effects", "_legal", "outcome")
+                 "_queue", "grapple", "controller", "weapon_grapple", "pending", "effects", "_legal",
+                 "outcome")
 
     def __init__(self, ruleset: "EncounterDuel", dice: Dice, events: EventLog) -> None:
         self.ruleset = ruleset
@@ -75,6 +77,7 @@ class EncounterState:
         self._queue: list[int] = []
         self.grapple = False
         self.controller: int | None = None
+        self.weapon_grapple: int | None = None     # the seat that started a Weapon Grapple (EN-088)
         self.pending: dict | None = None
         self.effects: tuple[Timed, ...] = ()   # EN-017
         self._legal: list[int] = []
@@ -161,7 +164,7 @@ class EncounterState:
         copy = EncounterState.__new__(EncounterState)
         copy.ruleset, copy.events, copy._dice = self.ruleset, self.events.clone(), self._dice.clone()
         copy.fighters = [f.clone() for f in self.fighters]
-        for name in ("distance", "round", "order", "turn_index", "phase", "grapple", "controller"):
+        for name in ("distance", "round", "order", "turn_index", "phase", "grapple", "controller", "weapon_grapple"):
             setattr(copy, name, getattr(self, name))
         copy._queue, copy._legal = list(self._queue), list(self._legal)
         copy.pending = dict(self.pending) if self.pending is not None else None
@@ -424,6 +427,9 @@ class EncounterState:
     def _end_turn(self) -> None:
         seat = self.actor()
         self.events.emit("EN-015", "turn_end", seat)
+        f = self.fighters[seat]
+        if f.disarm_free_raise:                                                       # EN-091
+            f.disarm_free_raise -= 1
         if self.fighters[seat].stun_tn is not None:                                   # EN-G08: until now
             self.fighters[seat].stun_tn = None
             self.events.emit("EN-G08", "stun_ends", seat, why="end_of_turn")
@@ -463,6 +469,8 @@ class EncounterState:
             legal.append(_EARTH_DEFEND)                                                # EN-062
         if sa >= 2 and f.free_hand and self.distance == 1:
             legal.append(_GRAPPLE)                                                     # EN-083
+        if sa >= 2 and f.weapon_state == READY and f.sheet.weapon.grapple and self.distance == 1:
+            legal.append(_WEAPON_GRAPPLE)                                              # EN-088
         legal += self._move_legal(seat)
         if f.prone and sa >= 1:
             legal.append(_STAND)                                                       # EN-121
@@ -562,8 +570,8 @@ class EncounterState:
                 rule = "EN-027"
             f.weapon_state = READY
             self.events.emit(rule, "ready_weapon", seat, weapon=f.sheet.weapon.name)
-        elif flat_action == _GRAPPLE:
-            self._start_grapple(seat)
+        elif flat_action in (_GRAPPLE, _WEAPON_GRAPPLE):
+            self._start_grapple(seat, with_weapon=flat_action == _WEAPON_GRAPPLE)
         else:
             self._grapple_action(seat, flat_action)
         if self.phase not in (ENDURE, NEVERMIND, OVER):
@@ -616,7 +624,11 @@ class EncounterState:
         if f.prone and weapon.size != "large":
             pool, parts = pool + _PRONE_ATTACK, parts + ["prone-2k0"]                # EN-121
         base_atn = self.atn(target, melee)
-        tn = raised_tn(base_atn, attack.raises)
+        raises = attack.raises
+        if attack.special == "disarm" and f.disarm_free_raise:                       # EN-091, EN-G03
+            f.disarm_free_raise, raises = 0, raises - 1
+            self.events.emit("EN-091", "free_raise", seat, maneuver="disarm")
+        tn = raised_tn(base_atn, raises)
         total = self._roll(seat, pool, "EN-066", "attack_roll", attack=attack.name, weapon=weapon.name,
                            modifiers=tuple(parts), atn=base_atn, raises=attack.raises, tn=tn)
         if total < tn:
@@ -729,16 +741,28 @@ class EncounterState:
 
     # ----------------------------------------------------------------- grapples
 
-    def _start_grapple(self, seat: int) -> None:
-        """EN-083: Jujutsu/Agility against the adjacent target's ATN without its armour."""
+    def _start_grapple(self, seat: int, with_weapon: bool) -> None:
+        """EN-083: Jujutsu/Agility against the adjacent target's ATN without its armour; a Weapon Grapple
+        tests the weapon's skill instead (EN-088)."""
         f, target = self.fighters[seat], 1 - seat
-        self._spend(seat, 2, "grapple")
+        self._spend(seat, 2, "weapon_grapple" if with_weapon else "grapple")
         tn = self.atn(target, ignore_armour=True)
-        total = self._roll(seat, skill_pool(f.sheet.skill("jujutsu"), f.trait("agility")), "EN-083",
+        skill = f.sheet.skill(f.sheet.weapon.skill if with_weapon else "jujutsu")
+        total = self._roll(seat, skill_pool(skill, f.trait("agility")), "EN-088" if with_weapon else "EN-083",
                            "grapple_test", tn=tn)
         if total >= tn:
             self.grapple, self.controller = True, None
-            self.events.emit("EN-083", "grappled", seat, target=target)
+            self.weapon_grapple = seat if with_weapon else None
+            self.events.emit("EN-083", "grappled", seat, target=target,
+                             weapon=f.sheet.weapon.name if with_weapon else None)
+
+    def _grapple_skill(self, seat: int) -> int:
+        """EN-087 / EN-089: Jujutsu, or in a Weapon Grapple the weapon's skill if that is higher."""
+        f = self.fighters[seat]
+        rank = f.sheet.skill("jujutsu")
+        if self.weapon_grapple is not None:
+            rank = max(rank, f.sheet.skill(self.fighters[self.weapon_grapple].sheet.weapon.skill))
+        return rank
 
     def _grapple_contest(self, seat: int) -> None:
         """EN-087: at the start of a grappled character's turn both contest Jujutsu/Strength; a tie leaves
@@ -746,7 +770,7 @@ class EncounterState:
         pools = []
         for s in (seat, 1 - seat):
             f = self.fighters[s]
-            pool = skill_pool(f.sheet.skill("jujutsu"), f.trait("strength"))
+            pool = skill_pool(self._grapple_skill(s), f.trait("strength"))
             if f.maintain:
                 f.maintain = False
                 pool = pool + _MAINTAIN_BONUS
@@ -758,7 +782,10 @@ class EncounterState:
         self.events.emit("EN-087", "grapple_control", self.controller, totals=totals)
 
     def _end_grapple(self, seat: int, rule: str, why: str) -> None:
-        self.grapple, self.controller = False, None
+        if why == "break" and self.weapon_grapple not in (None, seat):                # EN-091
+            self.fighters[seat].disarm_free_raise = 2
+            self.events.emit("EN-091", "disarm_free_raise", seat, against=self.weapon_grapple)
+        self.grapple, self.controller, self.weapon_grapple = False, None, None
         self.events.emit(rule, "grapple_ends", seat, why=why)
 
     def _grapple_action(self, seat: int, flat_action: int) -> None:
@@ -784,9 +811,12 @@ class EncounterState:
             self._end_grapple(seat, "EN-A09", "throw")
 
     def _grapple_hit(self, seat: int) -> None:
-        """EN-093: the controller rolls unarmed damage, no maneuvers."""
+        """EN-093: the controller rolls unarmed damage, no maneuvers; the starter of a Weapon Grapple rolls its
+        weapon's (EN-090)."""
         f, target = self.fighters[seat], 1 - seat
         self._spend(seat, 2, "grapple:hit")
-        steps = damage_pool(f.unarmed.damage, f.trait("strength"), explode=not f.sheet.mook)
-        self.events.emit("EN-093", "damage_pool", seat, pool=str(steps[-1][1]))
+        weapon = f.sheet.weapon if self.weapon_grapple == seat else f.unarmed
+        steps = damage_pool(weapon.damage, f.trait("strength"), explode=not f.sheet.mook)
+        self.events.emit("EN-090" if self.weapon_grapple == seat else "EN-093", "damage_pool", seat,
+                         pool=str(steps[-1][1]), weapon=weapon.name)
         self._deal(seat, target, steps[-1][1], "EN-093", (), extra=False)

@@ -332,3 +332,46 @@ def test_en_099_nevermind_ends_the_grapple_only_if_the_other_agrees():
     assert state.current_seat() == 0
     play(state, "grapple:nevermind")
     assert not state.grapple and last(state, "grapple_ends")["why"] == "nevermind"
+
+
+KUSARI_FIRST = [9, 9, 9, 1, 1, 1, 1, 1, 1]               # kusari_fighter 5k3 = 27, ono_brute 4k2 = 2
+
+
+@pytest.mark.rule("EN-088", "EN-089", "EN-090")
+def test_en_088_a_weapon_grapple_uses_the_weapon_skill_and_its_damage():
+    state = started([9, 9, 9, 1, 1, 1, 1, 1] + [9, 9, 1, 1, 1, 1, 1, 1] + [9, 9, 9, 1, 1, 1, 1, 1]
+                    + [9, 9, 9, 1, 1, 1, 1, 1] + [1] * 8 + [1, 1, 1, 1],
+                    fighters=("kusari_fighter", "ono_brute"), initiative=KUSARI_FIRST)
+    assert "weapon_grapple" in legal_names(state) and "weapon_grapple" not in legal_names(
+        started(fighters=("kenshi", "ono_brute")))
+    play(state, "weapon_grapple")
+    test = last(state, "grapple_test")
+    assert (test["rule"], test["pool"], test["tn"]) == ("EN-088", "8k3", 15) and state.weapon_grapple == 0
+    play(state, "pass")                     # the brute's turn: its Jujutsu 3, the kusari fighter's chain 5
+    rolls = kinds(state, "grapple_contest_roll")
+    assert [r["pool"] for r in rolls] == ["8k5", "8k3"] and state.controller == 0
+    play(state, "pass")
+    to_turn(state)
+    play(state, "stance:water")
+    assert state.controller == 0
+    play(state, "grapple:hit")
+    pool = kinds(state, "damage_pool")[-1]
+    assert (pool["rule"], pool["weapon"], pool["pool"]) == ("EN-090", "kusarigama", "4k2")
+
+
+@pytest.mark.rule("EN-091")
+def test_en_091_breaking_a_weapon_grapple_earns_a_free_raise_for_disarm():
+    state = started([9, 9, 9, 1, 1, 1, 1, 1] + [9, 9, 1, 1, 1, 1, 1] + [1] * 8 + [9] * 9 + [1] + [1, 1, 9, 9, 9],
+                    fighters=("kusari_fighter", "tonfa_monk"), initiative=KUSARI_FIRST + [1, 1])
+    play(state, "weapon_grapple", "pass")
+    assert state.controller == 1 and state.current_seat() == 1
+    play(state, "grapple:break")
+    assert last(state, "disarm_free_raise")["against"] == 0 and state.fighters[1].disarm_free_raise == 2
+    play(state, "pass")                                        # one Simple Action left: no attack this turn
+    to_turn(state)
+    play(state, "stance:water", "pass", "stance:water")
+    assert state.fighters[1].disarm_free_raise == 1            # it lasts to the end of the monk's next turn
+    play(state, "attack:disarm")
+    assert last(state, "free_raise")["maneuver"] == "disarm"
+    roll = last(state, "attack_roll")
+    assert roll["tn"] == roll["atn"] + 10 and state.fighters[1].disarm_free_raise == 0
