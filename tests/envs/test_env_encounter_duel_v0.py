@@ -18,7 +18,7 @@ from issoku.agents.encounter_scripted import Heuristic
 from issoku.envs import adapter, encounter_duel_v0
 from issoku.envs.single_agent import SingleAgentEnv
 
-PAIRS = [("kenshi", "ono_brute"), ("yari_guard", "tonfa_monk"), ("archer", "bandit")]
+PAIRS = [("kenshi", "ono_brute"), ("yari_guard", "tonfa_monk"), ("archer", "bandit"), ("kusari_fighter", "tonfa_monk")]
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids="-".join)
