@@ -18,7 +18,7 @@ SIMPLE_ACTIONS_PER_TURN = 2   # EN-010
 class Combatant:
     """The changing state of one character (see the module docstring)."""
 
-    __slots__ = ("sheet", "ranks", "unarmed", "wounds", "initiative", "tie_seq", "stance", "began_in_void",
+    __slots__ = ("sheet", "ranks", "rings", "_rank_at", "unarmed", "wounds", "initiative", "tie_seq", "stance", "began_in_void",
                  "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions", "free_used",
                  "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
                  "extra_attack_done", "stun_tn", "disarm_free_raise")
@@ -26,6 +26,8 @@ class Combatant:
     def __init__(self, sheet: Archetype, unarmed: Weapon) -> None:
         self.sheet = sheet
         self.ranks = w.thresholds(sheet.ring("earth"), sheet.mook)
+        self.rings = {name: sheet.ring(name) for name in ("earth", "water", "fire", "air", "void")}
+        self._rank_at: tuple[int, w.Rank] = (0, w.rank(0, self.ranks))   # (wounds, rank): read often, changes rarely
         self.unarmed = unarmed
         self.wounds = 0
         self.initiative = 0
@@ -66,7 +68,7 @@ class Combatant:
 
     def ring(self, name: str) -> int:
         """A ring's value (EN-G05)."""
-        return self.sheet.ring(name)
+        return self.rings[name]
 
     @property
     def weapon(self) -> Weapon:
@@ -80,15 +82,19 @@ class Combatant:
 
     def rank(self) -> w.Rank:
         """The current wound rank (EN-043)."""
-        return w.rank(self.wounds, self.ranks)
+        wounds, current = self._rank_at
+        if wounds != self.wounds:
+            current = w.rank(self.wounds, self.ranks)
+            self._rank_at = (self.wounds, current)
+        return current
 
     def wound_penalty(self) -> int:
-        """EN-043: the malus on every test and contest."""
-        return w.penalty(self.wounds, self.ranks)
+        """EN-043: the malus on every test and contest (none once Out or Dead: they act no more)."""
+        return w.penalty(self.rank())
 
     def can_act(self) -> bool:
         """EN-052 / EN-053: not Out, not Dead."""
-        return w.can_act(self.wounds, self.ranks)
+        return w.can_act(self.rank())
 
     def defence(self, grappled: bool) -> Defence:
         """The parts of this character's ATN now (EN-067..073)."""

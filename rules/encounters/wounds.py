@@ -58,15 +58,14 @@ def rank(wounds: int, ranks: tuple[Rank, ...]) -> Rank:
     return current
 
 
-def penalty(wounds: int, ranks: tuple[Rank, ...]) -> int:
-    """EN-043: the malus on every test and contest (0 when Healthy; Out and Dead act no more anyway)."""
-    value = rank(wounds, ranks).penalty
-    return value if value is not None else 0
+def penalty(current: Rank) -> int:
+    """EN-043: the malus a rank puts on every test and contest (0 when Healthy; Out and Dead act no more)."""
+    return current.penalty if current.penalty is not None else 0
 
 
-def can_act(wounds: int, ranks: tuple[Rank, ...]) -> bool:
+def can_act(current: Rank) -> bool:
     """EN-052 / EN-053: Out and Dead characters take no actions at all."""
-    return rank(wounds, ranks).name not in (OUT, DEAD)
+    return current.name not in (OUT, DEAD)
 
 
 def outcome(before: int, after: int, ranks: tuple[Rank, ...]) -> str | None:

@@ -23,10 +23,10 @@ def test_en_t05_t06_thresholds_at_earth_three_and_four():
 @pytest.mark.rule("EN-T07", "EN-043", "EN-A06")
 def test_en_t07_earth_two_with_25_wounds_is_injured():
     ranks = w.thresholds(2)
-    assert w.rank(25, ranks).name == "injured" and w.penalty(25, ranks) == -15
+    assert w.rank(25, ranks).name == "injured" and w.penalty(w.rank(25, ranks)) == -15
     assert w.rank(26, ranks).name == "injured" and w.rank(27, ranks).name == "bloodied"
-    assert w.rank(10, ranks).name == "healthy" and w.penalty(10, ranks) == 0
-    assert w.penalty(31, ranks) == -40
+    assert w.rank(10, ranks).name == "healthy" and w.penalty(w.rank(10, ranks)) == 0
+    assert w.penalty(w.rank(31, ranks)) == -40
 
 
 @pytest.mark.rule("EN-T08", "EN-056", "EN-057", "EN-058", "EN-059", "EN-060", "EN-054", "EN-055")
@@ -44,4 +44,4 @@ def test_en_t10_healthy_to_dead_in_one_action_is_a_kill_only():
     assert w.outcome(0, 39, ranks) == "killed"
     assert w.outcome(0, 31, ranks) == "downed" and w.outcome(31, 33, ranks) is None
     assert w.outcome(0, 35, ranks) == "downed"
-    assert w.can_act(34, ranks) and not w.can_act(35, ranks) and not w.can_act(39, ranks)
+    assert w.can_act(w.rank(34, ranks)) and not w.can_act(w.rank(35, ranks)) and not w.can_act(w.rank(39, ranks))
