@@ -43,9 +43,10 @@ def test_action_codec_round_trips_and_derives_its_size():
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), policy_seed=st.integers(0, 1000),
        pair=st.sampled_from([("kenshi", "ono_brute"), ("tonfa_monk", "archer"), ("yari_guard", "bandit"),
-                             ("kusari_fighter", "tonfa_monk")]))
-def test_masked_in_accepted_masked_out_rejected(seed, policy_seed, pair):
-    play_checking_masks(encounter_duel_v0.env(pair, start_distance=2), seed, policy_seed, max_decisions=120)
+                             ("kusari_fighter", "tonfa_monk")]), focused_attack=st.booleans())
+def test_masked_in_accepted_masked_out_rejected(seed, policy_seed, pair, focused_attack):
+    env = encounter_duel_v0.env(pair, start_distance=2, focused_attack=focused_attack)
+    play_checking_masks(env, seed, policy_seed, max_decisions=120)
 
 
 @settings(max_examples=15, deadline=None)

@@ -30,6 +30,12 @@ def test_api_and_seed_tests_pass(pair, start_distance):
         seed_test(lambda: encounter_duel_v0.env(pair, start_distance=start_distance), num_cycles=300)
 
 
+def test_api_test_passes_with_the_focused_attack():
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        api_test(encounter_duel_v0.env(start_distance=1, focused_attack=True), num_cycles=300)
+
+
 def test_docstring_spec_matches_the_env():
     env = encounter_duel_v0.env()
     doc = encounter_duel_v0.__doc__
