@@ -27,15 +27,15 @@ Decisions (``infos[agent]["decision_kind"]`` and the ``decision`` observation fi
     A decision whose only legal action is ``pass`` is taken by the rules and never reaches an agent.
 
 Action space
-    ``Discrete(92)``: ``pass``, 5 stances, 64 attacks (Feint or not × none/Disarm/Knockdown/Push 5 ft/Push
-    10 ft/Pull/Extra Attack/Focused Attack on the head × 0..3 Extra Damage raises; the head only with
-    ``focused_attack``), ``earth_defend``, 6 moves, ``stand``, ``let_go``, ``recover_weapon``,
-    ``ready_weapon``, ``grapple``, ``weapon_grapple``, 5 grapple actions, 4 Void Point uses
-    (``env.action_names``; the mask narrows
-    them to the stance, actions left, distance, weapon and statuses).
+    ``Discrete(102)``: ``pass``, 5 stances, 72 attacks (Feint or not × none/Disarm/Knockdown/Push 5 ft/Push
+    10 ft/Pull/Extra Attack/Focused Attack on the head/Tactical Strike × 0..3 Extra Damage raises; the head
+    only with ``focused_attack``), ``earth_defend``, ``guard``, 6 moves, ``stand``, ``let_go``,
+    ``recover_weapon``, ``ready_weapon``, ``grapple``, ``weapon_grapple``, 5 grapple actions, 5 Void Point
+    uses (``env.action_names``; the mask narrows them to the stance, actions left, distance, weapon and
+    statuses). Tactical Strike, ``guard`` and ``void:swap`` need a party and are never legal in a duel.
 
 Observation space
-    ``Dict(observation=Box(0, 1, (131,), float32), action_mask=Box(0, 1, (92,), int8))``. Named fields
+    ``Dict(observation=Box(0, 1, (131,), float32), action_mask=Box(0, 1, (102,), int8))``. Named fields
     (``env.ruleset.observation_spec.unpack(obs)``), ego-centric: decision, turn, round, distance,
     pending_damage, then for self and opponent: wounds, rank, stance, numbers (Void Points, ATN,
     initiative, Simple Actions left, movement used, Earth bonus), flags, profile (traits, rings, weapon,

@@ -8,7 +8,8 @@ Structured orders, numbered by an :class:`~issoku.rules.kernel.codec.ActionCodec
 * ``attack[:feint][:<special>][:ed<n>]``: a weapon attack (EN-066) with its raises declared before the
   roll (EN-G03): Feint (EN-078) may be combined with one of Disarm, Knockdown, Push (5 or 10 ft), Pull or Extra
   Attack (EN-075, 080, 081, 076) or a Focused Attack on the head (EN-079, only with the ruleset's
-  ``focused_attack`` option, EN-G08) and with 0..3 raises of Extra Damage (EN-077).
+  ``focused_attack`` option, EN-G08) and with 0..3 raises of Extra Damage (EN-077). Tactical Strike
+  (EN-082) is in the table but never legal in a duel: it feeds a party's Tactics Pool.
 * ``earth_defend``: Earth stance's Defense/Reflexes test (EN-062).
 * ``free_move:<toward|away>``, ``simple_move:<toward|away>``, ``crawl:<toward|away>``, ``stand``
   (EN-102, EN-103, EN-121).
@@ -18,6 +19,7 @@ Structured orders, numbered by an :class:`~issoku.rules.kernel.codec.ActionCodec
   participant's agreement (EN-099); ``weapon_grapple`` starts one with a weapon that can (EN-088).
 * ``void:boost`` (arms EN-107 for the next test or contest), ``void:accelerate``, ``void:deflect``
   (EN-106, EN-108, at the start of the round), ``void:endure`` (EN-109, before damage is taken).
+* ``guard`` (EN-100) and ``void:swap`` (EN-111) need an ally: in the table, never legal in a duel.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from issoku.rules.encounters.combat import MANEUVER_RAISES, STANCES
 from issoku.rules.kernel import ActionCodec
 
-SPECIALS = ("none", "disarm", "knockdown", "push", "push_10", "pull", "extra_attack", "focus_head")
+SPECIALS = ("none", "disarm", "knockdown", "push", "push_10", "pull", "extra_attack", "focus_head", "tactical_strike")
 MAX_EXTRA_DAMAGE = 3
 DIRECTIONS = ("toward", "away")
 
@@ -62,6 +64,7 @@ ORDERS: tuple[object, ...] = (
     *(("stance", stance) for stance in STANCES),
     *ATTACKS,
     ("earth_defend",),
+    ("guard",),
     *(("free_move", d) for d in DIRECTIONS),
     *(("simple_move", d) for d in DIRECTIONS),
     *(("crawl", d) for d in DIRECTIONS),
@@ -80,6 +83,7 @@ ORDERS: tuple[object, ...] = (
     ("void", "accelerate"),
     ("void", "deflect"),
     ("void", "endure"),
+    ("void", "swap"),
 )
 
 

@@ -493,7 +493,8 @@ class EncounterState:
                 and not (free and a.special == "extra_attack")
                 and not (a.special == "pull" and self.distance == 1)
                 and not (f.extra_attack_done and a.special == "extra_attack")
-                and not (a.special == "focus_head" and not self.ruleset.focused_attack)]
+                and not (a.special == "focus_head" and not self.ruleset.focused_attack)
+                and a.special != "tactical_strike"]                                   # EN-082: no party
 
     def _move_allowance(self, seat: int, kind: str) -> int:
         """Squares a move of ``kind`` covers (EN-102, EN-103, EN-121 Crawl; Fire's +5 ft, EN-063), within

@@ -375,3 +375,12 @@ def test_en_091_breaking_a_weapon_grapple_earns_a_free_raise_for_disarm():
     assert last(state, "free_raise")["maneuver"] == "disarm"
     roll = last(state, "attack_roll")
     assert roll["tn"] == roll["atn"] + 10 and state.fighters[1].disarm_free_raise == 0
+
+
+@pytest.mark.rule("EN-082", "EN-100", "EN-111")
+def test_guard_swap_and_tactical_strike_are_masked_out_of_a_duel():
+    state = started(start_distance=1)
+    names = legal_names(state)
+    assert "attack" in names and "guard" not in names and not any("tactical_strike" in n for n in names)
+    play(state, "pass", "pass")
+    assert state.decision_kind() == "round_start" and "void:swap" not in legal_names(state)
