@@ -104,3 +104,14 @@ ATTACK_ACTIONS = tuple(CODEC.encode(attack) for attack in ATTACKS)
 def action(name: str) -> int:
     """The flat action with this stable name (``"attack:feint:ed1"``)."""
     return CODEC.by_name(name)
+
+# Flat actions the rules test for by identity (legality and the state machine share them).
+EARTH_DEFEND, GUARD, STAND, LET_GO = action("earth_defend"), action("guard"), action("stand"), action("let_go")
+RECOVER, READY_WEAPON, GRAPPLE = action("recover_weapon"), action("ready_weapon"), action("grapple")
+WEAPON_GRAPPLE = action("weapon_grapple")
+G_HIT, G_THROW, G_MAINTAIN = action("grapple:hit"), action("grapple:throw"), action("grapple:maintain")
+G_BREAK, G_NEVERMIND = action("grapple:break"), action("grapple:nevermind")
+VOID_BOOST, VOID_ACCELERATE = action("void:boost"), action("void:accelerate")
+VOID_DEFLECT, VOID_ENDURE = action("void:deflect"), action("void:endure")
+MOVES = {action(f"{kind}:{d}"): (kind, d) for kind in ("free_move", "simple_move", "crawl") for d in DIRECTIONS}
+"""Each move action's kind and direction."""

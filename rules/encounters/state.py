@@ -19,10 +19,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from issoku.rules.encounters import legality
 from issoku.rules.encounters import wounds as w
-from issoku.rules.encounters.actions import ACTION_NAMES, ATTACKS, CODEC, PASS, STANCE_ACTIONS, Attack, action
+from issoku.rules.encounters.actions import (
+    ACTION_NAMES, CODEC, EARTH_DEFEND, G_BREAK, G_HIT, G_MAINTAIN, G_NEVERMIND, G_THROW,
+    GRAPPLE, LET_GO, MOVES, PASS, READY_WEAPON, RECOVER, STAND, STANCE_ACTIONS, VOID_ACCELERATE, VOID_BOOST,
+    VOID_ENDURE,
+    WEAPON_GRAPPLE, Attack,
+)
 from issoku.rules.encounters.combat import (
-    AIR, EARTH, ENDURE_REDUCTION, FIRE, PUSH_SQUARES, STANCES, STUN_PENALTY, STUN_TN, STUN_TN_STEP, VOID, WATER, damage_pool,
+    ENDURE_REDUCTION, FIRE, PUSH_SQUARES, STANCES, STUN_PENALTY, STUN_TN, STUN_TN_STEP, VOID, damage_pool,
     earth_stance_bonus, feint_bonus,
 )
 from issoku.rules.encounters.dice import Pool, contest_winner, raised_tn, roll_pool, skill_pool, trait_pool
@@ -37,16 +43,6 @@ if TYPE_CHECKING:
 STANCE, ROUND_START, ACT, EXTRA, ENDURE, NEVERMIND, OVER = range(7)
 DECISION_KINDS = ("stance", "round_start", "act", "extra_attack", "endure", "nevermind")
 
-_EARTH_DEFEND, _STAND, _LET_GO = action("earth_defend"), action("stand"), action("let_go")
-_RECOVER, _READY, _GRAPPLE = action("recover_weapon"), action("ready_weapon"), action("grapple")
-_G_HIT, _G_THROW = action("grapple:hit"), action("grapple:throw")
-_G_MAINTAIN, _G_BREAK = action("grapple:maintain"), action("grapple:break")
-_G_NEVERMIND = action("grapple:nevermind")
-_WEAPON_GRAPPLE = action("weapon_grapple")
-_BOOST, _ACCELERATE = action("void:boost"), action("void:accelerate")
-_DEFLECT, _ENDURE = action("void:deflect"), action("void:endure")
-_MOVES = {action(f"{kind}:{d}"): (kind, d) for kind in ("free_move", "simple_move", "crawl")
-          for d in ("toward", "away")}
 _VOID_STANCE_BONUS = Pool(1, 1)        # EN-064: +1k1+Void
 _BOOST_BONUS = Pool(1, 1)              # EN-107
 _MAINTAIN_BONUS = Pool(1, 1)           # EN-097
@@ -54,7 +50,7 @@ _FIRE_ATTACK_BONUS = Pool(2, 1)        # EN-063
 _STRONG_POSITION = Pool(1, 0)          # EN-119
 _PRONE_ATTACK = Pool(-2, 0)            # EN-121
 _DISARM_DAMAGE = Pool(1, 1)            # EN-075
-ACCELERATE = 10                        # EN-106
+ACCELERATE_BONUS = 10                  # EN-106
 
 
 class EncounterState:
@@ -119,9 +115,9 @@ class EncounterState:
         elif phase == ROUND_START:
             self._round_start_choice(flat_action)
         elif phase == ENDURE:
-            self._finish_damage(endure=flat_action == _ENDURE)
+            self._finish_damage(endure=flat_action == VOID_ENDURE)
         elif phase == NEVERMIND:
-            if flat_action == _G_NEVERMIND:
+            if flat_action == G_NEVERMIND:
                 self._end_grapple(self.current_seat(), "EN-099", "nevermind")
             else:
                 self.events.emit("EN-099", "nevermind_declined", self.current_seat())
@@ -299,19 +295,12 @@ class EncounterState:
             f.moved = 0
         self.events.emit("EN-007", "round_start", None, round=self.round)
         self._sort_order()
-        self._queue = [s for s in self.order if self._round_start_legal(s) != [PASS]]
+        self._queue = [s for s in self.order if legality.round_start(self, s) != [PASS]]
         self._next_round_start()
-
-    def _round_start_legal(self, seat: int) -> list[int]:
-        f = self.fighters[seat]
-        legal = [PASS]
-        if f.void_points > 0:
-            legal += [a for a, name in ((_ACCELERATE, "accelerate"), (_DEFLECT, "deflect")) if name not in f.void_spent]
-        return sorted(legal)
 
     def _next_round_start(self) -> None:
         while self._queue:
-            legal = self._round_start_legal(self._queue[0])
+            legal = legality.round_start(self, self._queue[0])
             if legal != [PASS]:
                 self.phase, self._legal = ROUND_START, legal
                 return
@@ -325,9 +314,9 @@ class EncounterState:
         f = self.fighters[seat]
         if flat_action == PASS:
             self._queue.pop(0)
-        elif flat_action == _ACCELERATE:
+        elif flat_action == VOID_ACCELERATE:
             self._spend_void(seat, "accelerate", "EN-106")
-            self._set_initiative(seat, f.initiative + ACCELERATE, "EN-106")
+            self._set_initiative(seat, f.initiative + ACCELERATE_BONUS, "EN-106")
         else:
             self._spend_void(seat, "deflect", "EN-108")
             f.deflect = True
@@ -395,16 +384,9 @@ class EncounterState:
             self._grapple_contest(seat)
         if self.round > 1:                                                            # EN-011
             self._queue = [seat]
-            self.phase, self._legal = STANCE, self._stance_legal(seat)
+            self.phase, self._legal = STANCE, legality.stance(self, seat)
             return
         self._after_stance(seat)
-
-    def _stance_legal(self, seat: int) -> list[int]:
-        """EN-011, with Prone's Water or Air only (EN-121) and Stun's Air or Earth only (EN-113)."""
-        f = self.fighters[seat]
-        allowed = tuple(s for s in STANCES if not (f.prone and s not in (WATER, AIR))
-                        and not (f.stun_tn is not None and s not in (AIR, EARTH)))
-        return sorted(STANCE_ACTIONS[s] for s in allowed)
 
     def _after_stance(self, seat: int) -> None:
         f = self.fighters[seat]
@@ -418,7 +400,7 @@ class EncounterState:
         if self.is_terminal():
             self._defeat()
             return
-        legal = self._act_legal(self.actor())
+        legal = legality.act(self, self.actor())
         if legal == [PASS]:
             self._end_turn()
         else:
@@ -444,89 +426,6 @@ class EncounterState:
                          ranks=tuple(f.rank().name for f in self.fighters))
         self._over()
 
-    # ----------------------------------------------------------------- legality
-
-    def _act_legal(self, seat: int) -> list[int]:
-        f = self.fighters[seat]
-        legal = [PASS]
-        sa = f.simple_actions
-        if f.void_points > 0 and "boost" not in f.void_spent and not f.boost_armed:
-            legal.append(_BOOST)                                                       # EN-107
-        if self.grapple:                                                               # EN-085, EN-A08
-            if sa >= 1:
-                legal.append(_G_BREAK)
-            if "nevermind" not in f.free_used:
-                legal.append(_G_NEVERMIND)                                             # EN-099
-            if self.controller == seat:
-                if sa >= 2:
-                    legal += [_G_HIT, _G_MAINTAIN]
-                if sa >= 1:
-                    legal.append(_G_THROW)
-            return sorted(legal)
-        if sa >= 2 and f.stance not in (AIR, EARTH):                                   # EN-061, EN-062
-            legal += self._attack_legal(seat)
-        if sa >= 2 and f.stance == EARTH:
-            legal.append(_EARTH_DEFEND)                                                # EN-062
-        if sa >= 2 and f.free_hand and self.distance == 1:
-            legal.append(_GRAPPLE)                                                     # EN-083
-        if sa >= 2 and f.weapon_state == READY and f.sheet.weapon.grapple and self.distance == 1:
-            legal.append(_WEAPON_GRAPPLE)                                              # EN-088
-        legal += self._move_legal(seat)
-        if f.prone and sa >= 1:
-            legal.append(_STAND)                                                       # EN-121
-        if f.weapon_state != GROUND and f.sheet.weapon.name != "unarmed" and "let_go" not in f.free_used:
-            legal.append(_LET_GO)                                                      # EN-022
-        if f.weapon_state == GROUND and sa >= 1:
-            legal.append(_RECOVER)                                                     # EN-030
-        if f.weapon_state == HELD and (sa >= 1 or (f.sheet.weapon.size == "small" and f.small_readies < 2)):
-            legal.append(_READY)                                                       # EN-020, EN-027
-        return sorted(legal)
-
-    def _attack_legal(self, seat: int, free: bool = False) -> list[int]:
-        """EN-066 / EN-G19: a target within the weapon's range; Prone forbids [Large] weapons (EN-121)."""
-        f = self.fighters[seat]
-        weapon = f.weapon
-        if self.distance > weapon.range or (f.prone and weapon.size == "large"):
-            return []
-        return [CODEC.encode(a) for a in ATTACKS
-                if not (a.special in ("disarm",) and self.fighters[1 - seat].weapon_state != READY)
-                and not (free and a.special == "extra_attack")
-                and not (a.special == "pull" and self.distance == 1)
-                and not (f.extra_attack_done and a.special == "extra_attack")
-                and not (a.special == "focus_head" and not self.ruleset.focused_attack)
-                and a.special != "tactical_strike"]                                   # EN-082: no party
-
-    def _move_allowance(self, seat: int, kind: str) -> int:
-        """Squares a move of ``kind`` covers (EN-102, EN-103, EN-121 Crawl; Fire's +5 ft, EN-063), within
-        the round's cap (EN-104)."""
-        f = self.fighters[seat]
-        water = f.ring("water")
-        squares = {"free_move": water + (1 if f.stance == FIRE else 0), "simple_move": 2 * water, "crawl": water}[kind]
-        return max(0, min(squares, f.move_cap() - f.moved))
-
-    def _move_legal(self, seat: int) -> list[int]:
-        """EN-101..104: Earth and Void stances cannot move (EN-062, EN-064, EN-A04); Prone only crawls;
-        Fire cannot step away from an adjacent enemy (EN-063, EN-G10)."""
-        f = self.fighters[seat]
-        if f.stance in (EARTH, VOID):
-            return []
-        legal = []
-        for flat, (kind, direction) in _MOVES.items():
-            if (kind == "crawl") != f.prone:
-                continue
-            cost = {"free_move": 0, "simple_move": 1, "crawl": 2}[kind]
-            if f.simple_actions < cost or (kind == "free_move" and "free_move" in f.free_used):
-                continue
-            if self._move_allowance(seat, kind) == 0:
-                continue
-            if direction == "toward" and self.distance == 1:
-                continue
-            if direction == "away" and (self.distance == self.ruleset.max_distance
-                                        or (f.stance == FIRE and self.distance == 1)):
-                continue
-            legal.append(flat)
-        return legal
-
     # ----------------------------------------------------------------- actions
 
     def _act(self, flat_action: int) -> None:
@@ -536,33 +435,33 @@ class EncounterState:
         if isinstance(order, Attack):
             self._attack(seat, order, free=False)
             return
-        if flat_action == _G_HIT:
+        if flat_action == G_HIT:
             self._grapple_hit(seat)
             return
-        if flat_action == _BOOST:
+        if flat_action == VOID_BOOST:
             self._spend_void(seat, "boost", "EN-107")
             f.boost_armed = True
-        elif flat_action in _MOVES:
-            self._move(seat, *_MOVES[flat_action])
-        elif flat_action == _EARTH_DEFEND:
+        elif flat_action in MOVES:
+            self._move(seat, *MOVES[flat_action])
+        elif flat_action == EARTH_DEFEND:
             self._spend(seat, 2, "earth_defend")
             total = self._roll(seat, skill_pool(f.sheet.skill("defense"), f.trait("reflexes")), "EN-062",
                                "earth_test", tn=0)
             f.earth_bonus = earth_stance_bonus(total) if total >= 0 else 0
             self.events.emit("EN-G16", "earth_bonus", seat, bonus=f.earth_bonus, atn=self.atn(seat))
-        elif flat_action == _STAND:
+        elif flat_action == STAND:
             self._spend(seat, 1, "stand")
             f.prone = False
             self.events.emit("EN-121", "stand", seat)
-        elif flat_action == _LET_GO:
+        elif flat_action == LET_GO:
             f.free_used.add("let_go")
             f.weapon_state = GROUND
             self.events.emit("EN-022", "let_go", seat, weapon=f.sheet.weapon.name)
-        elif flat_action == _RECOVER:
+        elif flat_action == RECOVER:
             self._spend(seat, 1, "recover_weapon")
             f.weapon_state = HELD
             self.events.emit("EN-030", "recover_weapon", seat, weapon=f.sheet.weapon.name)
-        elif flat_action == _READY:
+        elif flat_action == READY_WEAPON:
             if f.sheet.weapon.size == "small" and f.small_readies < 2:
                 f.small_readies += 1
                 rule = "EN-020"
@@ -571,8 +470,8 @@ class EncounterState:
                 rule = "EN-027"
             f.weapon_state = READY
             self.events.emit(rule, "ready_weapon", seat, weapon=f.sheet.weapon.name)
-        elif flat_action in (_GRAPPLE, _WEAPON_GRAPPLE):
-            self._start_grapple(seat, with_weapon=flat_action == _WEAPON_GRAPPLE)
+        elif flat_action in (GRAPPLE, WEAPON_GRAPPLE):
+            self._start_grapple(seat, with_weapon=flat_action == WEAPON_GRAPPLE)
         else:
             self._grapple_action(seat, flat_action)
         if self.phase not in (ENDURE, NEVERMIND, OVER):
@@ -593,7 +492,7 @@ class EncounterState:
         else:
             self._spend(seat, 1 if kind == "simple_move" else 2, kind)
             rule = "EN-103" if kind == "simple_move" else "EN-121"
-        squares = self._move_allowance(seat, kind)
+        squares = legality.move_allowance(self, seat, kind)
         before = self.distance
         if direction == "toward":
             self.distance = max(1, before - squares)
@@ -674,7 +573,7 @@ class EncounterState:
                         "after": after, "extra": extra}
         t = self.fighters[target]
         if t.void_points > 0 and "endure" not in t.void_spent and rolled - reduction > 0:
-            self.phase, self._legal = ENDURE, sorted([PASS, _ENDURE])
+            self.phase, self._legal = ENDURE, sorted([PASS, VOID_ENDURE])
             return
         self._finish_damage(endure=False)
 
@@ -734,7 +633,7 @@ class EncounterState:
         if extra and not f.extra_attack_done:
             f.extra_attack_done = True
             self.events.emit("EN-076", "extra_attack", seat)
-            legal = self._attack_legal(seat, free=True)
+            legal = legality.attacks(self, seat, free=True)
             if legal:
                 self.phase, self._legal = EXTRA, sorted([PASS] + legal)
                 return
@@ -792,18 +691,18 @@ class EncounterState:
     def _grapple_action(self, seat: int, flat_action: int) -> None:
         """Break, Maintain and Throw (EN-094, EN-097, EN-095)."""
         f, target = self.fighters[seat], 1 - seat
-        if flat_action == _G_NEVERMIND:                                                # EN-099: ask the other
+        if flat_action == G_NEVERMIND:                                                # EN-099: ask the other
             f.free_used.add("nevermind")
             self.events.emit("EN-099", "nevermind_proposed", seat)
-            self.phase, self._legal = NEVERMIND, sorted([PASS, _G_NEVERMIND])
-        elif flat_action == _G_BREAK:                                                  # EN-094, EN-086
+            self.phase, self._legal = NEVERMIND, sorted([PASS, G_NEVERMIND])
+        elif flat_action == G_BREAK:                                                  # EN-094, EN-086
             self._spend(seat, 1, "grapple:break")
             self._end_grapple(seat, "EN-094", "break")
-        elif flat_action == _G_MAINTAIN:                                               # EN-097
+        elif flat_action == G_MAINTAIN:                                               # EN-097
             self._spend(seat, 2, "grapple:maintain")
             f.maintain = True
             self.events.emit("EN-097", "maintain", seat)
-        elif flat_action == _G_THROW:                                                  # EN-095, EN-A09
+        elif flat_action == G_THROW:                                                  # EN-095, EN-A09
             self._spend(seat, 1, "grapple:throw")
             before = self.distance
             self.distance = min(self.ruleset.max_distance, max(1, f.trait("strength")))
