@@ -19,8 +19,8 @@ class Combatant:
     """The changing state of one character (see the module docstring)."""
 
     __slots__ = ("sheet", "ranks", "rings", "_rank_at", "unarmed", "wounds", "initiative", "tie_seq", "stance",
-                 "began_in_void", "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions", "free_used",
-                 "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
+                 "began_in_void", "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions",
+                 "free_used", "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
                  "extra_attack_done", "stun_tn", "disarm_free_raise")
 
     def __init__(self, sheet: Archetype, unarmed: Weapon) -> None:
