@@ -2,9 +2,10 @@
 
 A checkpoint is a pair of files written by ``issoku.training``: ``<name>.zip`` (the SB3 model) and
 ``<name>.json`` (its metadata: env id and version, rules fingerprint, config, seed, steps, library
-versions). The metadata is what makes a checkpoint safe to reuse: an agent trained on one version of
+versions). The metadata is what makes a checkpoint *compatible*: an agent trained on one version of
 the rules is refused by an env whose version or rules fingerprint differs, instead of silently playing
-a game it never learned (its action numbers may mean other maneuvers now).
+a game it never learned (its action numbers may mean other maneuvers now). What makes loading *safe*
+(nothing in the zip is unpickled) is :mod:`issoku.agents.checkpoint_zip`.
 
 Loading is read-only: the network is put in evaluation mode with gradients off, and stochastic play
 draws from the policy's own seeded generator (never torch's global one), so a duel is reproducible.
@@ -36,11 +37,19 @@ def metadata_path(checkpoint: str | Path) -> Path:
 
 
 def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
-    """The metadata of a checkpoint (raises FileNotFoundError naming the missing file)."""
+    """The metadata of a checkpoint (raises CheckpointError naming the file when missing or not JSON)."""
+    from issoku.agents.checkpoint_zip import CheckpointError
+
     path = metadata_path(checkpoint)
     if not path.is_file():
-        raise FileNotFoundError(f"checkpoint metadata {path} not found (a checkpoint is a .zip with a .json beside it)")
-    return json.loads(path.read_text())
+        raise CheckpointError(f"{path}: checkpoint metadata not found (a checkpoint is a .zip with a .json beside it)")
+    try:
+        metadata = json.loads(path.read_bytes())
+    except (ValueError, UnicodeDecodeError):
+        raise CheckpointError(f"{path}: checkpoint metadata is not JSON") from None
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("config", {}), dict):
+        raise CheckpointError(f"{path}: checkpoint metadata is not a JSON object with a 'config' object")
+    return metadata
 
 
 def check_compatible(metadata: Mapping[str, Any], identity: Mapping[str, Any], *, what: str = "checkpoint") -> None:
@@ -63,6 +72,12 @@ def check_compatible(metadata: Mapping[str, Any], identity: Mapping[str, Any], *
         )
 
 
+def clip_range_of(metadata: Mapping[str, Any]) -> float:
+    """The PPO clip range a checkpoint was trained with (its JSON metadata's config; SB3's default otherwise)."""
+    value = metadata.get("config", {}).get("clip_range", 0.2) if isinstance(metadata.get("config"), Mapping) else 0.2
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.2
+
+
 class CheckpointPolicy:
     """A frozen MaskablePPO checkpoint as a policy ``(observation, action_mask) -> action``.
 
@@ -72,14 +87,15 @@ class CheckpointPolicy:
 
     def __init__(self, checkpoint: str | Path, *, deterministic: bool = True, seed: int | None = None) -> None:
         import torch
-        from sb3_contrib import MaskablePPO
         from stable_baselines3.common.preprocessing import preprocess_obs
+
+        from issoku.agents.checkpoint_zip import load_model
 
         self.path = Path(checkpoint)
         self.metadata = read_metadata(self.path)
         self._torch = torch
         self._preprocess = preprocess_obs
-        self._policy = MaskablePPO.load(self.path, device="cpu").policy
+        self._policy = load_model(self.path, clip_range=clip_range_of(self.metadata)).policy
         self._policy.set_training_mode(False)
         self._policy.requires_grad_(False)
         self.deterministic = deterministic

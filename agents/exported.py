@@ -153,7 +153,10 @@ def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | No
             raise ExportError(f"--rung {rung}: {ladder_file} has rungs 1 to {len(rungs)}")
         chosen = rungs[rung - 1]
         temperature = float(chosen["temperature"])
-        policy = ExportedPolicy(folder / chosen["export"], deterministic=temperature == 0.0, seed=seed,
+        export = folder / str(chosen["export"])
+        if not export.resolve().is_relative_to(folder.resolve()):  # ladder.json is a file: it names its own exports only
+            raise ExportError(f"{ladder_file}: rung {rung}: export {chosen['export']!r} is outside the ladder folder")
+        policy = ExportedPolicy(export, deterministic=temperature == 0.0, seed=seed,
                                 temperature=temperature or 1.0)
         return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
     if folder.is_dir():

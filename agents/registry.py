@@ -14,7 +14,7 @@ import inspect
 from typing import Any
 
 from issoku.agents.policy import Policy
-from issoku.envs.registry import UnknownNameError, check_import_path, import_object
+from issoku.envs.registry import UnknownNameError, check_import_path, import_object, is_import_path, refuse_imports
 
 POLICY_FACTORIES: dict[str, str] = {
     "random": "issoku.agents.policy:RandomLegal",
@@ -44,17 +44,31 @@ def policy_names() -> list[str]:
     return sorted(POLICY_FACTORIES)
 
 
-def make_policy(name: str, seed: int | None = None, ruleset: Any = None, **kwargs: Any) -> Policy:
-    """A new policy called ``name``, seeded with ``seed``.
+def resolve_policy_factory(name: str, *, allow_imports: bool = True, where: str = "policy") -> Any:
+    """The one resolver of policy names: a registered name, or (if ``allow_imports``) ``package.module:attribute``.
+
+    A name read from a file is resolved with ``allow_imports`` false unless the user passed
+    ``--allow-imports`` (see :mod:`issoku.envs.registry`). Raises UnknownNameError or ImportRefusedError.
+    """
+    if name in POLICY_FACTORIES:
+        return import_object(POLICY_FACTORIES[name])
+    if is_import_path(name):
+        refuse_imports([("policy", name)], where, allow_imports=allow_imports)
+        try:
+            return import_object(name)
+        except (ImportError, AttributeError) as error:
+            raise UnknownNameError("policy", name, [f"an importable package.module:attribute ({error})"]) from None
+    raise UnknownNameError("policy", name, policy_names())
+
+
+def make_policy(name: str, seed: int | None = None, ruleset: Any = None, *, allow_imports: bool = True,
+                **kwargs: Any) -> Policy:
+    """A new policy called ``name`` (see :func:`resolve_policy_factory`), seeded with ``seed``.
 
     A scripted agent built for one ruleset (it reads the action names, observation schema and content)
     declares a ``ruleset`` parameter and gets ``ruleset``; other factories never see it.
     """
-    try:
-        path = POLICY_FACTORIES[name]
-    except KeyError:
-        raise UnknownNameError("policy", name, policy_names()) from None
-    factory = import_object(path)
+    factory = resolve_policy_factory(name, allow_imports=allow_imports)
     if "ruleset" in inspect.signature(factory).parameters:
         if ruleset is None:
             raise ValueError(f"policy {name!r} is built for a ruleset; give one (an issoku env's env.unwrapped.ruleset)")

@@ -39,10 +39,13 @@ class Budget:
     wrapper_steps: int
     instances: int
     repeats: int
+    memo_episodes: int
 
 
-FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=5)
-QUICK = Budget(steps=2_000, decisions=2_000, ppo_rollouts=1, wrapper_steps=256, instances=8, repeats=1)
+FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=5,
+              memo_episodes=200)
+QUICK = Budget(steps=2_000, decisions=2_000, ppo_rollouts=1, wrapper_steps=256, instances=8, repeats=1,
+               memo_episodes=10)
 
 
 @dataclass
@@ -72,7 +75,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", default="runs/benchmarks.json", help="where to write every sample (default: %(default)s)")
     parser.add_argument("--sections", default="aec,engine,ppo,memory",
                         help="comma-separated subset of aec,engine,ppo,memory")
-    for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats"):
+    for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats", "memo-episodes"):
         parser.add_argument(f"--{name}", type=int, help="override the budget's " + name)
     return parser.parse_args(argv)
 
@@ -127,6 +130,9 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
             many = memory.peak_bytes(make, budget.instances)
             memory_rows[label] = {"peak_one": one, f"peak_{budget.instances}": many,
                                   "per_instance": many / budget.instances}
+            memo = memory.memo_hit_rate(make, budget.memo_episodes)
+            if memo is not None:
+                memory_rows[label].update({f"memo_{key}": value for key, value in memo.items()})
             print(f"  memory {label:<26} one {one / 1024:.0f} KiB, {budget.instances} "
                   f"{many / MIB:.1f} MiB", file=sys.stderr, flush=True)
     return [row for row, _ in jobs], memory_rows
@@ -199,6 +205,12 @@ def table(rows: list[Row], memory_rows: dict[str, dict[str, float]], instances: 
         for label, sizes in memory_rows.items():
             lines.append(f"| {label} | {sizes['peak_one'] / 1024:,.0f} KiB | "
                          f"{sizes[f'peak_{instances}'] / MIB:,.2f} MiB | {sizes['per_instance'] / 1024:,.0f} KiB |")
+        memos = {label: sizes for label, sizes in memory_rows.items() if "memo_hit_rate" in sizes}
+        if memos:
+            lines += ["", "| legal-action memo (random play from empty) | lookups | hit rate | entries at the end |",
+                      "|---|---:|---:|---:|"]
+            lines += [f"| {label} | {sizes['memo_lookups']:,.0f} | {sizes['memo_hit_rate']:.1%} | "
+                      f"{sizes['memo_entries']:,.0f} |" for label, sizes in memos.items()]
     return "\n".join(lines[1:])
 
 

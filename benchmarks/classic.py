@@ -6,11 +6,12 @@ not a dependency of issoku) an empty stand-in module lets them import, and they 
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 import warnings
 from typing import Any
+
+from issoku.envs.registry import resolve_env
 
 CLASSIC_IDS = ("connect_four_v3", "tictactoe_v3")
 
@@ -28,4 +29,4 @@ def classic_env(env_id: str) -> Any:
     allow_classic_import()
     with warnings.catch_warnings():  # PettingZoo's notice that env() will give way to a registry one day
         warnings.simplefilter("ignore", DeprecationWarning)
-        return importlib.import_module(f"pettingzoo.classic.{env_id}").env()
+        return resolve_env(env_id)()

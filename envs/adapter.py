@@ -204,6 +204,12 @@ class RulesetAECEnv(AECEnv):
         return {"observation": state.observation(seat),
                 "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
 
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last()``, with a named error (not a bare assert) when called before ``reset()``."""
+        if self.game_state is None:
+            raise EnvOrderError("last() before reset()")
+        return super().last(observe)
+
     def step(self, action: int | None) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for an agent that is done and leaving)."""
         state = self.game_state

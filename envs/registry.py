@@ -7,11 +7,18 @@ env is made, so listing ids costs nothing and a missing optional module fails on
 
 To add an env: ``ENV_FACTORIES["my_duel_v0"] = "issoku.envs.my_duel_v0:env"`` below (or
 :func:`register_env` at run time, e.g. from a test).
+
+:func:`resolve_env` is the one resolver of env ids, used by every command: a registered id, a
+PettingZoo classic id (``connect_four_v3``), or an import path ``package.module:factory``. An import
+path runs code, so a name read from a file (a study, a suite, a training config, a checkpoint's
+metadata, a scenario) may be one only when the user passes ``--allow-imports``: a file someone sent
+you must not be able to run ``os:system``. What a user types on the command line stays allowed.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from typing import Any
 
 ENV_FACTORIES: dict[str, str] = {
@@ -30,6 +37,30 @@ class UnknownNameError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+FOREIGN_PACKAGE = "pettingzoo.classic"
+"""Where env ids that issoku does not register are looked up (``connect_four_v3`` is ``pettingzoo.classic.connect_four_v3:env``)."""
+
+
+class ImportRefusedError(ValueError):
+    """An import path read from a file, without ``--allow-imports``."""
+
+
+def is_import_path(name: str) -> bool:
+    """Whether ``name`` is written ``package.module:attribute`` (rather than a registered name)."""
+    return ":" in name
+
+
+def refuse_imports(named: Iterable[tuple[str, str]], where: str, *, allow_imports: bool) -> None:
+    """Refuse the import paths among ``(field, value)`` pairs read from ``where`` unless ``allow_imports``."""
+    if allow_imports:
+        return
+    for field, value in named:
+        if isinstance(value, str) and is_import_path(value):
+            raise ImportRefusedError(
+                f"{where}: {field} {value!r} is an import path, which would run code named by a file; a file may "
+                "name registered envs and policies only (pass --allow-imports if you trust it)")
 
 
 def check_import_path(path: str) -> str:
@@ -56,10 +87,25 @@ def env_ids() -> list[str]:
     return sorted(ENV_FACTORIES)
 
 
+def resolve_env(env_id: str, *, allow_imports: bool = True, where: str = "env") -> Callable[..., Any]:
+    """The factory of ``env_id``: registered, PettingZoo classic, or (if ``allow_imports``) an import path.
+
+    Raises :class:`UnknownNameError` or :class:`ImportRefusedError` (``where`` names the file or option).
+    """
+    if env_id in ENV_FACTORIES:
+        return import_object(ENV_FACTORIES[env_id])
+    if is_import_path(env_id):
+        refuse_imports([("env", env_id)], where, allow_imports=allow_imports)
+        return import_object(env_id)
+    if env_id.isidentifier():
+        try:
+            return importlib.import_module(f"{FOREIGN_PACKAGE}.{env_id}").env
+        except ModuleNotFoundError as error:
+            if error.name is None or not f"{FOREIGN_PACKAGE}.{env_id}".startswith(error.name):
+                raise
+    raise UnknownNameError("env id", env_id, [*env_ids(), f"a {FOREIGN_PACKAGE} id", "package.module:factory"])
+
+
 def make_env(env_id: str, **kwargs: Any):
-    """A new env of id ``env_id`` built with ``kwargs``."""
-    try:
-        path = ENV_FACTORIES[env_id]
-    except KeyError:
-        raise UnknownNameError("env id", env_id, env_ids()) from None
-    return import_object(path)(**kwargs)
+    """A new env of id ``env_id`` (see :func:`resolve_env`) built with ``kwargs``."""
+    return resolve_env(env_id)(**kwargs)

@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.envs.errors import IllegalActionError
-from issoku.envs.registry import make_env
+from issoku.envs.registry import make_env, refuse_imports, resolve_env
 from issoku.rules.kernel.content import load_model
 from issoku.rules.kernel.protocol import GameState
 
@@ -78,6 +78,13 @@ class Scenario(BaseModel):
 def load_scenario(path: Path | str) -> Scenario:
     """Read and validate a scenario file (a :class:`~issoku.rules.kernel.content.DataError` names what is wrong)."""
     return load_model(path, Scenario)
+
+
+def check_scenario_names(scenario: Scenario, where: str, *, allow_imports: bool = False) -> None:
+    """Refuse a scenario's env and policy import paths unless ``allow_imports`` (a scenario is data), and
+    an env id no resolver knows."""
+    refuse_imports([("env", scenario.env), ("policy", scenario.policy or "")], where, allow_imports=allow_imports)
+    resolve_env(scenario.env, where=where)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ import numpy as np
 from pydantic import Field, model_validator
 from scipy.special import expit
 
-from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names
 from issoku.evaluation.metrics import Proportion, wilson
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.ratings import ELO_PER_NAT, rate
@@ -58,12 +58,17 @@ class SuiteConfig(StudyConfig):
         return tuple(entry.partition("=")[0] for entry in self.policies)
 
 
-def load_suite(name_or_path: str | Path) -> SuiteConfig:
-    """A suite by file path, or by the name of a shipped suite (``suites/<name>.toml``)."""
+def load_suite(name_or_path: str | Path, *, allow_imports: bool = False) -> SuiteConfig:
+    """A suite by file path, or by the name of a shipped suite (``suites/<name>.toml``).
+
+    Its names are resolved at once; import paths among them only with ``allow_imports`` (a suite is data).
+    """
     path = Path(name_or_path)
     if not path.suffix:
         path = SUITES_DIR / f"{name_or_path}.toml"
-    return load_model(path, SuiteConfig)
+    suite = load_model(path, SuiteConfig)
+    check_study_names(suite, str(path), allow_imports=allow_imports)
+    return suite
 
 
 def shipped_suites() -> list[str]:

@@ -18,7 +18,7 @@ from typing import Any
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
 from issoku.evaluation.match import play_match
 from issoku.evaluation.metrics import wilson
-from issoku.training.config import TrainConfig
+from issoku.training.config import checkpoint_config
 from issoku.training.make_env import env_identity, make_config_env, ruleset_of
 from issoku.training.opponents import scripted_policy
 
@@ -41,17 +41,21 @@ def _learner_first(matchup: str, learner_seat: int) -> str:
     return " vs ".join(sides[::-1]) if learner_seat == 1 and len(sides) == 2 else matchup
 
 
-def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, seed: int = DEFAULT_SEED, *,
+                    allow_imports: bool = False) -> dict[str, Any]:
     """``duels`` seeded duels of ``checkpoint`` against scripted ``opponent`` (a registry name or import path).
 
     Returns the totals (wins, draws, losses, win rate and its 95 % Wilson interval), the same per seat
     of the checkpoint and, for a run with randomized loadouts, per matchup (the checkpoint's fighter first).
+    The env the checkpoint's metadata names may be an import path only with ``allow_imports``.
     """
+    if duels < 1:
+        raise ValueError(f"duels must be at least 1, not {duels}")
     metadata = read_metadata(checkpoint)
-    config = TrainConfig.from_json(metadata["config"])
+    config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
+    learner = CheckpointPolicy(checkpoint, deterministic=True)  # a damaged zip is named before the env is built
     env = make_config_env(config)
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
-    learner = CheckpointPolicy(checkpoint, deterministic=True)
     scripted = scripted_policy(opponent, seed, ruleset_of(env))
     seats = len(env.possible_agents)
     outcomes: list[float] = []

@@ -26,10 +26,9 @@ import dataclasses
 import itertools
 import json
 import math
-import os
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -42,6 +41,7 @@ from issoku.evaluation.records import MatchRecord
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
+from issoku.evaluation.workers import worker_pool
 
 EnvFactory = Callable[..., Any]
 
@@ -368,7 +368,7 @@ def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = 
                 by_weapon[job.weapon] = combo_job(job)
                 bar.update()
         else:
-            with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(jobs))) as pool:
+            with worker_pool(workers, len(jobs)) as pool:
                 futures = {pool.submit(combo_job, job): job.weapon for job in jobs}
                 for future in as_completed(futures):
                     by_weapon[futures[future]] = future.result()

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
-from issoku.evaluation.config import StudyConfig, build_tournament, load_study, resolve_env_factory
+from issoku.envs.registry import resolve_env
+from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names, load_study
 from issoku.evaluation.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import CompositionSpec
@@ -46,16 +48,22 @@ def default_studies() -> list[Path]:
 
 def study_from_options(study_file: Path | None = None, env: str | None = None,
                        policies: Sequence[str] | None = None, games_per_pair: int | None = None,
-                       base_seed: int | None = None, mirrors: bool | None = None) -> StudyConfig:
-    """A study from a file (if given) with command-line options overriding its fields."""
-    fields = load_study(study_file).model_dump() if study_file is not None else {}
+                       base_seed: int | None = None, mirrors: bool | None = None, *,
+                       allow_imports: bool = False) -> StudyConfig:
+    """A study from a file (if given) with command-line options overriding its fields.
+
+    The file's names may be import paths only with ``allow_imports``; options the user typed may always.
+    """
+    fields = load_study(study_file, allow_imports=allow_imports).model_dump() if study_file is not None else {}
     overrides = {"env": env, "policies": tuple(policies) if policies else None, "games_per_pair": games_per_pair,
                  "base_seed": base_seed, "mirrors": mirrors}
     fields.update({key: value for key, value in overrides.items() if value is not None})
     fields.setdefault("env", DEFAULT_ENV)
     if not fields.get("policies"):
         fields["policies"] = default_policies()
-    return StudyConfig.model_validate(fields)
+    study = StudyConfig.model_validate(fields)
+    check_study_names(study, str(study_file or "balance-report"))
+    return study
 
 
 @dataclass(frozen=True)
@@ -78,7 +86,7 @@ def strongest_policy(store: MatchStore, study: StudyConfig) -> str:
 
 
 def _env_id(study: StudyConfig) -> str:
-    env = resolve_env_factory(study.env)()
+    env = resolve_env(study.env)()
     try:
         return str(env.metadata.get("name") or study.env)
     finally:
@@ -133,7 +141,7 @@ def study_combo_table(study: StudyConfig, store: MatchStore, workers: int | None
     config = study.combo_table
     loadout: Loadout = build_tournament(study).loadouts[0]
     kwargs = {key: value for key, value in loadout.kwargs.items() if key != "fighters"}
-    factory = resolve_env_factory(study.env)
+    factory = resolve_env(study.env)
     probe = factory(**kwargs)
     env_id, fingerprint = str(probe.metadata.get("name") or study.env), rules_fingerprint(probe)
     probe.close()
@@ -148,6 +156,47 @@ def study_combo_table(study: StudyConfig, store: MatchStore, workers: int | None
     return table
 
 
+def _say(message: str) -> None:
+    """A progress note on stderr (stdout stays the command's result)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = None) -> None:
+    """Build every loadout's env and every policy on it, and check the composition spec against the rules,
+    so a study that cannot play fails (ValueError naming the field) before the store is created or a game played.
+
+    A policy built for another ruleset (a Ma agent in a tempo study) fails here, not in a worker mid-run.
+    """
+    from issoku.evaluation.tournament import make_seat_policy
+    from issoku.inputs import one_line
+
+    tournament = build_tournament(study)
+    ruleset = None
+    for loadout in tournament.loadouts:
+        try:
+            env = tournament.env_factory(**loadout.kwargs)
+        except (TypeError, ValueError, KeyError) as error:
+            raise ValueError(f"{study.env}: loadout {loadout.name!r}: {one_line(error)}") from None
+        ruleset = getattr(env.unwrapped, "ruleset", None)
+        for spec in tournament.policies:
+            try:
+                make_seat_policy(spec, 0, env)
+            except (AttributeError, TypeError, ValueError, KeyError) as error:
+                raise ValueError(f"policies: {spec.name!r} cannot play {study.env} "
+                                 f"({type(error).__name__}: {one_line(error)})") from None
+        env.close()
+    spec = composition or study.composition()
+    kinds = getattr(ruleset, "decision_kinds", None)
+    if spec is not None and kinds is not None:
+        if spec.kind not in kinds:
+            raise ValueError(f"composition_kind {spec.kind!r} is not a decision kind of {study.env} "
+                             f"({', '.join(kinds)})")
+        actions = set(ruleset.action_names) | {name.split(":", 1)[0] for name in ruleset.action_names}
+        unknown = [name for name in spec.closing if name not in actions]
+        if unknown:
+            raise ValueError(f"composition_end {unknown} are not actions of {study.env}")
+
+
 def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: int | None = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
@@ -156,9 +205,11 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
 
     ``composition`` overrides the studies' own composition specs for every env.
     """
+    for study in studies:
+        check_study_plays(study, composition)
     runs: list[StudyRun] = []
     compositions: dict[str, CompositionSpec] = {}
-    with MatchStore(db) as store:
+    with MatchStore(db, exclusive=True, on_wait=_say) as store:
         for study in studies:
             env_id = _env_id(study)
             played = run_tournament(build_tournament(study), store, workers=workers, batch_size=batch_size,

@@ -33,7 +33,8 @@ A study file (TOML) makes a report reproducible by anyone::
 
 Env names resolve through the env registry (``issoku.envs.registry``), policies as
 :mod:`issoku.evaluation.policies` says (registered names, checkpoints, import paths), to importable
-factories, so worker processes can rebuild them.
+factories, so worker processes can rebuild them. An import path in a study file is refused unless
+the command was given ``--allow-imports`` (a study someone sent you must not run code).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from issoku.evaluation.match import DEFAULT_MAX_DECISIONS
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.policies import resolve_policy
 from issoku.evaluation.tournament import Loadout, Tournament
+from issoku.inputs import MAX_GAMES
 from issoku.rules.kernel.content import load_model
 
 
@@ -110,7 +112,7 @@ class ComboTableConfig(BaseModel):
     """How the study computes the combo table (on the study's first loadout's rules, any fighters)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    samples: int = Field(default=200, ge=1)
+    samples: int = Field(default=200, ge=1, le=MAX_GAMES)
     exact_dice: int = Field(default=3, ge=0, le=4)
     weapons: tuple[str, ...] | None = None
 
@@ -120,10 +122,10 @@ class RestrictedPlayConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     policy: str | None = None
-    games: int = Field(default=40, ge=2)
+    games: int = Field(default=40, ge=2, le=MAX_GAMES)
     maneuvers: int = Field(default=8, ge=0)
     combos: int = Field(default=2, ge=0)
-    fine_tune_steps: int = Field(default=0, ge=0)
+    fine_tune_steps: int = Field(default=0, ge=0, le=MAX_GAMES)
     """A checkpoint policy is first fine-tuned this many decisions under each restriction (0: never)."""
 
 
@@ -133,10 +135,10 @@ class StudyConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     env: str = Field(min_length=1)
     policies: tuple[str, ...] = Field(min_length=1)
-    games_per_pair: int = Field(default=20, ge=1)
+    games_per_pair: int = Field(default=20, ge=1, le=MAX_GAMES)
     base_seed: int = Field(default=0, ge=0)
     mirrors: bool = False
-    max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1)
+    max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1, le=MAX_GAMES)
     loadouts: tuple[LoadoutConfig, ...] = ()
     loadout_grid: LoadoutGrid | None = None
     composition_kind: str | None = None
@@ -169,26 +171,44 @@ class StudyConfig(BaseModel):
         return loadouts or (LoadoutConfig(name="default"),)
 
 
-def load_study(path: str | Path) -> StudyConfig:
-    """Read and validate a study file (errors name the file and field)."""
-    return load_model(path, StudyConfig)
+def load_study(path: str | Path, *, allow_imports: bool = False) -> StudyConfig:
+    """Read and validate a study file (errors name the file and field).
+
+    Its env and policy names are resolved at once, so a bad one stops the command before anything is
+    played or written; import paths among them are refused unless ``allow_imports`` (the file is data).
+    """
+    study = load_model(path, StudyConfig)
+    check_study_names(study, str(path), allow_imports=allow_imports)
+    return study
 
 
-def resolve_env_factory(env: str):
-    """The factory of a registered env id, or of a ``"package.module:factory"`` import path."""
-    from issoku.envs.registry import ENV_FACTORIES, UnknownNameError, import_object
+def check_study_names(study: StudyConfig, where: str, *, allow_imports: bool = True) -> None:
+    """Resolve every env and policy name a study uses; a bad one raises ValueError naming ``where`` and the field
+    (an unknown name, an import path from a file without ``allow_imports``, a missing checkpoint)."""
+    from issoku.envs.registry import resolve_env
 
-    if ":" in env:
-        return import_object(env)
-    if env not in ENV_FACTORIES:
-        raise UnknownNameError("env id", env, sorted(ENV_FACTORIES))
-    return import_object(ENV_FACTORIES[env])
+    def named(field: str, resolve: Any) -> Any:
+        try:
+            return resolve()
+        except (KeyError, ValueError, ImportError) as error:
+            message = str(error.args[0]) if isinstance(error, KeyError) else str(error)
+            raise ValueError(message if message.startswith(where) else f"{where}: {field}: {message}") from None
+
+    named("env", lambda: resolve_env(study.env, allow_imports=allow_imports, where=where))
+    names = {named("policies", lambda: resolve_policy(entry, allow_imports=allow_imports, where=f"{where}: policies")).name
+             for entry in study.policies}
+    restricted = study.restricted_play.policy if study.restricted_play else None
+    if restricted is not None and restricted not in names:
+        named("restricted_play.policy",
+              lambda: resolve_policy(restricted, allow_imports=allow_imports, where=f"{where}: restricted_play.policy"))
 
 
 def build_tournament(study: StudyConfig) -> Tournament:
-    """The runnable tournament a study describes."""
+    """The runnable tournament a study describes (its names checked by :func:`check_study_names`)."""
+    from issoku.envs.registry import resolve_env
+
     return Tournament(
-        env_factory=resolve_env_factory(study.env),
+        env_factory=resolve_env(study.env),
         policies=tuple(resolve_policy(entry) for entry in study.policies),
         loadouts=tuple(Loadout(lo.name, dict(lo.kwargs), tuple(lo.seat_labels)) for lo in study.all_loadouts()),
         games_per_pair=study.games_per_pair, base_seed=study.base_seed, mirrors=study.mirrors,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.checkpoint import metadata_path, read_metadata
+from issoku.evaluation.workers import worker_pool
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,10 @@ class _RestrictedMask(gymnasium.Wrapper):
 
 def fine_tune(job: FineTuneJob) -> str:
     """Fine-tune ``job.checkpoint`` under the restriction; returns the new checkpoint's path (reused if present)."""
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from issoku.agents.checkpoint import CheckpointPolicy
+    from issoku.agents.checkpoint import CheckpointPolicy, clip_range_of
+    from issoku.agents.checkpoint_zip import load_model
     from issoku.training.make_env import make_seat_env
 
     out = Path(job.out)
@@ -81,7 +82,7 @@ def fine_tune(job: FineTuneJob) -> str:
     seat_env.set_opponent(CheckpointPolicy(job.checkpoint, seed=job.seed))
     env = DummyVecEnv([lambda: _RestrictedMask(seat_env, job.banned)])
     env.seed(job.seed)
-    model = MaskablePPO.load(job.checkpoint, env=env, device="cpu", seed=job.seed)
+    model = load_model(job.checkpoint, env=env, clip_range=clip_range_of(read_metadata(job.checkpoint)), seed=job.seed)
     model.learn(total_timesteps=job.steps, reset_num_timesteps=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.stem + ".partial.zip")
@@ -103,7 +104,7 @@ def fine_tune_all(jobs: Sequence[FineTuneJob], workers: int | None = None, progr
                 done[index] = fine_tune(job)
                 bar.update()
         else:
-            with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(jobs))) as pool:
+            with worker_pool(workers, len(jobs)) as pool:
                 futures = {pool.submit(fine_tune, job): index for index, job in enumerate(jobs)}
                 for future in as_completed(futures):
                     done[futures[future]] = future.result()

@@ -100,7 +100,7 @@ def head_to_head(agent: str, opponent: str = "random", duels: int = 500, env: st
     study = StudyConfig(env=env, policies=(agent, opponent), games_per_pair=duels, base_seed=base_seed,
                         loadouts=(LoadoutConfig(name=canonical_json(kwargs) if kwargs else "default", kwargs=kwargs),))
     tournament = build_tournament(study)
-    with MatchStore(db) as store:
+    with MatchStore(db, exclusive=db != IN_MEMORY) as store:
         run_tournament(tournament, store, workers=workers, progress=progress)
         keys = {spec.key for _, spec in schedule(tournament)}
         records = [record for record in store.records() if record.key in keys]

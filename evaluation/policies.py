@@ -61,26 +61,24 @@ class FixedCallable:
         return import_object(self.path)
 
 
-def resolve_policy(entry: str) -> PolicySpec:
-    """The :class:`PolicySpec` of a policy as a user names it (see the module docstring)."""
-    from issoku.agents.registry import POLICY_FACTORIES
-    from issoku.envs.registry import UnknownNameError, import_object
+def resolve_policy(entry: str, *, allow_imports: bool = True, where: str = "policy") -> PolicySpec:
+    """The :class:`PolicySpec` of a policy as a user names it (see the module docstring).
+
+    Names and import paths go through the one policy resolver,
+    :func:`issoku.agents.registry.resolve_policy_factory`: an entry read from a file passes
+    ``allow_imports=False`` unless the user gave ``--allow-imports``.
+    """
+    from issoku.agents.registry import resolve_policy_factory
 
     name, sep, target = entry.partition("=")
     if not sep:
         target = entry
         name = Path(entry).stem if entry.endswith(".zip") else entry.rpartition(":")[2]
     if target.endswith(".zip"):
-        if not Path(target).exists():
-            raise ValueError(f"no checkpoint at {target}")
+        if not Path(target).is_file():
+            raise ValueError(f"{where}: no checkpoint file at {target}")
         return PolicySpec(name, CheckpointFactory(target), file_digest(target))
-    if ":" not in target:
-        if target not in POLICY_FACTORIES:
-            raise UnknownNameError("policy", target, sorted(POLICY_FACTORIES))
-        target = POLICY_FACTORIES[target]
-        obj = import_object(target)
-        return PolicySpec(name, obj, code_fingerprint(obj))
-    obj = import_object(target)
+    obj = resolve_policy_factory(target, allow_imports=allow_imports, where=where)
     takes_seed = inspect.isclass(obj) or "seed" in inspect.signature(obj).parameters
     return PolicySpec(name, obj if takes_seed else FixedCallable(target), code_fingerprint(obj))
 

@@ -9,6 +9,8 @@ play is. Every number comes from :func:`issoku.evaluation.analysis.analyse`.
 from __future__ import annotations
 
 import csv
+import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -41,6 +43,13 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return lines + [""]
+
+
+def file_stem(env: str) -> str:
+    """``env`` as a safe file-name stem: env ids come from the match store, a file that may have been sent, and
+    must never name a path outside ``--out`` (``../../x`` becomes ``.._.._x`` plus a digest, so two ids never share a stem)."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", env).lstrip(".") or "env"
+    return safe if safe == env else f"{safe}-{hashlib.sha256(env.encode()).hexdigest()[:8]}"
 
 
 def _side_section(sides: SideAnalysis, what: str, one: str, env_id: str, slug: str, out_dir: Path) -> list[str]:
@@ -94,9 +103,9 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
              f"{_listing([f'`{fp[:16]}`' for fp in analysis.rules_fingerprints])}.", ""]
     lines += [f"> {note}" for note in analysis.notes] + ([""] if analysis.notes else [])
     if analysis.by_policy is not None:
-        lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{env}_policies", out_dir)
+        lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{file_stem(env)}_policies", out_dir)
     if analysis.by_loadout is not None:
-        lines += _side_section(analysis.by_loadout, "loadouts", "loadout", env, f"{env}_loadouts", out_dir)
+        lines += _side_section(analysis.by_loadout, "loadouts", "loadout", env, f"{file_stem(env)}_loadouts", out_dir)
     d = analysis.decisiveness
     lines += ["### Initiative and decisiveness", ""]
     lines += _table(["measure", "rate [interval] (n)"],
@@ -171,8 +180,8 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
         i, j = weapons.index(cell.weapon), rungs.index(cell.rung)
         if cell.energy and not cell.wounds_per_energy <= best[i, j]:
             best[i, j] = cell.wounds_per_energy
-    png = plot_combo_table(weapons, rungs, best, out_dir / f"{env}_combos.png", f"{env}: combo table")
-    csv_path = out_dir / f"{env}_combos.csv"
+    png = plot_combo_table(weapons, rungs, best, out_dir / f"{file_stem(env)}_combos.png", f"{env}: combo table")
+    csv_path = out_dir / f"{file_stem(env)}_combos.csv"
     with csv_path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["weapon", "rung", "composition", "aim", "wounds", "guard_shaved", "energy",
@@ -194,7 +203,7 @@ def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: 
     drop = np.array([r.drop for r in results])
     low = np.array([r.drop_interval[0] for r in results])
     high = np.array([r.drop_interval[1] for r in results])
-    png = plot_restricted(labels, drop, low, high, out_dir / f"{env}_restricted.png",
+    png = plot_restricted(labels, drop, low, high, out_dir / f"{file_stem(env)}_restricted.png",
                           f"{env}: restricted play of {results[0].base}")
     lines = ["### Restricted play", "",
              f"{results[0].base} with one action (or a two-action combo, `a>b`: b never right after a) masked out, "

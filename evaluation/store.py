@@ -14,10 +14,12 @@ everything they depend on, so a rerun or a report-only run reuses them.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from issoku.evaluation.records import MatchRecord, canonical_json
 
@@ -66,26 +68,71 @@ _SELECT_MATCHES = ("SELECT m.key, m.env_id, m.rules_fingerprint, m.loadout, m.lo
                    " s.kinds FROM matches m JOIN seats s ON s.match_key = m.key")
 """Every column a :class:`MatchRecord` is rebuilt from, one row per seat."""
 
+BUSY_TIMEOUT_S = 600.0
+"""How long a connection waits for another one's write to finish before SQLite reports the store locked."""
+
+
+class StoreError(ValueError):
+    """A store file that is not a usable match store (corrupt, foreign, another schema, read-only)."""
+
+
+def _hold_lock(path: Path, on_wait: Callable[[str], None] | None) -> IO[bytes]:
+    """An exclusive ``flock`` on ``path``; if another process holds it, say so through ``on_wait`` and wait.
+
+    The lock lives as long as the returned file stays open, and the kernel drops it when the process
+    dies (SIGKILL included), so a killed report never blocks the next.
+    """
+    handle = open(path, "ab")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        if on_wait is not None:
+            on_wait(f"another run is playing into {path.with_suffix('')}; waiting for it to finish")
+        fcntl.flock(handle, fcntl.LOCK_EX)
+    return handle
+
 
 class MatchStore:
-    """The match database at ``path`` (created on first use). Use as a context manager or call :meth:`close`."""
+    """The match database at ``path`` (created on first use). Use as a context manager or call :meth:`close`.
 
-    def __init__(self, path: str | Path) -> None:
+    ``exclusive``: hold the store's play lock (``<path>.lock``) while open, so two commands playing into
+    one store run one after the other; the second then finds the first's games stored and plays none twice.
+    """
+
+    def __init__(self, path: str | Path, *, exclusive: bool = False,
+                 on_wait: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
+        self._lock: IO[bytes] | None = None
+        if self.path.exists() and not self.path.is_file():
+            raise StoreError(f"{self.path}: is not a file (a match store is one SQLite file)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
-        self._check_schema_version()
+        if exclusive:
+            self._lock = _hold_lock(self.path.with_name(self.path.name + ".lock"), on_wait)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+            tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                raise StoreError(f"{self.path}: not an issoku match store (it holds tables {sorted(tables)}); "
+                                 "left untouched")
+            if tables:
+                self._check_schema_version()  # another schema is refused before anything is changed
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            self._check_schema_version()
+        except (sqlite3.Error, ValueError) as error:
+            self._release()
+            if isinstance(error, StoreError):
+                raise
+            raise StoreError(f"{self.path}: not a usable match store ({error})") from None
 
     def _check_schema_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE name='schema_version'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) != SCHEMA_VERSION:
-            raise ValueError(f"{self.path}: match store schema {row[0]}, this issoku reads {SCHEMA_VERSION}")
+            raise StoreError(f"{self.path}: match store schema {row[0]}, this issoku reads {SCHEMA_VERSION}")
 
     def __enter__(self) -> MatchStore:
         return self
@@ -94,8 +141,14 @@ class MatchStore:
         self.close()
 
     def close(self) -> None:
-        """Close the connection (everything inserted is already committed)."""
+        """Close the connection (everything inserted is already committed) and release the play lock."""
         self._db.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the descriptor releases the flock
+            self._lock = None
 
     def insert(self, records: Iterable[MatchRecord]) -> int:
         """Store ``records`` in one transaction, skipping keys already stored; returns how many were new."""

@@ -23,8 +23,8 @@ from __future__ import annotations
 import inspect
 import itertools
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, as_completed, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, r
 from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.teams import as_two_seats
+from issoku.evaluation.workers import worker_pool
 
 EnvFactory = Callable[..., AECEnv]
 PolicyFactory = Callable[..., Policy]
@@ -138,9 +139,19 @@ def _env_identity(factory: EnvFactory, loadout: Loadout) -> tuple[str, str, int]
 
 
 def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
-    """Every game of the tournament, keyed; builds one env per loadout to read its id and rules fingerprint."""
+    """Every game of the tournament, keyed, as a list (see :func:`iter_schedule`)."""
+    return list(iter_schedule(tournament))
+
+
+def scheduled_count(tournament: Tournament) -> int:
+    """How many games the tournament schedules, without building the schedule."""
+    return len(tournament.loadouts) * len(tournament.pairs()) * tournament.games_per_pair
+
+
+def iter_schedule(tournament: Tournament) -> Iterator[tuple[Loadout, MatchSpec]]:
+    """Every game of the tournament, keyed, generated lazily (a billion-game study costs no memory up front);
+    builds one env per loadout to read its id and rules fingerprint."""
     specs = {p.name: p for p in tournament.policies}
-    scheduled = []
     for loadout in tournament.loadouts:
         env_name, fingerprint, seats = _env_identity(tournament.env_factory, loadout)
         if loadout.seat_labels and len(loadout.seat_labels) != seats:
@@ -151,25 +162,39 @@ def schedule(tournament: Tournament) -> list[tuple[Loadout, MatchSpec]]:
                 seed = tournament.base_seed + (game if a == b else game // 2)
                 key = match_key(env_name, fingerprint, loadout.name, loadout.kwargs, seats_order,
                                 tuple(specs[name].fingerprint for name in seats_order), seed)
-                scheduled.append((loadout, MatchSpec(key, seed, seats_order)))
-    return scheduled
+                yield loadout, MatchSpec(key, seed, seats_order)
 
 
-def make_jobs(tournament: Tournament, scheduled: Sequence[tuple[Loadout, MatchSpec]],
+def make_jobs(tournament: Tournament, scheduled: Iterable[tuple[Loadout, MatchSpec]],
               stored_keys: Iterable[str] = (), batch_size: int = 16) -> list[Job]:
     """The ``scheduled`` games not yet stored, in batches of at most ``batch_size`` games of one loadout."""
+    return list(iter_jobs(tournament, scheduled, stored_keys, batch_size))
+
+
+def iter_jobs(tournament: Tournament, scheduled: Iterable[tuple[Loadout, MatchSpec]],
+              stored_keys: Iterable[str] = (), batch_size: int = 16) -> Iterator[Job]:
+    """:func:`make_jobs` lazily: batches are yielded as the schedule is generated (it comes loadout by loadout)."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, not {batch_size}")
     stored = set(stored_keys)
-    jobs = []
     by_loadout: dict[str, list[MatchSpec]] = {}
     loadouts = {lo.name: lo for lo in tournament.loadouts}
+
+    def batch(name: str, specs: list[MatchSpec]) -> Job:
+        return Job(tournament.env_factory, loadouts[name], tournament.policies, tuple(specs),
+                   tournament.max_decisions)
+
     for loadout, spec in scheduled:
-        if spec.key not in stored:
-            by_loadout.setdefault(loadout.name, []).append(spec)
+        if spec.key in stored:
+            continue
+        pending = by_loadout.setdefault(loadout.name, [])
+        pending.append(spec)
+        if len(pending) == batch_size:
+            yield batch(loadout.name, pending)
+            by_loadout[loadout.name] = []
     for name, specs in by_loadout.items():
-        for start in range(0, len(specs), batch_size):
-            jobs.append(Job(tournament.env_factory, loadouts[name], tournament.policies,
-                            tuple(specs[start:start + batch_size]), tournament.max_decisions))
-    return jobs
+        if specs:
+            yield batch(name, specs)
 
 
 def policy_seed(match_seed: int, seat: int) -> int:
@@ -223,22 +248,35 @@ def run_tournament(tournament: Tournament, store: MatchStore, workers: int | Non
     one per CPU). Each finished batch is committed at once, so a killed run loses at most the
     batches in flight.
     """
-    scheduled = schedule(tournament)
-    jobs = make_jobs(tournament, scheduled, store.keys(), batch_size)
-    pending = sum(len(job.matches) for job in jobs)
-    played = 0
-    with tqdm(total=pending, unit="game", desc="tournament", disable=not progress) as bar:
-        if workers == 0 or not jobs:
+    total = scheduled_count(tournament)
+    jobs = iter_jobs(tournament, iter_schedule(tournament), store.keys(), batch_size)
+    pending = played = 0
+    with tqdm(total=total, unit="game", desc="tournament", disable=not progress) as bar:
+        if workers == 0:
             for job in jobs:
+                pending += len(job.matches)
                 played += store.insert(run_job(job))
                 bar.update(len(job.matches))
         else:
-            pool = ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(jobs)))
-            try:
-                futures = {pool.submit(run_job, job): len(job.matches) for job in jobs}
-                for future in as_completed(futures):
+            size = workers or os.cpu_count() or 1
+            pool = worker_pool(size, total)
+            in_flight: dict[Future, int] = {}
+
+            def collect(which: set[Future]) -> None:
+                nonlocal played
+                for future in which:
                     played += store.insert(future.result())
-                    bar.update(futures[future])
+                    bar.update(in_flight.pop(future))
+
+            try:
+                for job in jobs:  # at most two batches per worker in flight: the schedule stays lazy
+                    pending += len(job.matches)
+                    in_flight[pool.submit(run_job, job)] = len(job.matches)
+                    if len(in_flight) >= 2 * size:
+                        collect(wait(in_flight, return_when=FIRST_COMPLETED).done)
+                for future in as_completed(list(in_flight)):
+                    collect({future})
             finally:
                 pool.shutdown(cancel_futures=True)
-    return TournamentRun(scheduled=len(scheduled), already_stored=len(scheduled) - pending, played=played)
+        bar.update(total - pending)
+    return TournamentRun(scheduled=total, already_stored=total - pending, played=played)

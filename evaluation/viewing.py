@@ -13,17 +13,20 @@ from typing import Any
 from issoku.envs.trace import Trace, TraceError, policies_choose, replaying, replaying_per_seat, trace
 
 
-def play_scenario(path: Path) -> Any:
-    """A scenario file played as ``issoku replay`` plays it: its script, then its play-out policy."""
+def play_scenario(path: Path, *, allow_imports: bool = False) -> Any:
+    """A scenario file played as ``issoku replay`` plays it: its script, then its play-out policy.
+
+    The file's env and policy may be import paths only with ``allow_imports`` (a scenario is data)."""
     from issoku.agents.registry import make_policy
-    from issoku.envs.scenario import load_scenario, play, scenario_env
+    from issoku.envs.scenario import check_scenario_names, load_scenario, play, scenario_env
 
     spec = load_scenario(path)
+    check_scenario_names(spec, str(path), allow_imports=allow_imports)
     env = scenario_env(spec)
     policy = None
     if spec.policy is not None:
         seed = spec.seed if spec.policy_seed is None else spec.policy_seed
-        policy = make_policy(spec.policy, seed=seed, ruleset=env.ruleset)
+        policy = make_policy(spec.policy, seed=seed, ruleset=env.ruleset, allow_imports=allow_imports)
     return play(spec, policy, env)
 
 
@@ -56,7 +59,7 @@ def trace_stored(db: Path, key: str) -> tuple[Trace, str]:
     Refused when the store's rules fingerprint differs from the env's now: the same actions would be
     another fight under other rules.
     """
-    from issoku.envs.registry import make_env
+    from issoku.envs.registry import resolve_env
     from issoku.evaluation.store import MatchStore
 
     if not db.is_file():
@@ -65,7 +68,9 @@ def trace_stored(db: Path, key: str) -> tuple[Trace, str]:
         record = store.record(key)
     if record is None:
         raise TraceError(f"--game {key!r}: no game with that key in {db}")
-    env = make_env(record.env_id, **{**record.loadout_kwargs, "record_events": True})
+    # the store is a file: its env id may name a registered env only, never an import path
+    env = resolve_env(record.env_id, allow_imports=False, where=f"--db {db}: game {key!r}")(
+        **{**record.loadout_kwargs, "record_events": True})
     fingerprint = getattr(env.ruleset, "fingerprint", None)
     if fingerprint != record.rules_fingerprint:
         raise TraceError(f"--game {key!r}: played under rules {record.rules_fingerprint}, the env's rules are now "

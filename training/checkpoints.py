@@ -61,6 +61,25 @@ def complete_checkpoints(run_dir: str | Path) -> list[Path]:
     return sorted(path for path in directory.glob("step_*.zip") if metadata_path(path).is_file())
 
 
+def newest_usable_checkpoint(run_dir: str | Path, say: Callable[[str], None] = print) -> Path | None:
+    """The newest complete checkpoint whose zip and JSON are both intact, or None.
+
+    A damaged newest one (a disk filled up, a file edited) is skipped for the previous complete one,
+    and ``say`` is told which and why, so a resume never dies on, or silently ignores, a broken file.
+    """
+    from issoku.agents.checkpoint import read_metadata
+    from issoku.agents.checkpoint_zip import CheckpointError, verify_zip
+
+    for path in reversed(complete_checkpoints(run_dir)):
+        try:
+            read_metadata(path)
+            verify_zip(path)
+            return path
+        except CheckpointError as error:
+            say(f"skipping damaged checkpoint {path.name}: {error}")
+    return None
+
+
 def latest_checkpoint(run_dir: str | Path) -> Path | None:
     """The newest complete checkpoint of a run, or None."""
     checkpoints = complete_checkpoints(run_dir)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +94,14 @@ class TrainConfig:
     """The style's bonus scale: at a fight's end the learner gets ``style_weight`` times the mean bonus of its
     decisions (at most ``style_weight`` with bonuses <= 1, against +-1 for the result)."""
 
+    def __post_init__(self) -> None:
+        for name, (low, high) in BOUNDS.items():
+            value = getattr(self, name)
+            for item in value if isinstance(value, tuple) else (value,):
+                if not (math.isfinite(item) and low <= item and (high is None or item <= high)):
+                    bound = f"in [{low}, {high}]" if high is not None else f"at least {low}"
+                    raise ConfigError(f"{name} must be {bound}, not {value!r}")
+
     @property
     def resolved_run_dir(self) -> str:
         """The run directory, defaulted from the env id and seed."""
@@ -108,27 +117,61 @@ class TrainConfig:
         return apply_overrides(cls(), {key: value for key, value in data.items()})
 
 
+BOUNDS: dict[str, tuple[float, float | None]] = {
+    "total_steps": (1, None), "n_envs": (1, 1024), "torch_threads": (1, 1024), "pfsp_power": (0, None),
+    "pfsp_floor": (0, 1), "pfsp_window": (1, None), "max_snapshots": (0, None), "snapshot_every": (1, None),
+    "checkpoint_every": (1, None), "eval_every": (0, None), "eval_episodes": (1, None),
+    "final_eval_episodes": (0, None), "learning_rate": (1e-12, None), "n_steps": (1, None),
+    "batch_size": (2, None), "n_epochs": (1, None), "gamma": (0, 1), "gae_lambda": (0, 1), "clip_range": (1e-12, None),
+    "ent_coef": (0, None), "net_arch": (1, 65536), "seed": (0, None), "style_weight": (0, None),
+}
+"""Bounds of the numeric fields (inclusive; None: no upper bound): a config outside them is refused before
+anything is written (a batch size of 0 used to fail after the first checkpoint, and then block the rerun)."""
+
+
 def _convert(config_field: dataclasses.Field, value: Any) -> Any:
-    """``value`` (possibly a command-line string) as the type of ``config_field``."""
+    """``value`` (possibly a command-line string) as the type of ``config_field`` (ConfigError naming the field)."""
+    try:
+        return _convert_value(config_field, value)
+    except (ValueError, TypeError) as error:
+        if isinstance(error, ConfigError):
+            raise
+        raise ConfigError(f"{config_field.name}: cannot read {value!r} ({error})") from None
+
+
+def _convert_value(config_field: dataclasses.Field, value: Any) -> Any:
     default = getattr(config_field, "default", None)
     if config_field.default_factory is not dataclasses.MISSING:
         default = config_field.default_factory()
     if isinstance(default, dict):
-        return json.loads(value) if isinstance(value, str) else dict(value)
+        converted = json.loads(value) if isinstance(value, str) else dict(value)
+        if not isinstance(converted, dict):
+            raise ConfigError(f"{config_field.name}: expected a JSON object, got {value!r}")
+        return converted
     if isinstance(default, tuple):
         items = [item for item in value.split(",") if item] if isinstance(value, str) else list(value)
         element = type(default[0]) if default else str
-        return tuple(element(item) for item in items)
+        return tuple(_scalar(config_field.name, element, item) for item in items)
     if isinstance(default, bool):
         if isinstance(value, str):
             if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise ConfigError(f"{config_field.name}: expected true or false, got {value!r}")
             return value.lower() in ("true", "1", "yes")
         return bool(value)
+    return _scalar(config_field.name, type(default), value)
+
+
+def _scalar(name: str, kind: type, value: Any) -> Any:
+    """``value`` as ``kind``: an int must be integral (``1.9`` is refused, not truncated), a float finite."""
     try:
-        return type(default)(value)
-    except ValueError:
-        raise ConfigError(f"{config_field.name}: expected {type(default).__name__}, got {value!r}") from None
+        converted = kind(value)
+        if kind is int and float(value) != converted:
+            raise ValueError
+    except (ValueError, TypeError, OverflowError):
+        raise ConfigError(f"{name}: expected {kind.__name__}, got {value!r}") from None
+    if kind is float and not math.isfinite(converted):
+        raise ConfigError(f"{name}: expected a finite number, got {value!r}")
+    return converted
 
 
 def apply_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConfig:
@@ -156,14 +199,40 @@ def config_file_path(name_or_path: str) -> Path:
     raise ConfigError(f"config file {name_or_path!r} not found (neither a file nor a shipped config; shipped: {names})")
 
 
-def read_config_file(name_or_path: str) -> dict[str, Any]:
-    """A TOML config file's ``field = value`` pairs (checked and converted later by :func:`apply_overrides`)."""
+def read_config_file(name_or_path: str, *, allow_imports: bool = False) -> dict[str, Any]:
+    """A TOML config file's ``field = value`` pairs (checked and converted later by :func:`apply_overrides`).
+
+    Import paths among its env and agent names are refused unless ``allow_imports`` (see :func:`refuse_config_imports`).
+    """
     path = config_file_path(name_or_path)
     try:
         with path.open("rb") as stream:
-            return tomllib.load(stream)
-    except tomllib.TOMLDecodeError as error:
+            fields = tomllib.load(stream)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: {error.strerror}") from None
+    refuse_config_imports(fields, str(path), allow_imports=allow_imports)
+    return fields
+
+
+IMPORTABLE_FIELDS = ("env_id", "opponents", "eval_opponents")
+"""Config fields whose names are resolved by import path when written ``package.module:attribute``."""
+
+
+def refuse_config_imports(fields: dict[str, Any], where: str, *, allow_imports: bool) -> None:
+    """Refuse import paths in a config read from a file (a config file, a checkpoint's metadata) unless allowed."""
+    from issoku.envs.registry import refuse_imports
+
+    named = []
+    for key in IMPORTABLE_FIELDS:
+        value = fields.get(key)
+        values = [value] if isinstance(value, str) else value if isinstance(value, (list, tuple)) else []
+        named += [(key, item) for item in values]
+    try:
+        refuse_imports(named, where, allow_imports=allow_imports)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 def parse_assignments(assignments: list[str]) -> dict[str, str]:
@@ -175,3 +244,12 @@ def parse_assignments(assignments: list[str]) -> dict[str, str]:
             raise ConfigError(f"expected key=value, got {assignment!r}")
         pairs[key.strip().replace("-", "_")] = value
     return pairs
+
+
+def checkpoint_config(checkpoint: str | Path, metadata: dict[str, Any], *, allow_imports: bool) -> TrainConfig:
+    """The config saved in a checkpoint's metadata, its import paths refused unless ``allow_imports``."""
+    fields = metadata.get("config")
+    if not isinstance(fields, dict):
+        raise ConfigError(f"{Path(checkpoint).with_suffix('.json')}: no 'config' object")
+    refuse_config_imports(fields, str(Path(checkpoint).with_suffix(".json")), allow_imports=allow_imports)
+    return TrainConfig.from_json(fields)

@@ -25,7 +25,7 @@ import numpy as np
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
 from issoku.agents.exported import FORMAT, FORMAT_VERSION, INPUTS, MANIFEST, MODEL, OUTPUT, model_digest
 from issoku.training.checkpoints import atomic_write, atomic_write_json, library_versions
-from issoku.training.config import TrainConfig
+from issoku.training.config import TrainConfig, checkpoint_config
 from issoku.training.make_env import action_names, env_identity, make_config_env, ruleset_of
 
 OPSET = 18
@@ -68,8 +68,10 @@ def build_manifest(metadata: dict[str, Any], env: Any, config: TrainConfig, mode
     }
 
 
-def export_checkpoint(checkpoint: str | Path, out: str | Path) -> Path:
+def export_checkpoint(checkpoint: str | Path, out: str | Path, *, allow_imports: bool = False) -> Path:
     """Write ``out/policy.onnx`` and ``out/manifest.json`` for ``checkpoint``; return the manifest's path.
+
+    The env the checkpoint's metadata names may be an import path only with ``allow_imports``.
 
     Raises ``CheckpointMismatchError`` when the checkpoint no longer matches its env (the rules changed)
     and ``ValueError`` for an observation the export cannot describe (only a flat Box is supported).
@@ -82,7 +84,7 @@ def export_checkpoint(checkpoint: str | Path, out: str | Path) -> Path:
     if not Path(checkpoint).is_file():
         raise FileNotFoundError(f"checkpoint {checkpoint}: no such file")
     metadata = read_metadata(checkpoint)
-    config = TrainConfig.from_json(metadata["config"])
+    config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
     env = make_config_env(config)
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
     env.reset(seed=0)

@@ -1,8 +1,8 @@
 """The one place that builds envs for training, evaluation and play (so they never drift apart).
 
-``make_aec_env`` resolves an env id: an id of ``issoku.envs.registry``, a PettingZoo classic env
-(``pettingzoo.classic.<env_id>``), or any importable factory written ``package.module:factory`` (so
-any AEC env in the classic observation/mask convention trains). ``make_seat_env`` gives the learner's
+``make_aec_env`` resolves an env id through ``issoku.envs.registry.resolve_env`` (an issoku id, a
+PettingZoo classic id, or an importable factory ``package.module:factory``, so any AEC env in the
+classic observation/mask convention trains). ``make_seat_env`` gives the learner's
 seat: ``issoku.envs.single_agent.SingleAgentEnv`` for issoku envs, the generic ``SeatEnv`` otherwise.
 ``env_identity`` is what checkpoints record and compare; ``action_names`` names the flat actions for
 menus and usage statistics.
@@ -11,14 +11,13 @@ menus and usage statistics.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import re
 from typing import Any
 
 from stable_baselines3.common.monitor import Monitor
 
-from issoku.envs.registry import ENV_FACTORIES, env_ids, import_object, make_env
+from issoku.envs.registry import UnknownNameError, resolve_env
 from issoku.envs.single_agent import SingleAgentEnv
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.matchups import MatchupMixEnv, every_pairing
@@ -26,25 +25,14 @@ from issoku.training.opponents import OpponentPool
 from issoku.training.seat_env import SeatEnv
 from issoku.training.selfplay_env import SelfPlayEnv
 
-FOREIGN_PACKAGE = "pettingzoo.classic"
-
 
 def make_aec_env(env_id: str, env_kwargs: dict | None = None) -> Any:
-    """A fresh AEC env for ``env_id`` built with ``env_kwargs``."""
-    kwargs = env_kwargs or {}
-    if env_id in ENV_FACTORIES:
-        return make_env(env_id, **kwargs)
-    if ":" in env_id:
-        return import_object(env_id)(**kwargs)
-    module_name = f"{FOREIGN_PACKAGE}.{env_id}"
+    """A fresh AEC env for ``env_id`` (resolved by :func:`issoku.envs.registry.resolve_env`) built with ``env_kwargs``."""
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name is None or not module_name.startswith(error.name):
-            raise
-        raise ConfigError(f"unknown env {env_id!r}: not in issoku's registry ({', '.join(env_ids())}), not "
-                          f"{module_name}, and not a 'package.module:factory'") from None
-    return module.env(**kwargs)
+        factory = resolve_env(env_id)
+    except UnknownNameError as error:
+        raise ConfigError(str(error)) from None
+    return factory(**(env_kwargs or {}))
 
 
 def make_config_env(config: TrainConfig, **extra_kwargs: Any) -> Any:

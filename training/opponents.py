@@ -14,6 +14,7 @@ The pool is shared by all envs of one process (``DummyVecEnv``) so every result 
 from __future__ import annotations
 
 import inspect
+import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,10 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from issoku.agents.checkpoint import CheckpointPolicy
+from issoku.agents.checkpoint import CheckpointPolicy, metadata_path
 from issoku.agents.policy import Policy
-from issoku.agents.registry import POLICY_FACTORIES, policy_names
-from issoku.envs.registry import import_object
+from issoku.agents.registry import resolve_policy_factory
 from issoku.training.config import ConfigError
 
 SCRIPTED_KIND = "scripted"
@@ -43,6 +43,8 @@ class Opponent:
     """The scripted agent's registry name, or the snapshot's checkpoint path."""
     scores: deque = field(default_factory=deque)
     """The learner's recent scores against this opponent (1 win, 0.5 draw, 0 loss)."""
+    seed: int | None = None
+    """A snapshot's sampling seed (so a resumed run rebuilds it exactly)."""
 
 
 def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
@@ -52,12 +54,10 @@ def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
     ``issoku.agents.breath_scripted:Heuristic``) gets the env's ``ruleset`` (the convention of
     ``issoku.evaluation`` tournaments too).
     """
-    path = POLICY_FACTORIES.get(name, name)
     try:
-        factory = import_object(path)
-    except (ValueError, ImportError, AttributeError):
-        raise ConfigError(f"unknown scripted agent {name!r}: neither a registered name ({', '.join(policy_names())}) "
-                          "nor an importable 'package.module:Factory'") from None
+        factory = resolve_policy_factory(name)
+    except (KeyError, ValueError) as error:
+        raise ConfigError(f"unknown scripted agent {name!r}: {error}") from None
     if "ruleset" not in inspect.signature(factory).parameters:
         return factory(seed=seed)
     if ruleset is None:
@@ -96,7 +96,7 @@ class OpponentPool:
     def add_snapshot(self, checkpoint: str | Path, name: str, seed: int) -> None:
         """Add a frozen learner checkpoint (sampling its actions, so it plays varied games)."""
         policy = CheckpointPolicy(checkpoint, deterministic=False, seed=seed)
-        self.add(Opponent(name, policy, SNAPSHOT_KIND, str(checkpoint)))
+        self.add(Opponent(name, policy, SNAPSHOT_KIND, str(checkpoint), seed=seed))
 
     @property
     def names(self) -> list[str]:
@@ -132,13 +132,33 @@ class OpponentPool:
 
     def state(self) -> list[dict[str, Any]]:
         """A JSON-ready description of every member and its recent scores (saved in checkpoint metadata)."""
-        return [{"name": m.name, "kind": m.kind, "source": m.source, "scores": list(m.scores)}
+        return [{"name": m.name, "kind": m.kind, "source": m.source, "scores": list(m.scores),
+                 **({"seed": m.seed} if m.seed is not None else {})}
                 for m in self._members.values()]
 
-    def restore(self, state: list[dict[str, Any]], load_snapshot: Callable[[str, str], None]) -> None:
-        """Rebuild snapshots (via ``load_snapshot(path, name)``) and scores from :meth:`state`."""
+    def restore(self, state: list[dict[str, Any]], load_snapshot: Callable[[str, str, int | None], None], *,
+                checkpoint_dir: str | Path) -> None:
+        """Rebuild snapshots (via ``load_snapshot(path, name, seed)``) and scores from :meth:`state`.
+
+        ``state`` comes from a checkpoint's JSON, a file that may have been sent or edited: a snapshot
+        is loaded only from ``checkpoint_dir`` (the resumed checkpoint's folder) under a checkpoint file
+        name (``step_<steps>.zip``), whatever folder its ``source`` names (so a moved run still resumes);
+        any other source is refused, a missing file skipped (the run's folder was pruned).
+        """
         for entry in state:
-            if entry["kind"] == SNAPSHOT_KIND and entry["name"] not in self._members and Path(entry["source"]).is_file():
-                load_snapshot(entry["source"], entry["name"])
+            if entry["kind"] == SNAPSHOT_KIND and entry["name"] not in self._members:
+                path = snapshot_file(entry["source"], checkpoint_dir)
+                if path.is_file() and metadata_path(path).is_file():
+                    load_snapshot(str(path), entry["name"], entry.get("seed"))
             if entry["name"] in self._members:
                 self._members[entry["name"]].scores.extend(entry["scores"])
+
+
+def snapshot_file(source: str, checkpoint_dir: str | Path) -> Path:
+    """Where a pool entry's snapshot lives: its file name in ``checkpoint_dir``, if a checkpoint's name."""
+    from issoku.agents.checkpoint_zip import CheckpointError
+
+    name = Path(str(source)).name
+    if not re.fullmatch(r"step_\d{12}\.zip", name):
+        raise CheckpointError(f"pool entry source {source!r} is not a checkpoint of this run (step_<12 digits>.zip)")
+    return Path(checkpoint_dir) / name

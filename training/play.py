@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from issoku.agents.checkpoint import CheckpointMismatchError, check_compatible
-from issoku.agents.exported import ExportError, load_trained
-from issoku.training.config import ConfigError, TrainConfig
+from issoku.agents.checkpoint import check_compatible
+from issoku.agents.exported import load_trained
+from issoku.training.config import ConfigError, checkpoint_config
 from issoku.training.make_env import action_names, env_identity, make_config_env
 
 Menu = Sequence[tuple[int, str]]
@@ -35,11 +35,11 @@ def ask_in_terminal(menu: Menu, *, read: Callable[[str], str] = input, write: Ca
 
 
 def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
-         write: Callable[[str], None] = print, rung: int | None = None) -> float:
+         write: Callable[[str], None] = print, rung: int | None = None, allow_imports: bool = False) -> float:
     """One fight between a person (``choose``) and the checkpoint's agent (or a ladder's rung); returns the
-    person's reward."""
+    person's reward. The env the metadata names may be an import path only with ``allow_imports``."""
     agent, metadata = load_trained(checkpoint, deterministic=True, seed=seed, rung=rung)
-    config = TrainConfig.from_json(metadata["config"])
+    config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
     env = make_config_env(config)
     renders = "ansi" in env.metadata.get("render_modes", ())
     if renders:
@@ -76,14 +76,15 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     return result
 
 
-def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int | None = None) -> None:
+def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int | None = None,
+                     allow_imports: bool = False) -> None:
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
     import typer
 
+    from issoku.inputs import one_line_errors
+
     try:
-        play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung)
-    except (CheckpointMismatchError, ConfigError, ExportError, FileNotFoundError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
+        with one_line_errors("play"):
+            play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung, allow_imports=allow_imports)
     except (EOFError, KeyboardInterrupt):
         typer.echo("\nfight abandoned")

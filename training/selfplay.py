@@ -19,13 +19,15 @@ most ``checkpoint_every`` steps. Resumed envs are seeded from the step count, so
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
-from issoku.agents.checkpoint import check_compatible, read_metadata
-from issoku.training.checkpoints import atomic_write_json, latest_checkpoint, save_checkpoint
-from issoku.training.config import TrainConfig, apply_overrides
-from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
+from issoku.agents.checkpoint import check_compatible, metadata_path, read_metadata
+from issoku.training.checkpoints import (atomic_write_json, checkpoint_path, complete_checkpoints, latest_checkpoint,
+                                         newest_usable_checkpoint, save_checkpoint)
+from issoku.training.config import TrainConfig, apply_overrides, refuse_config_imports
+from issoku.training.opponents import SNAPSHOT_KIND, Opponent, OpponentPool, scripted_policy
 
 EVAL_SEED = 1_000_003
 """Seed of the evaluation duels (offset by the run's seed), distinct from any training seed."""
@@ -35,15 +37,26 @@ class RunDirectoryError(RuntimeError):
     """A fresh run would overwrite an existing one, or a resume finds nothing to resume."""
 
 
-def resolve_config(overrides: dict[str, Any], *, resume: bool) -> TrainConfig:
-    """The config of a new run (defaults + overrides) or of a resumed one (its saved config + overrides)."""
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def resolve_config(overrides: dict[str, Any], *, resume: bool, allow_imports: bool = True) -> TrainConfig:
+    """The config of a new run (defaults + overrides) or of a resumed one (its saved config + overrides).
+
+    A resumed run's saved names (read from its checkpoint's JSON) may be import paths only with
+    ``allow_imports`` or when ``overrides`` (what the user typed) give them again.
+    """
     config = apply_overrides(TrainConfig(), overrides)
     if not resume:
         return config
-    latest = latest_checkpoint(config.resolved_run_dir)
+    latest = newest_usable_checkpoint(config.resolved_run_dir, say=_say)
     if latest is None:
         raise RunDirectoryError(f"nothing to resume: no complete checkpoint in {config.resolved_run_dir}/checkpoints")
-    saved = TrainConfig.from_json(read_metadata(latest)["config"])
+    saved_fields = read_metadata(latest)["config"]
+    refuse_config_imports({key: value for key, value in saved_fields.items() if key not in overrides},
+                          str(metadata_path(latest)), allow_imports=allow_imports)
+    saved = TrainConfig.from_json(saved_fields)
     return apply_overrides(saved, {**overrides, "run_dir": config.resolved_run_dir})
 
 
@@ -86,8 +99,9 @@ def new_model(config: TrainConfig, env: Any, tensorboard_log: str | None = None)
 def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     """Run (or resume) self-play training; returns the final evaluation (also in ``final_eval.json``)."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CallbackList
+
+    from issoku.agents.checkpoint_zip import load_model
 
     from issoku.training.callbacks import Every, ProgressBar, SelfPlayStats
     from issoku.training.evaluate import evaluate_against
@@ -95,7 +109,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
 
     torch.set_num_threads(config.torch_threads)
     run_dir = Path(config.resolved_run_dir)
-    latest = latest_checkpoint(run_dir)
+    latest = newest_usable_checkpoint(run_dir, say=_say) if resume else latest_checkpoint(run_dir)
     if resume and latest is None:
         raise RunDirectoryError(f"nothing to resume: no complete checkpoint in {run_dir}/checkpoints")
     if not resume and latest is not None:
@@ -115,23 +129,30 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     if resume:
         metadata = read_metadata(latest)
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
-        pool.restore(metadata["pool"], lambda path, name: pool.add_snapshot(path, name, seed=config.seed))
+        pool.restore(metadata["pool"], lambda path, name, seed: pool.add_snapshot(
+            path, name, seed=config.seed if seed is None else seed), checkpoint_dir=latest.parent)
 
     env = make_vec_env(config, pool)
     tensorboard_dir = str(run_dir / "tb")
     if resume:
-        model = MaskablePPO.load(latest, env=env, device="cpu", tensorboard_log=tensorboard_dir)
+        model = load_model(latest, env=env, clip_range=config.clip_range, tensorboard_log=tensorboard_dir)
     else:
         model = new_model(config, env, tensorboard_dir)
     env.seed(config.seed + model.num_timesteps)
-    checkpoints_written = 0
+    # the snapshot cadence goes on across a resume (counting the checkpoints up to the one resumed from)
+    checkpoints_written = len([path for path in complete_checkpoints(run_dir) if latest is not None and path <= latest])
 
     def checkpoint() -> None:
         nonlocal checkpoints_written
-        path = save_checkpoint(model, run_dir, identity=identity, config=config.to_json(), pool=pool.state())
         checkpoints_written += 1
-        if len(pool) == 0 or checkpoints_written % config.snapshot_every == 0:
-            pool.add_snapshot(path, f"snapshot@{model.num_timesteps}", seed=config.seed + model.num_timesteps)
+        joins = len(pool) == 0 or checkpoints_written % config.snapshot_every == 0
+        name, seed = f"snapshot@{model.num_timesteps}", config.seed + model.num_timesteps
+        path = checkpoint_path(run_dir, model.num_timesteps)
+        # the saved pool already holds this checkpoint's own snapshot, so a resume from it keeps it
+        own = [{"name": name, "kind": SNAPSHOT_KIND, "source": str(path), "scores": [], "seed": seed}] if joins else []
+        save_checkpoint(model, run_dir, identity=identity, config=config.to_json(), pool=pool.state() + own)
+        if joins:
+            pool.add_snapshot(path, name, seed=seed)
 
     def evaluate() -> None:
         for opponent in config.eval_opponents:
@@ -160,22 +181,20 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     return results
 
 
-def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, config_file: str | None = None) -> None:
+def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, config_file: str | None = None,
+              allow_imports: bool = False) -> None:
     """``issoku train``: a config file, options and ``--set key=value`` pairs (later ones win) into a config,
     train, print the final evaluation."""
     import typer
 
-    from issoku.agents.checkpoint import CheckpointMismatchError
-    from issoku.rules.kernel.content import DataError
-    from issoku.training.config import ConfigError, parse_assignments, read_config_file
+    from issoku.inputs import one_line_errors
+    from issoku.training.config import parse_assignments, read_config_file
 
-    try:
-        from_file = read_config_file(config_file) if config_file else {}
-        config = resolve_config({**from_file, **options, **parse_assignments(assignments)}, resume=resume)
+    with one_line_errors("train", also=(RunDirectoryError,)):
+        from_file = read_config_file(config_file, allow_imports=allow_imports) if config_file else {}
+        typed = {**options, **parse_assignments(assignments)}
+        config = resolve_config({**from_file, **typed}, resume=resume, allow_imports=allow_imports)
         results = train(config, resume=resume)
-    except (CheckpointMismatchError, ConfigError, DataError, RunDirectoryError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
     typer.echo(f"trained {results['steps']} steps; final checkpoint {results['checkpoint']}")
     for result in results["evaluations"]:
         typer.echo(f"vs {result['opponent']}: won {result['wins']}/{result['episodes']} "

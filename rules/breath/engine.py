@@ -45,10 +45,6 @@ CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 _NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
 UNARMORED_DEFENSE = 10
-LEGAL_MEMO_LIMIT = 50_000
-"""Entries a ruleset's legal-action memo holds at most (about 15 MB); a full memo starts over, so the
-situations in play now are soon back in it. A Ma duel visits a few thousand situations in all, a 2v2
-skirmish tens of thousands."""
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
 
 
@@ -505,12 +501,8 @@ class BreathState:
         return legal
 
     def _remember(self, key: tuple, legal: tuple[int, ...]) -> tuple[int, ...]:
-        """Memoise ``legal`` under ``key`` (one shared tuple per distinct legal set); a full memo starts over."""
-        memo = self.ruleset.legal_memo
-        if len(memo) >= LEGAL_MEMO_LIMIT:
-            memo.clear()
-        legal = memo[key] = memo.setdefault(legal, legal)
-        return legal
+        """Memoise ``legal`` under ``key`` (bounded per ruleset and per process: :mod:`issoku.rules.breath.memo`)."""
+        return self.ruleset.legal_memo.remember(key, legal)
 
     def _breath_situation(self, actor: Fighter) -> tuple | None:
         """Everything :meth:`_maneuver_legal` reads, as a key for the ruleset's memo of breath decisions

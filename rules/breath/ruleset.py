@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from issoku.rules.breath.content import Catalog, Technique, load_catalog
 from issoku.rules.breath.fighter import Sheet
+from issoku.rules.breath.memo import LegalMemo
 from issoku.rules.breath.modules import BreathModule, Order
 from issoku.rules.breath.observe import build_observation_spec
 from issoku.rules.kernel.codec import ActionCodec
@@ -131,10 +132,10 @@ class BreathRuleset:
                                for module in self.modules}
         """Each module's own actions: the only answers its decisions can take (``BreathModule.pending_legal``)."""
         self._candidates: dict[tuple[int, str], BreathCandidates] = {}
-        self.legal_memo: dict[tuple, tuple[int, ...]] = {}
+        self.legal_memo = LegalMemo()
         """Legal actions of breath and defend decisions by situation, and each distinct legal tuple by
-        itself so that situations share it (``BreathState`` fills it, up to ``engine.LEGAL_MEMO_LIMIT``
-        entries). Situation keys hold strings, legal tuples only ints, so the two never collide."""
+        itself so that situations share it (``BreathState`` fills it, within the bounds of
+        :mod:`issoku.rules.breath.memo`). Situation keys hold strings, legal tuples only ints, so the two never collide."""
         self.observation_spec: ObservationSpec = build_observation_spec(self)
         self.encoder_layout: object | None = None
         """``observe``'s offsets and templates for this ruleset, built on the first observation."""

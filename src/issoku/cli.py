@@ -44,19 +44,20 @@ def duel(
     print its event log."""
     from issoku.agents.play import play_fight
     from issoku.agents.registry import POLICY_FACTORIES, make_policy
+    from issoku.inputs import BadInput, bounded, one_line_errors
     from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
-    from issoku.rules.kernel.content import DataError
 
     def registered(agent: str) -> str:
         """A short name is the fight's own scripted agent (``heuristic`` is ``ma_heuristic`` with --ma)."""
         for name in (f"{'ma' if ma else 'breath'}_{agent}", agent):
             if name in POLICY_FACTORIES:
                 return name
-        raise typer.BadParameter(f"unknown agent {agent!r}; choose from aggressive, defensive, heuristic"
-                                 f"{', distance_keeper' if ma else ''} or {', '.join(POLICY_FACTORIES)}")
+        raise BadInput(f"unknown agent {agent!r}; choose from aggressive, defensive, heuristic"
+                       f"{', distance_keeper' if ma else ''} or {', '.join(POLICY_FACTORIES)}")
 
-    policy_names = [registered(agent_a), registered(agent_b)]
-    try:
+    with one_line_errors("duel"):
+        bounded("--seed", seed, 0)
+        policy_names = [registered(agent_a), registered(agent_b)]
         config = BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a), FighterSpec(fighter_b, 1, weapon=weapon_b)))
         if ma:
             from issoku.rules.ma.config import DuelMode, MaDuelConfig
@@ -68,11 +69,6 @@ def duel(
             ruleset = ma_duel(duel_config, config, data=data or None)
         else:
             ruleset = BreathRuleset(config, data=data or None)
-    except DataError as error:
-        typer.echo(str(error), err=True)
-        raise typer.Exit(2) from None
-    except (KeyError, ValueError) as error:
-        raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed),
                        [make_policy(name, seed=seed + seat, ruleset=ruleset) for seat, name in enumerate(policy_names)])
     names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
@@ -96,15 +92,15 @@ def tempo_duel(
     """Play one seeded tempo duel (003) between two scripted fighters and print its event log."""
     from issoku.agents.play import play_fight
     from issoku.agents.tempo_scripted import SCRIPTED
+    from issoku.inputs import BadInput, bounded, one_line_errors
     from issoku.rules.tempo import TempoDuel
 
-    for agent in (agent_a, agent_b):
-        if agent not in SCRIPTED:
-            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
-    try:
+    with one_line_errors("tempo-duel"):
+        bounded("--seed", seed, 0)
+        for agent in (agent_a, agent_b):
+            if agent not in SCRIPTED:
+                raise BadInput(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
         ruleset = TempoDuel((fighter_a, fighter_b), initiator=initiator, start_distance=start_distance)
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
     state = play_fight(ruleset.new_initial_state(seed), [SCRIPTED[agent_a](seed=seed), SCRIPTED[agent_b](seed=seed + 1)])
     names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
              zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
@@ -168,19 +164,15 @@ def _print_fight(state: Any, names: list[str], json_lines: bool, verdict: str) -
 def replay(
     scenario: Path = typer.Argument(..., help="A scenario TOML file (format: docs/envs.md)."),
     json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
+    allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Play a scenario and print its event log, rule by rule."""
     from issoku.envs.replay import format_jsonl, format_text
-    from issoku.envs.registry import UnknownNameError
-    from issoku.envs.scenario import ScenarioError
     from issoku.evaluation.viewing import play_scenario
-    from issoku.rules.kernel.content import DataError
+    from issoku.inputs import one_line_errors
 
-    try:
-        played = play_scenario(scenario)
-    except (DataError, ScenarioError, UnknownNameError) as error:
-        typer.echo(f"{scenario}: {error}", err=True)
-        raise typer.Exit(2) from None
+    with one_line_errors(f"replay {scenario}", also=(TypeError,)):  # TypeError: an env keyword the env lacks
+        played = play_scenario(scenario, allow_imports=allow_imports)
     typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
 
 
@@ -239,13 +231,14 @@ def train(
     resume: bool = typer.Option(False, "--resume", help="Continue the run in --run-dir from its newest checkpoint."),
     config: Optional[str] = typer.Option(None, "--config", help="A TOML file of config fields, or a shipped config's name (reference_breath_duel)."),
     set_: list[str] = typer.Option([], "--set", help="Any other config field, as key=value (repeatable); see issoku.training.config."),
+    allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Train an agent by MaskablePPO self-play against a PFSP opponent pool (checkpoints, TensorBoard, resume)."""
     from issoku.training.selfplay import cli_train
 
     given = {"env_id": env, "total_steps": total_steps, "seed": seed, "run_dir": run_dir}
     cli_train({key: value for key, value in given.items() if value is not None}, set_, resume=resume,
-              config_file=config)
+              config_file=config, allow_imports=allow_imports)
 
 
 @app.command()
@@ -254,11 +247,12 @@ def play(
     seat: Optional[int] = typer.Option(None, help="Your seat index (default: drawn from the seed)."),
     seed: int = typer.Option(0, help="Fight seed."),
     rung: Optional[int] = typer.Option(None, "--rung", min=1, help="With a ladder folder (issoku ladder): the rung to play, 1 = weakest."),
+    allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Duel a trained agent in the terminal, choosing your moves from a numbered menu of legal actions."""
     from issoku.training.play import play_in_terminal
 
-    play_in_terminal(checkpoint, seat=seat, seed=seed, rung=rung)
+    play_in_terminal(checkpoint, seat=seat, seed=seed, rung=rung, allow_imports=allow_imports)
 
 
 @app.command()
@@ -305,7 +299,7 @@ def ladder(
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out}: is a file, not a folder")
         folders = export_snapshots(checkpoints, out)
-        with MatchStore(db) as store:
+        with MatchStore(db, exclusive=True) as store:
             candidates = rate_candidates(folders, sorted(set(temperature)), spec, store, workers=workers, root=out)
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"ladder: {error}", err=True)
@@ -342,7 +336,7 @@ def styles(
         spec = load_suite(suite)
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out}: is a file, not a folder")
-        with MatchStore(db) as store:
+        with MatchStore(db, exclusive=True) as store:
             profiles = profile_styles(checkpoints, spec, store, out, workers=workers)
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"styles: {error}", err=True)
@@ -357,13 +351,20 @@ def evaluate(
     duels: int = typer.Option(1000, help="Seeded duels; each fight seed is played twice, seats swapped."),
     seed: Optional[int] = typer.Option(None, help="Base fight seed (default: issoku.evaluation.checkpoint_duels.DEFAULT_SEED)."),
     out: Optional[Path] = typer.Option(None, help="Also write the result, per seat and per matchup, to this JSON file."),
+    allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Duel a trained checkpoint against a scripted agent: win rate with a 95 % Wilson interval."""
     import json
 
     from issoku.evaluation.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
+    from issoku.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
 
-    result = duel_checkpoint(checkpoint, opponent, duels, DEFAULT_SEED if seed is None else seed)
+    with one_line_errors("evaluate"):
+        bounded("--duels", duels, 1, MAX_GAMES)
+        bounded("--seed", seed, 0)
+        check_output_file("--out", out)
+        result = duel_checkpoint(checkpoint, opponent, duels, DEFAULT_SEED if seed is None else seed,
+                                 allow_imports=allow_imports)
     typer.echo(f"{checkpoint} ({result['steps']} steps) vs {opponent}: won {result['wins']}/{result['duels']} "
                f"({result['win_rate']:.1%}, 95% CI {result['win_rate_low']:.1%}-{result['win_rate_high']:.1%}), "
                f"drew {result['draws']}, lost {result['losses']}")
@@ -390,6 +391,7 @@ def balance_report(
     play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
     composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath)."),
     composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat."),
+    allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
 
@@ -399,16 +401,22 @@ def balance_report(
     from issoku.evaluation.commands import default_studies, study_from_options
     from issoku.evaluation.metrics import CompositionSpec
 
-    try:
+    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+
+    with one_line_errors("balance-report", also=(TypeError,)):  # TypeError: a loadout keyword the env lacks
+        bounded("--games", games, 1, MAX_GAMES)
+        bounded("--seed", seed, 0)
+        bounded("--workers", workers, 0, 1024)
+        bounded("--batch-size", batch_size, 1, MAX_GAMES)
+        bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
+        check_output_dir("--out", out)
         files = list(study or ()) or ([] if env else default_studies())
-        studies = ([study_from_options(file, env, policy, games, seed, mirrors) for file in files]
+        studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
+                    for file in files]
                    or [study_from_options(None, env, policy, games, seed, mirrors)]) if play else []
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
         runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
                                           bootstrap=bootstrap, composition=composition)
-    except (ValueError, KeyError) as error:  # DataError, pydantic ValidationError, UnknownNameError
-        typer.echo(f"balance-report: {error}", err=True)
-        raise typer.Exit(2) from None
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "
@@ -428,27 +436,31 @@ def benchmark(
     workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process)."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating interval."),
     calibrate: bool = typer.Option(False, "--calibrate", help="Play the references' round robin and print their ratings (for the suite file)."),
+    allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
     from issoku.evaluation.benchmark import format_result, load_suite, run_benchmark, run_calibration
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 
-    try:
-        spec = load_suite(suite)
-        with MatchStore(db) as store:
+    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+
+    with one_line_errors("benchmark", also=(ImportError,)):
+        bounded("--workers", workers, 0, 1024)
+        bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
+        spec = load_suite(suite, allow_imports=allow_imports)
+        if not calibrate:
+            if candidate is None:
+                raise ValueError("name a candidate policy (or --calibrate)")
+            candidate_spec = resolve_policy(candidate)
+        with MatchStore(db, exclusive=True) as store:
             if calibrate:
                 ratings, fingerprints = run_calibration(spec, store, workers=workers)
                 typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
                 typer.echo("\n[reference_fingerprints]\n"
                            + "\n".join(f'{name} = "{fp}"' for name, fp in fingerprints.items()))
                 return
-            if candidate is None:
-                raise ValueError("name a candidate policy (or --calibrate)")
-            result = run_benchmark(spec, resolve_policy(candidate), store, workers=workers, bootstrap=bootstrap)
-    except (ValueError, KeyError, ImportError) as error:
-        typer.echo(f"benchmark: {error}", err=True)
-        raise typer.Exit(2) from None
+            result = run_benchmark(spec, candidate_spec, store, workers=workers, bootstrap=bootstrap)
     typer.echo(format_result(result))
 
 
@@ -456,7 +468,7 @@ def benchmark(
 def head_to_head(
     agent: str = typer.Option("ma_heuristic", "--agent", "-a", help="Policy name (issoku.agents.registry) or name=package.module:factory."),
     opponent: str = typer.Option("random", "--opponent", "-o", help="The opponent's policy, named the same way."),
-    duels: int = typer.Option(500, "--duels", "-n", min=1, help="Duels in all; odd ones swap the seats."),
+    duels: int = typer.Option(500, "--duels", "-n", help="Duels in all; odd ones swap the seats."),
     env: str = typer.Option("breath_duel_v0", "--env", help="Env id or package.module:factory."),
     env_kwargs: str = typer.Option("{}", "--env-kwargs", help='Env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
     seed: int = typer.Option(0, "--seed", help="Seed of the first pair of duels (then seed+1, ...)."),
@@ -469,15 +481,19 @@ def head_to_head(
     from issoku.evaluation.head_to_head import IN_MEMORY
     from issoku.evaluation.head_to_head import head_to_head as play_head_to_head
 
-    try:
-        kwargs = json.loads(env_kwargs)
+    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+
+    with one_line_errors("head-to-head", also=(TypeError,)):  # TypeError: an env keyword the env lacks
+        bounded("--duels", duels, 1, MAX_GAMES)
+        bounded("--workers", workers, 0, 1024)
+        try:
+            kwargs = json.loads(env_kwargs)
+        except ValueError as error:
+            raise ValueError(f"--env-kwargs {env_kwargs!r}: not JSON ({error})") from None
         if not isinstance(kwargs, dict):
             raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
         result = play_head_to_head(agent, opponent, duels, env=env, env_kwargs=kwargs, base_seed=seed,
                                    workers=workers, db=db or IN_MEMORY, progress=True)
-    except (ValueError, KeyError, TypeError) as error:  # bad JSON, DataError, UnknownNameError, bad env kwargs
-        typer.echo(f"head-to-head: {error}", err=True)
-        raise typer.Exit(2) from None
     typer.echo(result.summary())
 
 

@@ -181,6 +181,8 @@ def test_bad_options_and_out_of_order_calls_are_named_errors():
         env.step(0)
     with pytest.raises(EnvOrderError):
         env.observe("racer_0")
+    with pytest.raises(EnvOrderError, match=r"last\(\) before reset\(\)"):
+        env.last()
     env.reset(seed=0)
     play(env, ["step"] * 15)
     drain(env)

@@ -21,7 +21,7 @@ def test_report_only_from_an_existing_store(tmp_path):
 
 def test_a_study_file_is_validated_with_file_and_field_in_the_error(tmp_path):
     good = tmp_path / "good.toml"
-    good.write_text('env = "x_v0"\npolicies = ["a", "b=pkg.mod:B"]\ngames_per_pair = 4\n'
+    good.write_text('env = "breath_duel_v0"\npolicies = ["random", "b=breath_heuristic"]\ngames_per_pair = 4\n'
                     '[[loadouts]]\nname = "k-y"\nseat_labels = ["k", "y"]\nkwargs = { fighters = ["k", "y"] }\n')
     study = load_study(good)
     assert study.loadouts[0].kwargs == {"fighters": ["k", "y"]} and study.games_per_pair == 4

@@ -67,3 +67,13 @@ def test_the_report_writes_markdown_and_plots_for_every_env(tmp_path):
     for png in pngs:
         assert f"]({png})" in text
         assert (tmp_path / "out" / png).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_env_ids_from_a_crafted_store_never_name_files_outside_out(tmp_path):
+    crafted = [make_record(("a", "b"), (1.0, -1.0) if s % 2 else (-1.0, 1.0), seed=s, env_id="../../escaped")
+               for s in range(6)]
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert(crafted)
+        write_report(store, tmp_path / "deep" / "out", bootstrap=10, progress=False)
+    written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*.png")}
+    assert written and all(p.parts[:2] == ("deep", "out") for p in written), written

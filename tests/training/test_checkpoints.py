@@ -84,7 +84,8 @@ def test_a_checkpoint_of_another_env_version_or_rules_is_refused(tiny_run, tmp_p
     with pytest.raises(CheckpointMismatchError, match=f"{field}: checkpoint .* has {value!r}"):
         train(resumed, resume=True)
     with pytest.raises(CheckpointMismatchError, match=field):
-        play(latest_checkpoint(copy), seat=0, seed=0, choose=lambda menu: menu[0][0], write=lambda text: None)
+        play(latest_checkpoint(copy), seat=0, seed=0, choose=lambda menu: menu[0][0], write=lambda text: None,
+             allow_imports=True)
 
 
 def test_a_fresh_run_will_not_overwrite_and_a_resume_needs_a_checkpoint(tiny_run, tmp_path):
@@ -115,7 +116,7 @@ def test_a_person_can_duel_a_checkpoint(tiny_run):
         menus.append(menu)
         return menu[0][0]
 
-    reward = play(results["checkpoint"], seat=1, seed=0, choose=choose, write=lines.append)
+    reward = play(results["checkpoint"], seat=1, seed=0, choose=choose, write=lines.append, allow_imports=True)
     assert reward in (-1.0, 1.0)
     assert menus and all(name.startswith("action ") for menu in menus for _, name in menu)
     assert lines[0].startswith("you play player_1") and lines[-1].startswith("fight over")

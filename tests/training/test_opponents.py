@@ -45,12 +45,12 @@ def test_oldest_snapshots_are_evicted_beyond_the_cap():
 
 def test_state_restores_scores_and_skips_missing_snapshot_files():
     pool = pool_of("random")
-    pool.add(Opponent("snapshot@1", RandomLegal(1), SNAPSHOT_KIND, "/nowhere/1.zip"))
+    pool.add(Opponent("snapshot@1", RandomLegal(1), SNAPSHOT_KIND, "/nowhere/step_000000000001.zip"))
     pool.record("random", 1.0)
     pool.record("snapshot@1", -1.0)
     restored = pool_of("random")
     loaded = []
-    restored.restore(pool.state(), lambda path, name: loaded.append(name))
+    restored.restore(pool.state(), lambda path, name, seed: loaded.append(name), checkpoint_dir="/nowhere")
     assert loaded == [] and restored.names == ["random"]
     assert restored.win_rate("random") == pool.win_rate("random")
 

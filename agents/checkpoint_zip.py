@@ -1,0 +1,127 @@
+"""Load a MaskablePPO checkpoint zip without running anything it carries.
+
+An SB3 zip holds a ``data`` entry (JSON) in which some values are cloudpickled objects (the policy
+class, the spaces, the learning-rate and clip-range schedules, the rollout buffer class) and ``.pth``
+tensors. Unpickling runs code chosen by whoever wrote the file, so a checkpoint someone sent you could
+run anything on ``issoku evaluate``. Here no pickled value is ever decoded: every one is replaced
+through SB3's ``custom_objects`` by an object built from plain data -- the spaces from the env at hand
+or from the JSON fields SB3 writes beside each pickle (shape, dtype, ``n``), the clip range from the
+checkpoint's own JSON metadata, the classes from ours. A pickled entry we do not know is refused, so
+a tampered zip fails with one line instead of running its payload. Tensors are read by SB3 with
+``torch.load(weights_only=True)``, which loads tensors only.
+
+What stays unsafe: a file's *numbers* are trusted (a crafted network plays badly, it runs no code),
+and an env id or scripted agent a checkpoint's metadata names is resolved like any data file's names
+(import paths only with ``--allow-imports``; see :mod:`issoku.envs.registry`).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DATA_ENTRY = "data"
+SERIALIZED = ":serialized:"
+NOT_KEPT = ("ep_info_buffer", "ep_success_buffer", "_last_obs", "_last_episode_starts", "_last_original_obs")
+"""Pickled run-time state that a loaded model rebuilds itself (SB3 resets the env when ``_last_obs`` is None)."""
+
+
+class CheckpointError(ValueError):
+    """A checkpoint zip that is unreadable, not an SB3 model, or carries a pickled object we do not load."""
+
+
+def read_data(path: str | Path) -> dict[str, Any]:
+    """The ``data`` JSON of an SB3 zip, undecoded (pickles stay base64 text)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            raw = archive.read(DATA_ENTRY)
+        data = json.loads(raw)
+    except FileNotFoundError:
+        raise CheckpointError(f"{path}: no such checkpoint") from None
+    except IsADirectoryError:
+        raise CheckpointError(f"{path}: is a directory, not a checkpoint zip") from None
+    except (zipfile.BadZipFile, EOFError, OSError):
+        raise CheckpointError(f"{path}: not a readable zip (truncated or not a checkpoint)") from None
+    except KeyError:
+        raise CheckpointError(f"{path}: no '{DATA_ENTRY}' entry (not an SB3 checkpoint)") from None
+    except (ValueError, UnicodeDecodeError):
+        raise CheckpointError(f"{path}: the '{DATA_ENTRY}' entry is not JSON") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: the '{DATA_ENTRY}' entry is not a JSON object")
+    return data
+
+
+def verify_zip(path: str | Path) -> None:
+    """Check that ``path`` is a whole checkpoint zip (every entry's CRC, a readable ``data`` entry) without loading it."""
+    read_data(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            damaged = archive.testzip()
+    except (zipfile.BadZipFile, EOFError, OSError):
+        raise CheckpointError(f"{path}: not a readable zip (truncated or not a checkpoint)") from None
+    if damaged is not None:
+        raise CheckpointError(f"{path}: entry {damaged!r} is damaged (CRC mismatch)")
+
+
+def _space(path: Path, key: str, entry: dict[str, Any]) -> Any:
+    """A Box or Discrete space rebuilt from the plain fields SB3 writes beside its pickle."""
+    from gymnasium import spaces
+
+    kind = str(entry.get(":type:", ""))
+    try:
+        if kind.endswith(".Discrete'>"):
+            return spaces.Discrete(int(entry["n"]), start=int(entry.get("start", 0)))
+        if kind.endswith(".Box'>"):
+            dtype = np.dtype(str(entry["dtype"]))
+            shape = tuple(int(size) for size in entry["_shape"])
+            if np.issubdtype(dtype, np.integer):
+                info = np.iinfo(dtype)
+                return spaces.Box(info.min, info.max, shape, dtype)
+            return spaces.Box(-np.inf, np.inf, shape, dtype)
+    except (KeyError, TypeError, ValueError):
+        pass
+    raise CheckpointError(f"{path}: data field {key!r}: a {kind or 'space'} issoku cannot rebuild without unpickling")
+
+
+def safe_custom_objects(path: str | Path, data: dict[str, Any], *, env: Any = None,
+                        clip_range: float = 0.2) -> dict[str, Any]:
+    """A replacement for every pickled value of ``data``; CheckpointError if one has none."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    path = Path(path)
+    replacements: dict[str, Any] = {"policy_class": MaskableActorCriticPolicy, "rollout_buffer_class": None,
+                                    "clip_range": clip_range, "lr_schedule": None,
+                                    **{key: None for key in NOT_KEPT}}
+    custom: dict[str, Any] = {}
+    for key, value in data.items():
+        if not (isinstance(value, dict) and SERIALIZED in value):
+            continue
+        if key in ("observation_space", "action_space"):
+            custom[key] = getattr(env, key) if env is not None else _space(path, key, value)
+        elif key in replacements:
+            custom[key] = replacements[key]
+        else:
+            raise CheckpointError(f"{path}: data field {key!r} is a pickled object issoku does not load "
+                                  "(a checkpoint not written by issoku train, or tampered with)")
+    return custom
+
+
+def load_model(path: str | Path, *, env: Any = None, clip_range: float = 0.2, **kwargs: Any) -> Any:
+    """The MaskablePPO model in ``path`` (on the CPU), with nothing in the zip unpickled.
+
+    ``env`` (a VecEnv or gym env) supplies the spaces when given (training resumes, fine-tuning);
+    ``clip_range`` is the run's (from the checkpoint's JSON metadata). Raises :class:`CheckpointError`.
+    """
+    from sb3_contrib import MaskablePPO
+
+    custom = safe_custom_objects(path, read_data(path), env=env, clip_range=clip_range)
+    try:
+        return MaskablePPO.load(path, env=env, device="cpu", custom_objects=custom, **kwargs)
+    except (zipfile.BadZipFile, EOFError, KeyError, RuntimeError, pickle.UnpicklingError) as error:
+        raise CheckpointError(f"{path}: cannot load the model ({type(error).__name__}: "
+                              f"{str(error).splitlines()[0] if str(error) else 'damaged'})") from None

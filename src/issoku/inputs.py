@@ -1,0 +1,83 @@
+"""The one bad-input policy of every ``issoku`` command: one line naming the file or option, the field
+and why, exit status 2, nothing written or played.
+
+Commands validate everything before they write or play (files are read and names resolved first);
+whatever is still wrong surfaces as one of :data:`BAD_INPUT`'s exceptions, whose message names what
+is wrong. :func:`one_line_errors` turns those into the one line; any other exception is a bug and
+keeps its traceback. :func:`bounded` checks a numeric option against its bounds, so ``--games 0`` or
+``--workers -1`` is refused up front instead of playing nothing (or everything) and saying it succeeded.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+BAD_INPUT: tuple[type[BaseException], ...] = (ValueError, KeyError, OSError, sqlite3.DatabaseError)
+"""What a bad input raises: ValueError (DataError, pydantic's ValidationError, ConfigError, CheckpointError,
+ImportRefusedError...), KeyError (UnknownNameError), OSError (a directory or unreadable file), SQLite errors
+(a corrupt, foreign, read-only or locked store)."""
+
+MAX_GAMES = 10_000_000
+"""Largest game (or duel, or resample) count a command accepts: a typo of extra zeros is refused, not run for days."""
+
+
+class BadInput(ValueError):
+    """An option outside its bounds (or otherwise unusable), named in the message."""
+
+
+def one_line(error: BaseException) -> str:
+    """The error's message on one line (a multi-line message's lines joined by ``; ``)."""
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        text = f"{error.filename}: {error.strerror}"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return "; ".join(lines) or type(error).__name__
+
+
+@contextmanager
+def one_line_errors(command: str, also: tuple[type[BaseException], ...] = ()) -> Iterator[None]:
+    """Answer a bad input inside the block with ``<command>: <why>`` on stderr and exit status 2.
+
+    ``also``: further exception types that mean a bad input there (TypeError where a file's keyword
+    arguments are passed to an env factory).
+    """
+    import typer  # here, so the layers can share the bounds above without loading the CLI library
+
+    try:
+        yield
+    except BAD_INPUT + also as error:
+        typer.echo(f"{command}: {one_line(error)}", err=True)
+        raise typer.Exit(2) from None
+
+
+def bounded(option: str, value: float | None, low: float | None = None, high: float | None = None) -> None:
+    """Refuse ``value`` of ``option`` outside ``[low, high]`` (or not a finite number); None passes (a default)."""
+    if value is None:
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        raise BadInput(f"{option} must be a finite number, not {value}")
+    if low is not None and value < low:
+        raise BadInput(f"{option} must be at least {low}, not {value}")
+    if high is not None and value > high:
+        raise BadInput(f"{option} must be at most {high:,}, not {value:,}")
+
+
+def check_output_dir(option: str, path: Path | None) -> None:
+    """Refuse an output folder that is an existing file (before anything is played into it)."""
+    if path is not None and path.exists() and not path.is_dir():
+        raise BadInput(f"{option} {path}: is a file, not a folder")
+
+
+def check_output_file(option: str, path: Path | None) -> None:
+    """Refuse an output file that is an existing folder, or under a path that is a file."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise BadInput(f"{option} {path}: is a folder, not a file")
+    for parent in path.parents:
+        if parent.exists() and not parent.is_dir():
+            raise BadInput(f"{option} {path}: {parent} is a file, not a folder")

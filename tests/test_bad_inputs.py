@@ -1,0 +1,168 @@
+"""The one bad-input policy, case by case: every bad input gets one line naming the file or option, the
+field and why, exit status 2, and nothing is written.
+
+To add a case, add a row to :data:`CASES`: an id, the command line (``{tmp}`` is the test's folder, the
+working directory too), the files the case needs there (name -> text, bytes, or a function that writes
+the file at the path it is given) and a piece of the expected message.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from issoku.cli import app
+
+SCENARIO = 'env = "breath_duel_v0"\nseed = 1\n'
+STUDY = 'env = "breath_duel_v0"\npolicies = ["random", "breath_heuristic"]\ngames_per_pair = 2\n'
+TRAIN = ["train", "--run-dir", "{tmp}/run", "--set", "progress_bar=false"]
+REPORT = ["balance-report", "--env", "tempo_duel_v0", "-p", "random", "-p", "tempo_heuristic", "--games", "2",
+          "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"]
+
+def _sqlite_file(kind: str):
+    """A writer of a SQLite file of someone else's making (FOREIGN), or of an issoku store of another schema."""
+    def write(path: Path) -> None:
+        db = sqlite3.connect(path)
+        if kind == "FOREIGN":
+            db.execute("CREATE TABLE accounts (name TEXT)")
+        else:
+            db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT)")
+            db.execute("INSERT INTO meta VALUES ('schema_version', '99')")
+        db.commit()
+        db.close()
+    return write
+
+
+def _store_naming(env_id: str):
+    """A writer of a match store holding one game whose env id is ``env_id`` (key ``k``)."""
+    def write(path: Path) -> None:
+        from dataclasses import replace
+
+        from issoku.evaluation.store import MatchStore
+        from tests.evaluation.factories import make_record
+
+        with MatchStore(path) as store:
+            store.insert([replace(make_record(("a", "b"), (1.0, -1.0), env_id=env_id,
+                                              labels=("x", "y")), key="k", loadout_kwargs={"command": "touch pwned"})])
+    return write
+
+
+CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
+    # numbers out of bounds
+    ("report --batch-size -3", [*REPORT, "--batch-size", "-3"], {}, "--batch-size must be at least 1, not -3"),
+    ("report --batch-size 0", [*REPORT, "--batch-size", "0"], {}, "--batch-size must be at least 1, not 0"),
+    ("report --workers -1", [*REPORT, "--workers", "-1"], {}, "--workers must be at least 0, not -1"),
+    ("report --bootstrap 0", [*REPORT, "--bootstrap", "0"], {}, "--bootstrap must be at least 1, not 0"),
+    ("report --games 1e9", [*REPORT, "--games", "1000000000"], {}, "--games must be at most 10,000,000"),
+    ("report --seed -1", [*REPORT, "--seed", "-1"], {}, "--seed must be at least 0"),
+    ("evaluate --duels 0", ["evaluate", "{tmp}/c.zip", "--duels", "0"], {}, "--duels must be at least 1, not 0"),
+    ("head-to-head --duels 0", ["head-to-head", "--duels", "0"], {}, "--duels must be at least 1, not 0"),
+    ("duel --seed -1", ["duel", "--seed", "-1"], {}, "--seed must be at least 0, not -1"),
+    ("train --total-steps -5", [*TRAIN, "--total-steps", "-5"], {}, "total_steps must be at least 1, not -5"),
+    ("train total_steps=1.9", [*TRAIN, "--set", "total_steps=1.9"], {}, "total_steps: expected int, got '1.9'"),
+    ("train batch_size=0", [*TRAIN, "--set", "batch_size=0"], {}, "batch_size must be at least 2, not 0"),
+    ("train n_envs=0", [*TRAIN, "--set", "n_envs=0"], {}, "n_envs must be in [1, 1024], not 0"),
+    ("train env_kwargs=notjson", [*TRAIN, "--set", "env_kwargs=notjson"], {}, "env_kwargs: cannot read 'notjson'"),
+    ("train net_arch=a,b", [*TRAIN, "--set", "net_arch=a,b"], {}, "net_arch: expected int, got 'a'"),
+    ("train learning_rate=nan", [*TRAIN, "--set", "learning_rate=nan"], {}, "learning_rate: expected a finite number"),
+    ("train matchups=dragon", [*TRAIN, "--set", "matchups=dragon,kenshi"], {}, "dragon"),
+    ("head-to-head --workers -1", ["head-to-head", "--workers", "-1"], {}, "--workers must be at least 0, not -1"),
+    ("head-to-head --env-kwargs notjson", ["head-to-head", "--env-kwargs", "notjson"], {}, "--env-kwargs 'notjson': not JSON"),
+    ("benchmark --bootstrap 0", ["benchmark", "random", "--bootstrap", "0", "--db", "{tmp}/m.sqlite"], {},
+     "--bootstrap must be at least 1, not 0"),
+    ("study games_per_pair 1e9", ["balance-report", "--study", "{tmp}/t.toml", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"t.toml": STUDY.replace("games_per_pair = 2", "games_per_pair = 1000000000")}, "games_per_pair"),
+    ("train unknown field", [*TRAIN, "--set", "colour=red"], {}, "unknown config field(s) ['colour']"),
+    ("train missing config file", ["train", "--config", "{tmp}/nope.toml"], {}, "config file '{tmp}/nope.toml' not found"),
+    # names
+    ("replay unknown fighter", ["replay", "{tmp}/s.toml"], {"s.toml": SCENARIO + "[env_kwargs]\nfighters = ['dragon', 'kenshi']\n"}, "dragon"),
+    ("replay unknown weapon", ["replay", "{tmp}/s.toml"],
+     {"s.toml": SCENARIO + "[env_kwargs]\nfighters = [{archetype = 'kenshi', weapon = 'laser'}, 'ronin']\n"}, "laser"),
+    ("replay unknown stage", ["replay", "{tmp}/s.toml"], {"s.toml": SCENARIO + "[env_kwargs]\nstage = 'moon'\n"}, "moon"),
+    ("replay unknown kind", ["replay", "{tmp}/s.toml"], {"s.toml": SCENARIO + "[env_kwargs]\nkind = 'brawl'\n"}, "brawl"),
+    ("replay unknown env keyword", ["replay", "{tmp}/s.toml"], {"s.toml": SCENARIO + "[env_kwargs]\ncolour = 'red'\n"}, "unexpected keyword argument 'colour'"),
+    ("replay round_limit 0", ["replay", "{tmp}/s.toml"], {"s.toml": SCENARIO + "[env_kwargs]\nround_limit = 0\n"}, "round_limit must be at least 1"),
+    ("replay skirmish 5v1", ["replay", "{tmp}/s.toml"],
+     {"s.toml": 'env = "breath_skirmish_v0"\nseed = 1\n[env_kwargs]\nsides = [["kenshi", "ronin", "shinobi", "ashigaru", "kenshi"], ["ronin"]]\n'},
+     "side 0 must be a sequence of 1 to 4 fighters"),
+    ("replay a directory", ["replay", "{tmp}/folder"], {"folder/x": ""}, "folder: Is a directory"),
+    ("replay a binary file", ["replay", "{tmp}/s.toml"], {"s.toml": b"\x00\xff\xfe binary"}, "s.toml: 'utf-8' codec can't decode"),
+    ("replay import path", ["replay", "{tmp}/s.toml"], {"s.toml": 'env = "os:system"\nseed = 1\n'}, "--allow-imports"),
+    ("tempo study names a Ma agent", ["balance-report", "--study", "{tmp}/t.toml", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"t.toml": 'env = "tempo_duel_v0"\npolicies = ["random", "ma_heuristic"]\n'}, "'ma_heuristic' cannot play tempo_duel_v0"),
+    ("study unknown restricted policy", ["balance-report", "--study", "{tmp}/t.toml", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"t.toml": STUDY + "[restricted_play]\npolicy = 'nobody'\n"}, "restricted_play.policy"),
+    ("study nonsense composition_kind", ["balance-report", "--study", "{tmp}/t.toml", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"t.toml": STUDY + 'composition_kind = "nonsense"\n'}, "composition_kind 'nonsense' is not a decision kind"),
+    ("study import path env", ["balance-report", "--study", "{tmp}/t.toml", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"t.toml": 'env = "os:system"\npolicies = ["random"]\n'}, "--allow-imports"),
+    ("study import path policy", ["balance-report", "--study", "{tmp}/t.toml", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"t.toml": 'env = "breath_duel_v0"\npolicies = ["random", "x=os:system"]\n'}, "--allow-imports"),
+    ("train config import path", ["train", "--config", "{tmp}/c.toml", "--run-dir", "{tmp}/run"],
+     {"c.toml": 'env_id = "os:system"\nenv_kwargs = { command = "touch pwned" }\n'}, "--allow-imports"),
+    ("benchmark suite import path", ["benchmark", "random", "--suite", "{tmp}/s.toml", "--db", "{tmp}/m.sqlite"],
+     {"s.toml": 'name = "x"\nversion = 1\nenv = "breath_duel_v0"\npolicies = ["random", "x=os:system"]\n'}, "--allow-imports"),
+    # checkpoints
+    ("evaluate empty zip", ["evaluate", "{tmp}/c.zip"], {"c.zip": b"", "c.json": '{"config": {}}'}, "not a readable zip"),
+    ("evaluate truncated zip", ["evaluate", "{tmp}/c.zip"], {"c.zip": b"PK\x03\x04\x14\x00", "c.json": '{"config": {}}'},
+     "not a readable zip"),
+    ("evaluate without JSON", ["evaluate", "{tmp}/c.zip"], {"c.zip": b"PK"}, "checkpoint metadata not found"),
+    ("play without JSON", ["play", "{tmp}/c.zip"], {"c.zip": b"PK"}, "checkpoint metadata not found"),
+    ("evaluate metadata import path", ["evaluate", "{tmp}/c.zip"], {"c.zip": b"PK", "c.json": '{"config": {"env_id": "os:system"}}'},
+     "--allow-imports"),
+    # stores and outputs
+    ("report corrupt store", ["balance-report", "--no-play", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"m.sqlite": b"this is not sqlite" * 100}, "not a usable match store"),
+    ("report store of another schema", ["balance-report", "--no-play", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"m.sqlite": _sqlite_file("SCHEMA99")}, "match store schema 99, this issoku reads 1"),
+    ("report foreign SQLite file", ["balance-report", "--no-play", "--db", "{tmp}/m.sqlite", "--out", "{tmp}/o"],
+     {"m.sqlite": _sqlite_file("FOREIGN")}, "not an issoku match store (it holds tables ['accounts']); left untouched"),
+    ("report store is a directory", ["balance-report", "--no-play", "--db", "{tmp}/m", "--out", "{tmp}/o"],
+     {"m/x": ""}, "is not a file"),
+    ("report --out is a file", [*REPORT, "--out", "{tmp}/o"], {"o": "a file"}, "--out {tmp}/o: is a file"),
+    ("view a stored game with an import-path env", ["view", "--db", "{tmp}/m.sqlite", "--game", "k", "--out", "{tmp}/f.html"],
+     {"m.sqlite": _store_naming("os:system")}, "env 'os:system' is an import path"),
+    ("view a scenario with an import-path env", ["view", "{tmp}/s.toml", "--out", "{tmp}/f.html"],
+     {"s.toml": 'env = "os:system"\nseed = 1\n'}, "--allow-imports"),
+    ("evaluate --out under a file", ["evaluate", "{tmp}/c.zip", "--out", "{tmp}/f/r.json"], {"f": "a file"}, "is a file"),
+]
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<dir>" for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("argv, files, expected", [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_a_bad_input_gets_one_line_exit_2_and_nothing_is_written(tmp_path, monkeypatch, argv, files, expected):
+    monkeypatch.chdir(tmp_path)
+    for name, content in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if callable(content):
+            content(path)
+        else:
+            path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    before = _snapshot(tmp_path)
+    result = CliRunner().invoke(app, [arg.replace("{tmp}", str(tmp_path)) for arg in argv])
+    output = result.output.strip()
+    assert result.exit_code == 2, output
+    assert len(output.splitlines()) == 1, output
+    assert expected.replace("{tmp}", str(tmp_path)) in output, output
+    after = {name: content for name, content in _snapshot(tmp_path).items() if not name.endswith(".lock")}
+    assert after == before, f"written: {sorted(set(after) - set(before))}"
+    assert not os.path.exists(tmp_path / "pwned")
+
+
+def test_a_ladder_file_names_no_export_outside_its_folder(tmp_path):
+    import json
+
+    from issoku.agents.exported import ExportError, load_trained
+
+    (tmp_path / "ladder.json").write_text(json.dumps({"rungs": [{"export": "../../elsewhere", "temperature": 0}]}))
+    with pytest.raises(ExportError, match="export '../../elsewhere' is outside the ladder folder"):
+        load_trained(tmp_path, rung=1)

@@ -1,0 +1,47 @@
+"""The fuzz harness (a short run over every env and config) and the golden playthroughs (one per config)."""
+
+import pytest
+
+from benchmarks import fuzz, playthroughs
+from benchmarks.fuzz import CONFIGS, Tally, fuzz as run_fuzz, make_config, play_episode
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_a_short_fuzz_finds_no_violation(name):
+    tally = run_fuzz(name, decisions=300, seed=11)
+    assert tally.decisions >= 300 and tally.violations == []
+
+
+def test_the_fuzz_harness_reports_a_mask_that_differs_from_the_legal_set():
+    import numpy as np
+
+    env = make_config("tempo_duel_v0")
+    honest = env.last
+
+    def lying_last(*args, **kwargs):
+        observation, *rest = honest(*args, **kwargs)
+        mask = observation["action_mask"].copy()
+        mask[np.flatnonzero(mask == 0)[:1]] = 1  # one illegal action marked legal
+        return ({**observation, "action_mask": mask}, *rest)
+
+    env.last = lying_last
+    tally = Tally()
+    play_episode(env, 0, np.random.default_rng(0), tally, "lying")
+    assert tally.violations and "!= legal set" in tally.violations[0]
+
+
+def test_the_command_prints_totals_and_fails_on_a_violation(monkeypatch):
+    lines = []
+    assert fuzz.main(["--decisions", "50", "--config", "tempo_duel_v0"], write=lines.append) == 0
+    assert lines[-1].split()[0] == "all" and "0 violations" in lines[-1]
+    monkeypatch.setattr(fuzz, "check_end", lambda env, totals: "planted")
+    assert fuzz.main(["--decisions", "50", "--config", "tempo_duel_v0"], write=lines.append) == 1
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_golden_playthrough_is_unchanged(name):
+    golden = playthroughs.path_of(name)
+    assert golden.is_file(), f"missing {golden}: python -m benchmarks.playthroughs --update"
+    assert playthroughs.transcript(name) == golden.read_text(), (
+        f"{name} plays differently from {golden}; if the change is deliberate, run "
+        "python -m benchmarks.playthroughs --update and commit the diff")
