@@ -22,6 +22,8 @@ for layer in LAYERS:
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={"": ["*.toml", "*.json", "*.md"]},
+    # Recursive globs: the data lives in folders that are not packages (rules/*/data/, evaluation/studies/,
+    # evaluation/suites/), which a plain "*.toml" (files directly in a package folder) misses.
+    package_data={"": ["**/*.toml", "**/*.json", "**/*.md"]},
     include_package_data=True,
 )

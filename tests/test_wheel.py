@@ -1,0 +1,84 @@
+"""What the built wheel ships: build it, install it (not editable) into a fresh virtual environment, and run every
+env, both benchmark suites and the default studies from the installed package alone.
+
+An editable install reads the data files from the checkout, so a wheel missing them passes every other test;
+this one runs from a folder with no checkout in sight.
+"""
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FROM_THE_WHEEL = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    import issoku
+    from issoku.envs.registry import env_ids, make_env
+    from issoku.evaluation.benchmark import load_suite, shipped_suites
+    from issoku.evaluation.commands import default_studies
+    from issoku.evaluation.config import build_tournament, load_study
+    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.tournament import Tournament, run_tournament
+
+    venv = Path(sys.prefix).resolve()
+    assert Path(issoku.__file__).resolve().is_relative_to(venv), issoku.__file__
+    for env_id in env_ids():
+        env = make_env(env_id)
+        env.reset(seed=1)
+        rng = np.random.default_rng(1)
+        for agent in env.agent_iter(max_iter=200):
+            observation, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        print("env", env_id)
+    assert sorted(shipped_suites()) == ["breath_duel_v0", "tempo_duel_v0"], shipped_suites()
+    with MatchStore(Path("m.sqlite")) as store:
+        for name in shipped_suites():
+            suite = load_suite(name)
+            references = build_tournament(suite)
+            run_tournament(Tournament(references.env_factory, references.policies[:2], references.loadouts[:1],
+                                      games_per_pair=1), store, workers=0, progress=False)
+            print("suite", name)
+        assert len(default_studies()) == 4, default_studies()
+        for path in default_studies():
+            study = build_tournament(load_study(path))
+            run_tournament(Tournament(study.env_factory, study.policies[:2], study.loadouts[:2], games_per_pair=1,
+                                      mirrors=study.mirrors), store, workers=0, progress=False)
+            print("study", path.name)
+""")
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(tmp_path):
+    source = tmp_path / "source"  # the checkout's files only: a build/ folder left by an earlier build would
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,  # hide a gap
+                            capture_output=True, text=True).stdout.splitlines()
+    for name in listed:
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(source), "-w", str(wheels)],
+                   check=True, capture_output=True, timeout=300)
+    (wheel,) = wheels.glob("issoku-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
+                   capture_output=True, timeout=300)
+    run = subprocess.run([str(python), "-c", FROM_THE_WHEEL], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.splitlines()
+    assert sum(line.startswith("env ") for line in lines) >= 3
+    assert sum(line.startswith("suite ") for line in lines) == 2 and sum(line.startswith("study ") for line in lines) == 4
+    help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=120)
+    assert help_text.returncode == 0 and "balance-report" in help_text.stdout
