@@ -49,6 +49,9 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
                                                                  ["mikkyo_monk", "wildman", "kenshi", "ronin"]]}),
     "tempo_duel_v0": ("tempo_duel_v0", {}),
     "tempo_duel_v0-knight_vs_fencer": ("tempo_duel_v0", {"fighters": ["knight", "fencer"], "start_distance": 8}),
+    "encounter_duel_v0": ("encounter_duel_v0", {}),
+    "encounter_duel_v0-kusari_vs_monk_focused": ("encounter_duel_v0", {"fighters": ["kusari_fighter", "tonfa_monk"],
+                                                                      "start_distance": 1, "focused_attack": True}),
 }
 """Every env id and the configurations fuzzed (and transcribed by :mod:`benchmarks.playthroughs`)."""
 

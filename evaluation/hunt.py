@@ -239,11 +239,11 @@ def check_same_hunt(saved: Mapping[str, Any], config: HuntConfig, where: Path) -
 def _mixture_shares(records: Sequence[MatchRecord], mixture: Mapping[str, float],
                     label: Callable[[str], str]) -> dict[str, float]:
     """The action shares of the mixture: each member's shares (over all its games) weighted by its weight."""
-    total: Counter[str] = Counter()
+    total: dict[str, float] = {}
     for name, weight in mixture.items():
         for kind, share in action_shares(records, name, label).items():
-            total[kind] += weight * share
-    return dict(total.most_common())
+            total[kind] = total.get(kind, 0.0) + weight * share
+    return dict(sorted(total.items(), key=lambda item: -item[1]))
 
 
 @dataclass(frozen=True)

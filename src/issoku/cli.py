@@ -113,6 +113,45 @@ def tempo_duel(
                  "draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
 
 
+@app.command("encounter-duel")
+def encounter_duel(
+    seed: int = typer.Option(7, help="Seed of the encounter's dice (the same seed gives the same fight)."),
+    fighter_a: str = typer.Option("kenshi", "--a", help="Archetype of seat 0 (see rules/encounters/data/archetypes.toml)."),
+    fighter_b: str = typer.Option("ono_brute", "--b", help="Archetype of seat 1."),
+    agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: aggressive, defensive, heuristic, random."),
+    agent_b: str = typer.Option("aggressive", help="Scripted agent of seat 1."),
+    start_distance: int = typer.Option(4, help="Squares of 5 ft between the fighters at the start (EN-G10)."),
+    data: Optional[Path] = typer.Option(None, help="A folder of encounter data files replacing the shipped ones."),
+    json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
+) -> None:
+    """Play one seeded encounter duel (001) between two scripted fighters and print its event log."""
+    from issoku.agents.encounter_scripted import SCRIPTED
+    from issoku.agents.play import play_fight
+    from issoku.agents.policy import RandomLegal
+    from issoku.rules.encounters import EncounterDuel
+    from issoku.rules.encounters.content import DATA_DIR
+    from issoku.rules.kernel.content import DataError
+
+    agents = {**SCRIPTED, "random": RandomLegal}
+    for agent in (agent_a, agent_b):
+        if agent not in agents:
+            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(agents)}")
+    try:
+        ruleset = EncounterDuel((fighter_a, fighter_b), start_distance=start_distance,
+                                data_dir=DATA_DIR if data is None else data)
+    except DataError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    state = play_fight(ruleset.new_initial_state(seed), [agents[agent_a](seed=seed), agents[agent_b](seed=seed + 1)])
+    names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
+             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
+    returns = state.returns()
+    _print_fight(state, names, json_lines,
+                 "draw at the round limit" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+
+
 def _print_fight(state: Any, names: list[str], json_lines: bool, verdict: str) -> None:
     """A played fight for a person (every event, the final position, the verdict) or as JSON lines."""
     if json_lines:

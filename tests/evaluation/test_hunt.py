@@ -53,7 +53,7 @@ def test_a_hunt_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
     straight = hunt(HuntConfig(out=str(tmp_path / "straight"), **TINY))
     out = tmp_path / "killed"
     command = [sys.executable, "-c", "import sys; from tests.evaluation.test_hunt import *; "
-               f"hunt(HuntConfig(out=sys.argv[1], **TINY))", str(out)]
+               "hunt(HuntConfig(out=sys.argv[1], **TINY))", str(out)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
     while not (out / "agents" / "br1.zip").exists() and process.poll() is None and time.monotonic() < deadline:

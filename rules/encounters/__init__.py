@@ -1,0 +1,8 @@
+"""Encounters (system 001): XkY dice, Armor Target Numbers, raises, stances, Wounds, grapples."""
+
+from issoku.rules.encounters.actions import ACTION_NAMES, action
+from issoku.rules.encounters.content import load_catalog
+from issoku.rules.encounters.ruleset import EncounterDuel
+from issoku.rules.encounters.state import EncounterState
+
+__all__ = ["ACTION_NAMES", "EncounterDuel", "EncounterState", "action", "load_catalog"]

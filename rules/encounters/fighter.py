@@ -1,0 +1,109 @@
+"""One character in an encounter: the sheet it fights with and everything that changes during the fight.
+
+The sheet (:class:`~issoku.rules.encounters.content.Archetype`) never changes; a :class:`Combatant`
+holds the Wounds, initiative, stance, actions left this turn, Void Points, weapon in hand and statuses.
+"""
+
+from __future__ import annotations
+
+from issoku.rules.encounters import wounds as w
+from issoku.rules.encounters.combat import WATER, Defence, stance_atn_bonus, stance_atn_malus, DEFLECT_BONUS
+from issoku.rules.encounters.content import Archetype, Weapon
+
+READY, HELD, GROUND = "ready", "held", "ground"
+"""Where the character's own weapon is: readied in hand, held but not readied, or on the ground (EN-G13)."""
+SIMPLE_ACTIONS_PER_TURN = 2   # EN-010
+
+
+class Combatant:
+    """The changing state of one character (see the module docstring)."""
+
+    __slots__ = ("sheet", "ranks", "rings", "_rank_at", "unarmed", "wounds", "initiative", "tie_seq", "stance",
+                 "began_in_void", "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions",
+                 "free_used", "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
+                 "extra_attack_done", "stun_tn", "disarm_free_raise")
+
+    def __init__(self, sheet: Archetype, unarmed: Weapon) -> None:
+        self.sheet = sheet
+        self.ranks = w.thresholds(sheet.ring("earth"), sheet.mook)
+        self.rings = {name: sheet.ring(name) for name in ("earth", "water", "fire", "air", "void")}
+        self._rank_at: tuple[int, w.Rank] = (0, w.rank(0, self.ranks))   # (wounds, rank): read often, changes rarely
+        self.unarmed = unarmed
+        self.wounds = 0
+        self.initiative = 0
+        self.tie_seq = 0
+        self.stance = WATER
+        self.began_in_void = False
+        self.void_bonus_used = False
+        self.void_points = sheet.void                       # EN-G07: the Void Ring, none recovered
+        self.void_spent: set[str] = set()                   # EN-105: each effect once per round
+        self.boost_armed = False
+        self.simple_actions = 0
+        self.free_used: set[str] = set()                    # EN-013: each Free Action once per turn
+        self.small_readies = 0                              # EN-020: twice per turn
+        self.moved = 0                                      # squares moved this round (EN-104)
+        self.earth_bonus = 0                                # EN-062, until the next turn
+        self.deflect = False                                # EN-108, until the end of the round
+        self.prone = False                                  # EN-121
+        self.maintain = False                               # EN-097
+        self.weapon_state = READY
+        self.extra_attack_done = False                      # EN-076: once per turn
+        self.stun_tn: int | None = None                     # EN-113: the TN to shake Stun off; None: not stunned
+        self.disarm_free_raise = 0                          # EN-091: own turn ends it still lasts (0: none)
+
+    def clone(self) -> "Combatant":
+        """An independent copy."""
+        copy = Combatant.__new__(Combatant)
+        for name in self.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.void_spent = set(self.void_spent)
+        copy.free_used = set(self.free_used)
+        return copy
+
+    # -- derived numbers ----------------------------------------------------------------------------
+
+    def trait(self, name: str) -> int:
+        """A trait's value."""
+        return self.sheet.traits[name]
+
+    def ring(self, name: str) -> int:
+        """A ring's value (EN-G05)."""
+        return self.rings[name]
+
+    @property
+    def weapon(self) -> Weapon:
+        """The weapon attacks use: the character's own when readied, bare hands otherwise."""
+        return self.sheet.weapon if self.weapon_state == READY else self.unarmed
+
+    @property
+    def free_hand(self) -> bool:
+        """EN-G13: a [Large] weapon in hand takes both hands; anything else leaves one free."""
+        return self.weapon_state == GROUND or self.sheet.weapon.hands < 2
+
+    def rank(self) -> w.Rank:
+        """The current wound rank (EN-043)."""
+        wounds, current = self._rank_at
+        if wounds != self.wounds:
+            current = w.rank(self.wounds, self.ranks)
+            self._rank_at = (self.wounds, current)
+        return current
+
+    def wound_penalty(self) -> int:
+        """EN-043: the malus on every test and contest (none once Out or Dead: they act no more)."""
+        return w.penalty(self.rank())
+
+    def can_act(self) -> bool:
+        """EN-052 / EN-053: not Out, not Dead."""
+        return w.can_act(self.rank())
+
+    def defence(self, grappled: bool) -> Defence:
+        """The parts of this character's ATN now (EN-067..073)."""
+        return Defence(
+            reflexes=self.trait("reflexes"), armour=self.sheet.armour.bonus,
+            stance=stance_atn_bonus(self.stance, self.ring("air"), self.sheet.skill("defense"), self.earth_bonus),
+            misc=DEFLECT_BONUS if self.deflect else 0, maluses=stance_atn_malus(self.stance),
+            grappled=grappled, prone=self.prone)
+
+    def move_cap(self) -> int:
+        """EN-104: 20 × Water ft a round, in 5-ft squares."""
+        return 4 * self.ring("water")

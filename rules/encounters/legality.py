@@ -1,0 +1,124 @@
+"""What a character may do now: the legal actions of each decision, read off the state (never changed here).
+
+The state machine (:mod:`.state`) asks these functions and applies what they allow; keeping them apart
+keeps "what may be done" (each condition with its rule ID) in one short module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from issoku.rules.encounters.actions import (
+    ATTACKS, CODEC, EARTH_DEFEND, G_BREAK, G_HIT, G_MAINTAIN, G_NEVERMIND, G_THROW,
+    GRAPPLE, LET_GO, MOVES, PASS, READY_WEAPON, RECOVER, STAND, STANCE_ACTIONS, VOID_ACCELERATE, VOID_BOOST,
+    VOID_DEFLECT, WEAPON_GRAPPLE,
+)
+from issoku.rules.encounters.combat import AIR, EARTH, FIRE, STANCES, VOID, WATER
+from issoku.rules.encounters.fighter import GROUND, HELD, READY
+
+if TYPE_CHECKING:
+    from issoku.rules.encounters.state import EncounterState
+
+
+def round_start(state: "EncounterState", seat: int) -> list[int]:
+    """EN-007, EN-105: Accelerate and Deflect, each once a round, while Void Points last (EN-G07)."""
+    f = state.fighters[seat]
+    legal = [PASS]
+    if f.void_points > 0:
+        legal += [a for a, name in ((VOID_ACCELERATE, "accelerate"), (VOID_DEFLECT, "deflect"))
+                  if name not in f.void_spent]
+    return sorted(legal)
+
+
+def stance(state: "EncounterState", seat: int) -> list[int]:
+    """EN-011, with Prone's Water or Air only (EN-121) and Stun's Air or Earth only (EN-113)."""
+    f = state.fighters[seat]
+    allowed = tuple(s for s in STANCES if not (f.prone and s not in (WATER, AIR))
+                    and not (f.stun_tn is not None and s not in (AIR, EARTH)))
+    return sorted(STANCE_ACTIONS[s] for s in allowed)
+
+
+def act(state: "EncounterState", seat: int) -> list[int]:
+    """EN-010..015: what the turn's character may do next (grappled: only the grapple actions, EN-085)."""
+    f = state.fighters[seat]
+    legal = [PASS]
+    sa = f.simple_actions
+    if f.void_points > 0 and "boost" not in f.void_spent and not f.boost_armed:
+        legal.append(VOID_BOOST)                                                       # EN-107
+    if state.grapple:                                                               # EN-085, EN-A08
+        if sa >= 1:
+            legal.append(G_BREAK)
+        if "nevermind" not in f.free_used:
+            legal.append(G_NEVERMIND)                                             # EN-099
+        if state.controller == seat:
+            if sa >= 2:
+                legal += [G_HIT, G_MAINTAIN]
+            if sa >= 1:
+                legal.append(G_THROW)
+        return sorted(legal)
+    if sa >= 2 and f.stance not in (AIR, EARTH):                                   # EN-061, EN-062
+        legal += attacks(state, seat)
+    if sa >= 2 and f.stance == EARTH:
+        legal.append(EARTH_DEFEND)                                                # EN-062
+    if sa >= 2 and f.free_hand and state.distance == 1:
+        legal.append(GRAPPLE)                                                     # EN-083
+    if sa >= 2 and f.weapon_state == READY and f.sheet.weapon.grapple and state.distance == 1:
+        legal.append(WEAPON_GRAPPLE)                                              # EN-088
+    legal += moves(state, seat)
+    if f.prone and sa >= 1:
+        legal.append(STAND)                                                       # EN-121
+    if f.weapon_state != GROUND and f.sheet.weapon.name != "unarmed" and "let_go" not in f.free_used:
+        legal.append(LET_GO)                                                      # EN-022
+    if f.weapon_state == GROUND and sa >= 1:
+        legal.append(RECOVER)                                                     # EN-030
+    if f.weapon_state == HELD and (sa >= 1 or (f.sheet.weapon.size == "small" and f.small_readies < 2)):
+        legal.append(READY_WEAPON)                                                # EN-020, EN-027
+    return sorted(legal)
+
+
+def attacks(state: "EncounterState", seat: int, free: bool = False) -> list[int]:
+    """EN-066 / EN-G19: a target within the weapon's range; Prone forbids [Large] weapons (EN-121)."""
+    f = state.fighters[seat]
+    weapon = f.weapon
+    if state.distance > weapon.range or (f.prone and weapon.size == "large"):
+        return []
+    return [CODEC.encode(a) for a in ATTACKS
+            if not (a.special in ("disarm",) and state.fighters[1 - seat].weapon_state != READY)
+            and not (free and a.special == "extra_attack")
+            and not (a.special == "pull" and state.distance == 1)
+            and not (f.extra_attack_done and a.special == "extra_attack")
+            and not (a.special == "focus_head" and not state.ruleset.focused_attack)
+            and a.special != "tactical_strike"]                                   # EN-082: no party
+
+
+def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:
+    """Squares a move of ``kind`` covers (EN-102, EN-103, EN-121 Crawl; Fire's +5 ft, EN-063), within
+    the round's cap (EN-104)."""
+    f = state.fighters[seat]
+    water = f.ring("water")
+    squares = {"free_move": water + (1 if f.stance == FIRE else 0), "simple_move": 2 * water, "crawl": water}[kind]
+    return max(0, min(squares, f.move_cap() - f.moved))
+
+
+def moves(state: "EncounterState", seat: int) -> list[int]:
+    """EN-101..104: Earth and Void stances cannot move (EN-062, EN-064, EN-A04); Prone only crawls;
+    Fire cannot step away from an adjacent enemy (EN-063, EN-G10)."""
+    f = state.fighters[seat]
+    if f.stance in (EARTH, VOID):
+        return []
+    legal = []
+    for flat, (kind, direction) in MOVES.items():
+        if (kind == "crawl") != f.prone:
+            continue
+        cost = {"free_move": 0, "simple_move": 1, "crawl": 2}[kind]
+        if f.simple_actions < cost or (kind == "free_move" and "free_move" in f.free_used):
+            continue
+        if move_allowance(state, seat, kind) == 0:
+            continue
+        if direction == "toward" and state.distance == 1:
+            continue
+        if direction == "away" and (state.distance == state.ruleset.max_distance
+                                    or (f.stance == FIRE and state.distance == 1)):
+            continue
+        legal.append(flat)
+    return legal

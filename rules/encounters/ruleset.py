@@ -1,0 +1,68 @@
+"""The encounter duel (001) as a :class:`~issoku.rules.kernel.protocol.Ruleset`: two characters, one distance.
+
+With two characters on EN-G10's open 5-ft grid only the distance between them matters (a step changes
+the Chebyshev distance by at most one square), so the duel tracks that distance in squares, from 1
+(adjacent) to ``max_distance`` (the arena's edge). The ruleset holds the two sheets (from validated
+data), the table settings (start distance, round limit, the ten-dice rule), the action table and the
+observation schema; ``new_initial_state`` starts an encounter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from issoku.rules.encounters.actions import ACTION_NAMES
+from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
+from issoku.rules.encounters.observation import SPEC, profile
+from issoku.rules.encounters.state import DECISION_KINDS, EncounterState
+from issoku.rules.kernel import Dice, EventLog
+
+
+class EncounterDuel:
+    """A configured 1v1 encounter (the inventory's EN DUEL ruleset; docs/rules/encounters.md says which
+    rules are in)."""
+
+    name = "encounter_duel"
+    version = 0
+    seat_names = ("player_0", "player_1")
+    seat_teams = (0, 1)
+    action_names = ACTION_NAMES
+    decision_kinds = DECISION_KINDS
+    observation_spec = SPEC
+
+    def __init__(self, fighters: tuple[str, str] = ("kenshi", "ono_brute"), *, catalog: Catalog | None = None,
+                 data_dir: Path | str = DATA_DIR, start_distance: int = 4, round_limit: int = 30,
+                 max_distance: int = 12, ten_dice_rule: bool = True, focused_attack: bool = False) -> None:
+        """``start_distance`` and ``max_distance`` in 5-ft squares; ``round_limit`` ends in a draw (EN-G18);
+        ``focused_attack`` offers the Focused Attack on the head, which Stuns (EN-079, EN-G08: off by default)."""
+        self.catalog = catalog if catalog is not None else load_catalog(data_dir)
+        if len(fighters) != 2:
+            raise ValueError("a duel needs exactly two fighters")
+        unknown = [name for name in fighters if name not in self.catalog.archetypes]
+        if unknown:
+            raise ValueError(f"unknown fighter(s) {unknown}; known: {sorted(self.catalog.archetypes)}")
+        if not 1 <= start_distance <= max_distance:
+            raise ValueError("start_distance must lie in 1..max_distance")
+        if round_limit < 1:
+            raise ValueError("round_limit must be >= 1")
+        self.fighters = tuple(fighters)
+        self.sheets = tuple(self.catalog.archetypes[name] for name in fighters)
+        self.start_distance = start_distance
+        self.round_limit = round_limit
+        self.max_distance = max_distance
+        self.ten_dice_rule = ten_dice_rule
+        self.focused_attack = focused_attack
+        unarmed = self.catalog.weapons["unarmed"]
+        self.profiles = tuple((profile(sheet, sheet.weapon), profile(sheet, unarmed)) for sheet in self.sheets)
+        settings = (self.name, self.version, self.fighters, start_distance, round_limit, max_distance,
+                    ten_dice_rule, focused_attack, self.catalog.digest)
+        self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
+
+    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,
+                          dice: Dice | None = None) -> EncounterState:
+        """A fresh encounter drawing chance from ``default_rng(seed)``, or from ``dice`` (ScriptedDice in tests)."""
+        return EncounterState(self, dice if dice is not None else Dice(seed), EventLog(enabled=record_events))
+
+    def __repr__(self) -> str:
+        return f"EncounterDuel(fighters={self.fighters}, fingerprint={self.fingerprint})"
