@@ -121,7 +121,7 @@ def encounter_duel(
     agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: aggressive, defensive, heuristic, random."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of seat 1."),
     start_distance: int = typer.Option(4, help="Squares of 5 ft between the fighters at the start (EN-G10)."),
-    data: Optional[Path] = typer.Option(None, help="A folder of encounter data files replacing the shipped ones."),
+    data: Optional[Path] = typer.Option(None, help="A folder of encounter data files replacing the shipped ones; default: the shipped rules/encounters/data."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded encounter duel (001) between two scripted fighters and print its event log."""
@@ -398,8 +398,8 @@ def balance_report(
     play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
     composition_kind: str = typer.Option(None, help="Decision kind whose runs form compositions (breath_duel_v0: breath); default: the study's."),
     composition_end: list[str] = typer.Option(None, help="Action closing a composition (e.g. end_breath); repeat; default: the study's."),
-    variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/): play each touched study under both versions, report what moved."),
-    base: Path = typer.Option(None, "--base", help="With --variant: compare against this variant folder instead of the shipped rules."),
+    variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/): play each touched study under both versions, report what moved. Default: none (the plain report)."),
+    base: Path = typer.Option(None, "--base", help="With --variant: compare against this variant folder instead of the shipped rules (the default)."),
     pool_versions: bool = typer.Option(False, "--pool-versions", help="Mix the rules versions the store holds into one section (the headlines say so)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
@@ -453,7 +453,7 @@ def hunt(
     threshold: float = typer.Option(0.05, help="Stop once the gain's 95 % upper bound is below this (return units)."),
     seed: int = typer.Option(0, help="Seed of games and training."),
     warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface)."),
-    matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat."),
+    matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat. Default: none (the env's own fighters, fixed)."),
     workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
     n_envs: int = typer.Option(8, "--n-envs", help="Training envs of each best response."),
     subprocess_envs: bool = typer.Option(False, "--subprocess-envs", help="One process per training env (SubprocVecEnv); slower than one process on a loaded 2-core machine (docs/benchmarks.md)."),

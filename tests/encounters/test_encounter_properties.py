@@ -45,7 +45,7 @@ def test_action_codec_round_trips_and_derives_its_size():
        pair=st.sampled_from([("kenshi", "ono_brute"), ("tonfa_monk", "archer"), ("yari_guard", "bandit"),
                              ("kusari_fighter", "tonfa_monk")]), focused_attack=st.booleans())
 def test_masked_in_accepted_masked_out_rejected(seed, policy_seed, pair, focused_attack):
-    env = encounter_duel_v0.env(pair, start_distance=2, focused_attack=focused_attack)
+    env = encounter_duel_v0.env(pair, start_distance=2, focused_attack=focused_attack, illegal_action="raise")
     play_checking_masks(env, seed, policy_seed, max_decisions=120)
 
 
