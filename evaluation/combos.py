@@ -38,6 +38,7 @@ from tqdm import tqdm
 from issoku.evaluation.metrics import CompositionSpec, Proportion, wilson
 from issoku.evaluation.metrics import compositions as metric_compositions
 from issoku.evaluation.records import MatchRecord
+from issoku.rules.kernel.chance import CountingDice, enumerate_chance
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
@@ -100,27 +101,6 @@ class ComboJob:
     exact_dice: int
     seed: int = 0
     defender: str = DEFENDER
-
-
-class _NeedDie(Exception):
-    """The enumerating dice ran past their scripted prefix."""
-
-
-class _PrefixDice(Dice):
-    """Dice that play a fixed prefix of d10 faces, then ask for the next one (depth-first enumeration)."""
-
-    __slots__ = ("_faces", "_used")
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        super().__init__(0)
-        self._faces = faces
-        self._used = 0
-
-    def d10(self) -> int:
-        if self._used >= len(self._faces):
-            raise _NeedDie
-        self._used += 1
-        return self._faces[self._used - 1]
 
 
 def wielder(catalog: Any, weapon: str) -> dict[str, str]:
@@ -217,45 +197,26 @@ class _Bench:
         return wounds - defender.wounds, max(0, shaved), energy - attacker.energy
 
 
-class _CountingDice(Dice):
-    """Seeded dice that count the d10s they roll (to decide whether a cell is small enough to enumerate)."""
-
-    __slots__ = ("rolled",)
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.rolled = 0
-
-    def d10(self) -> int:
-        self.rolled += 1
-        return super().d10()
-
-
 def _exact(bench: _Bench, start: Any, composition: Sequence[str], aim: str,
            max_dice: int) -> tuple[Fraction, ...] | None:
-    """Exact expectations (Wounds, guard, Energy) over every face sequence of at most ``max_dice`` d10s, else None."""
+    """Exact expectations (Wounds, guard, Energy) over every face sequence of at most ``max_dice`` dice, else None."""
     probe = start.clone()
-    probe.dice = _CountingDice(0)
-    if bench.play(probe, composition, aim) is None or probe.dice.rolled > max_dice:
+    counter = CountingDice(0)
+    probe.set_dice(counter)
+    if bench.play(probe, composition, aim) is None or counter.drawn > max_dice:
         return None
-    totals = [Fraction(0)] * 3
-    stack: list[tuple[int, ...]] = [()]
-    while stack:
-        faces = stack.pop()
+
+    def play(dice: Dice) -> tuple[int, int, int] | None:
         state = start.clone()
-        state.dice = _PrefixDice(faces)
-        try:
-            outcome = bench.play(state, composition, aim)
-        except _NeedDie:
-            if len(faces) >= max_dice:
-                return None
-            stack.extend(faces + (face,) for face in range(10, 0, -1))
-            continue
-        if outcome is None:
-            return None
-        weight = Fraction(1, 10 ** len(faces))
-        totals = [total + weight * value for total, value in zip(totals, outcome)]
-    return tuple(totals)
+        state.set_dice(dice)
+        return bench.play(state, composition, aim)
+
+    outcomes = enumerate_chance(play, max_dice)
+    if outcomes is None or any(outcome is None for _, outcome in outcomes):
+        return None
+    weights = [probability for probability, _ in outcomes]
+    return tuple(sum((weight * value for weight, value in zip(weights, column)), Fraction(0))
+                 for column in zip(*(outcome for _, outcome in outcomes)))
 
 
 def _measure(bench: _Bench, at_rung: Sequence[Any], composition: Sequence[str], aim: str,

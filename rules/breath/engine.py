@@ -259,6 +259,11 @@ class BreathState:
         """Forget the cached legal set: a set-up outside the rules (a test, the combo bench) moved the state."""
         self._legal_cache = None
 
+    def set_dice(self, dice: Dice) -> None:
+        """Draw chance from ``dice`` from now on: analysis tools count or enumerate the rolls of a piece of play
+        (:mod:`issoku.rules.kernel.chance`) through this, never by replacing engine internals."""
+        self.dice = dice
+
     # -- helpers for modules -------------------------------------------------------------------------
     def emit(self, rule: str, kind: str, actor: int | None, **data: Any) -> None:
         """Append to the event log."""
