@@ -6,6 +6,7 @@ dependencies (torch) load only when used.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
@@ -46,40 +47,16 @@ def duel(
 ) -> None:
     """Play one seeded breath duel (or, with --ma, a Ma and Blade duel) between two scripted fighters and
     print its event log."""
-    from issoku.agents.play import play_fight
-    from issoku.agents.registry import POLICY_FACTORIES, make_policy
-    from issoku.inputs import BadInput, bounded, one_line_errors
-    from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
+    from issoku.envs import breath_duel_v0
 
-    def registered(agent: str) -> str:
-        """A short name is the fight's own scripted agent (``heuristic`` is ``ma_heuristic`` with --ma)."""
-        for name in (f"{'ma' if ma else 'breath'}_{agent}", agent):
-            if name in POLICY_FACTORIES:
-                return name
-        raise BadInput(f"unknown agent {agent!r}; choose from aggressive, defensive, heuristic"
-                       f"{', distance_keeper' if ma else ''} or {', '.join(POLICY_FACTORIES)}")
+    def ruleset() -> Any:
+        fighters = [{"archetype": fighter_a, "weapon": weapon_a}, {"archetype": fighter_b, "weapon": weapon_b}]
+        duel_options = dict(kind=kind, mode="sparring" if sparring else "shinken_shobu", stage=stage) if ma else {}
+        return breath_duel_v0.make_ruleset([{k: v for k, v in f.items() if v is not None} for f in fighters], ma=ma,
+                                           data=data or None, **duel_options)
 
-    with one_line_errors("duel"):
-        bounded("--seed", seed, 0)
-        policy_names = [registered(agent_a), registered(agent_b)]
-        config = BreathConfig((FighterSpec(fighter_a, 0, weapon=weapon_a), FighterSpec(fighter_b, 1, weapon=weapon_b)))
-        if ma:
-            from issoku.rules.ma.config import DuelMode, MaDuelConfig
-            from issoku.rules.ma.duel import ma_duel
-            from issoku.rules.ma.ladder import DuelKind
-
-            duel_config = MaDuelConfig(kind=DuelKind(kind), stage=stage,
-                                       mode=DuelMode.SPARRING if sparring else DuelMode.SHINKEN_SHOBU)
-            ruleset = ma_duel(duel_config, config, data=data or None)
-        else:
-            ruleset = BreathRuleset(config, data=data or None)
-    state = play_fight(ruleset.new_initial_state(seed),
-                       [make_policy(name, seed=seed + seat, ruleset=ruleset) for seat, name in enumerate(policy_names)])
-    names = [f"{name}({sheet.name},{agent})" for name, sheet, agent in
-             zip(ruleset.seat_names, ruleset.sheets, (agent_a, agent_b))]
-    winner = state.winner_side()
-    _print_fight(state, names, json_lines,
-                 "draw at the round limit" if winner is None else f"side {winner} wins: {names[winner]}")
+    _play_duel("duel", ruleset, (agent_a, agent_b), ("ma_" if ma else "breath_",), seed, json_lines,
+               lambda built: [sheet.name for sheet in built.sheets])
 
 
 @app.command("tempo-duel")
@@ -94,23 +71,11 @@ def tempo_duel(
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded tempo duel (003) between two scripted fighters and print its event log."""
-    from issoku.agents.play import play_fight
-    from issoku.agents.tempo_scripted import SCRIPTED
-    from issoku.inputs import BadInput, bounded, one_line_errors
-    from issoku.rules.tempo import TempoDuel
+    from issoku.envs import tempo_duel_v0
 
-    with one_line_errors("tempo-duel"):
-        bounded("--seed", seed, 0)
-        for agent in (agent_a, agent_b):
-            if agent not in SCRIPTED:
-                raise BadInput(f"unknown agent {agent!r}; choose from {', '.join(SCRIPTED)}")
-        ruleset = TempoDuel((fighter_a, fighter_b), initiator=initiator, start_distance=start_distance)
-    state = play_fight(ruleset.new_initial_state(seed), [SCRIPTED[agent_a](seed=seed), SCRIPTED[agent_b](seed=seed + 1)])
-    names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
-             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
-    returns = state.returns()
-    _print_fight(state, names, json_lines,
-                 "draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+    _play_duel("tempo-duel", lambda: tempo_duel_v0.make_ruleset((fighter_a, fighter_b), initiator,
+                                                                  start_distance=start_distance),
+               (agent_a, agent_b), ("tempo_",), seed, json_lines, lambda built: list(built.fighters))
 
 
 @app.command("encounter-duel")
@@ -125,31 +90,42 @@ def encounter_duel(
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded encounter duel (001) between two scripted fighters and print its event log."""
-    from issoku.agents.encounter_scripted import SCRIPTED
-    from issoku.agents.play import play_fight
-    from issoku.agents.policy import RandomLegal
-    from issoku.rules.encounters import EncounterDuel
-    from issoku.rules.encounters.content import DATA_DIR
-    from issoku.rules.kernel.content import DataError
+    from issoku.envs import encounter_duel_v0
 
-    agents = {**SCRIPTED, "random": RandomLegal}
-    for agent in (agent_a, agent_b):
-        if agent not in agents:
-            raise typer.BadParameter(f"unknown agent {agent!r}; choose from {', '.join(agents)}")
-    try:
-        ruleset = EncounterDuel((fighter_a, fighter_b), start_distance=start_distance,
-                                data_dir=DATA_DIR if data is None else data)
-    except DataError as error:
-        typer.echo(str(error), err=True)
-        raise typer.Exit(2) from None
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
-    state = play_fight(ruleset.new_initial_state(seed), [agents[agent_a](seed=seed), agents[agent_b](seed=seed + 1)])
+    _play_duel("encounter-duel", lambda: encounter_duel_v0.make_ruleset(
+        (fighter_a, fighter_b), start_distance=start_distance, data=None if data is None else str(data)),
+        (agent_a, agent_b), ("encounter_",), seed, json_lines, lambda built: list(built.fighters))
+
+
+def _play_duel(command: str, make_ruleset: Callable[[], Any], agents: Sequence[str], prefixes: Sequence[str],
+               seed: int, json_lines: bool, fighter_names: Callable[[Any], list[str]]) -> None:
+    """The duel commands' one way: the ruleset from its env's ``make_ruleset``, the agents from the registry (a
+    short name is the ruleset's own scripted agent: ``heuristic`` is ``ma_heuristic`` with --ma), one seeded
+    fight played at engine level and printed."""
+    from issoku.agents.play import play_fight
+    from issoku.agents.registry import POLICY_FACTORIES, make_policy
+    from issoku.inputs import BadInput, bounded, one_line_errors
+
+    def registered(agent: str) -> str:
+        for name in (*(prefix + agent for prefix in prefixes), agent):
+            if name in POLICY_FACTORIES:
+                return name
+        own = sorted(name.removeprefix(prefix) for name in POLICY_FACTORIES for prefix in prefixes
+                     if name.startswith(prefix))
+        raise BadInput(f"unknown agent {agent!r}; choose from {', '.join(own)} or any registered policy "
+                       f"({', '.join(POLICY_FACTORIES)})")
+
+    with one_line_errors(command):
+        bounded("--seed", seed, 0)
+        policy_names = [registered(agent) for agent in agents]
+        ruleset = make_ruleset()
+        policies = [make_policy(name, seed=seed + seat, ruleset=ruleset) for seat, name in enumerate(policy_names)]
+    state = play_fight(ruleset.new_initial_state(seed), policies)
     names = [f"{seat}({fighter},{agent})" for seat, fighter, agent in
-             zip(ruleset.seat_names, ruleset.fighters, (agent_a, agent_b))]
+             zip(ruleset.seat_names, fighter_names(ruleset), agents)]
     returns = state.returns()
     _print_fight(state, names, json_lines,
-                 "draw at the round limit" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
+                 "a draw" if returns[0] == returns[1] else f"{names[0 if returns[0] > 0 else 1]} wins")
 
 
 def _print_fight(state: Any, names: list[str], json_lines: bool, verdict: str) -> None:
