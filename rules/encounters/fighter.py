@@ -21,10 +21,13 @@ class Combatant:
     __slots__ = ("sheet", "ranks", "rings", "_rank_at", "unarmed", "wounds", "initiative", "tie_seq", "stance",
                  "began_in_void", "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions",
                  "free_used", "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
-                 "extra_attack_done", "stun_tn", "disarm_free_raise")
+                 "extra_attack_done", "stun_tn", "disarm_free_raise", "_atn_memo")
 
-    def __init__(self, sheet: Archetype, unarmed: Weapon) -> None:
+    def __init__(self, sheet: Archetype, unarmed: Weapon, atn_memo: dict | None = None) -> None:
+        """``atn_memo``: a dict for :meth:`atn` to keep its results in, shared by every fight of this sheet
+        (the ruleset keeps one per seat); a fresh one if none."""
         self.sheet = sheet
+        self._atn_memo: dict[tuple, int] = {} if atn_memo is None else atn_memo
         self.ranks = w.thresholds(sheet.ring("earth"), sheet.mook)
         self.rings = {name: sheet.ring(name) for name in ("earth", "water", "fire", "air", "void")}
         self._rank_at: tuple[int, w.Rank] = (0, w.rank(0, self.ranks))   # (wounds, rank): read often, changes rarely
@@ -103,6 +106,15 @@ class Combatant:
             stance=stance_atn_bonus(self.stance, self.ring("air"), self.sheet.skill("defense"), self.earth_bonus),
             misc=DEFLECT_BONUS if self.deflect else 0, maluses=stance_atn_malus(self.stance),
             grappled=grappled, prone=self.prone)
+
+    def atn(self, grappled: bool, melee: bool = True, ignore_armour: bool = False) -> int:
+        """The Armor Target Number now: :meth:`defence`'s (EN-067), memoised on everything it reads that
+        changes during a fight (the sheet's numbers never do)."""
+        key = (self.stance, self.earth_bonus, self.deflect, self.prone, grappled, melee, ignore_armour)
+        value = self._atn_memo.get(key)
+        if value is None:
+            value = self._atn_memo[key] = self.defence(grappled).atn(melee, ignore_armour)
+        return value
 
     def move_cap(self) -> int:
         """EN-104: 20 × Water ft a round, in 5-ft squares."""

@@ -8,6 +8,7 @@ value lies in [0, 1].
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,6 +60,16 @@ SPEC = ObservationSpec((
 ))
 
 _OFFSET = {name: SPEC.slice(name).start for name in SPEC.names}
+_DECISION_INDEX = {kind: i for i, kind in enumerate(DECISIONS)}
+_RANK_INDEX = {name: i for i, name in enumerate(RANK_NAMES)}
+_STANCE_INDEX = {name: i for i, name in enumerate(STANCES)}
+_FLAG = {name: i for i, name in enumerate(FLAGS)}
+_WEAPON_FLAG = {state: _FLAG[f"weapon_{state}"] for state in ("ready", "held", "ground")}
+_SIDES = tuple(tuple(_OFFSET[f"{prefix}_{field}"] for field in ("wounds", "rank", "stance", "numbers", "flags"))
+               for prefix in ("self", "opponent"))
+"""Offsets of the changing fields of each side, self then opponent."""
+_FLOAT32 = np.dtype(np.float32)
+"""Passed positionally: ``np.frombuffer(..., dtype=...)`` spends half its time parsing the keyword."""
 
 
 def profile(sheet: "Archetype", weapon: "Weapon") -> tuple[float, ...]:
@@ -73,42 +84,123 @@ def profile(sheet: "Archetype", weapon: "Weapon") -> tuple[float, ...]:
         sheet.skill("defense") / 10, sheet.skill("jujutsu") / 10, float(sheet.mook)])
 
 
-def _fill_side(vec: list[float], prefix: str, state: "EncounterState", seat: int) -> None:
+def templates(profiles: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]) -> tuple:
+    """Per seat, the observation's values that never change in a fight: ``templates(...)[seat][a][b]`` holds
+    the seat's own profile (``a``: 0 its weapon readied, 1 bare hands) and the opponent's (``b`` likewise),
+    zeros elsewhere, as an ``array.array("f")`` that :func:`encode` copies. The ruleset builds them once."""
+    start = (_OFFSET["self_profile"], _OFFSET["opponent_profile"])
+    built = []
+    for seat in (0, 1):
+        own, other = profiles[seat], profiles[1 - seat]
+        rows = []
+        for a in (0, 1):
+            row = []
+            for b in (0, 1):
+                values = array("f", bytes(4 * SPEC.size))
+                values[start[0]:start[0] + _PROFILE_SIZE] = array("f", own[a])
+                values[start[1]:start[1] + _PROFILE_SIZE] = array("f", other[b])
+                row.append(values)
+            rows.append(tuple(row))
+        built.append(tuple(rows))
+    return tuple(built)
+
+
+def _fill_side(values: array, side: tuple[int, ...], state: "EncounterState", seat: int) -> None:
+    """Store ``seat``'s changing fields at the offsets ``side``. A zero is never stored (the template holds
+    it); ``x / S if x < S else 1.0`` is ``min(1.0, x / S)`` for the integer counts."""
+    wounds_at, rank_at, stance_at, at, flags_at = side
     f = state.fighters[seat]
-    dead = f.ranks[-1].threshold
-    at = _OFFSET[f"{prefix}_wounds"]
-    vec[at], vec[at + 1] = min(1.0, f.wounds / dead), min(1.0, f.wounds / _SCALE_WOUNDS)
-    vec[_OFFSET[f"{prefix}_rank"] + RANK_NAMES.index(f.rank().name)] = 1.0
-    vec[_OFFSET[f"{prefix}_stance"] + STANCES.index(f.stance)] = 1.0
-    at = _OFFSET[f"{prefix}_numbers"]
-    cap = f.move_cap()
-    vec[at:at + 6] = [f.void_points / 5, min(1.0, max(0, state.atn(seat)) / _SCALE_ATN),
-                      min(1.0, max(0, f.initiative) / _SCALE_INITIATIVE), f.simple_actions / 2,
-                      min(1.0, f.moved / cap) if cap else 0.0, min(1.0, f.earth_bonus / 20)]
-    at = _OFFSET[f"{prefix}_flags"]
-    flags = (f.prone, state.grapple, state.controller == seat, f.weapon_state == "ready", f.weapon_state == "held",
-             f.weapon_state == "ground", f.boost_armed, f.began_in_void and not f.void_bonus_used, f.deflect,
-             f.maintain, "free_move" in f.free_used, f.extra_attack_done, f.stun_tn is not None,
-             state.weapon_grapple == seat, f.disarm_free_raise > 0)
-    vec[at:at + len(FLAGS)] = [float(flag) for flag in flags]
-    at = _OFFSET[f"{prefix}_profile"]
-    vec[at:at + _PROFILE_SIZE] = state.ruleset.profiles[seat][f.weapon_state != "ready"]
+    x = f.wounds
+    if x > 0:
+        dead = f.ranks[-1].threshold
+        values[wounds_at] = x / dead if x < dead else 1.0
+        values[wounds_at + 1] = x / _SCALE_WOUNDS if x < _SCALE_WOUNDS else 1.0
+    values[rank_at + _RANK_INDEX[f.rank().name]] = 1.0
+    values[stance_at + _STANCE_INDEX[f.stance]] = 1.0
+    x = f.void_points
+    if x:
+        values[at] = x / 5
+    x = state.atn(seat)
+    if x > 0:
+        values[at + 1] = x / _SCALE_ATN if x < _SCALE_ATN else 1.0
+    x = f.initiative
+    if x > 0:
+        values[at + 2] = x / _SCALE_INITIATIVE if x < _SCALE_INITIATIVE else 1.0
+    x = f.simple_actions
+    if x:
+        values[at + 3] = x / 2
+    x = f.moved
+    if x:
+        cap = f.move_cap()
+        if cap:
+            q = x / cap
+            values[at + 4] = q if q < 1.0 else 1.0
+    x = f.earth_bonus
+    if x:
+        q = x / 20
+        values[at + 5] = q if q < 1.0 else 1.0
+    if f.prone:
+        values[flags_at + _FLAG["prone"]] = 1.0
+    if state.grapple:
+        values[flags_at + _FLAG["grappled"]] = 1.0
+    if state.controller == seat:
+        values[flags_at + _FLAG["in_control"]] = 1.0
+    values[flags_at + _WEAPON_FLAG[f.weapon_state]] = 1.0
+    if f.boost_armed:
+        values[flags_at + _FLAG["boost_armed"]] = 1.0
+    if f.began_in_void and not f.void_bonus_used:
+        values[flags_at + _FLAG["void_stance_charged"]] = 1.0
+    if f.deflect:
+        values[flags_at + _FLAG["deflect"]] = 1.0
+    if f.maintain:
+        values[flags_at + _FLAG["maintain"]] = 1.0
+    if "free_move" in f.free_used:
+        values[flags_at + _FLAG["free_move_used"]] = 1.0
+    if f.extra_attack_done:
+        values[flags_at + _FLAG["extra_attack_used"]] = 1.0
+    if f.stun_tn is not None:
+        values[flags_at + _FLAG["stunned"]] = 1.0
+    if state.weapon_grapple == seat:
+        values[flags_at + _FLAG["weapon_grapple_started"]] = 1.0
+    if f.disarm_free_raise > 0:
+        values[flags_at + _FLAG["disarm_free_raise"]] = 1.0
 
 
 def encode(state: "EncounterState", seat: int) -> np.ndarray:
-    """The observation of ``seat`` (see :data:`SPEC`)."""
+    """The observation of ``seat`` (see :data:`SPEC`).
+
+    Speed: this runs on every env step. The profiles come from a copy of the seat's template
+    (:func:`templates`, chosen by who holds a readied weapon); the changing fields are stored into it by
+    index and the array's buffer becomes the observation without a conversion, as the breath encoder does
+    (docs/benchmarks.md). Values are computed in float64 and rounded to float32 as they are stored, which
+    is numpy's rounding: ``tests/encounters/test_encounter_observation_golden.py`` holds the bytes.
+    """
     rules = state.ruleset
-    vec = [0.0] * SPEC.size
-    if state.current_seat() == seat:
-        vec[_OFFSET["decision"] + DECISIONS.index(state.decision_kind())] = 1.0
-    if state.round and state.current_seat() is not None:
-        vec[_OFFSET["turn"]] = float(state.actor() == seat)
-    vec[_OFFSET["turn"] + 1] = float(state.order[0] == seat)
-    vec[_OFFSET["round"]] = min(state.round, rules.round_limit) / rules.round_limit
-    vec[_OFFSET["distance"]] = state.distance / rules.max_distance
+    fighters = state.fighters
+    values = rules.observation_templates[seat][fighters[seat].weapon_state != "ready"][
+        fighters[1 - seat].weapon_state != "ready"][:]
+    current = state.current_seat()
+    if current == seat:
+        values[_DECISION + _DECISION_INDEX[state.decision_kind()]] = 1.0
+    if state.round and current is not None and state.actor() == seat:
+        values[_TURN] = 1.0
+    if state.order[0] == seat:
+        values[_TURN + 1] = 1.0
+    x = state.round
+    if x:
+        values[_ROUND] = min(x, rules.round_limit) / rules.round_limit
+    x = state.distance
+    if x:
+        values[_DISTANCE] = x / rules.max_distance
     if state.pending is not None:
         p = state.pending
-        vec[_OFFSET["pending_damage"]] = min(1.0, max(0, p["rolled"] - p["reduction"]) / _SCALE_DAMAGE)
-    _fill_side(vec, "self", state, seat)
-    _fill_side(vec, "opponent", state, 1 - seat)
-    return np.array(vec, dtype=np.float32)
+        x = p["rolled"] - p["reduction"]
+        if x > 0:
+            values[_PENDING] = x / _SCALE_DAMAGE if x < _SCALE_DAMAGE else 1.0
+    _fill_side(values, _SIDES[0], state, seat)
+    _fill_side(values, _SIDES[1], state, 1 - seat)
+    return np.frombuffer(values, _FLOAT32)  # the array's own buffer: no conversion, no copy
+
+
+_DECISION, _TURN, _ROUND, _DISTANCE, _PENDING = (_OFFSET[name] for name in
+                                                  ("decision", "turn", "round", "distance", "pending_damage"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from issoku.rules.encounters.actions import ACTION_NAMES
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
-from issoku.rules.encounters.observation import SPEC, profile
+from issoku.rules.encounters.observation import SPEC, profile, templates
 from issoku.rules.encounters.state import DECISION_KINDS, EncounterState
 from issoku.rules.kernel import Dice, EventLog
 
@@ -55,6 +55,8 @@ class EncounterDuel:
         self.focused_attack = focused_attack
         unarmed = self.catalog.weapons["unarmed"]
         self.profiles = tuple((profile(sheet, sheet.weapon), profile(sheet, unarmed)) for sheet in self.sheets)
+        self.observation_templates = templates(self.profiles)   # the encoder copies one per observation
+        self.atn_memos: tuple[dict, dict] = ({}, {})             # each seat's ATN by situation (Combatant.atn)
         settings = (self.name, self.version, self.fighters, start_distance, round_limit, max_distance,
                     ten_dice_rule, focused_attack, self.catalog.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]

@@ -64,7 +64,8 @@ class EncounterState:
         self.ruleset = ruleset
         self.events = events
         self._dice = dice
-        self.fighters = [Combatant(sheet, ruleset.catalog.weapons["unarmed"]) for sheet in ruleset.sheets]
+        self.fighters = [Combatant(sheet, ruleset.catalog.weapons["unarmed"], memo)
+                         for sheet, memo in zip(ruleset.sheets, ruleset.atn_memos)]
         self.distance = ruleset.start_distance
         self.round = 0
         self.order: tuple[int, ...] = (0, 1)
@@ -134,7 +135,10 @@ class EncounterState:
 
     def is_terminal(self) -> bool:
         """EN-G18: a side has no character able to act."""
-        return any(not f.can_act() for f in self.fighters)
+        for f in self.fighters:
+            if not f.can_act():
+                return True
+        return False
 
     def is_truncated(self) -> bool:
         """The round limit ended the encounter undecided (EN-G18)."""
@@ -191,7 +195,7 @@ class EncounterState:
 
     def atn(self, seat: int, melee: bool = True, ignore_armour: bool = False) -> int:
         """The seat's Armor Target Number now (EN-067)."""
-        return self.fighters[seat].defence(self.grapple).atn(melee, ignore_armour)
+        return self.fighters[seat].atn(self.grapple, melee, ignore_armour)
 
     # ----------------------------------------------------------------- rolls
 

@@ -18,4 +18,6 @@ def test_benchmark_command_runs_and_writes_every_section(tmp_path, capsys):
     assert all(row["best_per_cpu_s"] > 0 for row in results["rows"])
     assert set(results["memory_bytes"]) == set(ISSOKU_ENVS) | {"connect_four_v3", "tictactoe_v3"}
     assert any(t["target"].startswith("breath_duel_v0 AEC") for t in results["targets"])
+    assert any(t["target"].startswith("encounter_duel_v0 AEC") for t in results["targets"])
+    assert ("engine", "encounter_duel") in sections and ("engine_observe", "encounter_duel") in sections
     assert "| breath_duel_v0 |" in capsys.readouterr().out
