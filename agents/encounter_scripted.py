@@ -199,6 +199,52 @@ class Heuristic(EncounterScripted):
         return f"{name}:ed{extra}" if extra else name
 
 
+class OneStance(Heuristic):
+    """A stance archetype for the balance study: the heuristic's attacks, raises and Void Points, but always
+    the one stance ``committed`` when the rules allow it (Prone and Stunned narrow the choice), and in Earth
+    stance its Earth defence first (the stance's ATN bonus is earned by that test, EN-062)."""
+
+    committed = "fire"
+    opening_stance = "fire"
+
+    def stance(self, view: View) -> str:
+        return self.committed
+
+    def act(self, view: View, mask: np.ndarray) -> list[str]:
+        shared = super().act(view, mask)
+        return ["earth_defend", *shared] if view.stance == "earth" else shared
+
+
+class AirStance(OneStance):
+    """The heuristic committed to Air stance."""
+
+    committed = opening_stance = "air"
+
+
+class EarthStance(OneStance):
+    """The heuristic committed to Earth stance."""
+
+    committed = opening_stance = "earth"
+
+
+class FireStance(OneStance):
+    """The heuristic committed to Fire stance."""
+
+    committed = opening_stance = "fire"
+
+
+class VoidStance(OneStance):
+    """The heuristic committed to Void stance."""
+
+    committed = opening_stance = "void"
+
+
+class WaterStance(OneStance):
+    """The heuristic committed to Water stance."""
+
+    committed = opening_stance = "water"
+
+
 SCRIPTED: dict[str, type[EncounterScripted]] = {
     "aggressive": Aggressive,
     "defensive": Defensive,

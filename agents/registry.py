@@ -31,6 +31,11 @@ POLICY_FACTORIES: dict[str, str] = {
     "encounter_aggressive": "issoku.agents.encounter_scripted:Aggressive",
     "encounter_defensive": "issoku.agents.encounter_scripted:Defensive",
     "encounter_heuristic": "issoku.agents.encounter_scripted:Heuristic",
+    "encounter_air": "issoku.agents.encounter_scripted:AirStance",
+    "encounter_earth": "issoku.agents.encounter_scripted:EarthStance",
+    "encounter_fire": "issoku.agents.encounter_scripted:FireStance",
+    "encounter_void": "issoku.agents.encounter_scripted:VoidStance",
+    "encounter_water": "issoku.agents.encounter_scripted:WaterStance",
 }
 
 

@@ -40,7 +40,7 @@ FROM_THE_WHEEL = textwrap.dedent("""
             observation, _, terminated, truncated, _ = env.last()
             env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         print("env", env_id)
-    assert sorted(shipped_suites()) == ["breath_duel_v0", "tempo_duel_v0"], shipped_suites()
+    assert sorted(shipped_suites()) == ["breath_duel_v0", "encounter_duel_v0", "tempo_duel_v0"], shipped_suites()
     with MatchStore(Path("m.sqlite")) as store:
         for name in shipped_suites():
             suite = load_suite(name)
@@ -48,7 +48,7 @@ FROM_THE_WHEEL = textwrap.dedent("""
             run_tournament(Tournament(references.env_factory, references.policies[:2], references.loadouts[:1],
                                       games_per_pair=1), store, workers=0, progress=False)
             print("suite", name)
-        assert len(default_studies()) == 4, default_studies()
+        assert len(default_studies()) == 6, default_studies()
         for path in default_studies():
             study = build_tournament(load_study(path))
             run_tournament(Tournament(study.env_factory, study.policies[:2], study.loadouts[:2], games_per_pair=1,
@@ -70,7 +70,7 @@ def _see_the_dependencies_of_this_venv(python: Path) -> None:
     Path(inner, "outer_venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
 
-def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(tmp_path):
+def test_the_installed_wheel_runs_every_env_every_suite_and_the_default_studies(tmp_path):
     source = tmp_path / "source"  # the checkout's files only: a build/ folder left by an earlier build would
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,  # hide a gap
                             capture_output=True, text=True).stdout.splitlines()
@@ -92,7 +92,7 @@ def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.splitlines()
     assert sum(line.startswith("env ") for line in lines) >= 3
-    assert sum(line.startswith("suite ") for line in lines) == 2 and sum(line.startswith("study ") for line in lines) == 4
+    assert sum(line.startswith("suite ") for line in lines) == 3 and sum(line.startswith("study ") for line in lines) == 6
     help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
                                timeout=120)
     assert help_text.returncode == 0 and "balance-report" in help_text.stdout

@@ -4,6 +4,7 @@ The 500-duel figure is in docs/rules/encounters.md (``issoku head-to-head -a enc
 -n 500 --env encounter_duel_v0``); here a fixed sample is asserted loosely so the test stays fast.
 """
 
+import numpy as np
 import pytest
 
 from issoku.agents.encounter_scripted import SCRIPTED, expected_total
@@ -13,7 +14,10 @@ from issoku.evaluation.head_to_head import head_to_head
 from issoku.rules.encounters import EncounterDuel
 
 
-@pytest.mark.parametrize("name", ["encounter_aggressive", "encounter_defensive", "encounter_heuristic"])
+STANCE_AGENTS = [f"encounter_{stance}" for stance in ("air", "earth", "fire", "void", "water")]
+
+
+@pytest.mark.parametrize("name", ["encounter_aggressive", "encounter_defensive", "encounter_heuristic", *STANCE_AGENTS])
 def test_each_scripted_fighter_plays_legal_moves_to_an_end(name):
     for fighters in (("kenshi", "ono_brute"), ("archer", "tonfa_monk")):
         ruleset = EncounterDuel(fighters)
@@ -42,3 +46,30 @@ def test_the_heuristic_raises_only_what_its_roll_clears():
         return View("act", "water", 0, 0, "water", atn, {}, (8, 3), 0.0)
     assert Heuristic().attack(view(60)) == "attack"
     assert Heuristic().attack(view(15)).startswith("attack:feint")
+
+
+@pytest.mark.parametrize("name", STANCE_AGENTS)
+def test_a_stance_archetype_takes_its_stance_whenever_it_may(name):
+    """The balance study's stance archetypes (EN-005, EN-011): every stance decision picks the committed stance
+    when it is legal (Prone and Stunned narrow the choice, EN-113, EN-121); in Earth stance the Earth defence
+    (EN-062) is made first."""
+    from issoku.rules.encounters.actions import ACTION_NAMES
+
+    stance = name.removeprefix("encounter_")
+    ruleset = EncounterDuel(("kenshi", "ono_brute"))
+    chosen, earth_defended = [], False
+    for seed in range(4):
+        state = ruleset.new_initial_state(seed)
+        agents = [make_policy(name, seed=seed), make_policy("encounter_heuristic", seed=seed)]
+        while state.current_seat() is not None:
+            seat = state.current_seat()
+            legal = state.legal_actions()
+            mask = np.zeros(len(ACTION_NAMES), dtype=np.int8)
+            mask[legal] = 1
+            action = int(agents[seat](state.observation(seat), mask))
+            if seat == 0 and state.decision_kind() == "stance" and ACTION_NAMES.index(f"stance:{stance}") in legal:
+                chosen.append(ACTION_NAMES[action])
+            earth_defended |= seat == 0 and ACTION_NAMES[action] == "earth_defend"
+            state.apply(action)
+    assert chosen and set(chosen) == {f"stance:{stance}"}
+    assert earth_defended == (stance == "earth")

@@ -55,12 +55,14 @@ def test_a_loadout_grid_plays_every_ordered_pairing_with_labels_filled_in(tmp_pa
             "seat_key": "fighters", "labels": ["yari", "tanto"], "templates": {"bow": "archer"}}})
 
 
-def test_the_default_report_runs_the_shipped_studies_on_both_duels():
+def test_the_default_report_runs_the_shipped_studies_on_the_three_duels():
     from issoku.evaluation.commands import default_studies
 
     studies = [load_study(path) for path in default_studies()]
-    assert [s.env for s in studies] == ["breath_duel_v0", "breath_duel_v0", "tempo_duel_v0", "tempo_duel_v0"]
-    assert any(s.combo_table for s in studies) and sum(bool(s.restricted_play) for s in studies) == 2
+    assert [s.env for s in studies] == ["breath_duel_v0", "breath_duel_v0", "tempo_duel_v0", "tempo_duel_v0",
+                                        "encounter_duel_v0", "encounter_duel_v0"]
+    assert any(s.combo_table for s in studies) and sum(bool(s.restricted_play) for s in studies) == 3
     loadouts = [lo for s in studies for lo in s.all_loadouts() if lo.seat_labels]
-    assert {"ninjato", "unarmed"} <= {label for lo in loadouts for label in lo.seat_labels}
+    assert {"ninjato", "unarmed", "katana", "ono"} <= {label for lo in loadouts for label in lo.seat_labels}
+    assert {f"encounter_{stance}" for stance in ("air", "earth", "fire", "void", "water")} <= set(studies[4].policies)
     assert all(s.composition() is not None for s in studies)
