@@ -38,6 +38,13 @@ def test_the_shipped_reference_config_is_found_by_name_and_is_valid():
     assert config.final_eval_episodes == 1000 and config.net_arch == (128, 128)
 
 
+def test_the_shipped_encounter_reference_config_is_found_by_name_and_is_valid():
+    config = apply_overrides(TrainConfig(), read_config_file("reference_encounter_duel"))
+    assert config.env_id == "encounter_duel_v0" and config.matchups == () and config.env_kwargs == {}
+    assert "encounter_heuristic" in config.opponents and config.eval_opponents == ("encounter_heuristic",)
+    assert config.final_eval_episodes == 1000 and config.run_dir == "runs/reference_encounter_duel"
+
+
 def test_a_config_file_by_path_is_read_and_bad_files_are_refused(tmp_path):
     good = tmp_path / "run.toml"
     good.write_text('env_id = "tempo_duel_v0"\nnet_arch = [16]\nenv_kwargs = { round_limit = 3 }\n')
