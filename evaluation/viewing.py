@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from issoku.envs.trace import Trace, TraceError, policies_choose, replaying, replaying_per_seat, trace
+from issoku.evaluation.records import MatchRecord
 
 
 def play_scenario(path: Path, *, allow_imports: bool = False) -> Any:
@@ -54,12 +55,7 @@ def trace_fight(env_id: str, seed: int, agents: Sequence[str], env_kwargs: Mappi
 
 
 def trace_stored(db: Path, key: str) -> tuple[Trace, str]:
-    """A game from a match store, replayed from its seed and recorded actions, and a title.
-
-    Refused when the store's rules fingerprint differs from the env's now: the same actions would be
-    another fight under other rules.
-    """
-    from issoku.envs.registry import resolve_env
+    """A game from a match store, replayed from its seed and recorded actions, and a title (:func:`trace_record`)."""
     from issoku.evaluation.store import MatchStore
 
     if not db.is_file():
@@ -68,13 +64,32 @@ def trace_stored(db: Path, key: str) -> tuple[Trace, str]:
         record = store.record(key)
     if record is None:
         raise TraceError(f"--game {key!r}: no game with that key in {db}")
+    return trace_record(record, where=f"--db {db}: game {key!r}")
+
+
+def trace_record(record: MatchRecord, where: str = "the match store") -> tuple[Trace, str]:
+    """A stored game replayed from its seed and recorded actions, and a title.
+
+    Refused (:class:`TraceError`) when the env's rules fingerprint differs from the record's: the same
+    actions would be another fight under other rules. A team fight stored as two seats replays each team's
+    decisions to its members in turn.
+    """
+    from issoku.envs.registry import resolve_env
+    from issoku.envs.teams import seat_teams
+
     # the store is a file: its env id may name a registered env only, never an import path
-    env = resolve_env(record.env_id, allow_imports=False, where=f"--db {db}: game {key!r}")(
+    env = resolve_env(record.env_id, allow_imports=False, where=where)(
         **{**record.loadout_kwargs, "record_events": True})
     fingerprint = getattr(env.ruleset, "fingerprint", None)
     if fingerprint != record.rules_fingerprint:
-        raise TraceError(f"--game {key!r}: played under rules {record.rules_fingerprint}, the env's rules are now "
-                         f"{fingerprint}; the recorded actions would be another fight")
-    fight = trace(env, record.seed, replaying_per_seat(dict(zip(record.agents, record.actions))))
-    title = f"{record.env_id} {record.loadout}: " + " vs ".join(record.policies) + f" (game {key})"
+        raise TraceError(f"game {record.key!r}: played under rules {record.rules_fingerprint}, the env's rules are "
+                         f"now {fingerprint}; the recorded actions would be another fight")
+    seat_of = None
+    if tuple(record.agents) != tuple(env.possible_agents):
+        seat_of = {agent: f"team_{team}" for agent, team in zip(env.possible_agents, seat_teams(env))}
+        if set(seat_of.values()) != set(record.agents):
+            raise TraceError(f"game {record.key!r}: its seats {list(record.agents)} are neither the env's agents "
+                             f"nor its teams")
+    fight = trace(env, record.seed, replaying_per_seat(dict(zip(record.agents, record.actions)), seat_of))
+    title = f"{record.env_id} {record.loadout}: " + " vs ".join(record.policies) + f" (game {record.key})"
     return fight, title

@@ -8,6 +8,7 @@ import pytest
 
 from issoku.envs.registry import make_env
 from issoku.envs.replay import format_jsonl
+from issoku.envs.teams import seat_teams
 from issoku.envs.trace import TraceError, replaying, trace
 from issoku.envs.viewer import render_html, rule_statements
 from issoku.evaluation.store import MatchStore
@@ -113,3 +114,26 @@ def test_rgb_array_frames_keep_one_size_through_an_episode_and_show_the_picture(
     assert len({frame.shape for frame in frames}) == 1 and frames[0].dtype == np.uint8 and frames[0].shape[2] == 3
     assert all((frame < 128).mean() > 0.005 for frame in frames)  # dark text on white
     assert not np.array_equal(frames[0], frames[-1])
+
+
+def test_a_stored_team_fight_replays_each_teams_decisions_to_its_members(tmp_path):
+    tournament = Tournament(lambda **kwargs: make_env("breath_skirmish_v0", **kwargs),
+                            (PolicySpec("random", _random()), PolicySpec("heur", _named("breath_heuristic"))),
+                            games_per_pair=2)
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        run_tournament(tournament, store, workers=0, progress=False)
+        records = list(store.records())
+    for record in records:
+        assert record.agents == ("team_0", "team_1")
+        fight, _ = trace_stored(tmp_path / "m.sqlite", record.key)
+        team = dict(zip(fight.agents, (f"team_{t}" for t in seat_teams(make_env("breath_skirmish_v0")))))
+        for seat, played in zip(record.agents, record.actions):
+            assert [frame.action for frame in fight.frames[1:] if team[frame.agent] == seat] == list(played)
+        assert {fight.returns[agent] for agent in fight.agents if team[agent] == "team_0"} == {record.returns[0]}
+
+
+def _named(name):
+    from issoku.agents.registry import POLICY_FACTORIES
+    from issoku.envs.registry import import_object
+
+    return import_object(POLICY_FACTORIES[name])
