@@ -73,7 +73,8 @@ def test_a_replay_that_runs_out_of_actions_stops_there():
 
 def test_the_page_embeds_the_fight_so_no_string_can_close_the_script():
     fight, _ = trace_fight("tempo_duel_v0", 1, ["random"], {})
-    page = render_html(fight, title="</script><script>alert(1)</script>", rules={"TP-001": "</script><b>x</b>"})
+    rule = next(event["rule"] for frame in fight.frames for event in frame.events)
+    page = render_html(fight, title="</script><script>alert(1)</script>", rules={rule: "</script><b>x</b>"})
     assert page.count("</script>") == 2  # only the page's own two script elements close
     assert "<b>x</b>" not in page and "&lt;/script&gt;" in page
 
@@ -83,6 +84,16 @@ def test_rule_statements_come_from_the_repositorys_docs():
     assert statements and all(key.split("-")[0] in {"BR", "MA", "SP", "EN", "TP"} for key in statements)
     assert "MA-G01" in statements and "resist" in statements["MA-G01"]
     assert "Physique" in statements["BR-025"] and statements["BR-025"].endswith("(br.md)")  # docs/rules/reference
+    reference, decision = statements["BR-G04"].split("\n")  # the reference's text first, then the decision
+    assert "Wounds track" in reference and reference.endswith("(br.md)") and "tests/" not in reference
+    assert decision.startswith("Decision: ") and decision.endswith("(breath.md)")
+
+
+def test_a_page_embeds_the_statements_of_the_rules_its_fight_names_only():
+    fight, _ = trace_fight("tempo_duel_v0", 1, ["random"], {})
+    named = {event["rule"] for frame in fight.frames for event in frame.events}
+    page = json.loads(render_html(fight, title="t").split('id="data">', 1)[1].split("</script>", 1)[0])
+    assert set(page["rules"]) == named & set(rule_statements()) and named & set(rule_statements())
 
 
 def _random():

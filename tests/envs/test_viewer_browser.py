@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from issoku.envs.viewer import write_html
+from issoku.envs.viewer import rule_statements, write_html
 from issoku.evaluation.viewing import trace_fight, trace_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,14 +82,16 @@ def test_the_viewer_steps_through_a_scenario_with_keys_buttons_and_slider(browse
     link = browser.find_elements(By.CSS_SELECTOR, "#events a.rule")[0]
     link.click()
     assert browser.find_element(By.ID, "rule-id").text == link.text
-    assert browser.find_element(By.ID, "rule-text").text
+    shown, stated = browser.find_element(By.ID, "rule-text").text, rule_statements()[link.text]  # docs/rules/reference/
+    assert shown.split() == stated.split() and stated.endswith(".md)")
     browser.save_screenshot(str(tmp_path / "viewer.png"))
     assert (tmp_path / "viewer.png").stat().st_size > 10_000
     assert errors(browser) == []
 
 
 @pytest.mark.parametrize("env_id,agents", [("breath_duel_v0", ["ma_heuristic"]), ("tempo_duel_v0", ["tempo_heuristic"]),
-                                           ("breath_skirmish_v0", ["breath_heuristic"])])
+                                           ("breath_skirmish_v0", ["breath_heuristic"]),
+                                           ("encounter_duel_v0", ["encounter_heuristic"])])
 def test_every_env_opens_and_steps_to_its_end(browser, tmp_path, env_id, agents):
     fight, title = trace_fight(env_id, 2, agents, {})
     browser.get(write_html(fight, tmp_path / f"{env_id}.html", title=title).as_uri())
