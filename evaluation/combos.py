@@ -345,6 +345,11 @@ def attacks_of(composition: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(action[len(ATTACK_PREFIX):] for action in composition if action.startswith(ATTACK_PREFIX)))
 
 
+def played_combos(record: MatchRecord, seat: int, spec: CompositionSpec) -> set[tuple[str, ...]]:
+    """The combos the seat's breaths included in one game, each a sorted multiset of its plain attacks."""
+    return {attacks_of(c) for c in metric_compositions(record.actions[seat], record.kinds[seat], spec)} - {()}
+
+
 def combo_usage(records: Iterable[MatchRecord], spec: CompositionSpec,
                 confidence: float = 0.95) -> tuple[dict[tuple[str, ...], Proportion], int]:
     """How often play used each combo: per sorted multiset of attacks, the score of the seats whose breaths
@@ -358,7 +363,6 @@ def combo_usage(records: Iterable[MatchRecord], spec: CompositionSpec,
     for record in records:
         for seat in range(record.num_seats):
             seats += 1
-            played = {attacks_of(c) for c in metric_compositions(record.actions[seat], record.kinds[seat], spec)}
-            for key in played - {()}:
+            for key in played_combos(record, seat, spec):
                 scores.setdefault(key, []).append(record.score(seat))
     return {key: wilson(sum(values), len(values), confidence) for key, values in scores.items()}, seats

@@ -6,7 +6,10 @@ shows exactly the fight the scenario, the policies or the tournament played.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +96,64 @@ def trace_record(record: MatchRecord, where: str = "the match store") -> tuple[T
     fight = trace(env, record.seed, replaying_per_seat(dict(zip(record.agents, record.actions)), seat_of))
     title = f"{record.env_id} {record.loadout}: " + " vs ".join(record.policies) + f" (game {record.key})"
     return fight, title
+
+
+REPLAY_LIMIT = 40
+"""At most this many replay pages for one report (each headline links at most three games)."""
+_SAFE_KEY = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class GameLink:
+    """A stored game as the HTML report links it: what it was, and its replay page (relative to the report),
+    or why there is none."""
+
+    label: str
+    href: str | None
+    why: str = ""
+
+
+def describe(record: MatchRecord) -> str:
+    """A game in a few words: who met whom, who won, in how many decisions."""
+    sides = [f"{label} ({policy})" if label else policy for label, policy in zip(record.seat_labels, record.policies)]
+    result = (f"won by {sides[record.winner]}" if record.winner is not None
+              else "cut off, a draw" if record.truncated else "a draw")
+    return f"{' vs '.join(sides)}: {result} in {record.length} decisions"
+
+
+def write_replays(examples: Mapping[str, Sequence[MatchRecord]], folder: Path,
+                  limit: int = REPLAY_LIMIT) -> dict[str, list[GameLink]]:
+    """A viewer page per example game in ``folder`` (one per game however many headlines link it; at most
+    ``limit``, the first headlines first), and per headline the links to them.
+
+    A game that cannot be replayed (an env that is not registered, rules changed since it was stored) is
+    listed with the reason. Pages an earlier report wrote there that no headline links now are removed, so
+    the folder holds this report's replays only.
+    """
+    from issoku.envs.viewer import rule_statements, write_html
+
+    statements = rule_statements()
+    written: dict[str, GameLink] = {}
+    links: dict[str, list[GameLink]] = {}
+    for headline, records in examples.items():
+        links[headline] = []
+        for record in records:
+            if record.key not in written:
+                stem = record.key if _SAFE_KEY.match(record.key) else hashlib.sha256(record.key.encode()).hexdigest()[:32]
+                label = describe(record)
+                if sum(link.href is not None for link in written.values()) >= limit:
+                    written[record.key] = GameLink(label, None, f"over the report's {limit} replays")
+                    continue
+                try:
+                    fight, title = trace_record(record)
+                except (TraceError, KeyError, ValueError, TypeError) as error:
+                    written[record.key] = GameLink(label, None, " ".join(str(error).split()))
+                    continue
+                write_html(fight, folder / f"{stem}.html", title=title, rules=statements)
+                written[record.key] = GameLink(label, f"{folder.name}/{stem}.html")
+            links[headline].append(written[record.key])
+    kept = {link.href.rsplit("/", 1)[-1] for link in written.values() if link.href}
+    for page in folder.glob("*.html") if folder.is_dir() else ():
+        if page.name not in kept and _SAFE_KEY.match(page.stem):
+            page.unlink()
+    return links
