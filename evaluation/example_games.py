@@ -50,7 +50,8 @@ def decided_games(records: Iterable[MatchRecord], result: RestrictionResult, top
     """Games a restriction decided: the restricted policy lost to its base while the base played what was
     taken away (a combo ``a>b``: b right after a), quickest first; then its other losses."""
     restricted = restriction_name(result.base, result.banned)
-    decided, lost = [], []
+    decided: list[tuple[MatchRecord, str]] = []
+    lost: list[tuple[MatchRecord, str]] = []
     for record in records:
         if set(record.policies) != {restricted, result.base} or record.winner is None:
             continue

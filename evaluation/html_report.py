@@ -73,7 +73,8 @@ def render_report_html(markdown: str, games: Mapping[str, Sequence[GameLink]] | 
     games, captions = games or {}, captions or {}
     md = _markdown()
     tokens = md.parse(markdown)
-    title, section, ids = "issoku balance report", "", set()
+    title, section = "issoku balance report", ""
+    ids: set[str] = set()
     contents: list[tuple[int, str, str]] = []
     for i, token in enumerate(tokens):
         if token.type == "heading_open":

@@ -130,7 +130,7 @@ def write_replays(examples: Mapping[str, Sequence[MatchRecord]], folder: Path,
     listed with the reason. Pages an earlier report wrote there that no headline links now are removed, so
     the folder holds this report's replays only.
     """
-    from issoku.envs.viewer import rule_statements, write_html
+    from issoku.envs.viewer import rule_statements
 
     statements = rule_statements()
     written: dict[str, GameLink] = {}
@@ -139,21 +139,28 @@ def write_replays(examples: Mapping[str, Sequence[MatchRecord]], folder: Path,
         links[headline] = []
         for record in records:
             if record.key not in written:
-                stem = record.key if _SAFE_KEY.match(record.key) else hashlib.sha256(record.key.encode()).hexdigest()[:32]
-                label = describe(record)
-                if sum(link.href is not None for link in written.values()) >= limit:
-                    written[record.key] = GameLink(label, None, f"over the report's {limit} replays")
-                    continue
-                try:
-                    fight, title = trace_record(record)
-                except (TraceError, KeyError, ValueError, TypeError) as error:
-                    written[record.key] = GameLink(label, None, " ".join(str(error).split()))
-                    continue
-                write_html(fight, folder / f"{stem}.html", title=title, rules=statements)
-                written[record.key] = GameLink(label, f"{folder.name}/{stem}.html")
+                written[record.key] = _replay(record, folder, statements,
+                                              full=sum(link.href is not None for link in written.values()) >= limit,
+                                              limit=limit)
             links[headline].append(written[record.key])
     kept = {link.href.rsplit("/", 1)[-1] for link in written.values() if link.href}
     for page in folder.glob("*.html") if folder.is_dir() else ():
         if page.name not in kept and _SAFE_KEY.match(page.stem):
             page.unlink()
     return links
+
+
+def _replay(record: MatchRecord, folder: Path, statements: dict[str, str], *, full: bool, limit: int) -> GameLink:
+    """Write ``record``'s viewer page into ``folder`` (unless ``full``); its link, or why there is none."""
+    from issoku.envs.viewer import write_html
+
+    label = describe(record)
+    if full:
+        return GameLink(label, None, f"over the report's {limit} replays")
+    try:
+        fight, title = trace_record(record)
+    except (TraceError, KeyError, ValueError, TypeError) as error:
+        return GameLink(label, None, " ".join(str(error).split()))
+    stem = record.key if _SAFE_KEY.match(record.key) else hashlib.sha256(record.key.encode()).hexdigest()[:32]
+    write_html(fight, folder / f"{stem}.html", title=title, rules=statements)
+    return GameLink(label, f"{folder.name}/{stem}.html")

@@ -3,13 +3,14 @@
 pages opened from ``file://``.
 
 A test module calls :func:`require_browser` at import (it skips the module where no Chromium is installed,
-and fails it under ``CI``), then takes the ``browser`` fixture imported from here.
+and fails it under ``CI``), then defines its ``browser`` fixture as ``yield from chromium()``.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 
 import pytest
 
@@ -27,9 +28,8 @@ def require_browser() -> None:
     pytest.importorskip("selenium.webdriver")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """A headless Chromium that logs the pages' console, for one test module."""
+def chromium() -> Iterator:
+    """A headless Chromium that logs the pages' console (a fixture's body: it quits when the fixture ends)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

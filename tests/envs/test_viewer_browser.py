@@ -8,12 +8,17 @@ import pytest
 
 from issoku.envs.viewer import rule_statements, write_html
 from issoku.evaluation.viewing import trace_fight, trace_scenario
-from tests.browser import browser, errors, require_browser, shows  # noqa: F401 (browser: a fixture)
+from tests.browser import chromium, errors, require_browser, shows
 
 ROOT = Path(__file__).resolve().parents[2]
 require_browser()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from chromium()
 
 
 def test_the_viewer_steps_through_a_scenario_with_keys_buttons_and_slider(browser, tmp_path):

@@ -17,12 +17,17 @@ from issoku.evaluation.config import ComboTableConfig, RestrictedPlayConfig, loa
 from issoku.evaluation.report import read_headlines
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.viewing import REPLAY_LIMIT, trace_record
-from tests.browser import browser, errors, require_browser, shows  # noqa: F401 (browser: a fixture)
+from tests.browser import chromium, errors, require_browser, shows
 
 REPO = Path(__file__).resolve().parents[2]
 require_browser()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")
