@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
-from issoku.evaluation.example_games import combo_games, decided_games, lopsided_wins
+from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
@@ -248,7 +248,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
     lines: list[str] = []
     summary: list[str] = []
-    examples: dict[str, list[MatchRecord]] = {}
+    examples: dict[str, list[Example]] = {}
     captions: dict[str, str] = {}
     groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
     versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
@@ -297,11 +297,11 @@ class Finding:
     what they are."""
 
     text: str
-    pick: Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[MatchRecord]] | None
+    pick: Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[Example]] | None
     shows: str = ""
 
     def games(self, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
-              composition: CompositionSpec | None) -> list[MatchRecord]:
+              composition: CompositionSpec | None) -> list[Example]:
         """The example games among ``records`` (ordinary games) and ``restricted`` (restricted play)."""
         return self.pick(records, restricted, composition) if self.pick is not None else []
 
@@ -341,17 +341,17 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None,
 
 
 def _lopsided(side: Side, name: str, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
-              composition: CompositionSpec | None) -> list[MatchRecord]:
+              composition: CompositionSpec | None) -> list[Example]:
     return lopsided_wins(records, side, name)
 
 
 def _combo(combo: tuple[str, ...], records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
-           composition: CompositionSpec | None) -> list[MatchRecord]:
+           composition: CompositionSpec | None) -> list[Example]:
     return combo_games(records, composition, combo) if composition is not None else []
 
 
 def _decided(result: RestrictionResult, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
-             composition: CompositionSpec | None) -> list[MatchRecord]:
+             composition: CompositionSpec | None) -> list[Example]:
     return decided_games(restricted, result)
 
 

@@ -11,10 +11,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from issoku.envs.trace import Trace, TraceError, policies_choose, replaying, replaying_per_seat, trace
 from issoku.evaluation.records import MatchRecord
+
+if TYPE_CHECKING:
+    from issoku.evaluation.example_games import Example
 
 
 def play_scenario(path: Path, *, allow_imports: bool = False) -> Any:
@@ -77,6 +80,12 @@ def trace_record(record: MatchRecord, where: str = "the match store") -> tuple[T
     actions would be another fight under other rules. A team fight stored as two seats replays each team's
     decisions to its members in turn.
     """
+    fight, title, _ = _trace_record(record, where)
+    return fight, title
+
+
+def _trace_record(record: MatchRecord, where: str = "the match store") -> tuple[Trace, str, dict[str, int]]:
+    """:func:`trace_record`, and the record's seat of each of the env's agents."""
     from issoku.envs.registry import resolve_env
     from issoku.envs.teams import seat_teams
 
@@ -95,7 +104,8 @@ def trace_record(record: MatchRecord, where: str = "the match store") -> tuple[T
                              f"nor its teams")
     fight = trace(env, record.seed, replaying_per_seat(dict(zip(record.agents, record.actions)), seat_of))
     title = f"{record.env_id} {record.loadout}: " + " vs ".join(record.policies) + f" (game {record.key})"
-    return fight, title
+    return fight, title, {agent: record.agents.index(seat_of[agent] if seat_of else agent)
+                          for agent in env.possible_agents}
 
 
 REPLAY_LIMIT = 40
@@ -121,10 +131,11 @@ def describe(record: MatchRecord) -> str:
     return f"{' vs '.join(sides)}: {result} in {record.length} decisions"
 
 
-def write_replays(examples: Mapping[str, Sequence[MatchRecord]], folder: Path,
+def write_replays(examples: Mapping[str, Sequence[Example]], folder: Path,
                   limit: int = REPLAY_LIMIT) -> dict[str, list[GameLink]]:
     """A viewer page per example game in ``folder`` (one per game however many headlines link it; at most
-    ``limit``, the first headlines first), and per headline the links to them.
+    ``limit``, the first headlines first), and per headline the links to them, each opening at the example's
+    decision when it names one.
 
     A game that cannot be replayed (an env that is not registered, rules changed since it was stored) is
     listed with the reason. Pages an earlier report wrote there that no headline links now are removed, so
@@ -133,34 +144,45 @@ def write_replays(examples: Mapping[str, Sequence[MatchRecord]], folder: Path,
     from issoku.envs.viewer import rule_statements
 
     statements = rule_statements()
-    written: dict[str, GameLink] = {}
+    pages: dict[str, tuple[GameLink, dict[tuple[int, int], int]]] = {}
     links: dict[str, list[GameLink]] = {}
-    for headline, records in examples.items():
+    for headline, found in examples.items():
         links[headline] = []
-        for record in records:
-            if record.key not in written:
-                written[record.key] = _replay(record, folder, statements,
-                                              full=sum(link.href is not None for link in written.values()) >= limit,
-                                              limit=limit)
-            links[headline].append(written[record.key])
-    kept = {link.href.rsplit("/", 1)[-1] for link in written.values() if link.href}
-    for page in folder.glob("*.html") if folder.is_dir() else ():
-        if page.name not in kept and _SAFE_KEY.match(page.stem):
-            page.unlink()
+        for example in found:
+            record = example.record
+            if record.key not in pages:
+                full = sum(link.href is not None for link, _ in pages.values()) >= limit
+                pages[record.key] = _replay(record, folder, statements, full=full, limit=limit)
+            page, steps = pages[record.key]
+            step = steps.get((example.seat, example.decision)) if example.seat is not None else None
+            links[headline].append(page if page.href is None or step is None else
+                                   GameLink(page.label, f"{page.href}#step={step}"))
+    kept = {link.href.rsplit("/", 1)[-1] for link, _ in pages.values() if link.href}
+    for old in folder.glob("*.html") if folder.is_dir() else ():
+        if old.name not in kept and _SAFE_KEY.match(old.stem):
+            old.unlink()
     return links
 
 
-def _replay(record: MatchRecord, folder: Path, statements: dict[str, str], *, full: bool, limit: int) -> GameLink:
-    """Write ``record``'s viewer page into ``folder`` (unless ``full``); its link, or why there is none."""
+def _replay(record: MatchRecord, folder: Path, statements: dict[str, str], *, full: bool,
+            limit: int) -> tuple[GameLink, dict[tuple[int, int], int]]:
+    """Write ``record``'s viewer page into ``folder`` (unless ``full``): its link (or why there is none), and
+    the page's step of each ``(seat, decision index)``."""
     from issoku.envs.viewer import write_html
 
     label = describe(record)
     if full:
-        return GameLink(label, None, f"over the report's {limit} replays")
+        return GameLink(label, None, f"over the report's {limit} replays"), {}
     try:
-        fight, title = trace_record(record)
+        fight, title, seat_of = _trace_record(record)
     except (TraceError, KeyError, ValueError, TypeError) as error:
-        return GameLink(label, None, " ".join(str(error).split()))
+        return GameLink(label, None, " ".join(str(error).split())), {}
     stem = record.key if _SAFE_KEY.match(record.key) else hashlib.sha256(record.key.encode()).hexdigest()[:32]
     write_html(fight, folder / f"{stem}.html", title=title, rules=statements)
-    return GameLink(label, f"{folder.name}/{stem}.html")
+    steps: dict[tuple[int, int], int] = {}
+    made = [0] * len(record.agents)
+    for frame in fight.frames[1:]:
+        seat = seat_of[str(frame.agent)]
+        steps[(seat, made[seat])] = frame.step
+        made[seat] += 1
+    return GameLink(label, f"{folder.name}/{stem}.html"), steps

@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from issoku.envs.registry import make_env
-from issoku.evaluation.example_games import combo_games, decided_games, lopsided_wins
+from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.html_report import render_report_html
 from issoku.evaluation.metrics import CompositionSpec, wilson
 from issoku.evaluation.pairings import by_label, by_policy
@@ -30,9 +30,9 @@ def test_a_sides_most_lopsided_games_are_its_quickest_wins_one_per_opponent_firs
                _game(("a", "b"), (-1.0, 1.0), 5, length=1),  # a lost
                _game(("a", "a"), won, 6, length=1)]           # a mirror tells nothing
     picked = lopsided_wins(records, by_policy, "a", top=3)
-    assert [r.seed for r in picked] == [2, 3, 4]  # b (3), c (5), then b again (4) before b's 9
+    assert [r.record.seed for r in picked] == [2, 3, 4]  # b (3), c (5), then b again (4) before b's 9
     labelled = [_game(("p", "p"), (-1.0, 1.0), 7, length=2, labels=("yari", "ninjato"))]
-    assert lopsided_wins(labelled, by_label, "ninjato") == labelled and lopsided_wins(labelled, by_label, "yari") == []
+    assert [e.record for e in lopsided_wins(labelled, by_label, "ninjato")] == labelled and lopsided_wins(labelled, by_label, "yari") == []
 
 
 def test_a_combos_games_are_those_whose_breaths_played_it_winners_first():
@@ -45,7 +45,8 @@ def test_a_combos_games_are_those_whose_breaths_played_it_winners_first():
 
     records = [fight(1, (-1.0, 1.0), breath), fight(2, (1.0, -1.0), breath + ("attack:ninjato.cut",)),
                fight(3, (1.0, -1.0), ("attack:ninjato.cut", "end_breath"))]
-    assert [r.seed for r in combo_games(records, spec, ("ninjato.cut", "ninjato.thrust"))] == [2, 1]
+    found = combo_games(records, spec, ("ninjato.cut", "ninjato.thrust"))
+    assert [(e.record.seed, e.seat, e.decision) for e in found] == [(2, 0, 0), (1, 0, 0)]  # at the breath's start
 
 
 def test_the_games_a_restriction_decided_are_losses_where_the_base_played_the_move():
@@ -55,11 +56,11 @@ def test_the_games_a_restriction_decided_are_losses_where_the_base_played_the_mo
                _game((restricted, base), (1.0, -1.0), 3, actions=(("cut",), ("feint",))),  # restricted side won
                _game((base, "other"), (1.0, -1.0), 4, actions=(("feint",), ("cut",)))]
     result = RestrictionResult(base, ("feint",), wilson(1, 3))
-    assert [r.seed for r in decided_games(records, result)] == [2, 1]
+    assert [(e.record.seed, e.seat, e.decision) for e in decided_games(records, result)] == [(2, 0, 1), (1, None, None)]
     combo = RestrictionResult(base, ("cut", "feint"), wilson(1, 3))
     renamed = [replace(r, policies=tuple("h -cut>feint" if p == restricted else p for p in r.policies))
                for r in records]
-    assert [r.seed for r in decided_games(renamed, combo)] == [2, 1]  # 2 played cut>feint, 1 did not
+    assert [(e.record.seed, e.decision) for e in decided_games(renamed, combo)] == [(2, 1), (1, None)]  # 1: no cut>feint
     assert decided_games(records, combo) == []  # those games restricted another move
 
 
@@ -115,7 +116,8 @@ def test_replays_are_bounded_and_one_page_serves_every_headline_that_links_it(tm
     with MatchStore(tmp_path / "m.sqlite") as store:
         run_tournament(Tournament(factory, policy, games_per_pair=4), store, workers=0, progress=False)
         records = list(store.records())
-    links = write_replays({"one": records[:3], "two": records[1:]}, tmp_path / "games", limit=2)
+    links = write_replays({"one": [Example(r) for r in records[:3]], "two": [Example(r) for r in records[1:]]},
+                          tmp_path / "games", limit=2)
     assert [link.href for link in links["one"]][:2] == [f"games/{r.key}.html" for r in records[:2]]
     assert links["two"][0] == links["one"][1] and links["two"][-1].href is None
     assert "over the report's 2 replays" in links["two"][-1].why

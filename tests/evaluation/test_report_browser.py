@@ -109,29 +109,35 @@ def test_a_headline_opens_its_games_in_the_viewer_and_they_replay_the_stored_gam
     folder = report.parent
     browser.get(report.with_name("report.html").as_uri())
     links = browser.find_elements(By.CSS_SELECTOR, "#headlines + ul a.game")
-    hrefs = [link.get_attribute("href") for link in links]
     relative = [link.get_attribute("outerHTML").split('href="', 1)[1].split('"', 1)[0] for link in links]
-    assert relative and all(re.fullmatch(r"games/[0-9a-f]{32}\.html", href) for href in relative)
+    assert relative and all(re.fullmatch(r"games/[0-9a-f]{32}\.html(#step=\d+)?", href) for href in relative)
     pages = sorted(folder.joinpath("games").glob("*.html"))
-    assert {folder / href for href in relative} == set(pages) and len(pages) <= REPLAY_LIMIT
+    assert {folder / href.split("#")[0] for href in relative} == set(pages) and len(pages) <= REPLAY_LIMIT
     captions = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#headlines + ul > li")]
     assert any("ninjato's most lopsided wins: " in c for c in captions)
     assert any("most suspicious combo ninjato: cut" in c and "games that played it: " in c for c in captions)
     assert any("loses most without" in c and "games it decided: " in c for c in captions)
 
-    # follow the restricted-play headline's first game: the restricted policy lost it
+    # follow the restricted-play headline's first game: the restricted policy lost it, and the page opens at
+    # the step where its unrestricted opponent played the move taken away
     decided = browser.find_element(By.XPATH, "//li[contains(., 'games it decided')]//a[@class='game']")
-    key = Path(decided.get_attribute("href")).stem
+    href = decided.get_attribute("href")
+    key, step = re.fullmatch(r".*/games/([0-9a-f]{32})\.html#step=(\d+)", href).groups()
     decided.click()
-    assert browser.current_url == hrefs[relative.index(f"games/{key}.html")]
+    assert browser.current_url == href
     with MatchStore(folder.parent / "m.sqlite") as store:
         record = store.record(key)
     fight, title = trace_record(record)
     assert browser.find_element(By.ID, "title").text == title and key in title
     loser = 1 - record.winner
-    assert " -" in record.policies[loser]  # the restricted side (its name carries the restriction)
-    shows(browser, fight, 0)
+    base, banned = record.policies[loser].split(" -")  # the restricted side's name carries the restriction
+    assert record.policies[record.winner] == base
+    shows(browser, fight, int(step))
+    assert browser.find_element(By.ID, "decision").text == \
+        f"{record.agents[record.winner]} decides ({fight.frames[int(step)].decision_kind}): {banned}"
     body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
+    shows(browser, fight, 0)
     played = {agent: [] for agent in record.agents}
     for step in range(1, len(fight.frames)):
         body.send_keys(Keys.ARROW_RIGHT)
