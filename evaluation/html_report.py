@@ -128,7 +128,8 @@ body{font-family:system-ui,sans-serif;margin:0;background:#f6f5f1;color:#222;dis
 main{padding:0 1.5em 2em;min-width:0;flex:1;overflow-wrap:anywhere}#contents li{overflow-wrap:anywhere}
 h1{font-size:1.5em;color:#2b2d42}h2{border-bottom:2px solid #2b2d42;padding-bottom:.2em;margin-top:1.6em}
 h3{color:#444;margin-top:1.3em}
-table{border-collapse:collapse;font-size:.85em;margin:.5em 0;background:#fff}
+table{border-collapse:collapse;font-size:.85em;margin:.5em 0;background:#fff;display:block;max-width:100%;
+  overflow-x:auto;width:max-content}
 th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
 th{background:#2b2d42;color:#fff;cursor:pointer;user-select:none;white-space:nowrap}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}

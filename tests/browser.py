@@ -4,6 +4,10 @@ pages opened from ``file://``.
 
 A test module calls :func:`require_browser` at import (it skips the module where no Chromium is installed,
 and fails it under ``CI``), then defines its ``browser`` fixture as ``yield from chromium()``.
+
+The docs' screenshots come from these tests: ``ISSOKU_SCREENSHOTS=docs/images python -m pytest
+tests/envs/test_viewer_browser.py tests/evaluation/test_report_browser.py`` rewrites ``viewer.png`` and
+``report.png`` there (:func:`screenshot`).
 """
 
 from __future__ import annotations
@@ -65,3 +69,25 @@ def shows(driver, fight, step: int) -> None:
         assert [item.text for item in chosen] == [frame.action]
         assert len(driver.find_elements(By.CSS_SELECTOR, "#legal li")) == len(frame.legal)
     assert driver.find_element(By.ID, "picture").text.splitlines()[0] == frame.picture.splitlines()[0]
+
+
+DOCS_WINDOW = (1150, 720)
+"""The window of the docs' screenshots (smaller than the tests' own)."""
+
+
+def screenshot(driver, folder, name: str, docs: bool = True) -> None:
+    """Save a screenshot as ``folder/name``; with ``docs`` and ``ISSOKU_SCREENSHOTS=DIR`` also one for the docs in
+    ``DIR``, in a smaller window, reduced to a 64-colour palette (a few tens of kB)."""
+    path = folder / name
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000
+    target_folder = os.environ.get("ISSOKU_SCREENSHOTS")
+    if docs and target_folder:
+        from PIL import Image
+
+        size = driver.get_window_size()
+        driver.set_window_size(*DOCS_WINDOW)
+        target = os.path.join(target_folder, name)
+        driver.save_screenshot(target)
+        driver.set_window_size(size["width"], size["height"])
+        Image.open(target).convert("RGB").quantize(64).save(target, optimize=True)

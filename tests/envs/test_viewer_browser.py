@@ -8,7 +8,7 @@ import pytest
 
 from issoku.envs.viewer import rule_statements, write_html
 from issoku.evaluation.viewing import trace_fight, trace_scenario
-from tests.browser import chromium, errors, require_browser, shows
+from tests.browser import chromium, errors, require_browser, screenshot, shows
 
 ROOT = Path(__file__).resolve().parents[2]
 require_browser()
@@ -46,8 +46,7 @@ def test_the_viewer_steps_through_a_scenario_with_keys_buttons_and_slider(browse
     assert browser.find_element(By.ID, "rule-id").text == link.text
     shown, stated = browser.find_element(By.ID, "rule-text").text, rule_statements()[link.text]  # docs/rules/reference/
     assert shown.split() == stated.split() and stated.endswith(".md)")
-    browser.save_screenshot(str(tmp_path / "viewer.png"))
-    assert (tmp_path / "viewer.png").stat().st_size > 10_000
+    screenshot(browser, tmp_path, "viewer.png")  # ISSOKU_SCREENSHOTS=docs/images: the README's (tests/browser.py)
     assert errors(browser) == []
 
 

@@ -3,7 +3,8 @@ planted-exploit loadouts with their combo table, the tempo policies with restric
 headless Chromium opens it from ``file://``, sorts a table, follows a headline's link to a replay page, steps
 through it, and checks both pages against the report's data and the stored games. No console errors.
 
-``ISSOKU_SCREENSHOTS=docs/images`` also writes the README's screenshot of the report there (``report.png``).
+``ISSOKU_SCREENSHOTS=docs/images`` also writes the README's screenshot of the report there (``report.png``,
+``tests/browser.py``).
 """
 
 import os
@@ -17,7 +18,7 @@ from issoku.evaluation.config import ComboTableConfig, RestrictedPlayConfig, loa
 from issoku.evaluation.report import read_headlines
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.viewing import REPLAY_LIMIT, trace_record
-from tests.browser import chromium, errors, require_browser, shows
+from tests.browser import chromium, errors, require_browser, screenshot, shows
 
 REPO = Path(__file__).resolve().parents[2]
 require_browser()
@@ -48,18 +49,6 @@ def report(tmp_path_factory):
     finally:
         os.chdir(cwd)
     return path
-
-
-def _screenshot(browser, tmp_path, name):
-    """Save a screenshot (and, with ISSOKU_SCREENSHOTS, one for the docs, in a smaller window)."""
-    path = tmp_path / name
-    browser.save_screenshot(str(path))
-    assert path.stat().st_size > 10_000
-    if os.environ.get("ISSOKU_SCREENSHOTS"):
-        size = browser.get_window_size()
-        browser.set_window_size(1150, 720)
-        browser.save_screenshot(str(Path(os.environ["ISSOKU_SCREENSHOTS"]) / name))
-        browser.set_window_size(size["width"], size["height"])
 
 
 def _rows(text, heading):
@@ -101,7 +90,7 @@ def test_the_report_page_shows_the_report_with_heatmaps_and_sorts_its_tables(bro
     table.find_element(By.XPATH, ".//th[text()='policy']").click()
     assert [row[1] for row in shown()] == sorted(row[1] for row in rows)
     browser.execute_script("window.scrollTo(0, 0)")
-    _screenshot(browser, tmp_path, "report.png")
+    screenshot(browser, tmp_path, "report.png")
     assert errors(browser) == []
 
 
@@ -152,7 +141,7 @@ def test_a_headline_opens_its_games_in_the_viewer_and_they_replay_the_stored_gam
     result = browser.find_element(By.ID, "summary").text.split("result: ", 1)[1]
     assert result.startswith(", ".join(f"{agent} {'+' if r > 0 else ''}{r:g}" for agent, r in
                                        zip(record.agents, record.returns)))
-    _screenshot(browser, tmp_path, "report_replay.png")
+    screenshot(browser, tmp_path, "report_replay.png", docs=False)
     browser.back()
     assert browser.current_url == report.with_name("report.html").as_uri()
     assert errors(browser) == []
