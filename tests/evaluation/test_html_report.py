@@ -122,3 +122,19 @@ def test_replays_are_bounded_and_one_page_serves_every_headline_that_links_it(tm
     assert links["two"][0] == links["one"][1] and links["two"][-1].href is None
     assert "over the report's 2 replays" in links["two"][-1].why
     assert len(list(Path(tmp_path / "games").glob("*.html"))) == 2
+
+
+def test_a_crafted_game_key_never_names_a_file_outside_the_replays_folder(tmp_path):
+    from issoku.agents.registry import POLICY_FACTORIES
+    from issoku.envs.registry import import_object
+
+    factory = lambda **kwargs: make_env("tempo_duel_v0", **kwargs)  # noqa: E731
+    random = import_object(POLICY_FACTORIES["random"])
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        run_tournament(Tournament(factory, (PolicySpec("r1", random), PolicySpec("r2", random)), games_per_pair=1),
+                       store, workers=0, progress=False)
+        record = next(store.records())
+    crafted = replace(record, key="../../escaped")
+    links = write_replays({"x": [Example(crafted)]}, tmp_path / "out" / "games")
+    written = [p.relative_to(tmp_path) for p in tmp_path.rglob("*.html")]
+    assert len(written) == 1 and written[0].parts[:2] == ("out", "games") and ".." not in links["x"][0].href
