@@ -318,13 +318,13 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None,
             ratings = sides.ratings
             best = ratings.ranked()[0]
             dominant = [sides.matchups.names[i] for i in sides.matchups.dominant()]
+            shown = dominant[0] if dominant else ratings.names[best]
             found.append(Finding(
                 f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
                 f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
                 f"{', '.join(dominant) if dominant else 'none'}."
                 + (_driven_by(env, ratings.names[best]) if what == "loadout" else ""),
-                partial(_lopsided, side, dominant[0] if dominant else ratings.names[best]),
-                f"{dominant[0] if dominant else ratings.names[best]}'s most lopsided wins"))
+                partial(_lopsided, side, shown), f"{shown}'s most lopsided wins"))
     found.append(Finding(f"{env}: first mover's score {_pct(analysis.first_mover)}.", None))
     if table is not None and table.suspicious(1):
         cell, ratio = table.suspicious(1)[0]
