@@ -28,6 +28,7 @@ from markdown_it.token import Token
 from issoku.evaluation.viewing import GameLink
 
 HEADLINES_TITLE = "Headlines"
+"""The title of the section whose lines get their games (``report.HEADLINES``, which imports this module)."""
 
 
 def _markdown() -> MarkdownIt:
