@@ -29,10 +29,11 @@ RUNGS: tuple[str, ...] = ("far", "issoku_itto", "near", "close", "tsubazeriai")
 
 SKILLS = ("swordsmanship", "spearmanship", "staffmanship", "unarmed_combat", "archery", "gunnery",
           "speed", "footwork", "medicine")
-TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "retainer_command", "shinobi", "infiltration_master",
-          "ronin", "mikkyo_monk")
-"""Always-on [aptitude]s and classes the cost, limit and zone rules know by name (BR-053, 061, 058, 046, 076;
-the classes ronin, Mikkyo monk and shinobi enter the Core Zone freely, BR-073)."""
+TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "shinobi", "infiltration_master", "ronin", "mikkyo_monk")
+"""Always-on [aptitude]s and classes the cost, limit and zone rules know by name (BR-053, 061, 058, 076;
+the classes ronin, Mikkyo monk and shinobi enter the Core Zone freely, BR-073). The retainer command's −1 on
+squad orders (BR-046, BR-T09) is not here: no squad orders exist yet, nothing would read it, so data naming
+it is refused rather than accepted and ignored."""
 
 _KEY = r"^[a-z][a-z0-9_]*$"
 
