@@ -93,3 +93,39 @@ def _to_tmp(argv: list[str], tmp_path: Path) -> list[str]:
         if word == "--out":
             moved[index + 1] = str(tmp_path / Path(moved[index + 1]).name)
     return moved
+
+
+def test_the_balance_headlines_in_the_docs_come_from_one_stamped_run():
+    """README.md and docs/balance.md show the same headlines, written by scripts/refresh_headlines.py from a
+    report with the run's date and machine; never edited by hand into two different runs."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("refresh_headlines", ROOT / "scripts" / "refresh_headlines.py")
+    refresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(refresh)
+    found = [refresh.BLOCK.findall(doc.read_text(encoding="utf-8")) for doc in refresh.DOCS]
+    assert all(len(blocks) == 1 for blocks in found), "each doc holds one marked headlines block"
+    (readme_stamp, readme_lines), (balance_stamp, balance_lines) = found[0][0], found[1][0]
+    assert (readme_stamp, readme_lines) == (balance_stamp, balance_lines)
+    assert re.search(r"\(\d{4}-\d\d-\d\d \d\d:\d\d UTC, \d+ s wall; .*CPU", readme_stamp), readme_stamp
+    assert readme_lines.endswith(f"report: {refresh.DEFAULT_REPORT}")
+    assert {line.split(":")[0].strip() for line in readme_lines.splitlines()[:-1]} == {"breath_duel_v0",
+                                                                                      "tempo_duel_v0"}
+
+
+def test_refresh_headlines_replaces_the_marked_block_from_a_report(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("refresh_headlines", ROOT / "scripts" / "refresh_headlines.py")
+    refresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(refresh)
+    report = tmp_path / "report.md"
+    report.write_text("# issoku balance report\n\n## Headlines\n\n- toy_v0: strongest policy **a** (+1 Elo).\n\n## toy\n")
+    new = refresh.block(["toy_v0: strongest policy a (+1 Elo)."], refresh.stamp(report, 3, "a test machine"))
+    doc = f"before\n\n{refresh.MARK}\nMeasured: old.\n\n```text\n  old line\n```\n\nafter\n"
+    text = refresh.refresh(doc, new)
+    assert "Measured: old." not in text and "old line" not in text and text.startswith("before") and text.endswith("after\n")
+    assert "  toy_v0: strongest policy a (+1 Elo).\nreport: runs/balance/report/report.md\n```" in text
+    assert re.search(r"UTC, 3 s wall; a test machine\)\.", text)
+    with pytest.raises(ValueError):
+        refresh.refresh("no block", new)
