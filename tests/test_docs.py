@@ -2,6 +2,7 @@
 
 - Every ``python`` block runs as it is written (in a fresh interpreter, from the repository root), unless the
   line before its fence is an ``<!-- illustration: why -->`` comment (a block that needs the reader's own code).
+- Every ``toml`` block (a study, a scenario, a style) loads with its loader as written.
 - Every ``issoku`` command in a ``bash`` block is parsed by the real CLI: the command exists, every option and
   argument is one it takes, every value has the right type, and every repository file it names exists. The cheap
   ones (``replay``, ``view``, ``--help``) also run, with their output sent to a temporary folder; the rest
@@ -129,3 +130,38 @@ def test_refresh_headlines_replaces_the_marked_block_from_a_report(tmp_path):
     assert re.search(r"UTC, 3 s wall; a test machine\)\.", text)
     with pytest.raises(ValueError):
         refresh.refresh("no block", new)
+
+
+def toml_blocks() -> list[tuple[str, str]]:
+    """(where, body) of every ``toml`` block that is not marked as an illustration."""
+    return [(where, body) for where, body, illustration in blocks("toml") if not illustration]
+
+
+@pytest.mark.parametrize("where, body", toml_blocks(), ids=[where for where, _ in toml_blocks()])
+def test_a_toml_block_loads_as_the_file_it_shows(tmp_path, monkeypatch, where, body):
+    """A study, a scenario or a style shown in the docs is one its loader accepts as written (a study's
+    loadouts also build their env), so a reader who copies it gets a working file."""
+    import tomllib
+
+    from issoku.envs.registry import resolve_env
+
+    monkeypatch.chdir(ROOT)
+    data = tomllib.loads(body)
+    path = tmp_path / "block.toml"
+    path.write_text(body, encoding="utf-8")
+    if "policies" in data:
+        from issoku.evaluation.config import load_study
+
+        study = load_study(path)
+        for loadout in study.all_loadouts():
+            resolve_env(study.env)(**loadout.kwargs).reset(seed=0)
+    elif "actions" in data:
+        from issoku.envs.scenario import load_scenario
+
+        load_scenario(path)
+    elif "bonus" in data:
+        from issoku.training.shaping import load_style
+
+        load_style(str(path))
+    else:
+        pytest.fail(f"{where}: a toml block of no known kind (mark it <!-- illustration: why -->)")
