@@ -165,3 +165,19 @@ def test_a_toml_block_loads_as_the_file_it_shows(tmp_path, monkeypatch, where, b
         load_style(str(path))
     else:
         pytest.fail(f"{where}: a toml block of no known kind (mark it <!-- illustration: why -->)")
+
+
+def test_the_render_picture_in_envs_md_is_what_the_env_draws():
+    """docs/envs.md's ``render_mode="ansi"`` picture is the render of the reset it names (lines shortened with
+    "..." match on what comes before it)."""
+    from issoku.envs import breath_duel_v0
+
+    text = (ROOT / "docs" / "envs.md").read_text(encoding="utf-8")
+    shown = re.search(r"\(seed 4\),\nthen the events of the last step \(here: the setup\):\n\n```\n(.*?)```", text,
+                      re.S)[1].splitlines()
+    env = breath_duel_v0.env(kind="hatashiai", stage="high_ground", stage_side=1, render_mode="ansi")
+    env.reset(seed=4)
+    drawn = [line.rstrip() for line in str(env.render()).splitlines()]
+    for line in shown:
+        head = line[:-4] if line.endswith(" ...") else None
+        assert (line in drawn) if head is None else any(d.startswith(head) for d in drawn), line
