@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from types import MappingProxyType
 from pathlib import Path
 
 import numpy as np
@@ -32,8 +33,13 @@ from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
-from issoku.evaluation.versions import split_versions
+from issoku.rules.tempo.content import load_roster
+from issoku.rules.tempo.provenance import decision_drivers as tempo_decision_drivers
+from issoku.evaluation.versions import DATA_KEYWORDS, VersionGroup, rules_version, split_versions
 from issoku.evaluation.viewing import write_replays
+from issoku.rules.kernel.content import DataError
+from issoku.rules.tempo.content import DATA_DIR as TEMPO_DATA
+from issoku.rules.variant import Variant
 
 
 def _pct(p: Proportion) -> str:
@@ -270,7 +276,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         restricted = restriction_results(restricted_records, confidence)
         if restricted:
             lines += restricted_section(restricted, group.label, out_dir)
-        for finding in findings(analysis, table, restricted):
+        for finding in findings(analysis, table, restricted, data=_data_keywords(group)):
             summary.append(f"- {finding.text}")
             examples[finding.text] = finding.games(records, restricted_records, compositions.get(env))
             captions[finding.text] = finding.shows
@@ -289,6 +295,16 @@ REPLAYS = "games"
 
 
 HEADLINES = "## Headlines"
+SHIPPED_DATA: Mapping[str, object] = MappingProxyType({})
+"""No data keywords: the games loaded the shipped rules data."""
+
+
+def _data_keywords(group: VersionGroup) -> dict[str, object] | None:
+    """The data keywords one rules version's games loaded; None when versions were pooled (no one data)."""
+    if not group.records or len({rules_version(record) for record in group.records}) > 1:
+        return None
+    first = group.records[0].loadout_kwargs
+    return {key: first[key] for key in DATA_KEYWORDS if first.get(key) is not None}
 
 
 @dataclass(frozen=True)
@@ -307,10 +323,12 @@ class Finding:
 
 
 def findings(analysis: BalanceAnalysis, table: ComboTable | None,
-             restricted: Sequence[RestrictionResult]) -> list[Finding]:
+             restricted: Sequence[RestrictionResult],
+             data: Mapping[str, object] | None = SHIPPED_DATA) -> list[Finding]:
     """One finding per line a designer reads first: strongest and dominant sides (shown by their most lopsided
     wins), initiative, the top combo (the games that played it), the biggest restricted-play drop (games it
-    decided)."""
+    decided). ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions
+    pooled, so none), whose provenance the strongest loadout's line names."""
     env = analysis.env_id
     found = []
     for sides, what, side in ((analysis.by_policy, "policy", by_policy), (analysis.by_loadout, "loadout", by_label)):
@@ -323,7 +341,7 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None,
                 f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
                 f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
                 f"{', '.join(dominant) if dominant else 'none'}."
-                + (_driven_by(env, ratings.names[best]) if what == "loadout" else ""),
+                + (_driven_by(env, ratings.names[best], data) if what == "loadout" else ""),
                 partial(_lopsided, side, shown), f"{shown}'s most lopsided wins"))
     found.append(Finding(f"{env}: first mover's score {_pct(analysis.first_mover)}.", None))
     if table is not None and table.suspicious(1):
@@ -356,16 +374,35 @@ def _decided(result: RestrictionResult, records: Sequence[MatchRecord], restrict
 
 
 def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
-              restricted: Sequence[RestrictionResult]) -> list[str]:
+              restricted: Sequence[RestrictionResult],
+              data: Mapping[str, object] | None = SHIPPED_DATA) -> list[str]:
     """The headline lines of one env's section (:func:`findings`)."""
-    return [finding.text for finding in findings(analysis, table, restricted)]
+    return [finding.text for finding in findings(analysis, table, restricted, data)]
 
 
-def _driven_by(env: str, loadout: str) -> str:
-    """" Driven by ..." naming the project decisions behind a breath loadout's standout values (the
-    ``source`` the shipped data gives each value, :mod:`issoku.rules.breath.provenance`), so a designer
-    sees what to change and that the seed text is not at fault; "" when the seed states them all."""
-    drivers = decision_drivers(load_catalog(), loadout) if env.startswith("breath") else []
+def _driven_by(env: str, loadout: str, data: Mapping[str, object] | None) -> str:
+    """" Driven by ..." naming the project decisions behind a loadout's standout values, so a designer sees
+    what to change and that the seed text is not at fault; "" when the seed states them all. The breath
+    duels read the ``source`` each value carries (:mod:`issoku.rules.breath.provenance`); the tempo duel's
+    numbers are all decisions (:mod:`issoku.rules.tempo.provenance`). ``data``: the ``variant`` / ``data``
+    keywords the games' env loaded (:data:`~issoku.evaluation.versions.DATA_KEYWORDS`; ``{}``: the shipped
+    files), read as the env read them; "" when they cannot be read here (a store from another machine) or
+    when versions were pooled (``None``)."""
+    if data is None:
+        return ""
+    chosen = data.get("data")
+    files = [str(p) for p in (chosen if isinstance(chosen, (list, tuple)) else [chosen])] if chosen else None
+    try:
+        variant = Variant(str(data["variant"])) if data.get("variant") is not None else None
+        if env.startswith("breath"):
+            drivers = decision_drivers(load_catalog(variant.breath_data() if variant else files), loadout)
+        elif env.startswith("tempo"):
+            roster = load_roster(files[0] if files else TEMPO_DATA, variant.tempo_files() if variant else None)
+            drivers = tempo_decision_drivers(roster, loadout)
+        else:
+            drivers = []
+    except (OSError, DataError):
+        drivers = []
     return f" Driven by {', '.join(drivers)}, not by the seed text." if drivers else ""
 
 
