@@ -5,6 +5,7 @@ An editable install reads the data files from the checkout, so a wheel missing t
 this one runs from a folder with no checkout in sight.
 """
 
+import os
 import shutil
 import subprocess
 import sys
@@ -88,11 +89,13 @@ def test_the_installed_wheel_runs_every_env_every_suite_and_the_default_studies(
     _see_the_dependencies_of_this_venv(python)
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
                    capture_output=True, timeout=300)
-    run = subprocess.run([str(python), "-c", FROM_THE_WHEEL], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    wheel_only = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # a source tree on it
+    run = subprocess.run([str(python), "-c", FROM_THE_WHEEL], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                         env=wheel_only)  # would be imported instead of the wheel
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.splitlines()
     assert sum(line.startswith("env ") for line in lines) >= 3
     assert sum(line.startswith("suite ") for line in lines) == 3 and sum(line.startswith("study ") for line in lines) == 6
     help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
-                               timeout=120)
+                               timeout=120, env=wheel_only)
     assert help_text.returncode == 0 and "balance-report" in help_text.stdout
