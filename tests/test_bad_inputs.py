@@ -103,7 +103,7 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
      "balance-report: {tmp}/nope.toml: no such file"),
     ("duel data missing", ["duel", "--data", "{tmp}/nope.toml"], {}, "duel: {tmp}/nope.toml: no such file"),
     ("benchmark unknown suite", ["benchmark", "random", "--suite", "nope", "--db", "{tmp}/m.sqlite"], {},
-     "suite 'nope': no such file, nor a shipped suite (shipped: breath_duel_v0, tempo_duel_v0"),
+     "suite 'nope': no such file, nor a shipped suite (shipped: breath_duel_v0, encounter_duel_v0, tempo_duel_v0"),
     ("evaluate missing checkpoint", ["evaluate", "{tmp}/nope.zip"], {}, "evaluate: checkpoint {tmp}/nope.zip: no such file"),
     ("play missing checkpoint", ["play", "{tmp}/nope.zip"], {}, "play: checkpoint {tmp}/nope.zip: no such file"),
     ("head-to-head tempo agent on breath", ["head-to-head", "-a", "tempo_heuristic", "--env", "breath_duel_v0", "-n", "2"],

@@ -111,7 +111,8 @@ def test_the_balance_headlines_in_the_docs_come_from_one_stamped_run():
     assert re.search(r"\(\d{4}-\d\d-\d\d \d\d:\d\d UTC, \d+ s wall; .*CPU", readme_stamp), readme_stamp
     assert readme_lines.endswith(f"report: {refresh.DEFAULT_REPORT}\nhtml: {refresh.DEFAULT_HTML}")
     assert {line.split(":")[0].strip() for line in readme_lines.splitlines()[:-2]} == {"breath_duel_v0",
-                                                                                      "tempo_duel_v0"}
+                                                                                      "tempo_duel_v0",
+                                                                                      "encounter_duel_v0"}
 
 
 def test_refresh_headlines_replaces_the_marked_block_from_a_report(tmp_path):
