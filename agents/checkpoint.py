@@ -13,12 +13,15 @@ draws from the policy's own seeded generator (never torch's global one), so a du
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from issoku.agents.batched import Decision, choose, decide_one, masked_softmax
 
 IDENTITY_KEYS = ("env_id", "env_version", "rules_version", "rules_fingerprint")
 """Metadata fields that must match between a checkpoint and the env it plays in."""
@@ -82,7 +85,9 @@ class CheckpointPolicy:
     """A frozen MaskablePPO checkpoint as a policy ``(observation, action_mask) -> action``.
 
     ``deterministic`` plays the most probable legal action; otherwise the action is sampled from the
-    masked action distribution with a generator seeded by ``seed``.
+    masked action distribution with a generator seeded by ``seed``. Batchable
+    (:class:`~issoku.agents.batched.Batchable`): copies of one loaded policy (``copy.copy``, one per game,
+    each with its own generator) share the network, so lockstep play evaluates all their decisions at once.
     """
 
     def __init__(self, checkpoint: str | Path, *, deterministic: bool = True, seed: int | None = None) -> None:
@@ -105,32 +110,37 @@ class CheckpointPolicy:
         """Restart the sampling generator (envs call this on reset so one seed fixes an episode)."""
         self._rng = np.random.default_rng(seed)
 
-    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        """The policy's probability of each action, zero where masked out.
+    def action_probabilities_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Masked action probabilities for a batch: ``(B, obs), (B, actions) -> (B, actions)``, float64.
 
-        Runs the actor network directly (features -> actor latent -> logits) and masks in numpy: ten
-        times faster per call than building SB3's distribution objects, which matters because
-        snapshot opponents act one observation at a time inside the training envs.
+        Runs the actor network directly (features -> actor latent -> logits) under
+        ``torch.inference_mode`` and masks in numpy: ten times faster per call than building SB3's
+        distribution objects. Lockstep play (:mod:`issoku.agents.batched`) sends every pending decision
+        of a round on this network through one call.
         """
         policy = self._policy
-        with self._torch.no_grad():
-            obs = self._preprocess(self._torch.as_tensor(np.asarray(observation))[None], policy.observation_space)
+        with self._torch.inference_mode():
+            obs = self._preprocess(self._torch.as_tensor(np.asarray(observations)), policy.observation_space)
             logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs)))
-        logits = logits[0].numpy().astype(np.float64)
-        logits[np.asarray(action_mask) == 0] = -np.inf
-        weights = np.exp(logits - logits.max())
-        return weights / weights.sum()
+        return masked_softmax(logits.numpy(), action_masks)
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The policy's probability of each action, zero where masked out (a batch of one)."""
+        return self.action_probabilities_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0]
+
+    def begin(self, observation: np.ndarray, action_mask: np.ndarray) -> Decision:
+        """This decision as one row of a batch on this checkpoint's network (see :mod:`issoku.agents.batched`)."""
+        return Decision(self._policy, self.action_probabilities_batch, observation, action_mask,
+                        functools.partial(self._finish, observation, action_mask))
+
+    def _finish(self, observation: np.ndarray, action_mask: np.ndarray, row: np.ndarray, alone: bool) -> int:
+        return choose(row, action_mask, deterministic=self.deterministic, rng=self._rng, alone=alone,
+                      again=lambda: self.action_probabilities(observation, action_mask))
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if not action_mask.any():
             raise ValueError("CheckpointPolicy got an all-zero action mask")
-        probabilities = self.action_probabilities(observation, action_mask)
-        if self.deterministic:
-            return int(np.argmax(probabilities))
-        legal = np.flatnonzero(action_mask)
-        cumulative = np.cumsum(probabilities[legal])
-        pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], side="right"))
-        return int(legal[min(pick, legal.size - 1)])
+        return decide_one(self.begin(observation, action_mask))
 
     def masked_actor(self) -> Any:
         """The actor as one ``torch.nn.Module``: ``(observation, action_mask) -> masked probabilities``.
