@@ -214,12 +214,13 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
     return spec.factory(seed=seed)
 
 
-def run_job(job: Job) -> list[MatchRecord]:
+def run_job(job: Job, width: int | None = None) -> list[MatchRecord]:
     """Play a batch of games and return their records (runs in a worker process).
 
     The games run in lockstep (:func:`~issoku.evaluation.match.play_matches`) on as many env instances
     as :func:`~issoku.evaluation.match.lockstep_width` asks for: all of the batch's games when a learned
-    policy plays (its decisions share forward passes), one env otherwise. The records are the same either way.
+    policy plays (its decisions share forward passes), one env otherwise; ``width`` caps it (1: one game
+    at a time, the benchmark's baseline). The records are the same at any width.
     """
     specs = {p.name: p for p in job.policies}
     envs = [as_two_seats(job.env_factory(**job.loadout.kwargs))]
@@ -229,7 +230,7 @@ def run_job(job: Job) -> list[MatchRecord]:
                            match.seed, match.key, job.loadout.name, job.loadout.kwargs, match.policies,
                            job.loadout.seat_labels or None, job.max_decisions)
                  for match in job.matches]
-        envs += [as_two_seats(job.env_factory(**job.loadout.kwargs)) for _ in range(lockstep_width(games) - 1)]
+        envs += [as_two_seats(job.env_factory(**job.loadout.kwargs)) for _ in range(lockstep_width(games, width) - 1)]
         return play_matches(envs, games)
     finally:
         for env in envs:

@@ -19,3 +19,14 @@ def test_benchmark_command_runs_and_writes_every_section(tmp_path, capsys):
     assert set(results["memory_bytes"]) == set(ISSOKU_ENVS) | {"connect_four_v3", "tictactoe_v3"}
     assert any(t["target"].startswith("breath_duel_v0 AEC") for t in results["targets"])
     assert "| breath_duel_v0 |" in capsys.readouterr().out
+
+
+def test_the_play_section_times_a_checkpoint_one_at_a_time_and_batched(tmp_path):
+    path = tmp_path / "play.json"
+    main(["--quick", "--sections", "play", "--games", "4", "--json", str(path)])
+    results = json.loads(path.read_text())
+    labels = {row["label"] for row in results["rows"] if row["section"] == "play"}
+    assert {"checkpoint vs ma_heuristic, one at a time", "checkpoint vs ma_heuristic, batched",
+            "checkpoint vs itself, one at a time", "checkpoint vs itself, batched"} <= labels
+    assert any(t["target"].startswith("games/s, checkpoint vs itself, batched / one at a time")
+               for t in results["targets"])

@@ -13,7 +13,6 @@ import pytest
 from issoku.agents.batched import TIE_MARGIN, Decision, choose, decide
 from issoku.agents.policy import RandomLegal
 from issoku.envs import breath_duel_v0
-from issoku.evaluation import match as match_module
 from issoku.evaluation.match import MatchGame, lockstep_width, play_matches
 from issoku.evaluation.policies import CheckpointFactory, resolve_policy
 from issoku.evaluation.restricted import Restricted
@@ -75,14 +74,12 @@ def test_many_games_side_by_side_play_exactly_as_one_at_a_time(checkpoint):
     assert len({record.actions for record in alone}) > 12  # the games differ from one another
 
 
-def test_a_tournament_job_plays_the_same_games_at_any_width(checkpoint, monkeypatch):
+def test_a_tournament_job_plays_the_same_games_at_any_width(checkpoint):
     policies = (resolve_policy(f"ck={checkpoint}"), resolve_policy("ma_heuristic"))
     matches = tuple(MatchSpec(f"k{game}", 7 + game // 2, ("ck", "ma_heuristic") if game % 2 == 0
                               else ("ma_heuristic", "ck")) for game in range(12))
     job = Job(functools.partial(breath_duel_v0.env, ma=True), Loadout("default"), policies, matches, 1000)
-    together = run_job(job)
-    monkeypatch.setattr(match_module, "LOCKSTEP_WIDTH", 1)
-    assert run_job(job) == together
+    assert run_job(job) == run_job(job, width=1) == run_job(job, width=5)
 
 
 def test_only_games_with_a_learned_policy_are_played_side_by_side(checkpoint):
