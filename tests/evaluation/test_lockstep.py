@@ -135,3 +135,29 @@ def test_a_draw_near_a_boundary_in_a_batch_is_decided_as_a_batch_of_one():
     alone = decide([(wobbly, observation, mask)])
     assert alone == [1]
     assert decide([(_Wobbly(row, deterministic=False, seed=5), observation, mask) for _ in range(3)]) == alone * 3
+
+
+def test_the_actor_loaded_alone_gives_the_same_logits_as_the_sb3_model(checkpoint, monkeypatch):
+    import torch
+    from stable_baselines3.common.preprocessing import preprocess_obs
+
+    from issoku.agents import checkpoint as checkpoint_module
+    from issoku.agents.checkpoint import CheckpointPolicy
+    from issoku.agents.checkpoint_zip import NotPlainActorError, load_actor, load_model
+
+    policy = load_model(checkpoint).policy
+    observations = torch.as_tensor(np.random.default_rng(0).random((7, policy.observation_space.shape[0]),
+                                                                    dtype=np.float32))
+    with torch.inference_mode():
+        expected = policy.action_net(policy.mlp_extractor.forward_actor(
+            policy.pi_features_extractor(preprocess_obs(observations, policy.observation_space))))
+        assert torch.equal(load_actor(checkpoint)(observations), expected)
+    masks = np.ones((7, policy.action_space.n), dtype=np.int8)
+    light = CheckpointPolicy(checkpoint).action_probabilities_batch(observations.numpy(), masks)
+
+    def refuse(path):
+        raise NotPlainActorError("not plain")
+
+    monkeypatch.setattr("issoku.agents.checkpoint_zip.load_actor", refuse)
+    fallback = checkpoint_module.CheckpointPolicy(checkpoint)  # through SB3's model
+    assert np.array_equal(fallback.action_probabilities_batch(observations.numpy(), masks), light)
