@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import engine_speed, env_speed, memory, play_speed, ppo_speed
+from benchmarks import engine_speed, env_speed, instructions, memory, play_speed, ppo_speed
 from benchmarks.timing import Timing
 
 MIB = 1024 * 1024
@@ -79,6 +79,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", default="runs/benchmarks.json", help="where to write every sample (default: %(default)s)")
     parser.add_argument("--sections", default=",".join(SECTIONS),
                         help="comma-separated subset of " + ",".join(SECTIONS))
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per step under valgrind (callgrind) instead of timing: rows of "
+                             "the aec and engine sections, --steps of play each (default 2,000; --quick 200)")
     for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats", "memo-episodes",
                  "games"):
         parser.add_argument(f"--{name}", type=int, help="override the budget's " + name)
@@ -247,8 +250,27 @@ def machine() -> dict[str, Any]:
             "numpy": np.__version__, "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None}
 
 
+def count_instructions(args: argparse.Namespace) -> dict[str, Any]:
+    """``--instructions``: the callgrind counts of :mod:`benchmarks.instructions`, printed and written as JSON."""
+    if not instructions.available():
+        raise SystemExit("--instructions needs valgrind on the PATH (apt-get install valgrind)")
+    steps = args.steps or (200 if args.quick else 2_000)
+    started = machine()
+    found = instructions.measure(set(args.sections.split(",")), steps)
+    results = {"command": "python -m benchmarks " + " ".join(sys.argv[1:]), "instructions": found,
+               "machine_before": started, "machine_after": machine()}
+    print(instructions.table(found))
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {path}")
+    return results
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
+    if args.instructions:
+        return count_instructions(args)
     budget = budget_of(args)
     started = machine()
     start = time.perf_counter()
