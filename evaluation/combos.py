@@ -35,13 +35,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from issoku.evaluation.metrics import CompositionSpec, Proportion, wilson
+from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.metrics import compositions as metric_compositions
 from issoku.evaluation.records import MatchRecord
 from issoku.rules.kernel.chance import CountingDice, enumerate_chance
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
+from issoku.training.outcomes import Proportion, wilson
 from issoku.training.workers import worker_pool
 
 EnvFactory = Callable[..., Any]

@@ -21,7 +21,7 @@ from tqdm import tqdm
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.metagame import name_mixture
-from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
+from issoku.evaluation.metrics import CompositionSpec, SequenceUse
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
@@ -29,6 +29,7 @@ from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
 from issoku.evaluation.versions import split_versions
+from issoku.training.outcomes import Proportion
 
 
 def _pct(p: Proportion) -> str:
