@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from issoku.rules.kernel.content import load_model
 from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.tempo.actions import CODEC, STATUS_NAMES
-from issoku.rules.tempo.ruleset import TempoDuel
+from issoku.rules.tempo.ruleset import TempoConfig, TempoDuel
 from issoku.rules.tempo.state import TempoState
 
 
@@ -79,7 +79,7 @@ class ScenarioMismatch(AssertionError):
 def replay(path: Path | str) -> TempoState:
     """Play a scenario file and check its expectations; returns the final state."""
     scenario = load_model(path, Scenario)
-    ruleset = TempoDuel(scenario.fighters, initiator=scenario.initiator, start_distance=scenario.start_distance)
+    ruleset = TempoDuel(TempoConfig(scenario.fighters, scenario.initiator, scenario.start_distance))
     state = ruleset.new_initial_state(dice=ScriptedDice(scenario.dice))
     for step, name in enumerate(scenario.actions):
         try:

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 import typer
 
+from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
 
 TRAIN_DEFAULTS = TrainConfig()  # what train does with an option left out; stdlib-only, so --help stays fast
@@ -62,19 +63,19 @@ def duel(
 @app.command("tempo-duel")
 def tempo_duel(
     seed: int = typer.Option(7, help="Seed of the duel's dice (the same seed gives the same duel)."),
-    fighter_a: str = typer.Option("fencer", "--a", help="Fighter of seat 0 (see rules/tempo/data/fighters.toml)."),
-    fighter_b: str = typer.Option("knight", "--b", help="Fighter of seat 1."),
+    fighter_a: str = typer.Option(TempoConfig.fighters[0], "--a", help="Fighter of seat 0 (see rules/tempo/data/fighters.toml)."),
+    fighter_b: str = typer.Option(TempoConfig.fighters[1], "--b", help="Fighter of seat 1."),
     agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: always_parry, feint_counter, heuristic."),
     agent_b: str = typer.Option("always_parry", help="Scripted agent of seat 1."),
-    start_distance: int = typer.Option(4, help="Squares between the fighters at the start (TP-G07)."),
+    start_distance: int = typer.Option(TempoConfig.start_distance, help="Squares between the fighters at the start (TP-G07)."),
     initiator: int = typer.Option(None, help="Seat that started the fight (TP-021): the other starts Off Guard; default: none (a formal duel, both On Guard)."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded tempo duel (003) between two scripted fighters and print its event log."""
     from issoku.envs import tempo_duel_v0
 
-    _play_duel("tempo-duel", lambda: tempo_duel_v0.make_ruleset((fighter_a, fighter_b), initiator,
-                                                                  start_distance=start_distance),
+    _play_duel("tempo-duel", lambda: tempo_duel_v0.make_ruleset(TempoConfig((fighter_a, fighter_b), initiator,
+                                                                            start_distance)),
                (agent_a, agent_b), ("tempo_",), seed, json_lines, lambda built: list(built.fighters))
 
 
