@@ -21,6 +21,7 @@ from issoku.rules.breath.memo import LegalMemo
 from issoku.rules.breath.modules import BreathModule, Order
 from issoku.rules.breath.observe import build_observation_spec
 from issoku.rules.kernel.codec import ActionCodec
+from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.protocol import ObservationSpec
 
 SEAT_NAMINGS = ("player", "side_fighter")
@@ -250,11 +251,12 @@ class BreathRuleset:
                 *(k.key for k in sheet.katas))
 
     # -- the kernel protocol -----------------------------------------------------------------------
-    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True):
-        """A fresh fight; all chance from ``numpy.random.default_rng(seed)``."""
+    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True, dice: Dice | None = None):
+        """A fresh fight; all chance from ``numpy.random.default_rng(seed)``, or from ``dice`` (scripted in
+        worked examples)."""
         from issoku.rules.breath.engine import BreathState
 
-        return BreathState.initial(self, seed, record_events=record_events)
+        return BreathState.initial(self, seed, record_events=record_events, dice=dice)
 
 
 __all__ = ["ActionSlot", "BreathCandidates", "BreathConfig", "BreathRuleset", "CORE_DECISIONS", "FighterSpec"]

@@ -147,15 +147,24 @@ def replay(
     json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
-    """Play a scenario and print its event log, rule by rule."""
+    """Play a scenario and print its event log, rule by rule; a fight that breaks the file's expected events
+    or final decision is printed, then the first difference (exit status 1)."""
     from issoku.envs.replay import format_jsonl, format_text
+    from issoku.envs.scenario import ScenarioMismatch
     from issoku.evaluation.viewing import play_scenario
     from issoku.inputs import check_input_file, one_line_errors
 
+    mismatch = None
     with one_line_errors(f"replay {scenario}", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         check_input_file(scenario, "SCENARIO")
-        played = play_scenario(scenario, allow_imports=allow_imports)
+        try:
+            played = play_scenario(scenario, allow_imports=allow_imports)
+        except ScenarioMismatch as error:
+            played, mismatch = error.replay, error
     typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
+    if mismatch is not None:
+        typer.echo(f"replay {scenario}: {mismatch}", err=True)
+        raise typer.Exit(1)
 
 
 @app.command()
