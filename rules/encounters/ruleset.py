@@ -15,7 +15,8 @@ from pathlib import Path
 from issoku.rules.encounters.actions import ACTION_NAMES
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
 from issoku.rules.encounters.observation import SPEC, profile
-from issoku.rules.encounters.state import DECISION_KINDS, EncounterState
+from issoku.rules.encounters.kinds import DECISION_KINDS
+from issoku.rules.encounters.state import EncounterState
 from issoku.rules.kernel import Dice, EventLog
 
 

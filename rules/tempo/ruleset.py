@@ -16,7 +16,8 @@ from issoku.rules.tempo.actions import ACTION_NAMES
 from issoku.rules.tempo.content import DATA_DIR, UNARMED, Roster, load_roster
 from issoku.rules.tempo.loadout import Loadout, loadouts
 from issoku.rules.tempo.observation import SPEC
-from issoku.rules.tempo.state import DECISION_KINDS, TempoState
+from issoku.rules.tempo.kinds import DECISION_KINDS
+from issoku.rules.tempo.state import TempoState
 
 
 @dataclass(frozen=True)
