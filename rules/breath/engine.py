@@ -47,6 +47,11 @@ CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
 UNARMORED_DEFENSE = 10
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
+# Groups and orders of the breath kinds, built once: the hot path tests membership in them.
+_TECHNIQUE_ORDERS = (ATTACK, RESERVE)
+_OWNED_ORDERS = (STANCE, KATA)
+_TAKE_HIT_ORDER = (TAKE_HIT,)
+_DECLINE_COUNTER_ORDER = (DECLINE_COUNTER,)
 
 
 class Attack:
@@ -209,13 +214,13 @@ class BreathState:
             return None
         f, slot = self.fighters[seat], self.ruleset.slots[action]
         technique = slot.technique
-        if slot.kind in (ATTACK, RESERVE):
+        if slot.kind in _TECHNIQUE_ORDERS:
             cost = self.cost_of(f, technique, slot.order, technique.cost)[0]
         elif slot.kind == IMPROVISE:
             cost = self.cost_of(f, technique, slot.order, technique.cost, improvised=True)[0]
         elif slot.kind == USE_RESERVED:
             cost = 0  # paid when reserved (BR-018)
-        elif slot.kind in (STANCE, KATA):
+        elif slot.kind in _OWNED_ORDERS:
             owned = (self.ruleset.own_stances if slot.kind == STANCE else self.ruleset.own_katas)[seat].get(slot.key)
             if owned is None:
                 return None
@@ -684,7 +689,7 @@ class BreathState:
         codec = self.ruleset.codec
         legal = [codec.encode((kind, technique.key)) for kind, technique, _ in
                  self._defense_options(defender, attack_technique, reserved_only)]
-        legal.append(codec.encode((TAKE_HIT,)))
+        legal.append(codec.encode(_TAKE_HIT_ORDER))
         return tuple(sorted(legal))
 
     def _legal_counter(self, attack: Attack) -> list[int]:
@@ -692,7 +697,7 @@ class BreathState:
         counterer = attack.target
         legal = [codec.encode((COUNTER, t.key)) for t in counterer.weapon.attacks
                  if self._attack_allowed(counterer, attack.attacker, t)]
-        legal.append(codec.encode((DECLINE_COUNTER,)))
+        legal.append(codec.encode(_DECLINE_COUNTER_ORDER))
         return sorted(legal)
 
     # -- maneuvers ---------------------------------------------------------------------------------

@@ -64,6 +64,8 @@ SLIP_COUNTER = "slip_counter"
 """... the counter after a slip (MA-G06)..."""
 RESIST, YIELD = "resist", "yield"
 """... and the answers to a half-step; ``RESIST`` is also the duel's decision kind (MA-G01)."""
+# Groups and orders of the kinds above, built once: the legality checks test membership in them.
+_AIMED, _ANSWERS, _RESIST_ORDER, _YIELD_ORDER = (AIM, SLIP_COUNTER), (RESIST, YIELD), (RESIST,), (YIELD,)
 DIRECTIONS = {"close": CLOSER, "open": OPENER}
 BASE_COSTS = {HALF_STEP: HALF_STEP_COST, PUSH_OUT: PUSH_OUT_COST, SLIP_AWAY: SLIP_AWAY_COST,
               EMPTY_HAND: EMPTY_HAND_COST, PICK_UP: PICK_UP_COST}
@@ -204,7 +206,7 @@ class MaModule(BreathModule):
         flag, so it is cached on those: the legal mask asks for it on every decision.
         """
         kind = order[0]
-        if kind in (AIM, SLIP_COUNTER):
+        if kind in _AIMED:
             technique: Technique | None = fighter.weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
             base = technique.cost
         else:
@@ -244,11 +246,11 @@ class MaModule(BreathModule):
 
     def _order_allowed(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         kind = order[0]
-        if kind in (RESIST, YIELD):
+        if kind in _ANSWERS:
             return False
         data = state.ext[self.name]
         rung = data.ladder.rung
-        if kind in (AIM, SLIP_COUNTER):
+        if kind in _AIMED:
             if ATTACK_SLOT_INDEX[order[1]] >= len(fighter.weapon.attacks) or not self.verdict(state, fighter).can_attack:
                 return False
             if kind == SLIP_COUNTER and data.counter_owed != fighter.seat:
@@ -322,16 +324,16 @@ class MaModule(BreathModule):
 
     def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
         """``resist`` needs 1 Energy left (MA-G01); ``yield`` is always possible."""
-        if order == (YIELD,):
+        if order == _YIELD_ORDER:
             return True
-        return order == (RESIST,) and can_resist(state.fighters[pending.seat].energy)
+        return order == _RESIST_ORDER and can_resist(state.fighters[pending.seat].energy)
 
     def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
         """Answer a half-step: yield (the ma moves) or resist (the MA-013 contest)."""
         mover_seat, direction, mover_energy, start = pending.context
         data = state.ext[self.name]
         mover, resister = state.fighters[mover_seat], state.fighters[pending.seat]
-        if order == (YIELD,):
+        if order == _YIELD_ORDER:
             state.emit("MA-010", "yield", resister.seat, direction=direction)
             after = take_half_step(data.ladder, mover_seat, direction, data.guards[mover_seat], state.events,
                                    state.round)
