@@ -12,7 +12,7 @@ from __future__ import annotations
 
 # -- decision kinds -------------------------------------------------------------------------------------
 BREATH = "breath"
-"""A fighter's maneuver in its breath (BR-G19)."""
+"""A fighter's maneuvers in its breath (BR-010)."""
 DEFEND = "defend"
 """The reply of an attacked fighter (BR-G03)."""
 COUNTER = "counter"
