@@ -43,6 +43,10 @@ class BreathScripted:
     """Shared reading of observations and action names; subclasses choose."""
 
     def __init__(self, ruleset: BreathRuleset, seed: int | None = None) -> None:
+        if not isinstance(ruleset, BreathRuleset):  # it reads the breath catalog, slots and observation
+            raise ValueError(f"a breath agent (breath_duel_v0, breath_skirmish_v0), it reads the breath rules' "
+                             f"actions and observation, not those of the "
+                             f"{getattr(ruleset, 'name', type(ruleset).__name__)!r} rules")
         self.ruleset = ruleset
         self.names = ruleset.action_names
         self.spec = ruleset.observation_spec

@@ -41,6 +41,8 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
     from issoku.agents.checkpoint_zip import CheckpointError
 
     path = metadata_path(checkpoint)
+    if not path.is_file() and not Path(checkpoint).exists():
+        raise CheckpointError(f"checkpoint {checkpoint}: no such file")
     if not path.is_file():
         raise CheckpointError(f"{path}: checkpoint metadata not found (a checkpoint is a .zip with a .json beside it)")
     try:

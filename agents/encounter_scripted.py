@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -96,7 +97,12 @@ class EncounterScripted:
 
     opening_stance = "water"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, ruleset: Any = None) -> None:
+        """``ruleset``, where given, is only checked: these agents read the encounter duel's fixed actions and
+        observation, so on another ruleset they would choose wrong actions; they refuse it instead."""
+        if ruleset is not None and tuple(ruleset.action_names) != tuple(ACTION_NAMES):
+            raise ValueError(f"an encounter_duel_v0 agent, it reads the encounter duel's actions and observation, "
+                             f"not those of the {getattr(ruleset, 'name', type(ruleset).__name__)!r} rules")
         self.rng = np.random.default_rng(seed)
 
     def seed(self, seed: int | None) -> None:

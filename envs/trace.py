@@ -127,12 +127,16 @@ def replaying(actions: Sequence[int]) -> Chooser:
     return choose
 
 
-def replaying_per_seat(actions: dict[str, Sequence[str]]) -> Chooser:
-    """A chooser that plays each agent's own action names in order (a match record keeps them per seat)."""
-    queues = {agent: iter(names) for agent, names in actions.items()}
+def replaying_per_seat(actions: dict[str, Sequence[str]], seat_of: dict[str, str] | None = None) -> Chooser:
+    """A chooser that plays each seat's own action names in order (a match record keeps them per seat).
+
+    ``seat_of`` maps the env's agents onto the record's seats when they differ: a team fight stored as two
+    seats (``team_0``, ``team_1``: :mod:`issoku.envs.teams`) keeps each team's decisions in the order its
+    members made them."""
+    queues = {seat: iter(names) for seat, names in actions.items()}
 
     def choose(env: RulesetAECEnv, agent: str) -> int:
-        name = next(queues[agent])
+        name = next(queues[seat_of[agent] if seat_of else agent])
         try:
             return env.action_id(name)
         except KeyError:

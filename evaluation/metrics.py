@@ -139,20 +139,29 @@ class CompositionSpec:
 
 def compositions(actions: Sequence[str], kinds: Sequence[str], spec: CompositionSpec) -> list[tuple[str, ...]]:
     """The compositions in one seat's decisions, in order."""
-    found: list[tuple[str, ...]] = []
+    return [composition for _, composition in composition_spans(actions, kinds, spec)]
+
+
+def composition_spans(actions: Sequence[str], kinds: Sequence[str],
+                      spec: CompositionSpec) -> list[tuple[int, tuple[str, ...]]]:
+    """The compositions in one seat's decisions, in order, each with the index of its first decision."""
+    found: list[tuple[int, tuple[str, ...]]] = []
     current: list[str] = []
-    for action, kind in zip(actions, kinds):
+    start = 0
+    for index, (action, kind) in enumerate(zip(actions, kinds)):
         if kind != spec.kind:
             if current:
-                found.append(tuple(current))
+                found.append((start, tuple(current)))
                 current = []
             continue
+        if not current:
+            start = index
         current.append(action)
         if action in spec.closing:
-            found.append(tuple(current))
+            found.append((start, tuple(current)))
             current = []
     if current:
-        found.append(tuple(current))
+        found.append((start, tuple(current)))
     return found
 
 

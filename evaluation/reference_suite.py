@@ -66,6 +66,9 @@ def load_suite(name_or_path: str | Path, *, allow_imports: bool = False) -> Suit
     path = Path(name_or_path)
     if not path.suffix:
         path = SUITES_DIR / f"{name_or_path}.toml"
+        if not path.is_file():
+            raise ValueError(f"suite {name_or_path!r}: no such file, nor a shipped suite (shipped: "
+                             f"{', '.join(shipped_suites())}; a suite file ends in .toml)")
     suite = load_model(path, SuiteConfig)
     check_study_names(suite, str(path), allow_imports=allow_imports)
     return suite
@@ -91,7 +94,9 @@ def calibrate(records: Iterable[MatchRecord], suite: SuiteConfig, anchor: str | 
 def benchmark_tournament(suite: SuiteConfig, candidate: PolicySpec) -> Tournament:
     """The candidate against every reference (not the references among themselves), seats swapped."""
     if candidate.name in suite.reference_names:
-        raise ValueError(f"candidate name {candidate.name!r} is a reference's name in suite {suite.name}")
+        raise ValueError(f"candidate name {candidate.name!r} is a reference's name in suite {suite.name} (it would "
+                         f"play itself under one name); score it under another: "
+                         f"issoku benchmark mine={candidate.name} --suite {suite.name}")
     references = build_tournament(suite)
     return Tournament(references.env_factory, references.policies + (candidate,), references.loadouts,
                       games_per_pair=suite.games_per_pair, base_seed=suite.base_seed,

@@ -11,8 +11,10 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from types import MappingProxyType
 from pathlib import Path
 
 import numpy as np
@@ -20,15 +22,24 @@ from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
+from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
+from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, SequenceUse
+from issoku.evaluation.pairings import Side, by_label, by_policy
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
-from issoku.evaluation.versions import split_versions
+from issoku.rules.tempo.content import load_roster
+from issoku.rules.tempo.provenance import decision_drivers as tempo_decision_drivers
+from issoku.evaluation.versions import DATA_KEYWORDS, VersionGroup, rules_version, split_versions
+from issoku.evaluation.viewing import write_replays
+from issoku.rules.kernel.content import DataError
+from issoku.rules.tempo.content import DATA_DIR as TEMPO_DATA
+from issoku.rules.variant import Variant
 from issoku.training.outcomes import Proportion
 
 
@@ -224,8 +235,11 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
                  compositions: Mapping[str, CompositionSpec] | None = None,
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
-                 pool_versions: bool = False) -> Path:
+                 pool_versions: bool = False, html: bool = True) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
+
+    With ``html``, also ``report.html`` (:mod:`issoku.evaluation.html_report`): the same report, its tables
+    sortable, each headline linked to replay pages of the games that show it, written to ``games/``.
 
     ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
     combo table section per env id (default: the latest the store keeps). Restricted-play games
@@ -241,6 +255,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
     lines: list[str] = []
     summary: list[str] = []
+    examples: dict[str, list[Example]] = {}
+    captions: dict[str, str] = {}
     groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
     versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
     for group in tqdm(groups, desc="report", unit="env", disable=not progress):
@@ -257,54 +273,137 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         if table is not None:
             lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
-        restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
+        restricted_records = [record for record in stored if is_restricted(record)]
+        restricted = restriction_results(restricted_records, confidence)
         if restricted:
             lines += restricted_section(restricted, group.label, out_dir)
-        summary += [f"- {line}" for line in headlines(analysis, table, restricted)]
+        for finding in findings(analysis, table, restricted, data=_data_keywords(group)):
+            summary.append(f"- {finding.text}")
+            examples[finding.text] = finding.games(records, restricted_records, compositions.get(env))
+            captions[finding.text] = finding.shows
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
     path.write_text("\n".join(intro + lines))
+    if html:
+        write_html_report(path, write_replays(examples, out_dir / REPLAYS), captions)
     return path
 
 
+REPLAYS = "games"
+"""The folder, beside ``report.md``, of the replay pages the HTML report links."""
+
+
 HEADLINES = "## Headlines"
+SHIPPED_DATA: Mapping[str, object] = MappingProxyType({})
+"""No data keywords: the games loaded the shipped rules data."""
 
 
-def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
-              restricted: Sequence[RestrictionResult]) -> list[str]:
-    """One line per finding a designer reads first: strongest and dominant sides, initiative, the top combo,
-    the biggest restricted-play drop."""
+def _data_keywords(group: VersionGroup) -> dict[str, object] | None:
+    """The data keywords one rules version's games loaded; None when versions were pooled (no one data)."""
+    if not group.records or len({rules_version(record) for record in group.records}) > 1:
+        return None
+    first = group.records[0].loadout_kwargs
+    return {key: first[key] for key in DATA_KEYWORDS if first.get(key) is not None}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One headline: its text, and how to pick the stored games that show it (none for the first mover) and
+    what they are."""
+
+    text: str
+    pick: Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[Example]] | None
+    shows: str = ""
+
+    def games(self, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+              composition: CompositionSpec | None) -> list[Example]:
+        """The example games among ``records`` (ordinary games) and ``restricted`` (restricted play)."""
+        return self.pick(records, restricted, composition) if self.pick is not None else []
+
+
+def findings(analysis: BalanceAnalysis, table: ComboTable | None,
+             restricted: Sequence[RestrictionResult],
+             data: Mapping[str, object] | None = SHIPPED_DATA) -> list[Finding]:
+    """One finding per line a designer reads first: strongest and dominant sides (shown by their most lopsided
+    wins), initiative, the top combo (the games that played it), the biggest restricted-play drop (games it
+    decided). ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions
+    pooled, so none), whose provenance the strongest loadout's line names."""
     env = analysis.env_id
     found = []
-    for sides, what in ((analysis.by_policy, "policy"), (analysis.by_loadout, "loadout")):
+    for sides, what, side in ((analysis.by_policy, "policy", by_policy), (analysis.by_loadout, "loadout", by_label)):
         if sides is not None:
             ratings = sides.ratings
             best = ratings.ranked()[0]
             dominant = [sides.matchups.names[i] for i in sides.matchups.dominant()]
-            found.append(f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
-                         f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
-                         f"{', '.join(dominant) if dominant else 'none'}."
-                         + (_driven_by(env, ratings.names[best]) if what == "loadout" else ""))
-    found.append(f"{env}: first mover's score {_pct(analysis.first_mover)}.")
+            shown = dominant[0] if dominant else ratings.names[best]
+            found.append(Finding(
+                f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
+                f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
+                f"{', '.join(dominant) if dominant else 'none'}."
+                + (_driven_by(env, ratings.names[best], data) if what == "loadout" else ""),
+                partial(_lopsided, side, shown), f"{shown}'s most lopsided wins"))
+    found.append(Finding(f"{env}: first mover's score {_pct(analysis.first_mover)}.", None))
     if table is not None and table.suspicious(1):
         cell, ratio = table.suspicious(1)[0]
-        found.append(f"{env}: most suspicious combo **{cell.name}** at {cell.rung}: "
-                     f"{cell.wounds_per_energy:.2f} Wounds per Energy ({ratio:.2f}× the median composition).")
+        found.append(Finding(f"{env}: most suspicious combo **{cell.name}** at {cell.rung}: "
+                             f"{cell.wounds_per_energy:.2f} Wounds per Energy ({ratio:.2f}× the median composition).",
+                             None if cell.aim else partial(_combo, cell.composition), "games that played it"))
     if restricted:
         top = restricted[0]
         low, high = top.drop_interval
-        found.append(f"{env}: {top.base} loses most without **{COMBO.join(top.banned)}** "
-                     f"(win-rate drop {top.drop:+.3f} [{low:+.3f}, {high:+.3f}]).")
+        found.append(Finding(f"{env}: {top.base} loses most without **{COMBO.join(top.banned)}** "
+                             f"(win-rate drop {top.drop:+.3f} [{low:+.3f}, {high:+.3f}]).", partial(_decided, top),
+                             "games it decided"))
     return found
 
 
-def _driven_by(env: str, loadout: str) -> str:
-    """" Driven by ..." naming the project decisions behind a breath loadout's standout values (the
-    ``source`` the shipped data gives each value, :mod:`issoku.rules.breath.provenance`), so a designer
-    sees what to change and that the seed text is not at fault; "" when the seed states them all."""
-    drivers = decision_drivers(load_catalog(), loadout) if env.startswith("breath") else []
+def _lopsided(side: Side, name: str, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+              composition: CompositionSpec | None) -> list[Example]:
+    return lopsided_wins(records, side, name)
+
+
+def _combo(combo: tuple[str, ...], records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+           composition: CompositionSpec | None) -> list[Example]:
+    return combo_games(records, composition, combo) if composition is not None else []
+
+
+def _decided(result: RestrictionResult, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+             composition: CompositionSpec | None) -> list[Example]:
+    return decided_games(restricted, result)
+
+
+def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
+              restricted: Sequence[RestrictionResult],
+              data: Mapping[str, object] | None = SHIPPED_DATA) -> list[str]:
+    """The headline lines of one env's section (:func:`findings`)."""
+    return [finding.text for finding in findings(analysis, table, restricted, data)]
+
+
+def _driven_by(env: str, loadout: str, data: Mapping[str, object] | None) -> str:
+    """" Driven by ..." naming the project decisions behind a loadout's standout values, so a designer sees
+    what to change and that the seed text is not at fault; "" when the seed states them all. The breath
+    duels read the ``source`` each value carries (:mod:`issoku.rules.breath.provenance`); the tempo duel's
+    numbers are all decisions (:mod:`issoku.rules.tempo.provenance`). ``data``: the ``variant`` / ``data``
+    keywords the games' env loaded (:data:`~issoku.evaluation.versions.DATA_KEYWORDS`; ``{}``: the shipped
+    files), read as the env read them; "" when they cannot be read here (a store from another machine) or
+    when versions were pooled (``None``)."""
+    if data is None:
+        return ""
+    chosen = data.get("data")
+    files = [str(p) for p in (chosen if isinstance(chosen, (list, tuple)) else [chosen])] if chosen else None
+    try:
+        variant = Variant(str(data["variant"])) if data.get("variant") is not None else None
+        if env.startswith("breath"):
+            drivers = decision_drivers(load_catalog(variant.breath_data() if variant else files), loadout)
+        elif env.startswith("tempo"):
+            roster = load_roster(files[0] if files else TEMPO_DATA, variant.tempo_files() if variant else None)
+            drivers = tempo_decision_drivers(roster, loadout)
+        else:
+            drivers = []
+    except (OSError, DataError):
+        drivers = []
     return f" Driven by {', '.join(drivers)}, not by the seed text." if drivers else ""
 
 

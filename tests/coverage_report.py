@@ -2,7 +2,7 @@
 
 ``python -m tests.coverage_report`` runs every test that names a rule ID (by ``@pytest.mark.rule`` or in
 its name, ``test_br_012_...``; a replayed scenario file's IDs count for its test) and watches whether it
-drives an engine: creates a breath or tempo fight state or applies an action to one (envs do both).
+drives an engine: creates a breath, tempo or encounter fight state or applies an action to one (envs do both).
 Per system it prints how many reference IDs are
 
 * **exercised** — named by a passing test that drives an engine through the situation;
@@ -66,10 +66,11 @@ class EngineWatch:
 
     def pytest_configure(self, config: pytest.Config) -> None:
         from issoku.rules.breath.engine import BreathState
+        from issoku.rules.encounters.state import EncounterState
         from issoku.rules.tempo.state import TempoState
 
         for cls, name in ((BreathState, "initial"), (BreathState, "apply"), (TempoState, "__init__"),
-                          (TempoState, "apply")):
+                          (TempoState, "apply"), (EncounterState, "__init__"), (EncounterState, "apply")):
             self._watch(cls, name)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:

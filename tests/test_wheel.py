@@ -99,14 +99,14 @@ def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(
     _see_the_dependencies_of_this_venv(python)
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
                    capture_output=True, timeout=300)
-    alone = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}  # no checkout on the path
+    wheel_only = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # a source tree on it
     run = subprocess.run([str(python), "-c", FROM_THE_WHEEL], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                         env=alone)
+                         env=wheel_only)  # would be imported instead of the wheel
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.splitlines()
     assert {line.removeprefix("env ") for line in lines if line.startswith("env ")} == set(env_ids())
     assert sum(line.startswith("command ") for line in lines) == 4
     assert sum(line.startswith("suite ") for line in lines) == 2 and sum(line.startswith("study ") for line in lines) == 4
     help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
-                               timeout=120, env=alone)
+                               timeout=120, env=wheel_only)
     assert help_text.returncode == 0 and "balance-report" in help_text.stdout

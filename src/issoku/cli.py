@@ -427,6 +427,7 @@ def balance_report(
     for line in read_headlines(report):
         typer.echo(f"  {line}")
     typer.echo(f"report: {report}")
+    typer.echo(f"html: {report.with_suffix('.html')}")
 
 
 @app.command()
