@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 import typer
 
+from issoku.rules.encounters.ruleset import EncounterConfig
 from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
 
@@ -82,11 +83,11 @@ def tempo_duel(
 @app.command("encounter-duel")
 def encounter_duel(
     seed: int = typer.Option(7, help="Seed of the encounter's dice (the same seed gives the same fight)."),
-    fighter_a: str = typer.Option("kenshi", "--a", help="Archetype of seat 0 (see rules/encounters/data/archetypes.toml)."),
-    fighter_b: str = typer.Option("ono_brute", "--b", help="Archetype of seat 1."),
+    fighter_a: str = typer.Option(EncounterConfig.fighters[0], "--a", help="Archetype of seat 0 (see rules/encounters/data/archetypes.toml)."),
+    fighter_b: str = typer.Option(EncounterConfig.fighters[1], "--b", help="Archetype of seat 1."),
     agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: aggressive, defensive, heuristic, random."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of seat 1."),
-    start_distance: int = typer.Option(4, help="Squares of 5 ft between the fighters at the start (EN-G10)."),
+    start_distance: int = typer.Option(EncounterConfig.start_distance, help="Squares of 5 ft between the fighters at the start (EN-G10)."),
     data: Optional[Path] = typer.Option(None, help="A folder of encounter data files replacing the shipped ones; default: the shipped rules/encounters/data."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
@@ -94,7 +95,7 @@ def encounter_duel(
     from issoku.envs import encounter_duel_v0
 
     _play_duel("encounter-duel", lambda: encounter_duel_v0.make_ruleset(
-        (fighter_a, fighter_b), start_distance=start_distance, data=None if data is None else str(data)),
+        EncounterConfig((fighter_a, fighter_b), start_distance), None if data is None else str(data)),
         (agent_a, agent_b), ("encounter_",), seed, json_lines, lambda built: list(built.fighters))
 
 
