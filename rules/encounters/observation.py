@@ -15,6 +15,7 @@ import numpy as np
 
 from issoku.rules.encounters.combat import STANCES
 from issoku.rules.encounters.content import SIZES, TRAITS
+from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.wounds import RANK_NAMES
 from issoku.rules.kernel import ObservationSpec
 
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from issoku.rules.encounters.content import Archetype, Weapon
     from issoku.rules.encounters.state import EncounterState
 
-DECISIONS = ("stance", "round_start", "act", "extra_attack", "endure", "nevermind")
 FLAGS = ("prone", "grappled", "in_control", "weapon_ready", "weapon_held", "weapon_ground", "boost_armed",
          "void_stance_charged", "deflect", "maintain", "free_move_used", "extra_attack_used", "stunned",
          "weapon_grapple_started", "disarm_free_raise")
@@ -50,7 +50,7 @@ def _side(prefix: str) -> tuple[tuple[str, int, float, float], ...]:
 
 
 SPEC = ObservationSpec((
-    ("decision", len(DECISIONS), 0.0, 1.0),       # one-hot, only when the decision is this seat's
+    ("decision", len(DECISION_KINDS), 0.0, 1.0),       # one-hot, only when the decision is this seat's
     ("turn", 2, 0.0, 1.0),                        # [it is my turn, I go first this round]
     ("round", 1, 0.0, 1.0),
     ("distance", 1, 0.0, 1.0),
@@ -60,7 +60,7 @@ SPEC = ObservationSpec((
 ))
 
 _OFFSET = {name: SPEC.slice(name).start for name in SPEC.names}
-_DECISION_INDEX = {kind: i for i, kind in enumerate(DECISIONS)}
+_DECISION_INDEX = {kind: i for i, kind in enumerate(DECISION_KINDS)}
 _RANK_INDEX = {name: i for i, name in enumerate(RANK_NAMES)}
 _STANCE_INDEX = {name: i for i, name in enumerate(STANCES)}
 _FLAG = {name: i for i, name in enumerate(FLAGS)}
