@@ -56,7 +56,7 @@ def test_a_stance_archetype_takes_its_stance_whenever_it_may(name):
     from issoku.rules.encounters.actions import ACTION_NAMES
 
     stance = name.removeprefix("encounter_")
-    ruleset = EncounterDuel(("kenshi", "ono_brute"))
+    ruleset = EncounterDuel(EncounterConfig(("kenshi", "ono_brute")))
     chosen, earth_defended = [], False
     for seed in range(4):
         state = ruleset.new_initial_state(seed)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from issoku.envs.encounter_duel_v0 import make_ruleset
+from issoku.rules.encounters import EncounterConfig
 
 GOLDEN = Path(__file__).parent / "golden" / "observations.json"
 SETUPS = {
@@ -48,7 +49,7 @@ def digest(ruleset) -> str:
 
 @pytest.mark.parametrize("name", sorted(SETUPS))
 def test_observations_and_legal_actions_match_the_golden_digest(name):
-    got = digest(make_ruleset(**SETUPS[name]))
+    got = digest(make_ruleset(EncounterConfig(**SETUPS[name])))
     golden = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
     if os.environ.get("ISSOKU_REGENERATE_GOLDEN"):
         golden[name] = got
