@@ -54,3 +54,29 @@ def to_turn(state):
     while state.decision_kind() == "round_start":
         play(state, "pass")
     return state
+
+
+def faces_for(total, roll, keep):
+    """Scripted d10 faces for a ``roll``k``keep`` pool (no bonus) that totals exactly ``total``: the kept
+    dice share the total (a die over 9 explodes: 10 then the rest), the others show 1. Keeping more than is
+    rolled keeps all (EN-G01)."""
+    keep = min(keep, roll)
+    if not keep <= total:
+        raise ValueError(f"{roll}k{keep} cannot total {total} with these faces")
+    values = [1] * keep
+    remaining = total - keep
+    for i in range(keep):
+        step = min(8, remaining)
+        values[i] += step
+        remaining -= step
+    values[0] += remaining
+    if values[0] % 10 == 0 and values[0] > 9:          # a kept die cannot total exactly 10, 20...
+        donor = next(i for i in range(1, keep) if values[i] > 1)
+        values[0], values[donor] = values[0] + 1, values[donor] - 1
+    faces = []
+    for value in values:
+        while value > 9:
+            faces.append(10)
+            value -= 10
+        faces.append(value)
+    return faces + [1] * (roll - keep)
