@@ -340,3 +340,17 @@ def test_en_g19_an_attack_is_legal_only_within_the_weapons_range(fighter, reach)
         state = started(fighters=(fighter, "ono_brute"), start_distance=distance,
                         initiative=_initiative(load_catalog(), (fighter, "ono_brute")))
         assert ("attack" in legal_names(state)) == (distance <= reach), distance
+
+
+@pytest.mark.rule("EN-G05", "EN-061", "EN-104", "EN-G07")
+@pytest.mark.parametrize("fighter,move_cap_ft,air_atn,void_points", [
+    ("kenshi", 40, 25 + 2 + 3, 2),           # Water = min(Strength 3, Perception 2); Air = min(Reflexes 3, Awareness 2)
+    ("yari_guard", 60, 20 + 2 + 2, 2),       # Water = min(3, 3); Air = min(2, 2)
+    ("tonfa_monk", 40, 25 + 3 + 4, 3),       # Water = min(2, 2); Air = min(4, 3); Void 3
+])
+def test_en_g05_the_rings_a_fight_uses_are_the_lower_of_their_traits(fighter, move_cap_ft, air_atn, void_points):
+    state = started(fighters=(fighter, "ono_brute"), start_distance=4, stances=("air", "water"),
+                    initiative=_initiative(load_catalog(), (fighter, "ono_brute")))
+    assert state.atn(0) == air_atn and state.fighters[0].void_points == void_points
+    play(state, "free_move:away")
+    assert last(state, "move")["cap"] == move_cap_ft
