@@ -15,6 +15,8 @@ import shutil
 import pytest
 
 from issoku.rules.encounters import load_catalog
+from issoku.rules.encounters.combat import damage_pool
+from issoku.rules.encounters.dice import Pool
 from issoku.rules.encounters.content import DATA_DIR
 from tests.encounters.encounter_helpers import (
     duel, faces_for, kinds, last, legal_names, play, started, to_turn,
@@ -137,6 +139,10 @@ def test_en_t02_a_katana_feint_that_beats_the_atn_by_13_in_a_fight():
     assert (last(state, "feint")["bonus"], last(state, "feint")["cap"]) == (6, 10)
     assert [e["pool"] for e in kinds(state, "damage_pool")] == ["3k2", "6k2", "6k2+6"]
     assert last(state, "damage_roll")["total"] == 20
+    # the fight's Feint bonus with the text's two missing parts gives the example's pools exactly
+    katana = state.fighters[0].sheet.weapon.damage
+    steps = damage_pool(katana, 3, other=Pool(1, 0) + Pool(0, 0, last(state, "feint")["bonus"]))
+    assert [str(p) for _, p in steps] == ["3k2", "6k2", "7k2+6"] and str(steps[-1][1] + Pool(1, 1)) == "8k3+6"
 
 
 @pytest.mark.rule("EN-T03", "EN-035", "EN-036", "EN-037", "EN-077")
@@ -149,6 +155,9 @@ def test_en_t03_an_ono_with_two_raises_of_extra_damage_in_a_fight():
     assert last(state, "attack_roll")["tn"] == 35 and last(state, "attack_roll")["raises"] == 2
     assert [e["pool"] for e in kinds(state, "damage_pool")] == ["0k4", "5k4", "7k4"]
     assert last(state, "damage_roll")["pool"] == "7k4"
+    # with the text's unexplained +1k1+4 as the "other bonus", the example's step 3 exactly
+    steps = damage_pool(state.fighters[0].sheet.weapon.damage, 5, last(state, "attack_roll")["raises"], Pool(1, 1, 4))
+    assert str(steps[-1][1]) == "8k5+4"
 
 
 # ----------------------------------------------------------------------------- wound thresholds
