@@ -84,13 +84,15 @@ def _events(env: RulesetAECEnv, start: int) -> tuple[dict[str, Any], ...]:
     return tuple(event.to_dict() for event in env.game_state.events.since(start))
 
 
-def trace(env: RulesetAECEnv, seed: int, choose: Chooser, *, max_steps: int = 10_000) -> Trace:
+def trace(env: RulesetAECEnv, seed: int, choose: Chooser, *, max_steps: int = 10_000,
+          options: dict[str, Any] | None = None) -> Trace:
     """Play ``env`` from ``seed`` with ``choose`` picking every decision, recording each step as a :class:`Frame`.
 
     ``env`` must record events (``record_events=True``). Stops when the fight ends, after ``max_steps``
-    decisions, or when ``choose`` raises :class:`StopIteration` (an action list ran out).
+    decisions, or when ``choose`` raises :class:`StopIteration` (an action list ran out). ``options`` go to
+    ``env.reset`` (a scenario's scripted dice).
     """
-    env.reset(seed=seed)
+    env.reset(seed=seed, options=options)
     state = env.game_state
     names = env.action_names
     frames = [Frame(0, None, None, (), None, _events(env, 0), picture_of(env.ruleset, state), _seats(env))]

@@ -19,23 +19,14 @@ from typing import Any
 
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
 from issoku.evaluation.match import MatchGame, lockstep_width, play_matches
-from issoku.evaluation.metrics import wilson
 from issoku.evaluation.tournament import policy_seed
 from issoku.training.config import checkpoint_config
 from issoku.training.make_env import env_identity, make_config_env, ruleset_of
 from issoku.training.opponents import scripted_policy
+from issoku.training.outcomes import Tally
 
 DEFAULT_SEED = 20_000_003
 """Base fight seed of the evaluation duels, far from the seeds a training run draws."""
-
-
-def _tally(outcomes: list[float]) -> dict[str, Any]:
-    """Wins, draws, losses and the win rate with its 95 % Wilson interval, for learner returns ``outcomes``."""
-    wins = sum(1 for value in outcomes if value > 0)
-    losses = sum(1 for value in outcomes if value < 0)
-    interval = wilson(wins, len(outcomes))
-    return {"duels": len(outcomes), "wins": wins, "draws": len(outcomes) - wins - losses, "losses": losses,
-            "win_rate": interval.value, "win_rate_low": interval.low, "win_rate_high": interval.high}
 
 
 def _learner_first(matchup: str, learner_seat: int) -> str:
@@ -88,7 +79,7 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
             by_matchup[_learner_first(matchup, learner_seat)].append(outcome)
     return {
         "checkpoint": str(checkpoint), "steps": metadata.get("steps"), "env_id": config.env_id,
-        "opponent": opponent, "seed": seed, **_tally(outcomes),
-        "by_seat": {str(seat): _tally(values) for seat, values in sorted(by_seat.items())},
-        "by_matchup": {name: _tally(values) for name, values in sorted(by_matchup.items())},
+        "opponent": opponent, "seed": seed, **Tally.of_returns(outcomes).as_dict(),
+        "by_seat": {str(seat): Tally.of_returns(values).as_dict() for seat, values in sorted(by_seat.items())},
+        "by_matchup": {name: Tally.of_returns(values).as_dict() for name, values in sorted(by_matchup.items())},
     }

@@ -6,49 +6,22 @@ each matchup and how sure we are, whether moving first decides games, how often 
 a winner, and whether strong play collapses onto a few lines (low entropy) or a single combo that
 wins whenever it is used (a degenerate strategy).
 
-Proportions carry Wilson score intervals; a draw counts as half a success, which the Wilson formula
+Proportions carry Wilson score intervals (:func:`~issoku.training.outcomes.wilson`); a draw counts as half a success, which the Wilson formula
 treats as a fractional count (a good approximation when draws are a minority).
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import norm
 
 from issoku.evaluation.pairings import Games
 from issoku.evaluation.records import MatchRecord
-
-
-@dataclass(frozen=True)
-class Proportion:
-    """An observed rate with its Wilson interval: ``successes`` out of ``n`` (draws as halves)."""
-
-    successes: float
-    n: int
-    low: float
-    high: float
-
-    @property
-    def value(self) -> float:
-        """The point estimate (NaN when nothing was observed)."""
-        return self.successes / self.n if self.n else math.nan
-
-
-def wilson(successes: float, n: int, confidence: float = 0.95) -> Proportion:
-    """The Wilson score interval for ``successes`` in ``n`` trials; ``(0, 1)`` when ``n`` is 0."""
-    if n == 0:
-        return Proportion(successes, 0, 0.0, 1.0)
-    z = float(norm.ppf(0.5 + confidence / 2.0))
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Proportion(successes, n, max(0.0, centre - half), min(1.0, centre + half))
+from issoku.training.outcomes import Proportion, wilson
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,13 @@ from pydantic import Field, model_validator
 from scipy.special import expit
 
 from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names
-from issoku.evaluation.metrics import Proportion, wilson
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.ratings import ELO_PER_NAT, rate
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
 from issoku.rules.kernel.content import load_model
+from issoku.training.outcomes import Proportion, wilson
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
 

@@ -25,7 +25,7 @@ from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_u
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.metagame import name_mixture
-from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
+from issoku.evaluation.metrics import CompositionSpec, SequenceUse
 from issoku.evaluation.pairings import Side, by_label, by_policy
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
@@ -40,6 +40,7 @@ from issoku.evaluation.viewing import write_replays
 from issoku.rules.kernel.content import DataError
 from issoku.rules.tempo.content import DATA_DIR as TEMPO_DATA
 from issoku.rules.variant import Variant
+from issoku.training.outcomes import Proportion
 
 
 def _pct(p: Proportion) -> str:

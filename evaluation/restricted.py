@@ -28,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from issoku.agents.batched import Batchable, Decision, begin
-from issoku.evaluation.metrics import CompositionSpec, Proportion, ngrams, wilson
+from issoku.evaluation.metrics import CompositionSpec, ngrams
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
+from issoku.training.outcomes import Proportion, wilson
 
 MARK = " -"
 """Separates a base policy's name from its restriction; registered names never hold a space."""

@@ -43,7 +43,8 @@ def trace_scenario(path: Path) -> tuple[Trace, str]:
 
     played = play_scenario(path)
     spec = played.scenario
-    fight = trace(scenario_env(spec), spec.seed, replaying([decision.action for decision in played.decisions]))
+    fight = trace(scenario_env(spec), spec.seed, replaying([decision.action for decision in played.decisions]),
+                  options=spec.reset_options())
     return fight, spec.title or path.stem
 
 

@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from issoku.rules.breath.kinds import ATTACK_TECHNIQUE, DEFENSE_TECHNIQUE
 from issoku.rules.kernel.content import DataError, file_digest, read_toml, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -88,7 +89,7 @@ class WeaponModel(_Strict):
         keys = [t.key for t in value]
         if len(set(keys)) != len(keys):
             raise ValueError(f"technique keys repeat: {keys}")
-        if not any(t.kind == "attack" for t in value):
+        if not any(t.kind == ATTACK_TECHNIQUE for t in value):
             raise ValueError("a weapon needs at least one attack technique")
         return value
 
@@ -327,7 +328,7 @@ class Catalog:
         index = {
             "weapon_index": self.weapons, "armor_index": self.armors, "stance_index": self.stances,
             "kata_index": self.katas,
-            "defense_index": [key for key, t in self.techniques.items() if t.kind == "defense"],
+            "defense_index": [key for key, t in self.techniques.items() if t.kind == DEFENSE_TECHNIQUE],
         }
         for name, keys in index.items():
             object.__setattr__(self, name, {key: i for i, key in enumerate(keys)})
@@ -376,8 +377,8 @@ def _convert_weapon(model: WeaponModel) -> Weapon:
     return Weapon(key=model.key, label=model.label or model.key, aliases=tuple(model.aliases),
                   weapon_class=model.weapon_class, skill=model.skill,
                   ideal_range=(RUNGS.index(model.ideal_range[0]), RUNGS.index(model.ideal_range[1])),
-                  attacks=tuple(t for t in techniques if t.kind == "attack"),
-                  defenses=tuple(t for t in techniques if t.kind == "defense"))
+                  attacks=tuple(t for t in techniques if t.kind == ATTACK_TECHNIQUE),
+                  defenses=tuple(t for t in techniques if t.kind == DEFENSE_TECHNIQUE))
 
 
 def load_catalog(sources: Path | str | Sequence[Path | str] | None = None) -> Catalog:

@@ -8,13 +8,14 @@ from pathlib import Path
 from issoku.envs.registry import make_env
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.html_report import render_report_html
-from issoku.evaluation.metrics import CompositionSpec, wilson
+from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.pairings import by_label, by_policy
 from issoku.evaluation.report import read_headlines, write_report
 from issoku.evaluation.restricted import RestrictionResult
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
 from issoku.evaluation.viewing import GameLink, write_replays
+from issoku.training.outcomes import wilson
 from tests.evaluation.factories import make_record
 
 
