@@ -8,14 +8,17 @@ first (kenshi 5k3 on 9,9,9,1,1 = 27; brute 4k2 on 1,1,1,1 = 2).
 """
 
 from issoku.rules.encounters import EncounterConfig, EncounterDuel, action
+from issoku.rules.encounters.content import DATA_DIR
 from issoku.rules.kernel.dice import ScriptedDice
 
 SEAT_0_FIRST = [9, 9, 9, 1, 1, 1, 1, 1, 1]
 
 
-def duel(faces=(), *, fighters=("kenshi", "ono_brute"), start_distance=1, initiative=SEAT_0_FIRST, **settings):
-    """A fresh encounter on scripted dice, at the first opening-stance decision."""
-    ruleset = EncounterDuel(EncounterConfig(fighters, start_distance=start_distance, **settings))
+def duel(faces=(), *, fighters=("kenshi", "ono_brute"), start_distance=1, initiative=SEAT_0_FIRST,
+         data_dir=DATA_DIR, **settings):
+    """A fresh encounter on scripted dice, at the first opening-stance decision (``data_dir``: a designer's
+    data folder instead of the shipped one)."""
+    ruleset = EncounterDuel(EncounterConfig(fighters, start_distance=start_distance, **settings), data_dir=data_dir)
     return ruleset.new_initial_state(dice=ScriptedDice(list(initiative) + list(faces)))
 
 
