@@ -8,14 +8,17 @@ first (kenshi 5k3 on 9,9,9,1,1 = 27; brute 4k2 on 1,1,1,1 = 2).
 """
 
 from issoku.rules.encounters import EncounterConfig, EncounterDuel, action
+from issoku.rules.encounters.content import DATA_DIR
 from issoku.rules.kernel.dice import ScriptedDice
 
 SEAT_0_FIRST = [9, 9, 9, 1, 1, 1, 1, 1, 1]
 
 
-def duel(faces=(), *, fighters=("kenshi", "ono_brute"), start_distance=1, initiative=SEAT_0_FIRST, **settings):
-    """A fresh encounter on scripted dice, at the first opening-stance decision."""
-    ruleset = EncounterDuel(EncounterConfig(fighters, start_distance=start_distance, **settings))
+def duel(faces=(), *, fighters=("kenshi", "ono_brute"), start_distance=1, initiative=SEAT_0_FIRST,
+         data_dir=DATA_DIR, **settings):
+    """A fresh encounter on scripted dice, at the first opening-stance decision (``data_dir``: a designer's
+    data folder instead of the shipped one)."""
+    ruleset = EncounterDuel(EncounterConfig(fighters, start_distance=start_distance, **settings), data_dir=data_dir)
     return ruleset.new_initial_state(dice=ScriptedDice(list(initiative) + list(faces)))
 
 
@@ -54,3 +57,29 @@ def to_turn(state):
     while state.decision_kind() == "round_start":
         play(state, "pass")
     return state
+
+
+def faces_for(total, roll, keep):
+    """Scripted d10 faces for a ``roll``k``keep`` pool (no bonus) that totals exactly ``total``: the kept
+    dice share the total (a die over 9 explodes: 10 then the rest), the others show 1. Keeping more than is
+    rolled keeps all (EN-G01)."""
+    keep = min(keep, roll)
+    if not keep <= total:
+        raise ValueError(f"{roll}k{keep} cannot total {total} with these faces")
+    values = [1] * keep
+    remaining = total - keep
+    for i in range(keep):
+        step = min(8, remaining)
+        values[i] += step
+        remaining -= step
+    values[0] += remaining
+    if values[0] % 10 == 0 and values[0] > 9:          # a kept die cannot total exactly 10, 20...
+        donor = next(i for i in range(1, keep) if values[i] > 1)
+        values[0], values[donor] = values[0] + 1, values[donor] - 1
+    faces = []
+    for value in values:
+        while value > 9:
+            faces.append(10)
+            value -= 10
+        faces.append(value)
+    return faces + [1] * (roll - keep)
