@@ -20,11 +20,15 @@ from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
+from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
+from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
+                                        score_finding)
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
-from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
+from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted,
+                                          restriction_results)
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
@@ -113,7 +117,7 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     d = analysis.decisiveness
     lines += ["### Initiative and decisiveness", ""]
     lines += _table(["measure", "rate [interval] (n)"],
-                    [("first mover's score", _pct(analysis.first_mover))]
+                    [("first mover's score (balanced by move order)", _pct(analysis.first_mover.score))]
                     + [(f"score of seat {agent}", _pct(p)) for agent, p in zip(analysis.agents, analysis.seats)]
                     + [("draws", _pct(d.draws)), ("timeouts (truncated)", _pct(d.timeouts))])
     lines += [f"Game length: mean {d.mean_length:.1f}, median {d.median_length:.0f} decisions.", "",
@@ -201,8 +205,10 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
     return lines
 
 
-def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: Path) -> list[str]:
-    """Restricted play: the win-rate drop of each restriction, table and bars."""
+def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: Path,
+                       covered: Sequence[str] = ()) -> list[str]:
+    """Restricted play: the win-rate drop of each restriction, table and bars; ``covered`` says what the battery
+    covered of the base policy's play (:func:`~issoku.evaluation.restricted.battery_coverage`)."""
     labels = [COMBO.join(r.banned) for r in results]
     drop = np.array([r.drop for r in results])
     low = np.array([r.drop_interval[0] for r in results])
@@ -212,19 +218,50 @@ def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: 
     lines = ["### Restricted play", "",
              f"{results[0].base} with one action (or a two-action combo, `a>b`: b never right after a) masked out, "
              "against itself unrestricted, seats swapped. Drop = ½ − the restricted score; a big drop marks "
-             "a load-bearing maneuver, a drop near 0 one the policy can do without.", ""]
+             "a load-bearing maneuver, a drop near 0 one the policy can do without, a negative drop one whose loss "
+             "helps it (it plays the move to its own harm). Intervals here are uncorrected; the headlines correct "
+             "them for the number of effects tested.", ""]
+    lines += [f"Coverage: {line}" for line in covered] + ([""] if covered else [])
     lines += _table(["masked out", "win-rate drop [interval]", "restricted score (n)"],
                     [(label, f"{r.drop:+.3f} [{r.drop_interval[0]:+.3f}, {r.drop_interval[1]:+.3f}]",
                       _pct(r.score)) for label, r in zip(labels, results)])
     return lines + [f"![restricted play]({png.name})", ""]
 
 
+def coverage_section(cover: Coverage) -> list[str]:
+    """Content coverage: each content item's share of the decisions and of the games, and what no agent used."""
+    lines = ["### Content coverage", "",
+             "How often the field of agents used each content item of the rules (the ruleset's content hook maps "
+             "every action of its table to the items it exercises: a technique however it is played, a defence "
+             "however it is used, a stance, a hit location, a reply...), from the games' recorded actions "
+             f"({cover.games} games, {cover.decisions} decisions; restricted-play games left out). An item no agent "
+             "used is **untested by play**: no finding of this report speaks about it.", ""]
+    if not cover.universe:
+        lines += ["> The rules of these games could not be rebuilt from the store (an env that is not registered), "
+                  "so only the items seen in play are listed and none can be called untested.", ""]
+    lines += _table(["category", "items", "used", "untested", "share of decisions"],
+                    [(name, items, used, items - used, f"{share:.1%}") for name, items, used, share in cover.categories()])
+    used = sorted((u for u in cover.uses if u.decisions), key=lambda u: (u.category, -u.decisions, u.item))
+    lines += _table(["item", "decisions (share)", "games (share)", "most use by"],
+                    [(u.item, f"{u.decisions} ({u.decision_share:.1%})", f"{u.games} ({u.game_share:.0%})",
+                      ", ".join(f"{name} {count}" for name, count in u.users[:3])) for u in used])
+    untested = cover.untested()
+    if untested:
+        lines += [f"**Untested by play** ({len(untested)} of {len(cover.uses)} items): "
+                  + ", ".join(f"`{u.item}`" for u in untested) + ".", ""]
+    elif cover.universe:
+        lines += ["Every content item was used in play.", ""]
+    return lines
+
+
 def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] | None = None,
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
                  compositions: Mapping[str, CompositionSpec] | None = None,
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
-                 pool_versions: bool = False) -> Path:
+                 pool_versions: bool = False, thresholds: Thresholds = Thresholds()) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
+
+    ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.findings`).
 
     ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
     combo table section per env id (default: the latest the store keeps). Restricted-play games
@@ -253,16 +290,28 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
+        ruleset = build_ruleset(records)
+        cover = coverage(records, content_map(ruleset) if ruleset is not None else None)
+        lines += coverage_section(cover)
         if table is not None:
             lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
-        restricted = restriction_results((r for r in stored if is_restricted(r)), confidence)
+        restricted_records = [r for r in stored if is_restricted(r)]
+        restricted = restriction_results(restricted_records, confidence)
         if restricted:
-            lines += restricted_section(restricted, group.label, out_dir)
-        summary += [f"- {line}" for line in headlines(analysis, table, restricted)]
+            lines += restricted_section(restricted, group.label, out_dir,
+                                        battery_coverage(records, restricted_records))
+        found = headlines(analysis, table, restricted, thresholds=thresholds, confidence=confidence,
+                          records=records, fielded=fielded_content(records) if table is not None else None,
+                          restricted_records=restricted_records)
+        summary += [f"- {line}" for line in found]
+        summary += [f"- {line}" for line in coverage_headline(group.label, cover)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
-             f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]
+             f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
+             "Headlines are the effects whose corrected interval excludes zero (Bonferroni over each section's "
+             "effects); the rest are listed as not significant, never as winners.", "",
+             HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
     path.write_text("\n".join(intro + lines))
     return path
@@ -271,32 +320,117 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
 HEADLINES = "## Headlines"
 
 
-def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
-              restricted: Sequence[RestrictionResult]) -> list[str]:
-    """One line per finding a designer reads first: strongest and dominant sides, initiative, the top combo,
-    the biggest restricted-play drop."""
+def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult],
+              thresholds: Thresholds = Thresholds(), confidence: float = 0.95,
+              records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
+              restricted_records: Sequence[MatchRecord] = (), most: int = 3) -> list[str]:
+    """The findings a designer reads first, each with its verdict, severity and the agents behind it: the strongest
+    side of each kind, the first mover, the restrictions that hurt or help most (effects whose Bonferroni-corrected
+    interval excludes zero), the top combo of a fielded weapon; then one line for what was not significant.
+
+    ``records`` (the section's games) name the agents; ``fielded`` (content keys the loadouts field) keeps a
+    combo no loadout can play out of the headlines.
+    """
     env = analysis.env_id
-    found = []
-    for sides, what in ((analysis.by_policy, "policy"), (analysis.by_loadout, "loadout")):
-        if sides is not None:
-            ratings = sides.ratings
-            best = ratings.ranked()[0]
-            dominant = [sides.matchups.names[i] for i in sides.matchups.dominant()]
-            found.append(f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
-                         f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
-                         f"{', '.join(dominant) if dominant else 'none'}."
-                         + (_driven_by(env, ratings.names[best]) if what == "loadout" else ""))
-    found.append(f"{env}: first mover's score {_pct(analysis.first_mover)}.")
-    if table is not None and table.suspicious(1):
-        cell, ratio = table.suspicious(1)[0]
-        found.append(f"{env}: most suspicious combo **{cell.name}** at {cell.rung}: "
-                     f"{cell.wounds_per_energy:.2f} Wounds per Energy ({ratio:.2f}× the median composition).")
-    if restricted:
-        top = restricted[0]
-        low, high = top.drop_interval
-        found.append(f"{env}: {top.base} loses most without **{COMBO.join(top.banned)}** "
-                     f"(win-rate drop {top.drop:+.3f} [{low:+.3f}, {high:+.3f}]).")
-    return found
+    everyone = agent_kinds(analysis.policies)
+    sides: list[Finding] = []
+    heads: list[Finding] = []  # the strongest side against the runner-up: separates a winner from a tie
+    named: list[tuple[str, str, str]] = []
+    for side, what in ((analysis.by_policy, "policy"), (analysis.by_loadout, "loadout")):
+        if side is None:
+            continue
+        ratings, matchups = side.ratings, side.matchups
+        best, runner = ratings.ranked()[:2]
+        name, second = ratings.names[best], ratings.names[runner]
+        dominant = [matchups.names[i] for i in matchups.dominant()]
+        labelled = policies_of(r for r in records or () if any(r.seat_labels)) or analysis.policies
+        detail = (f" ({ratings.elo[best]:+.0f} Elo [{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]; "
+                  f"dominant: {', '.join(dominant) if dominant else 'none'})"
+                  + (_driven_by(env, name) if what == "loadout" else ""))
+        sides.append(score_finding(env, f"{what} **{name}** against the field", float(matchups.scores[best].sum()),
+                                   int(matchups.games[best].sum()),
+                                   everyone if what == "policy" else agent_kinds(labelled), detail))
+        heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]),
+                                   int(matchups.games[best, runner]), ""))
+        named.append((what, name, second))
+    first = analysis.first_mover
+    firsts = [Finding(env, "first mover's score (games balanced by move order)", first.score.value - 0.5,
+                      *(bound - 0.5 for bound in first.interval(confidence)), everyone, f" (n={first.score.n})",
+                      lambda level: tuple(bound - 0.5 for bound in first.interval(level)))] if first.score.n else []
+    restricted_agents = agent_kinds(policies_of(restricted_records)) if restricted_records else everyone
+    drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
+                           result.score.n, restricted_agents,
+                           f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0)
+             for result in restricted]
+    family = corrected(sides + heads + firsts + drops, confidence)
+    cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
+    sides, heads, firsts, drops = family[:cut[0]], family[cut[0]:cut[1]], family[cut[1]:cut[2]], family[cut[2]:]
+    for i, (head, (what, name, second)) in enumerate(zip(heads, named)):
+        ratio = f"{head.effect + 0.5:.1%} [{head.low + 0.5:.1%}, {head.high + 0.5:.1%}]"
+        if head.significant:
+            subject = f"strongest {what} **{name}** (beats runner-up {second}: {ratio}); against the field"
+        else:  # not separated from the runner-up: a tie, never a winner
+            subject = (f"no single strongest {what}: **{name}** and **{second}** are not separated (head-to-head "
+                       f"{ratio}); {name} against the field")
+        sides[i] = replace(sides[i], subject=subject)
+    found = [f for f in sides + firsts if f.significant]
+    quiet = [f for f in sides + firsts + drops if not f.significant]
+    hurts = sorted((f for f in drops if f.significant and f.effect > 0), key=lambda f: -f.effect)
+    helps = sorted((f for f in drops if f.significant and f.effect < 0), key=lambda f: f.effect)
+    for group, verb in ((hurts, "loses"), (helps, "plays better")):
+        found += [replace(f, subject=f.subject.replace(" without ", f" {verb} without ", 1) + " (win-rate drop)")
+                  for f in group[:most]]
+    lines = [finding.line(thresholds) for finding in found]
+    more = len(hurts[most:]) + len(helps[most:])
+    if more:
+        lines.append(f"{env}: {more} more significant restrictions (see Restricted play).")
+    if table is not None:
+        lines += _combo_headline(env, table, thresholds, fielded)
+    if quiet:
+        lines.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
+                     "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
+                     + (f"; and {len(quiet) - 6} more" if len(quiet) > 6 else "") + ".")
+    return lines
+
+
+def _quiet(finding: Finding, thresholds: Thresholds) -> str:
+    """A not-significant finding in a few words with its verdict (balanced, or undetermined: more games would tell)."""
+    return (f"{finding.subject.replace('**', '')} {points(finding.effect, True)} pts "
+            f"[{points(finding.low, True)}, {points(finding.high, True)}] ({finding.verdict(thresholds)})")
+
+
+def _combo_headline(env: str, table: ComboTable, thresholds: Thresholds, fielded: set[str] | None) -> list[str]:
+    """The most suspicious combo of a weapon some loadout fields (exact, or Monte Carlo with a ±1.96 se band),
+    with its verdict against the combo thresholds; a weapon no loadout fields is named as skipped."""
+    ranked = table.suspicious()
+    skipped = sorted({cell.weapon for cell, _ in ranked if fielded is not None and cell.weapon not in fielded})
+    playable = [(cell, ratio) for cell, ratio in ranked if fielded is None or cell.weapon in fielded]
+    lines = []
+    if playable:
+        cell, ratio = playable[0]
+        spread = 1.96 * cell.wounds_se / cell.wounds if cell.wounds and not cell.exact else 0.0
+        finding = Finding(env, f"most suspicious combo **{cell.name}** at {cell.rung}", ratio, ratio * (1 - spread),
+                          ratio * (1 + spread), "no (the engine's expectation against a fixed defender)",
+                          f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
+                          + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}") + ")", kind="ratio")
+        lines.append(finding.line(thresholds).replace(" (no (the engine's", " (no agents: the engine's")
+                     .replace(" agents).", ")."))
+    if skipped:
+        lines.append(f"{env}: combos of weapons no stored loadout fields are not headlined: {', '.join(skipped)}.")
+    return lines
+
+
+def coverage_headline(env: str, cover: Coverage) -> list[str]:
+    """One line: how much of the content no agent used (the findings cannot speak about it)."""
+    untested = cover.untested()
+    if not cover.universe or not untested:
+        return []
+    by_category: dict[str, int] = {}
+    for use in untested:
+        by_category[use.category] = by_category.get(use.category, 0) + 1
+    return [f"{env}: coverage: {len(untested)} of {len(cover.uses)} content items untested by play (no agent used "
+            f"them, so no finding speaks about them): "
+            + ", ".join(f"{category} {count}" for category, count in sorted(by_category.items())) + "."]
 
 
 def _driven_by(env: str, loadout: str) -> str:

@@ -31,6 +31,19 @@ class EncounterDuel:
     decision_kinds = DECISION_KINDS
     observation_spec = SPEC
 
+    def action_content(self, name: str) -> tuple[str, ...]:
+        """The content items action ``name`` exercises (the kernel's content hook): a weapon attack exercises each
+        maneuver it declares with raises (``maneuver:feint``, ``maneuver:knockdown``, ``maneuver:extra_damage``;
+        EN-G03), a plain one the ``attack`` itself; any other action (a stance, a Void Point use, a grapple
+        move...) is its own item."""
+        if name not in self.action_names:
+            raise KeyError(f"no action {name!r} in the encounter duel's table")
+        parts = name.split(":")
+        if parts[0] != "attack" or len(parts) == 1:
+            return (name,)
+        return tuple(dict.fromkeys("maneuver:" + ("extra_damage" if part.startswith("ed") else part)
+                                   for part in parts[1:]))
+
     def __init__(self, fighters: tuple[str, str] = ("kenshi", "ono_brute"), *, catalog: Catalog | None = None,
                  data_dir: Path | str = DATA_DIR, start_distance: int = 4, round_limit: int = 30,
                  max_distance: int = 12, ten_dice_rule: bool = True, focused_attack: bool = False) -> None:
