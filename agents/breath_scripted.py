@@ -164,7 +164,7 @@ class Defensive(BreathScripted):
 
     def defend(self, view: View, legal: list[int]) -> int:
         return (self.of_kind(legal, "use_reserved") or self.of_kind(legal, "improvise")
-                or self.of_kind(legal, "take_hit"))[0]
+                or self.of_kind(legal, "take_hit") or legal)[0]
 
 
 class Heuristic(Aggressive):
@@ -192,7 +192,7 @@ class Heuristic(Aggressive):
         improvise = self.of_kind(legal, "improvise")
         if improvise and (view.incoming_critical or view.wounds <= 2):
             return min(improvise, key=self.cost)
-        return self.of_kind(legal, "take_hit")[0]
+        return (self.of_kind(legal, "take_hit") or improvise or legal)[0]  # a restricted mask may lack take_hit
 
 
 SCRIPTED = {"aggressive": Aggressive, "defensive": Defensive, "heuristic": Heuristic}

@@ -72,7 +72,7 @@ def agent_kinds(policies: Iterable[str]) -> str:
     for name in policies:
         parsed = split_restriction(name)
         kinds.add(SCRIPTED if (parsed[0] if parsed else name) in registered else LEARNED)
-    return " and ".join(sorted(kinds)) or "none"
+    return " + ".join(kind for kind in (SCRIPTED, LEARNED) if kind in kinds) or "no"
 
 
 def policies_of(records: Iterable[MatchRecord]) -> list[str]:

@@ -381,6 +381,9 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: S
         found += [replace(f, subject=f.subject.replace(" without ", f" {verb} without ", 1) + " (win-rate drop)")
                   for f in group[:most]]
     lines = [finding.line(thresholds) for finding in found]
+    if not first.score.n and first.left_out:
+        lines.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
+                     f"({first.left_out} games), so moving first cannot be told from being that side.")
     more = len(hurts[most:]) + len(helps[most:])
     if more:
         lines.append(f"{env}: {more} more significant restrictions (see Restricted play).")
@@ -410,11 +413,11 @@ def _combo_headline(env: str, table: ComboTable, thresholds: Thresholds, fielded
         cell, ratio = playable[0]
         spread = 1.96 * cell.wounds_se / cell.wounds if cell.wounds and not cell.exact else 0.0
         finding = Finding(env, f"most suspicious combo **{cell.name}** at {cell.rung}", ratio, ratio * (1 - spread),
-                          ratio * (1 + spread), "no (the engine's expectation against a fixed defender)",
+                          ratio * (1 + spread), "no",
                           f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
-                          + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}") + ")", kind="ratio")
-        lines.append(finding.line(thresholds).replace(" (no (the engine's", " (no agents: the engine's")
-                     .replace(" agents).", ")."))
+                          + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}")
+                          + "; the engine's expectation against a fixed defender)", kind="ratio")
+        lines.append(finding.line(thresholds))
     if skipped:
         lines.append(f"{env}: combos of weapons no stored loadout fields are not headlined: {', '.join(skipped)}.")
     return lines
