@@ -125,7 +125,7 @@ def fielded_content(records: Iterable[MatchRecord]) -> set[str] | None:
     for loadout in sorted(by_loadout):
         ruleset = build_ruleset([by_loadout[loadout]])
         hook = getattr(ruleset, "seat_content", None)
-        if hook is None:
+        if ruleset is None or hook is None:
             return None
         for seat in range(len(ruleset.seat_names)):
             fielded.update(hook(seat))

@@ -354,9 +354,13 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: S
                                    int(matchups.games[best, runner]), ""))
         named.append((what, name, second))
     first = analysis.first_mover
+    def first_interval(level: float) -> tuple[float, float]:
+        low, high = first.interval(level)
+        return low - 0.5, high - 0.5
+
     firsts = [Finding(env, "first mover's score (games balanced by move order)", first.score.value - 0.5,
-                      *(bound - 0.5 for bound in first.interval(confidence)), everyone, f" (n={first.score.n})",
-                      lambda level: tuple(bound - 0.5 for bound in first.interval(level)))] if first.score.n else []
+                      *first_interval(confidence), everyone, f" (n={first.score.n})", first_interval)
+              ] if first.score.n else []
     restricted_agents = agent_kinds(policies_of(restricted_records)) if restricted_records else everyone
     drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
                            result.score.n, restricted_agents,

@@ -87,9 +87,9 @@ class Restricted:
 def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[str], maneuvers: int = 8,
             combos: int = 2, spec: CompositionSpec | None = None, replies: int = 0) -> list[tuple[str, ...]]:
     """The restrictions to test: the ``maneuvers`` actions of the action table ``policy`` plays in most games,
-    then its ``combos`` most used pairs of consecutive actions (each counted once per game), then the ``replies``
-    most used actions of every other decision kind it met (a defence, a reply, a counter, a resist...), so the
-    battery covers every kind of decision and not only the main one.
+    then its ``combos`` most used pairs of consecutive actions (each counted once per game), then, for every
+    decision kind it met that none of those touches (a defence, a reply, a counter, a resist...), the ``replies``
+    most used actions of that kind: the battery covers every kind of decision, not only the main one.
 
     With ``spec`` the maneuvers and combos are those of a composition (decisions of its kind); its closers are
     never restricted.
@@ -111,11 +111,9 @@ def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[
     # Ties go by name, never by set order (which PYTHONHASHSEED changes from run to run).
     chosen: list[tuple[str, ...]] = [(name,) for name in _most_used(singles)[:maneuvers]]
     chosen += [pair for pair in _most_used(pairs) if pair[0] != pair[1]][:combos]
-    main = spec.kind if spec is not None else None
-    for kind in sorted(by_kind):
-        if kind != main and replies:
-            fresh = [name for name in _most_used(by_kind[kind]) if (name,) not in chosen]
-            chosen += [(name,) for name in fresh[:replies]]
+    for kind in sorted(by_kind):  # a kind no restriction touches yet gets its own
+        if replies and not any((name,) in chosen for name in by_kind[kind]):
+            chosen += [(name,) for name in _most_used(by_kind[kind])[:replies]]
     return chosen
 
 
