@@ -27,7 +27,7 @@ from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
-from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted,
+from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
                                           restriction_results)
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
@@ -39,12 +39,6 @@ def _pct(p: Proportion) -> str:
     if not p.n:
         return "n/a"
     return f"{p.value:.1%} [{p.low:.1%}, {p.high:.1%}] (n={p.n})"
-
-
-def _listing(items: Sequence[str], most: int = 6) -> str:
-    """The first ``most`` items, then how many more."""
-    shown = ", ".join(items[:most])
-    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -107,8 +101,8 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     env = analysis.env_id
     lines = [f"## {env}", "",
              f"{analysis.games} games; policies: {', '.join(analysis.policies)}; "
-             f"loadouts: {_listing(analysis.loadouts)}; rules fingerprints (fighters included): "
-             f"{_listing([f'`{fp[:16]}`' for fp in analysis.rules_fingerprints])}.", ""]
+             f"loadouts: {listing(analysis.loadouts)}; rules fingerprints (fighters included): "
+             f"{listing([f'`{fp[:16]}`' for fp in analysis.rules_fingerprints])}.", ""]
     lines += [f"> {note}" for note in analysis.notes] + ([""] if analysis.notes else [])
     if analysis.by_policy is not None:
         lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{file_stem(env)}_policies", out_dir)

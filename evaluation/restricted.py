@@ -206,6 +206,11 @@ def battery_coverage(ordinary: Sequence[MatchRecord], restricted: Sequence[Match
             f"decision kinds covered: {kinds}; not covered: "
             + (", ".join(f"`{k}`" if k else "(unnamed)" for k in missed_kinds) or "none")
             + f". Loadouts covered: {', '.join(covered_loadouts) or 'none'}; not covered: "
-            + (", ".join(missed_loadouts) or "none")
-            + (" (over the study's `loadouts` budget)" if missed_loadouts else "") + ".")
+            + (f"{len(missed_loadouts)} where it played but no restriction did (another study's, or beyond the "
+               f"battery's `loadouts` budget): {listing(missed_loadouts)}" if missed_loadouts else "none") + ".")
     return lines
+
+
+def listing(items: Sequence[str], most: int = 6) -> str:
+    """The first ``most`` items, then how many more."""
+    return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")

@@ -409,7 +409,7 @@ def balance_report(
             from issoku.evaluation.variants import variant_command
 
             raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
-                                             variant, base, allow_imports))
+                                             variant, base, allow_imports, thresholds))
         files = list(study or ()) or ([] if env else default_studies())
         studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
                     for file in files]

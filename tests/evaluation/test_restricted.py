@@ -96,4 +96,4 @@ def test_the_battery_covers_every_decision_kind_and_says_what_it_left_out():
     (line,) = battery_coverage(records, restricted)
     assert "masked out 2 of the 6 actions" in line
     assert "decision kinds covered: `breath`, `defend`; not covered: `resist`" in line
-    assert "Loadouts covered: one; not covered: two (over the study's `loadouts` budget)" in line
+    assert "Loadouts covered: one; not covered: 1 where it played but no restriction did" in line and "): two." in line
