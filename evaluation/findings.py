@@ -42,10 +42,10 @@ class Thresholds:
     combo_severe: float = 2.5
     """...and severe from this multiple."""
 
-    def describe(self) -> str:
-        """One sentence a report opens with."""
+    def describe(self, of: str = "an even ½ (a 50% score)") -> str:
+        """One sentence a report opens with (``of``: what an effect is measured from)."""
         return (f"Verdicts: *balanced* when an effect's whole corrected interval lies within ±{points(self.balance)} "
-                f"points of score of an even ½ (a 50% score), *imbalanced* when it lies wholly beyond, else "
+                f"points of score of {of}, *imbalanced* when it lies wholly beyond, else "
                 f"*undetermined*; severity from the estimate: *severe* from {points(self.severe)} points, *moderate* "
                 f"from {points(self.balance)}, else *slight* "
                 f"(`--balance-threshold`, `--severe-threshold`). Combos: imbalanced from {self.combo_ratio:g}× the "

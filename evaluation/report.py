@@ -344,10 +344,12 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: S
         sides.append(score_finding(env, f"{what} **{name}** against the field", float(matchups.scores[best].sum()),
                                    int(matchups.games[best].sum()),
                                    everyone if what == "policy" else agent_kinds(labelled), detail))
-        heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]),
-                                   int(matchups.games[best, runner]), ""))
+        met = int(matchups.games[best, runner])
+        heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]), met,
+                                   "", f" (n={met})"))
         named.append((what, name, second))
     first = analysis.first_mover
+
     def first_interval(level: float) -> tuple[float, float]:
         low, high = first.interval(level)
         return low - 0.5, high - 0.5
@@ -364,7 +366,8 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: S
     cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
     sides, heads, firsts, drops = family[:cut[0]], family[cut[0]:cut[1]], family[cut[1]:cut[2]], family[cut[2]:]
     for i, (head, (what, name, second)) in enumerate(zip(heads, named)):
-        ratio = f"{head.effect + 0.5:.1%} [{head.low + 0.5:.1%}, {head.high + 0.5:.1%}]"
+        ratio = (f"{head.effect + 0.5:.1%} [{head.low + 0.5:.1%}, {head.high + 0.5:.1%}]"
+                 if head.detail != " (n=0)" else "they never met")
         if head.significant:
             subject = f"strongest {what} **{name}** (beats runner-up {second}: {ratio}); against the field"
         else:  # not separated from the runner-up: a tie, never a winner

@@ -253,7 +253,7 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
     lines = [f"# Rules variant report: {variant} against {base or 'the shipped rules'}", "",
              f"Written {datetime.date.today().isoformat()}.", "", "## What changed", ""]
     lines += [f"- `{c}`" for c in changes] or ["- nothing: the variant's files equal the base's."]
-    lines += ["", thresholds.describe().replace("Verdicts:", "Verdicts (on each move):", 1), "", HEADLINES, ""]
+    lines += ["", thresholds.describe(of="no move (the base's figure)"), "", HEADLINES, ""]
     lines += [f"- {line}" for line in headlines(comparisons, changes, thresholds=thresholds)] + [""]
     lines += ["## How it was measured", "",
               f"Each study below was played under both versions on the same schedule (same loadouts, policies, "
