@@ -18,6 +18,8 @@ import numpy as np
 
 from issoku.agents.breath_approach import Approach
 from issoku.rules.breath.content import Technique
+from issoku.rules.breath.kinds import (ATTACK, BREATH, COUNTER, DEFEND, END_BREATH, IMPROVISE, KATA, RESERVE, STANCE,
+                                        STAND, TAKE_HIT, USE_RESERVED)
 from issoku.rules.breath.observe import SCALE
 from issoku.rules.breath.ruleset import BreathRuleset
 
@@ -41,6 +43,10 @@ class BreathScripted:
     """Shared reading of observations and action names; subclasses choose."""
 
     def __init__(self, ruleset: BreathRuleset, seed: int | None = None) -> None:
+        if not isinstance(ruleset, BreathRuleset):  # it reads the breath catalog, slots and observation
+            raise ValueError(f"a breath agent (breath_duel_v0, breath_skirmish_v0), it reads the breath rules' "
+                             f"actions and observation, not those of the "
+                             f"{getattr(ruleset, 'name', type(ruleset).__name__)!r} rules")
         self.ruleset = ruleset
         self.names = ruleset.action_names
         self.spec = ruleset.observation_spec
@@ -92,7 +98,7 @@ class BreathScripted:
 
     def finish(self, legal: list[int]) -> int:
         """End the breath, or stand when nothing was spent."""
-        for kind in ("end_breath", "stand"):
+        for kind in (END_BREATH, STAND):
             found = self.of_kind(legal, kind)
             if found:
                 return found[0]
@@ -103,11 +109,11 @@ class BreathScripted:
         if not legal:
             raise ValueError(f"{type(self).__name__} got an all-zero action mask")
         view = self.view(observation)
-        if view.kind == "breath" and not self.of_kind(legal, "attack"):  # nobody in reach (a skirmish)
+        if view.kind == BREATH and not self.of_kind(legal, ATTACK):  # nobody in reach (a skirmish)
             move = self.approach.move(observation, legal, view.limit - view.spent)
             if move is not None:
                 return move
-        choose = {"breath": self.breath, "defend": self.defend, "counter": self.counter}.get(view.kind)
+        choose = {BREATH: self.breath, DEFEND: self.defend, COUNTER: self.counter}.get(view.kind)
         return choose(view, legal) if choose is not None else self.other(view, legal)
 
     # -- the choices (subclasses override) --------------------------------------------------------------
@@ -116,11 +122,11 @@ class BreathScripted:
 
     def defend(self, view: View, legal: list[int]) -> int:
         """Use a reservation if one fits; otherwise take it."""
-        return (self.of_kind(legal, "use_reserved") or self.of_kind(legal, "take_hit") or legal)[0]
+        return (self.of_kind(legal, USE_RESERVED) or self.of_kind(legal, TAKE_HIT) or legal)[0]
 
     def counter(self, view: View, legal: list[int]) -> int:
         """Always take the free counterattack, with the best technique."""
-        counters = self.of_kind(legal, "counter")
+        counters = self.of_kind(legal, COUNTER)
         return max(counters, key=self.attack_value) if counters else legal[0]
 
     def other(self, view: View, legal: list[int]) -> int:
@@ -132,10 +138,10 @@ class Aggressive(BreathScripted):
     """Cuts with everything the breath allows, overloads once when fresh, never improvises a defense."""
 
     def breath(self, view: View, legal: list[int]) -> int:
-        free = [a for a in self.of_kind(legal, "kata") + self.of_kind(legal, "stance") if self._zero_cost(a)]
+        free = [a for a in self.of_kind(legal, KATA) + self.of_kind(legal, STANCE) if self._zero_cost(a)]
         if free:
             return free[0]
-        attacks = self.of_kind(legal, "attack")
+        attacks = self.of_kind(legal, ATTACK)
         budget = view.limit - view.spent
         if view.energy >= 8 and view.spent > 0:
             budget += 1  # one step past the limit while there is Energy to lose
@@ -144,7 +150,7 @@ class Aggressive(BreathScripted):
 
     def _zero_cost(self, action: int) -> bool:
         kind, key = self._kind_of[action], self.ruleset.slots[action].key
-        if kind == "kata":
+        if kind == KATA:
             return self.catalog.katas[key].cost == 0 and self.catalog.katas[key].effect == "check_bonus"
         return self.catalog.stances[key].cost == 0
 
@@ -154,17 +160,17 @@ class Defensive(BreathScripted):
 
     def breath(self, view: View, legal: list[int]) -> int:
         budget = view.limit - view.spent
-        reserves = [a for a in self.of_kind(legal, "reserve") if self.cost(a) <= budget]
+        reserves = [a for a in self.of_kind(legal, RESERVE) if self.cost(a) <= budget]
         if reserves and view.reservations < 2:
             return min(reserves, key=self.cost)
-        choice = self.best_attack(self.of_kind(legal, "attack"), budget)
+        choice = self.best_attack(self.of_kind(legal, ATTACK), budget)
         if choice is not None and view.spent < view.limit - 1:
             return choice
         return self.finish(legal)
 
     def defend(self, view: View, legal: list[int]) -> int:
-        return (self.of_kind(legal, "use_reserved") or self.of_kind(legal, "improvise")
-                or self.of_kind(legal, "take_hit") or legal)[0]
+        return (self.of_kind(legal, USE_RESERVED) or self.of_kind(legal, IMPROVISE)
+                or self.of_kind(legal, TAKE_HIT) or legal)[0]
 
 
 class Heuristic(Aggressive):
@@ -173,26 +179,26 @@ class Heuristic(Aggressive):
     next hits would finish it, since the economy rewards cutting over guarding everywhere else."""
 
     def breath(self, view: View, legal: list[int]) -> int:
-        free = [a for a in self.of_kind(legal, "stance") + self.of_kind(legal, "kata") if self._free_edge(a)]
+        free = [a for a in self.of_kind(legal, STANCE) + self.of_kind(legal, KATA) if self._free_edge(a)]
         if free:
             return free[0]
         return super().breath(view, legal)
 
     def _free_edge(self, action: int) -> bool:
         kind, key = self._kind_of[action], self.ruleset.slots[action].key
-        if kind == "stance":
+        if kind == STANCE:
             stance = self.catalog.stances[key]
             return stance.cost == 0
         return self.catalog.katas[key].cost == 0
 
     def defend(self, view: View, legal: list[int]) -> int:
-        reserved = self.of_kind(legal, "use_reserved")
+        reserved = self.of_kind(legal, USE_RESERVED)
         if reserved:
             return reserved[0]
-        improvise = self.of_kind(legal, "improvise")
+        improvise = self.of_kind(legal, IMPROVISE)
         if improvise and (view.incoming_critical or view.wounds <= 2):
             return min(improvise, key=self.cost)
-        return (self.of_kind(legal, "take_hit") or improvise or legal)[0]  # a restricted mask may lack take_hit
+        return (self.of_kind(legal, TAKE_HIT) or improvise or legal)[0]  # a restricted mask may lack take_hit
 
 
 SCRIPTED = {"aggressive": Aggressive, "defensive": Defensive, "heuristic": Heuristic}

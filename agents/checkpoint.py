@@ -13,12 +13,15 @@ draws from the policy's own seeded generator (never torch's global one), so a du
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from issoku.agents.batched import Decision, choose, decide_one, masked_softmax
 
 IDENTITY_KEYS = ("env_id", "env_version", "rules_version", "rules_fingerprint")
 """Metadata fields that must match between a checkpoint and the env it plays in."""
@@ -41,6 +44,8 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
     from issoku.agents.checkpoint_zip import CheckpointError
 
     path = metadata_path(checkpoint)
+    if not path.is_file() and not Path(checkpoint).exists():
+        raise CheckpointError(f"checkpoint {checkpoint}: no such file")
     if not path.is_file():
         raise CheckpointError(f"{path}: checkpoint metadata not found (a checkpoint is a .zip with a .json beside it)")
     try:
@@ -82,22 +87,24 @@ class CheckpointPolicy:
     """A frozen MaskablePPO checkpoint as a policy ``(observation, action_mask) -> action``.
 
     ``deterministic`` plays the most probable legal action; otherwise the action is sampled from the
-    masked action distribution with a generator seeded by ``seed``.
+    masked action distribution with a generator seeded by ``seed``. Batchable
+    (:class:`~issoku.agents.batched.Batchable`): copies of one loaded policy (``copy.copy``, one per game,
+    each with its own generator) share the network, so lockstep play evaluates all their decisions at once.
     """
 
     def __init__(self, checkpoint: str | Path, *, deterministic: bool = True, seed: int | None = None) -> None:
         import torch
-        from stable_baselines3.common.preprocessing import preprocess_obs
 
-        from issoku.agents.checkpoint_zip import load_model
+        from issoku.agents.checkpoint_zip import NotPlainActorError, load_actor, load_model
 
         self.path = Path(checkpoint)
         self.metadata = read_metadata(self.path)
         self._torch = torch
-        self._preprocess = preprocess_obs
-        self._policy = load_model(self.path, clip_range=clip_range_of(self.metadata)).policy
-        self._policy.set_training_mode(False)
-        self._policy.requires_grad_(False)
+        try:
+            self._actor = load_actor(self.path)  # the actor alone: no SB3, no optimizer (seconds saved per process)
+        except NotPlainActorError:
+            self._actor = _sb3_actor(load_model(self.path, clip_range=clip_range_of(self.metadata)).policy)
+        self._actor.requires_grad_(False)
         self.deterministic = deterministic
         self._rng = np.random.default_rng(seed)
 
@@ -105,32 +112,35 @@ class CheckpointPolicy:
         """Restart the sampling generator (envs call this on reset so one seed fixes an episode)."""
         self._rng = np.random.default_rng(seed)
 
-    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        """The policy's probability of each action, zero where masked out.
+    def action_probabilities_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Masked action probabilities for a batch: ``(B, obs), (B, actions) -> (B, actions)``, float64.
 
-        Runs the actor network directly (features -> actor latent -> logits) and masks in numpy: ten
-        times faster per call than building SB3's distribution objects, which matters because
-        snapshot opponents act one observation at a time inside the training envs.
+        Runs the actor network (features -> actor latent -> logits) under ``torch.inference_mode`` and
+        masks in numpy: ten times faster per call than building SB3's distribution objects. Lockstep
+        play (:mod:`issoku.agents.batched`) sends every pending decision of a round on this network
+        through one call.
         """
-        policy = self._policy
-        with self._torch.no_grad():
-            obs = self._preprocess(self._torch.as_tensor(np.asarray(observation))[None], policy.observation_space)
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs)))
-        logits = logits[0].numpy().astype(np.float64)
-        logits[np.asarray(action_mask) == 0] = -np.inf
-        weights = np.exp(logits - logits.max())
-        return weights / weights.sum()
+        with self._torch.inference_mode():
+            logits = self._actor(self._torch.as_tensor(np.asarray(observations)).float())
+        return masked_softmax(logits.numpy(), action_masks)
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The policy's probability of each action, zero where masked out (a batch of one)."""
+        return self.action_probabilities_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0]
+
+    def begin(self, observation: np.ndarray, action_mask: np.ndarray) -> Decision:
+        """This decision as one row of a batch on this checkpoint's network (see :mod:`issoku.agents.batched`)."""
+        return Decision(self._actor, self.action_probabilities_batch, observation, action_mask,
+                        functools.partial(self._finish, observation, action_mask))
+
+    def _finish(self, observation: np.ndarray, action_mask: np.ndarray, row: np.ndarray, alone: bool) -> int:
+        return choose(row, action_mask, deterministic=self.deterministic, rng=self._rng, alone=alone,
+                      again=lambda: self.action_probabilities(observation, action_mask))
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if not action_mask.any():
             raise ValueError("CheckpointPolicy got an all-zero action mask")
-        probabilities = self.action_probabilities(observation, action_mask)
-        if self.deterministic:
-            return int(np.argmax(probabilities))
-        legal = np.flatnonzero(action_mask)
-        cumulative = np.cumsum(probabilities[legal])
-        pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], side="right"))
-        return int(legal[min(pick, legal.size - 1)])
+        return decide_one(self.begin(observation, action_mask))
 
     def masked_actor(self) -> Any:
         """The actor as one ``torch.nn.Module``: ``(observation, action_mask) -> masked probabilities``.
@@ -140,18 +150,35 @@ class CheckpointPolicy:
         must pick what this checkpoint picks.
         """
         torch = self._torch
-        policy = self._policy
+        actor = self._actor
 
         class MaskedActor(torch.nn.Module):
             def __init__(self) -> None:
                 super().__init__()
-                self.features = policy.pi_features_extractor
-                self.latent = policy.mlp_extractor.policy_net
-                self.logits = policy.action_net
+                self.actor = actor
 
             def forward(self, observation: Any, action_mask: Any) -> Any:
-                logits = self.logits(self.latent(self.features(observation.float())))
+                logits = self.actor(observation.float())
                 logits = torch.where(action_mask > 0, logits, torch.full_like(logits, float("-inf")))
                 return torch.softmax(logits, dim=-1)
 
         return MaskedActor().eval()
+
+
+def _sb3_actor(policy: Any) -> Any:
+    """The actor of a loaded SB3 policy (features -> actor latent -> logits) as one ``torch.nn.Module``, for
+    checkpoints :func:`~issoku.agents.checkpoint_zip.load_actor` cannot rebuild (the class is built here so
+    that this module imports without torch)."""
+    import torch
+    from stable_baselines3.common.preprocessing import preprocess_obs
+
+    class SB3Actor(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.policy = policy.set_training_mode(False) or policy
+
+        def forward(self, observations: Any) -> Any:
+            obs = preprocess_obs(observations, policy.observation_space)
+            return policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs)))
+
+    return SB3Actor().eval()

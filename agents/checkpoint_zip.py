@@ -35,6 +35,10 @@ class CheckpointError(ValueError):
     """A checkpoint zip that is unreadable, not an SB3 model, or carries a pickled object we do not load."""
 
 
+class NotPlainActorError(CheckpointError):
+    """A checkpoint whose actor is not SB3's plain ``MlpPolicy`` one (:func:`load_actor` cannot rebuild it)."""
+
+
 def read_data(path: str | Path) -> dict[str, Any]:
     """The ``data`` JSON of an SB3 zip, undecoded (pickles stay base64 text)."""
     try:
@@ -125,3 +129,54 @@ def load_model(path: str | Path, *, env: Any = None, clip_range: float = 0.2, **
     except (zipfile.BadZipFile, EOFError, KeyError, RuntimeError, pickle.UnpicklingError) as error:
         raise CheckpointError(f"{path}: cannot load the model ({type(error).__name__}: "
                               f"{str(error).splitlines()[0] if str(error) else 'damaged'})") from None
+
+
+POLICY_ENTRY = "policy.pth"
+ACTOR_PREFIX = "mlp_extractor.policy_net."
+
+
+def load_actor(path: str | Path) -> Any:
+    """The actor of the checkpoint in ``path`` alone, as ``torch.nn.Sequential`` (flatten, the policy MLP with
+    its tanh layers, the action head): ``observations (B, obs) -> logits (B, actions)``, in evaluation mode.
+
+    What playing needs and nothing more: built from the ``policy.pth`` tensors (``torch.load`` with
+    ``weights_only``) and the ``net_arch`` SB3 writes as plain JSON, without SB3, without its optimizer
+    (whose construction imports ``torch._dynamo``) and without initialising weights that are then
+    overwritten: loading costs a fraction of a second instead of seconds, which every tournament worker
+    pays. The modules and tensors are those of SB3's ``MlpPolicy`` (``pi_features_extractor`` ->
+    ``mlp_extractor.policy_net`` -> ``action_net``), so the logits are the same floats. A checkpoint built
+    otherwise (other policy keyword arguments, layers or heads) raises :class:`NotPlainActorError`; use
+    :func:`load_model` for it. Damaged or tampered files raise :class:`CheckpointError`.
+    """
+    import io
+
+    import torch
+
+    path = Path(path)
+    data = read_data(path)
+    kwargs = data.get("policy_kwargs", {})
+    if not isinstance(kwargs, dict) or set(kwargs) - {"net_arch"}:
+        raise NotPlainActorError(f"{path}: policy_kwargs {sorted(kwargs) if isinstance(kwargs, dict) else kwargs!r} "
+                              "beyond net_arch: not a plain MlpPolicy actor")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            raw = archive.read(POLICY_ENTRY)
+        tensors = torch.load(io.BytesIO(raw), weights_only=True, map_location="cpu")
+    except (KeyError, zipfile.BadZipFile, EOFError, OSError, RuntimeError, pickle.UnpicklingError) as error:
+        raise CheckpointError(f"{path}: cannot read {POLICY_ENTRY} ({type(error).__name__})") from None
+    hidden = sorted({int(key[len(ACTOR_PREFIX):].split(".")[0]) for key in tensors if key.startswith(ACTOR_PREFIX)})
+    layers: list[Any] = [torch.nn.Flatten()]
+    try:
+        for index in hidden:
+            weight, bias = tensors[f"{ACTOR_PREFIX}{index}.weight"], tensors[f"{ACTOR_PREFIX}{index}.bias"]
+            linear = torch.nn.Linear(weight.shape[1], weight.shape[0], device="meta")
+            linear.weight, linear.bias = torch.nn.Parameter(weight, False), torch.nn.Parameter(bias, False)
+            layers += [linear, torch.nn.Tanh()]
+        weight, bias = tensors["action_net.weight"], tensors["action_net.bias"]
+    except KeyError as error:
+        raise NotPlainActorError(f"{path}: {POLICY_ENTRY} lacks {error.args[0]!r}: not a plain MlpPolicy actor") from None
+    head = torch.nn.Linear(weight.shape[1], weight.shape[0], device="meta")
+    head.weight, head.bias = torch.nn.Parameter(weight, False), torch.nn.Parameter(bias, False)
+    if hidden != list(range(0, 2 * len(hidden), 2)):
+        raise NotPlainActorError(f"{path}: policy_net layers {hidden}: not Linear/Tanh pairs")
+    return torch.nn.Sequential(*layers, head).eval()

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from issoku.rules.encounters.actions import ACTION_NAMES
 from issoku.rules.encounters.combat import STANCES
-from issoku.rules.encounters.observation import DECISIONS, FLAGS, PROFILE, SPEC
+from issoku.rules.encounters.kinds import DECISION_KINDS, ENDURE_KIND, EXTRA_ATTACK_KIND, ROUND_START_KIND, STANCE_KIND
+from issoku.rules.encounters.observation import FLAGS, PROFILE, SPEC
 from issoku.rules.encounters.wounds import PENALTY_OF, RANK_NAMES
 
 _INDEX = {name: i for i, name in enumerate(ACTION_NAMES)}
@@ -53,7 +55,7 @@ def read(observation: np.ndarray) -> View:
     skill = round(float(profile[_SKILL]) * 10)
     flags = observation[SPEC.slice("self_flags")]
     return View(
-        decision=_one_hot(observation, "decision", DECISIONS),
+        decision=_one_hot(observation, "decision", DECISION_KINDS),
         stance=_one_hot(observation, "self_stance", STANCES),
         rank=int(np.argmax(observation[SPEC.slice("self_rank")])),
         opponent_rank=int(np.argmax(observation[SPEC.slice("opponent_rank")])),
@@ -95,7 +97,12 @@ class EncounterScripted:
 
     opening_stance = "water"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, ruleset: Any = None) -> None:
+        """``ruleset``, where given, is only checked: these agents read the encounter duel's fixed actions and
+        observation, so on another ruleset they would choose wrong actions; they refuse it instead."""
+        if ruleset is not None and tuple(ruleset.action_names) != tuple(ACTION_NAMES):
+            raise ValueError(f"an encounter_duel_v0 agent, it reads the encounter duel's actions and observation, "
+                             f"not those of the {getattr(ruleset, 'name', type(ruleset).__name__)!r} rules")
         self.rng = np.random.default_rng(seed)
 
     def seed(self, seed: int | None) -> None:
@@ -109,13 +116,13 @@ class EncounterScripted:
 
     def preferences(self, view: View, mask: np.ndarray) -> Sequence[str]:
         """Action names in order of preference for this situation."""
-        if view.decision == "stance":
+        if view.decision == STANCE_KIND:
             return [f"stance:{self.stance(view)}", "stance:water", "stance:air"]
-        if view.decision == "round_start":
+        if view.decision == ROUND_START_KIND:
             return self.round_start(view)
-        if view.decision == "endure":
+        if view.decision == ENDURE_KIND:
             return ["void:endure"] if self.endure(view) else ["pass"]
-        if view.decision == "extra_attack":
+        if view.decision == EXTRA_ATTACK_KIND:
             return [self.attack(view)]
         return self.act(view, mask)
 

@@ -12,12 +12,15 @@ a graph of tensor operations, which ``onnxruntime`` runs without executing anyth
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from issoku.agents.batched import Decision, choose, decide_one
 
 MANIFEST = "manifest.json"
 LADDER = "ladder.json"
@@ -116,20 +119,24 @@ class ExportedPolicy:
         """The policy's probability of each action, zero where masked out."""
         return self.action_probabilities_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0]
 
+    def begin(self, observation: np.ndarray, action_mask: np.ndarray) -> Decision:
+        """This decision as one row of a batch on this export's session (see :mod:`issoku.agents.batched`)."""
+        return Decision(self._session, self._probabilities64, observation, action_mask,
+                        functools.partial(self._finish, observation, action_mask))
+
+    def _probabilities64(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return self.action_probabilities_batch(observations, action_masks).astype(np.float64)
+
+    def _finish(self, observation: np.ndarray, action_mask: np.ndarray, row: np.ndarray, alone: bool) -> int:
+        return choose(row, action_mask, deterministic=self.deterministic, rng=self._rng, alone=alone,
+                      again=lambda: self._probabilities64(np.asarray(observation)[None],
+                                                          np.asarray(action_mask)[None])[0],
+                      temperature=self.temperature)
+
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if not np.asarray(action_mask).any():
             raise ValueError("ExportedPolicy got an all-zero action mask")
-        probabilities = self.action_probabilities(observation, action_mask).astype(np.float64)
-        if self.deterministic:
-            return int(np.argmax(probabilities))
-        legal = np.flatnonzero(action_mask)
-        weights = probabilities[legal] ** (1.0 / self.temperature)
-        if not weights.sum() > 0:  # every legal probability underflowed: fall back to uniform
-            weights = np.ones_like(weights)
-        cumulative = np.cumsum(weights)
-        pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], side="right"))
-        return int(legal[min(pick, legal.size - 1)])
-
+        return decide_one(self.begin(observation, action_mask))
 
 
 def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | None = None,

@@ -45,10 +45,11 @@ import numpy as np
 
 from issoku.agents.breath_scripted import Aggressive, BreathScripted, Defensive, Heuristic, View
 from issoku.rules.breath.costs import improvised_base
+from issoku.rules.breath.kinds import ATTACK, BREATH, DEFEND, IMPROVISE, KATA, RESERVE, STANCE, TAKE_HIT, USE_RESERVED
 from issoku.rules.breath.observe import SCALE
 from issoku.rules.breath.ruleset import BreathRuleset
 from issoku.rules.kernel.dice import prob_check
-from issoku.rules.ma.duel import ATTACK_SLOT_INDEX
+from issoku.rules.ma.duel import AIM, ATTACK_SLOT_INDEX, RESIST
 from issoku.rules.ma.halfstep import HALF_STEP_COST
 from issoku.rules.ma.ladder import CLOSER, OPENER, Rung
 from issoku.rules.ma.locations import LOCATION_COST, TORSO_EXTRA_WOUNDS, Location
@@ -175,14 +176,14 @@ class MaScripted:
         if not legal:
             raise ValueError(f"{type(self).__name__} got an all-zero action mask")
         view = self.sight.read(observation)
-        if view.breath.kind == "resist":
+        if view.breath.kind == RESIST:
             return self.answer(view, legal)
-        if view.breath.kind == "breath":
+        if view.breath.kind == BREATH:
             move = self.duel_move(view, legal)
             if move is not None:
                 return move
             return self.cut(view, observation, action_mask, legal)
-        if view.breath.kind == "defend":
+        if view.breath.kind == DEFEND:
             return self.defend(view, observation, action_mask, legal)
         return self.breath_fighter(observation, action_mask)
 
@@ -256,10 +257,10 @@ class MaDefensive(MaScripted):
         fighter = self.breath_fighter
         ordered = sorted(legal)
         room = view.room
-        reserves = [a for a in fighter.of_kind(ordered, "reserve") if fighter.cost(a) <= room]
+        reserves = [a for a in fighter.of_kind(ordered, RESERVE) if fighter.cost(a) <= room]
         if reserves and view.breath.reservations < 1:
             return min(reserves, key=fighter.cost)
-        choice = fighter.best_attack(fighter.of_kind(ordered, "attack"), room)
+        choice = fighter.best_attack(fighter.of_kind(ordered, ATTACK), room)
         return choice if choice is not None else fighter.finish(ordered)
 
     def defend(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
@@ -267,14 +268,14 @@ class MaDefensive(MaScripted):
         be the last, so that parrying does not eat the Energy its own cuts need."""
         fighter = self.breath_fighter
         ordered = sorted(legal)
-        reserved = fighter.of_kind(ordered, "use_reserved")
+        reserved = fighter.of_kind(ordered, USE_RESERVED)
         if reserved:
             return reserved[0]
-        improvise = fighter.of_kind(ordered, "improvise")
+        improvise = fighter.of_kind(ordered, IMPROVISE)
         wounds_in = 2 if view.incoming_critical else max(1, view.incoming_damage)
         if improvise and (view.incoming_critical or wounds_in >= view.breath.wounds):
             return min(improvise, key=fighter.cost)
-        return (fighter.of_kind(ordered, "take_hit") or improvise or ordered)[0]  # a restricted mask may lack it
+        return (fighter.of_kind(ordered, TAKE_HIT) or improvise or ordered)[0]  # a restricted mask may lack it
 
 
 class MaDistanceKeeper(MaScripted):
@@ -294,7 +295,7 @@ class MaDistanceKeeper(MaScripted):
             return self.breath_fighter(observation, action_mask)
         kinds = self.breath_fighter.of_kind
         ordered = sorted(legal)
-        reserves = [a for a in kinds(ordered, "reserve")
+        reserves = [a for a in kinds(ordered, RESERVE)
                     if self.breath_fighter.cost(a) <= view.room]
         if reserves and view.breath.reservations < 1:
             return min(reserves, key=self.breath_fighter.cost)
@@ -324,13 +325,13 @@ class MaHeuristic(MaScripted):
     def __init__(self, ruleset: BreathRuleset, seed: int | None = None) -> None:
         super().__init__(ruleset, seed)
         self._slots = ruleset.slots
-        self._aims = [(a, self._slots[a].order) for a in range(len(self.names)) if self._slots[a].order[0] == "aim"]
+        self._aims = [(a, self._slots[a].order) for a in range(len(self.names)) if self._slots[a].order[0] == AIM]
         self._catalog = ruleset.catalog
 
     def _costs_nothing(self, action: int) -> bool:
         """A 0-Energy stance or [Kata]: a free edge, always taken first (as the breath heuristic does)."""
         slot = self._slots[action]
-        table = self._catalog.stances if slot.kind == "stance" else self._catalog.katas
+        table = self._catalog.stances if slot.kind == STANCE else self._catalog.katas
         return table[slot.key].cost == 0
 
     def advantage(self, view: MaView, rung: Rung) -> float:
@@ -361,14 +362,14 @@ class MaHeuristic(MaScripted):
         are worth the Energy it costs (or the hit would be the last); otherwise take it."""
         fighter = self.breath_fighter
         ordered = sorted(legal)
-        reserved = fighter.of_kind(ordered, "use_reserved")
+        reserved = fighter.of_kind(ordered, USE_RESERVED)
         if reserved:
             return reserved[0]
-        taking = fighter.of_kind(ordered, "take_hit")  # absent only from a restricted mask (restricted play)
+        taking = fighter.of_kind(ordered, TAKE_HIT)  # absent only from a restricted mask (restricted play)
         wounds_in = 2 if view.incoming_critical else max(1, view.incoming_damage)
         modifier = view.finesse + ASSUMED_SKILL - (2 if "face" in view.own_injuries else 0)
         best, best_margin = (taking[0], 0.0) if taking else (ordered[0], -math.inf)
-        for action in fighter.of_kind(ordered, "improvise"):
+        for action in fighter.of_kind(ordered, IMPROVISE):
             technique = self._slots[action].technique
             chance = float(prob_check(modifier + technique.check_bonus, view.incoming_total))
             cost = improvised_base(technique.cost)
@@ -382,12 +383,12 @@ class MaHeuristic(MaScripted):
         """Free edges first, then the best cut (plain or at the torso) that fits the breath, else end it."""
         fighter = self.breath_fighter
         ordered = sorted(legal)
-        free = [a for a in fighter.of_kind(ordered, "stance") + fighter.of_kind(ordered, "kata") if self._costs_nothing(a)]
+        free = [a for a in fighter.of_kind(ordered, STANCE) + fighter.of_kind(ordered, KATA) if self._costs_nothing(a)]
         if free:
             return free[0]
         room = view.room
         best, best_worth = None, 0.0
-        for action in fighter.of_kind(ordered, "attack"):
+        for action in fighter.of_kind(ordered, ATTACK):
             if fighter.cost(action) <= room:
                 worth = fighter.attack_value(action)
                 if worth > best_worth:

@@ -17,13 +17,14 @@ import numpy as np
 
 from issoku.rules.tempo.actions import ACTION_NAMES, PROACTIVE_TECHNIQUES, REACTIVE_TECHNIQUES, STATUS_NAMES
 from issoku.rules.tempo.content import WEAPON_KINDS
+from issoku.rules.tempo.kinds import ACT_KIND, COUNTER_KIND, DECISION_KINDS, REACT_KIND
 from issoku.rules.tempo.observation import SPEC
+from issoku.rules.tempo.ruleset import TempoConfig
 
 _INDEX = {name: i for i, name in enumerate(ACTION_NAMES)}
-_DECISIONS = ("act", "react", "counter")
 _PROFILE_KIND = 8          # weapon-kind one-hot starts after six skills, armour and encumbrance
 _PROFILE_REACH = _PROFILE_KIND + len(WEAPON_KINDS)
-_DEFAULT_MAX_DISTANCE = 12  # the observation scales distance by the ruleset's max_distance (default 12)
+_DEFAULT_MAX_DISTANCE = TempoConfig.max_distance  # the observation scales distance by the ruleset's max_distance
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,7 @@ def read(observation: np.ndarray) -> View:
     flags = observation[SPEC.slice("self_flags")]
     profile = observation[SPEC.slice("self_profile")]
     return View(
-        decision=_one_hot(observation, "decision", _DECISIONS) or "act",
+        decision=_one_hot(observation, "decision", DECISION_KINDS) or ACT_KIND,
         status=_one_hot(observation, "self_status", STATUS_NAMES) or "on_guard",
         opponent_status=_one_hot(observation, "opponent_status", STATUS_NAMES) or "on_guard",
         health=float(observation[SPEC.slice("self_health")][0]),
@@ -127,9 +128,9 @@ class AlwaysParry(TempoScripted):
     """Attacks plainly and parries everything it can; CT-parries a counter-attack; withdraws from binds."""
 
     def preferences(self, view: View) -> Sequence[str]:
-        if view.decision == "react":
+        if view.decision == REACT_KIND:
             return ["react:parry", "react:wind", "react:struggle", "react:dodge", "react:evade"]
-        if view.decision == "counter":
+        if view.decision == COUNTER_KIND:
             return ["ct:parry"]
         if view.status == "bound":
             return ["proactive:withdraw"]
@@ -141,10 +142,10 @@ class FeintCounter(TempoScripted):
     answers a counter-attack with a CT Counter-Attack, and counter-attacks the opponent's attacks."""
 
     def preferences(self, view: View) -> Sequence[str]:
-        if view.decision == "react":
+        if view.decision == REACT_KIND:
             return ["react:counter_attack", "react:double", "react:parry", "react:struggle", "react:dodge",
                     "react:evade"]
-        if view.decision == "counter":
+        if view.decision == COUNTER_KIND:
             return ["ct:feint_counter_attack", "ct:counter_attack"]
         return self.advance(view, "proactive:feint")
 
@@ -158,9 +159,9 @@ class Heuristic(TempoScripted):
         self.feint_rate = feint_rate
 
     def preferences(self, view: View) -> Sequence[str]:
-        if view.decision == "react":
+        if view.decision == REACT_KIND:
             return self._react(view)
-        if view.decision == "counter":
+        if view.decision == COUNTER_KIND:
             return ["ct:feint_counter_attack", "ct:parry" if view.health < view.opponent_health else "ct:counter_attack",
                     "ct:parry"]
         if view.weapon_kind == "ranged" and not view.disarmed and view.status == "on_guard":

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import engine_speed, env_speed, memory, ppo_speed
+from benchmarks import engine_speed, env_speed, instructions, memory, play_speed, ppo_speed
 from benchmarks.timing import Timing
 
 MIB = 1024 * 1024
@@ -40,12 +40,16 @@ class Budget:
     instances: int
     repeats: int
     memo_episodes: int
+    games: int
 
 
 FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=5,
-              memo_episodes=200)
+              memo_episodes=200, games=256)
 QUICK = Budget(steps=2_000, decisions=2_000, ppo_rollouts=1, wrapper_steps=256, instances=8, repeats=1,
-               memo_episodes=10)
+               memo_episodes=10, games=16)
+SECTIONS = ("aec", "engine", "play", "ppo", "memory")
+PLAY_TARGET = 10.0
+"""Batched games/s over one-at-a-time games/s (issue 24)."""
 
 
 @dataclass
@@ -73,9 +77,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true",
                         help="small budgets, one round, 8 instances, a smaller PPO rollout (a check that it runs)")
     parser.add_argument("--json", default="runs/benchmarks.json", help="where to write every sample (default: %(default)s)")
-    parser.add_argument("--sections", default="aec,engine,ppo,memory",
-                        help="comma-separated subset of aec,engine,ppo,memory")
-    for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats", "memo-episodes"):
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help="comma-separated subset of " + ",".join(SECTIONS))
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per step under valgrind (callgrind) instead of timing: rows of "
+                             "the aec and engine sections, --steps of play each (default 2,000; --quick 200)")
+    for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats", "memo-episodes",
+                 "games"):
         parser.add_argument(f"--{name}", type=int, help="override the budget's " + name)
     return parser.parse_args(argv)
 
@@ -89,7 +97,7 @@ def budget_of(args: argparse.Namespace) -> Budget:
 def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[str, dict[str, float]]]:
     """Build the subjects, then run interleaved rounds over every timed row; memory last (untimed)."""
     sections = set(args.sections.split(","))
-    unknown = sections - {"aec", "engine", "ppo", "memory"}
+    unknown = sections - set(SECTIONS)
     if unknown:
         raise SystemExit(f"unknown sections: {sorted(unknown)}")
     jobs: list[tuple[Row, Callable[[int], Timing]]] = []
@@ -107,6 +115,12 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
                 row = Row("engine_observe" if observe else "engine", label, "decisions/s")
                 jobs.append((row, lambda r, ruleset=ruleset, observe=observe:
                              engine_speed.playouts(ruleset, budget.decisions, seed=r, observe=observe)))
+    if "play" in sections:
+        play_rows, _checkpoint_folder = play_speed.subjects()  # the folder lives until the rounds are done
+        for label, (policies, width) in play_rows.items():
+            play_speed.games(policies, max(2, budget.games // 4), seed=WARM_UP_SEED, width=width)  # the same
+            jobs.append((Row("play", label, "games/s"), lambda r, policies=policies, width=width:
+                         play_speed.games(policies, budget.games, seed=r, width=width)))
     if "ppo" in sections:
         for env_id in ppo_speed.PPO_ENVS:
             model = ppo_speed.learner(env_id, quick=args.quick)
@@ -173,6 +187,13 @@ def targets(rows: list[Row], memory_rows: dict[str, dict[str, float]]) -> list[d
     for row in rows:
         if row.section == "engine":
             target(f"engine decisions/s, {row.label}", row.best, 30_000)
+    for row in rows:
+        if row.section == "play" and ", batched" in row.label:
+            alone = row.label.partition(", batched")[0] + ", one at a time"
+            one = best_of(rows, "play", alone)
+            target(f"games/s, {row.label} / one at a time (best of each)", row.best / one if one else None, PLAY_TARGET)
+            target(f"games/s, {row.label} / one at a time (median of the rounds' ratios)",
+                   median_ratio(rows, "play", row.label, alone), PLAY_TARGET)
     ours, baseline = best_of(rows, "ppo", "breath_duel_v0"), best_of(rows, "ppo", "connect_four_v3")
     target("MaskablePPO timesteps/s, breath_duel_v0 / connect_four_v3 (best of each)",
            ours / baseline if ours and baseline else None, 0.9)
@@ -192,6 +213,9 @@ def table(rows: list[Row], memory_rows: dict[str, dict[str, float]], instances: 
     sections = [("aec", "AEC random-legal play", aec_base, f"x {env_speed.BASELINE}"),
                 ("engine", "engine playouts (legal_actions + apply)", None, ""),
                 ("engine_observe", "engine playouts + observation of the decider", None, ""),
+                ("play", "tournament play, breath_duel_v0 (one job)", next(
+                    (row.best for row in rows if row.section == "play" and row.label.startswith("scripted")), None),
+                 "x scripted"),
                 ("ppo", "MaskablePPO learn (self-play wrapper vs random)", best_of(rows, "ppo", "connect_four_v3"),
                  "x connect_four_v3"),
                 ("wrapper", "self-play wrapper alone (random masked actions)", best_of(rows, "wrapper", "connect_four_v3"),
@@ -226,8 +250,27 @@ def machine() -> dict[str, Any]:
             "numpy": np.__version__, "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None}
 
 
+def count_instructions(args: argparse.Namespace) -> dict[str, Any]:
+    """``--instructions``: the callgrind counts of :mod:`benchmarks.instructions`, printed and written as JSON."""
+    if not instructions.available():
+        raise SystemExit("--instructions needs valgrind on the PATH (apt-get install valgrind)")
+    steps = args.steps or (200 if args.quick else 2_000)
+    started = machine()
+    found = instructions.measure(set(args.sections.split(",")), steps)
+    results = {"command": "python -m benchmarks " + " ".join(sys.argv[1:]), "instructions": found,
+               "machine_before": started, "machine_after": machine()}
+    print(instructions.table(found))
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {path}")
+    return results
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
+    if args.instructions:
+        return count_instructions(args)
     budget = budget_of(args)
     started = machine()
     start = time.perf_counter()

@@ -63,8 +63,9 @@ def make_config(name: str) -> Any:
 
 
 @dataclass
-class Tally:
-    """What fuzzing one config did."""
+class FuzzReport:
+    """What fuzzing one config did: episodes, decisions and the invariants broken (not a duel tally:
+    wins and losses are :class:`issoku.training.outcomes.Tally`'s job)."""
 
     episodes: int = 0
     decisions: int = 0
@@ -101,7 +102,7 @@ def check_end(env: Any, totals: dict[str, float]) -> str | None:
     return None
 
 
-def play_episode(env: Any, seed: int, rng: np.random.Generator, tally: Tally, where: str) -> None:
+def play_episode(env: Any, seed: int, rng: np.random.Generator, tally: FuzzReport, where: str) -> None:
     """One random-legal episode, checking every decision and the end."""
     env.reset(seed=seed)
     totals: dict[str, float] = {}
@@ -135,11 +136,11 @@ def play_episode(env: Any, seed: int, rng: np.random.Generator, tally: Tally, wh
         tally.violations.append(f"{where} seed {seed}: {problem}")
 
 
-def fuzz(name: str, decisions: int, seed: int = 0) -> Tally:
+def fuzz(name: str, decisions: int, seed: int = 0) -> FuzzReport:
     """Random-legal episodes of config ``name`` until at least ``decisions`` decisions were played."""
     env = make_config(name)
     rng = np.random.default_rng(seed)
-    tally = Tally()
+    tally = FuzzReport()
     episode = 0
     while tally.decisions < decisions and len(tally.violations) < 10:
         play_episode(env, seed + episode, rng, tally, name)
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None, write: Callable[[str], None] = print) ->
     args = parser.parse_args(argv)
     if args.decisions < 1 or args.seed < 0:
         parser.error("--decisions must be at least 1 and --seed at least 0")
-    total = Tally()
+    total = FuzzReport()
     for name in args.config or CONFIGS:
         start = time.perf_counter()
         tally = fuzz(name, args.decisions, args.seed)

@@ -188,7 +188,9 @@ class RulesetAECEnv(AECEnv):
         """Start a fight: ``seed`` seeds it exactly as ``ruleset.new_initial_state(seed)`` would.
 
         Without a seed the next fight's seed is drawn from the generator of the last seed given, so a
-        seeded run of several episodes is reproducible. ``options`` is accepted and unused.
+        seeded run of several episodes is reproducible. ``options={"dice": dice}`` draws the fight's chance
+        from ``dice`` (a kernel ``Dice``: ``ScriptedDice`` for a worked example) instead of the seed's dice;
+        other options are accepted and unused.
         """
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
@@ -197,7 +199,11 @@ class RulesetAECEnv(AECEnv):
             if self._seed_rng is None:
                 self._seed_rng = np.random.default_rng()
             episode_seed = int(self._seed_rng.integers(2**63 - 1))
-        self.game_state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events)
+        dice = (options or {}).get("dice")
+        if dice is None:
+            self.game_state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events)
+        else:
+            self.game_state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events, dice=dice)
         self.episode_seed = episode_seed
         self.num_steps = 0
         self._step_events_start = 0

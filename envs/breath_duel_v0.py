@@ -2,7 +2,7 @@
 
     from issoku.envs import breath_duel_v0
     env = breath_duel_v0.env(fighters=["kenshi", {"archetype": "ronin", "weapon": "yari"}],
-                             kind="hatashiai", mode="shinken_shobu", stage="high_ground", round_limit=20)
+                             kind="hatashiai", mode="shinken_shobu", stage="high_ground")
 
 The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over the breath engine's ruleset with the Ma
 module (``issoku.rules.ma.ma_duel``); the adapter's module docstring holds the conventions every
@@ -73,8 +73,8 @@ Keyword arguments
     ``terrain`` (shipped: sandbar, narrow_path, high_ground, backlight; MA-049). ``stage_side``: the
     seat a sided stage favours, None to draw it from the seed (MA-G21). ``step_in_edge`` (MA-016,
     MA-G05) and ``long_weapon_opening`` (MA-024): optional rules, off by default.
-    ``round_limit`` (BR-G20, default 20). ``allies_side``: the side that acts first on count ties
-    (BR-A07, default 0). ``data``: breath content TOML files or folders replacing the shipped ones;
+    ``round_limit`` (BR-G20; default ``BreathConfig.round_limit``). ``allies_side``: the side that acts
+    first on count ties (BR-A07, default 0). ``data``: breath content TOML files or folders replacing the shipped ones;
     ``terrain``: a terrain TOML file replacing the shipped one. ``variant``: a rules variant folder
     (:mod:`issoku.rules.variant`: edited copies of files under ``rules/``) laid over the shipped data
     (not with ``data`` or ``terrain``). ``ma``: False for the core breath fight

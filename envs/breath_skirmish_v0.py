@@ -61,7 +61,8 @@ Keyword arguments
     ``sides``: two sequences of fighters (side 0, side 1), each fighter an archetype name, a mapping of
     :class:`~issoku.rules.breath.ruleset.FighterSpec` fields (``archetype``, ``weapon``, ``armor``,
     ``finesse``, ``physique``, ``wits``, ``courage``; the side is its sequence) or a ``FighterSpec``;
-    default ``[["kenshi", "ashigaru"], ["ronin", "shinobi"]]``. ``round_limit`` (BR-G20, default 20).
+    default ``[["kenshi", "ashigaru"], ["ronin", "shinobi"]]``. ``round_limit`` (BR-G20; default
+    ``BreathConfig.round_limit``).
     ``allies_side`` (BR-A07, default 0). ``data``: content TOML files or folders replacing the shipped
     ones; ``variant``: a rules variant folder (:mod:`issoku.rules.variant`) laid over them instead. Plus the
     adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or

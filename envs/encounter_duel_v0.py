@@ -2,7 +2,7 @@
 Wounds toward thresholds, grapples, Void Points) as a PettingZoo AEC env.
 
     from issoku.envs import encounter_duel_v0
-    env = encounter_duel_v0.env(fighters=("kenshi", "ono_brute"), start_distance=4, round_limit=30)
+    env = encounter_duel_v0.env(fighters=("kenshi", "ono_brute"), start_distance=2)
 
 The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over
 :class:`~issoku.rules.encounters.EncounterDuel`; the adapter's module docstring holds the conventions every
@@ -51,12 +51,12 @@ Rewards (to both agents when the encounter ends, whoever moved last)
     ==================================  =======  ========
 
 Keyword arguments
-    ``fighters``: two archetype names from the data (default kenshi against ono_brute).
-    ``start_distance`` (4 squares of 5 ft), ``round_limit`` (30), ``max_distance`` (12 squares),
-    ``ten_dice_rule`` (True, EN-G01), ``focused_attack`` (False: EN-G08's Focused Attack on the head, which
-    Stuns, EN-113). ``data``: a folder holding skills.toml, weapons.toml, armour.toml and
-    archetypes.toml replacing the shipped ones. Plus the adapter's ``render_mode`` (None, "ansi", "human"),
-    ``illegal_action`` ("raise", "terminate"), ``illegal_reward``, ``record_events``.
+    ``fighters``, ``start_distance``, ``round_limit``, ``max_distance`` (in 5-ft squares), ``ten_dice_rule``,
+    ``focused_attack``: the fields of :class:`~issoku.rules.encounters.EncounterConfig`, where each one's rule ID
+    and default are stated once (kenshi against ono_brute, four squares apart). ``data``: a folder holding
+    skills.toml, weapons.toml, armour.toml and archetypes.toml replacing the shipped ones. Plus the adapter's
+    ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"), ``illegal_reward``,
+    ``record_events``.
 
 Version history
     v0 — first release: the EN duel of docs/rules/encounters.md (what is in and what is not yet).
@@ -69,33 +69,33 @@ from pathlib import Path
 from typing import Any
 
 from issoku.envs.adapter import RulesetAECEnv
-from issoku.rules.encounters import EncounterDuel
+from issoku.rules.encounters import EncounterConfig, EncounterDuel
 from issoku.rules.encounters.content import DATA_DIR
 
 ENV_ID = "encounter_duel_v0"
 
 
 @lru_cache(maxsize=64)
-def make_ruleset(fighters: tuple[str, str] = ("kenshi", "ono_brute"), start_distance: int = 4,
-                 round_limit: int = 30, max_distance: int = 12, ten_dice_rule: bool = True,
-                 focused_attack: bool = False, data: str | None = None) -> EncounterDuel:
-    """The encounter ruleset these arguments configure (immutable, so envs built alike share one)."""
-    return EncounterDuel(fighters, data_dir=DATA_DIR if data is None else data, start_distance=start_distance,
-                         round_limit=round_limit, max_distance=max_distance, ten_dice_rule=ten_dice_rule,
-                         focused_attack=focused_attack)
+def make_ruleset(config: EncounterConfig = EncounterConfig(), data: str | None = None) -> EncounterDuel:
+    """The encounter ruleset ``config`` describes (immutable, so envs built alike share one); ``data``: a folder
+    of encounter data files replacing the shipped ones."""
+    return EncounterDuel(config, data_dir=DATA_DIR if data is None else data)
 
 
-def raw_env(fighters: tuple[str, str] | list[str] = ("kenshi", "ono_brute"), *, start_distance: int = 4,
-            round_limit: int = 30, max_distance: int = 12, ten_dice_rule: bool = True,
-            focused_attack: bool = False, data: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
-    """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
+def raw_env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, *,
+            start_distance: int = EncounterConfig.start_distance, round_limit: int = EncounterConfig.round_limit,
+            max_distance: int = EncounterConfig.max_distance, ten_dice_rule: bool = EncounterConfig.ten_dice_rule,
+            focused_attack: bool = EncounterConfig.focused_attack, data: Path | str | None = None,
+            **env_options: Any) -> RulesetAECEnv:
+    """The env (see the module docstring); the rules options make an :class:`EncounterConfig`, ``env_options`` go
+    to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two archetype names, not one string")
-    ruleset = make_ruleset(tuple(fighters), start_distance, round_limit, max_distance, ten_dice_rule,
-                           focused_attack, None if data is None else str(data))
+    config = EncounterConfig(tuple(fighters), start_distance, round_limit, max_distance, ten_dice_rule, focused_attack)
+    ruleset = make_ruleset(config, None if data is None else str(data))
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 
-def env(fighters: tuple[str, str] | list[str] = ("kenshi", "ono_brute"), **kwargs: Any) -> RulesetAECEnv:
+def env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(fighters, **kwargs)

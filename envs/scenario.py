@@ -1,4 +1,6 @@
-"""Scenarios: a fight fixed in a TOML file (env, options, seed, scripted decisions), played back.
+"""Scenarios: a fight fixed in a TOML file (env, options, seed or scripted dice, decisions, expected
+events), played back. The one scenario format and loader: ``issoku replay``, ``issoku view`` and the
+tests all read scenarios through this module.
 
 A designer writes down a situation and reads exactly what the rules did with it; a test pins it. The
 format (validated; unknown keys are errors)::
@@ -14,14 +16,27 @@ format (validated; unknown keys are errors)::
     policy = "random"               # optional: an agents-registry name that plays every seat after the script
     policy_seed = 0                 # optional (default: seed)
     max_steps = 10000               # optional cap on decisions (script plus policy)
+    dice = [15, 3, 10]              # optional: every die face in the order the rules roll them, instead of
+                                    #   the seed's dice (a worked example; then no policy, and running out
+                                    #   of faces is an error)
+    expect = [                      # optional: events the log must hold, in this order (others may lie
+                                    #   between); each names a rule and a kind, optionally the actor, and
+                                    #   any data fields it checks
+        { rule = "TP-046", kind = "statuses", why = "bind", statuses = ["bound", "bound"] },
+    ]
 
     [env_kwargs]                    # keyword arguments for the env factory (fighters, options...)
     round_limit = 12
 
+    [final]                         # optional: where the playback must stop
+    decision = "act"                #   the decision kind then asked for
+    seat = 1                        #   the seat deciding it
+
 Without ``policy`` the playback stops when the script runs out, fight over or not. Agents that are
 done leave by their dead step on their own; the script lists decisions only. :func:`play` takes the
 policy object itself (the envs layer does not know the agents registry; the ``issoku replay`` command
-resolves ``policy`` by name, handing ruleset-built agents the ruleset of :func:`scenario_env`).
+resolves ``policy`` by name, handing ruleset-built agents the ruleset of :func:`scenario_env`), and
+raises :class:`ScenarioMismatch` when the played fight breaks ``expect`` or ``final``.
 """
 
 from __future__ import annotations
@@ -32,12 +47,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.envs.errors import IllegalActionError
 from issoku.envs.registry import make_env, refuse_imports, resolve_env
 from issoku.rules.kernel.content import load_model
+from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.kernel.protocol import GameState
 
 PolicyFn = Callable[[np.ndarray, np.ndarray], int]
@@ -47,12 +63,53 @@ class ScenarioError(ValueError):
     """A scenario cannot be played as written (wrong agent, unknown or illegal action), with the step."""
 
 
+class ScenarioMismatch(ScenarioError):
+    """The played fight differs from what the scenario expects (an event or the final decision); ``replay``
+    is the fight as it was played, for showing its log."""
+
+    def __init__(self, message: str, replay: Replay) -> None:
+        super().__init__(message)
+        self.replay = replay
+
+
 class ScriptedDecision(BaseModel):
     """One scripted decision: an action name, optionally checked against the deciding agent."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     action: str
     agent: str | None = None
+
+
+class ExpectedEvent(BaseModel):
+    """One expected event: ``rule`` and ``kind``, optionally ``actor``; any other key is a data field."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    rule: str
+    kind: str
+    actor: int | None = Field(default=None, ge=0)
+
+    def matches(self, event: dict[str, Any]) -> bool:
+        """Does a logged event (as :meth:`~issoku.rules.kernel.events.Event.to_dict`) carry every field this
+        expectation names? (A logged tuple equals an expected list.)"""
+        wanted = {"rule": self.rule, "kind": self.kind, **(self.model_extra or {})}
+        if self.actor is not None:
+            wanted["actor"] = self.actor
+        return all(_same(event.get(key), value) for key, value in wanted.items())
+
+
+def _same(logged: Any, expected: Any) -> bool:
+    if isinstance(logged, tuple):
+        return isinstance(expected, list) and list(logged) == expected
+    return bool(logged == expected)
+
+
+class Final(BaseModel):
+    """Where a scenario's playback must stop (every field optional)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    decision: str | None = None
+    seat: int | None = Field(default=None, ge=0)
 
 
 class Scenario(BaseModel):
@@ -68,6 +125,19 @@ class Scenario(BaseModel):
     policy: str | None = None
     policy_seed: int | None = Field(default=None, ge=0)
     max_steps: int = Field(default=10_000, ge=1)
+    dice: tuple[int, ...] | None = None
+    expect: tuple[ExpectedEvent, ...] = ()
+    final: Final = Final()
+
+    @model_validator(mode="after")
+    def _scripted_dice_play_the_script_only(self) -> Scenario:
+        if self.dice is not None and self.policy is not None:
+            raise ValueError("a scenario with scripted dice plays its script only: drop policy or dice")
+        return self
+
+    def reset_options(self) -> dict[str, Any] | None:
+        """The env ``reset`` options that draw this scenario's chance: its scripted dice, if it has them."""
+        return None if self.dice is None else {"dice": ScriptedDice(list(self.dice))}
 
     def decisions(self) -> list[ScriptedDecision]:
         """The script with bare names turned into :class:`ScriptedDecision` entries."""
@@ -130,7 +200,7 @@ def play(scenario: Scenario, policy: PolicyFn | None = None, env: RulesetAECEnv 
 
     ``env``: one from :func:`scenario_env` (default: a new one)."""
     env = env if env is not None else scenario_env(scenario)
-    env.reset(seed=scenario.seed)
+    env.reset(seed=scenario.seed, options=scenario.reset_options())
     state = env.game_state
     script = scenario.decisions()
     setup_end = len(state.events)
@@ -155,9 +225,34 @@ def play(scenario: Scenario, policy: PolicyFn | None = None, env: RulesetAECEnv 
             env.step(action)
         except IllegalActionError as error:
             raise ScenarioError(f"decision {step} ({agent}): {error}") from None
+        except IndexError as error:
+            if scenario.dice is None:
+                raise
+            raise ScenarioError(f"decision {step} ({agent}): {error}") from None
         decisions.append(Decision(step, agent, env.seat(agent), kind, action, env.action_names[action], scripted,
                                   start, len(state.events)))
-    return Replay(scenario, env, state, tuple(decisions), setup_end)
+    played = Replay(scenario, env, state, tuple(decisions), setup_end)
+    check_expectations(played)
+    return played
+
+
+def check_expectations(played: Replay) -> None:
+    """Raise :class:`ScenarioMismatch` unless the log holds the scenario's ``expect`` events in order and the
+    playback stopped where its ``final`` says."""
+    state, scenario = played.state, played.scenario
+    logged = [event.to_dict() for event in state.events]
+    position = 0
+    for want in scenario.expect:
+        while position < len(logged) and not want.matches(logged[position]):
+            position += 1
+        if position == len(logged):
+            raise ScenarioMismatch(f"expected event not found in order: {want!r}", played)
+        position += 1
+    final = scenario.final.model_dump(exclude_none=True)
+    actual = {"decision": state.decision_kind(), "seat": state.current_seat()} if final else {}
+    for key, value in final.items():
+        if actual[key] != value:
+            raise ScenarioMismatch(f"final {key} is {actual[key]!r}, expected {value!r}", played)
 
 
 def _scripted_action(env: RulesetAECEnv, entry: ScriptedDecision, step: int) -> int:

@@ -2,7 +2,7 @@
 secret feints) as a PettingZoo AEC env.
 
     from issoku.envs import tempo_duel_v0
-    env = tempo_duel_v0.env(fighters=("fencer", "spearman"), start_distance=4, round_limit=30)
+    env = tempo_duel_v0.env(fighters=("fencer", "spearman"), start_distance=2)
 
 The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over :class:`~issoku.rules.tempo.TempoDuel`; the
 adapter's module docstring holds the conventions every issoku env shares. Rules and gap decisions:
@@ -45,10 +45,11 @@ Rewards (to both agents when the duel ends, whoever moved last)
     ================================  =======  ========
 
 Keyword arguments
-    ``fighters``: two fighter names from the data (default fencer against knight). ``initiator``: the
-    seat that started the fight (TP-021: it starts On Guard, the other Off Guard; default None, a
-    formal duel with both On Guard). ``start_distance`` (4), ``round_limit`` (30), ``ap_per_round``
-    (12), ``base_movement`` (4), ``max_distance`` (12). ``data``: a folder holding weapons.toml,
+    ``fighters`` (two fighter names from the data), ``initiator`` (TP-021: the seat that started the
+    fight starts On Guard, the other Off Guard; None, a formal duel with both On Guard),
+    ``start_distance``, ``round_limit``, ``ap_per_round``, ``base_movement``, ``max_distance``: the fields
+    of :class:`~issoku.rules.tempo.TempoConfig`, where each one's rule ID and default are stated once
+    (fencer against knight, a formal duel four squares apart). ``data``: a folder holding weapons.toml,
     armour.toml and fighters.toml replacing the shipped ones. Plus the adapter's ``render_mode``
     (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``,
     ``record_events``.
@@ -72,7 +73,7 @@ from typing import Any
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.rules.tempo import TempoDuel
+from issoku.rules.tempo import TempoConfig, TempoDuel
 from issoku.rules.tempo.content import DATA_DIR, load_roster
 from issoku.rules.variant import Variant
 
@@ -80,38 +81,38 @@ ENV_ID = "tempo_duel_v0"
 
 
 @lru_cache(maxsize=64)
-def make_ruleset(fighters: tuple[str, str] = ("fencer", "knight"), initiator: int | None = None,
-                 start_distance: int = 4, round_limit: int = 30, ap_per_round: int = 12, base_movement: int = 4,
-                 max_distance: int = 12, data: str | None = None, variant: str | None = None) -> TempoDuel:
-    """The tempo ruleset these arguments configure (immutable, so envs built alike share one).
+def make_ruleset(config: TempoConfig = TempoConfig(), data: str | None = None,
+                 variant: str | None = None) -> TempoDuel:
+    """The tempo ruleset ``config`` describes (immutable, so envs built alike share one).
 
-    ``variant``: a rules variant folder (:mod:`issoku.rules.variant`) whose tempo files replace the shipped ones.
+    ``data``: a folder of tempo data files replacing the shipped ones; ``variant``: a rules variant folder
+    (:mod:`issoku.rules.variant`) whose tempo files replace the shipped ones.
     """
     overrides = Variant(variant).tempo_files() if variant is not None else None
     roster = load_roster(DATA_DIR if data is None else data, overrides)
-    return TempoDuel(fighters, roster=roster, initiator=initiator,
-                     start_distance=start_distance, round_limit=round_limit, ap_per_round=ap_per_round,
-                     base_movement=base_movement, max_distance=max_distance)
+    return TempoDuel(config, roster=roster)
 
 
-def raw_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), *, initiator: int | None = None,
-            start_distance: int = 4, round_limit: int = 30, ap_per_round: int = 12, base_movement: int = 4,
-            max_distance: int = 12, data: Path | str | None = None, variant: Path | str | None = None,
-            **env_options: Any) -> RulesetAECEnv:
-    """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
+def raw_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, *,
+            initiator: int | None = TempoConfig.initiator, start_distance: int = TempoConfig.start_distance,
+            round_limit: int = TempoConfig.round_limit, ap_per_round: int = TempoConfig.ap_per_round,
+            base_movement: int = TempoConfig.base_movement, max_distance: int = TempoConfig.max_distance,
+            data: Path | str | None = None, variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+    """The env (see the module docstring); the rules options make a :class:`TempoConfig`, ``env_options`` go
+    to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two fighter names, not one string")
-    ruleset = make_ruleset(tuple(fighters), initiator, start_distance, round_limit, ap_per_round, base_movement,
-                           max_distance, None if data is None else str(data),
-                           None if variant is None else str(variant))
+    config = TempoConfig(tuple(fighters), initiator, start_distance, round_limit, ap_per_round, base_movement,
+                         max_distance)
+    ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 
-def env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), **kwargs: Any) -> RulesetAECEnv:
+def env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(fighters, **kwargs)
 
 
-def parallel_env(fighters: tuple[str, str] | list[str] = ("fencer", "knight"), **kwargs: Any) -> ParallelEnv:
+def parallel_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, **kwargs: Any) -> ParallelEnv:
     """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
     return as_parallel(raw_env(fighters, **kwargs))

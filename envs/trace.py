@@ -84,13 +84,15 @@ def _events(env: RulesetAECEnv, start: int) -> tuple[dict[str, Any], ...]:
     return tuple(event.to_dict() for event in env.game_state.events.since(start))
 
 
-def trace(env: RulesetAECEnv, seed: int, choose: Chooser, *, max_steps: int = 10_000) -> Trace:
+def trace(env: RulesetAECEnv, seed: int, choose: Chooser, *, max_steps: int = 10_000,
+          options: dict[str, Any] | None = None) -> Trace:
     """Play ``env`` from ``seed`` with ``choose`` picking every decision, recording each step as a :class:`Frame`.
 
     ``env`` must record events (``record_events=True``). Stops when the fight ends, after ``max_steps``
-    decisions, or when ``choose`` raises :class:`StopIteration` (an action list ran out).
+    decisions, or when ``choose`` raises :class:`StopIteration` (an action list ran out). ``options`` go to
+    ``env.reset`` (a scenario's scripted dice).
     """
-    env.reset(seed=seed)
+    env.reset(seed=seed, options=options)
     state = env.game_state
     names = env.action_names
     frames = [Frame(0, None, None, (), None, _events(env, 0), picture_of(env.ruleset, state), _seats(env))]
@@ -125,12 +127,16 @@ def replaying(actions: Sequence[int]) -> Chooser:
     return choose
 
 
-def replaying_per_seat(actions: dict[str, Sequence[str]]) -> Chooser:
-    """A chooser that plays each agent's own action names in order (a match record keeps them per seat)."""
-    queues = {agent: iter(names) for agent, names in actions.items()}
+def replaying_per_seat(actions: dict[str, Sequence[str]], seat_of: dict[str, str] | None = None) -> Chooser:
+    """A chooser that plays each seat's own action names in order (a match record keeps them per seat).
+
+    ``seat_of`` maps the env's agents onto the record's seats when they differ: a team fight stored as two
+    seats (``team_0``, ``team_1``: :mod:`issoku.envs.teams`) keeps each team's decisions in the order its
+    members made them."""
+    queues = {seat: iter(names) for seat, names in actions.items()}
 
     def choose(env: RulesetAECEnv, agent: str) -> int:
-        name = next(queues[agent])
+        name = next(queues[seat_of[agent] if seat_of else agent])
         try:
             return env.action_id(name)
         except KeyError:

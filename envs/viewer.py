@@ -3,7 +3,8 @@
 No server and no network: the page's script, styles and the fight's data are inlined, so the file opens
 from ``file://`` anywhere and can be mailed to a designer. It shows, per decision, the ruleset's picture
 (distance ladder, zones, tempo track), the legal actions with the one taken highlighted, the events of the
-step with their rule IDs (a click shows the rule's statement from the repository's ``docs/rules/``), and every
+step with their rule IDs (a click shows the rule's text from the repository's ``docs/rules/reference/``
+and the decision ``docs/rules/<system>.md`` records for it), and every
 seat's observation fields, changed values marked. Arrow keys, Home/End, buttons and a slider navigate.
 
 Every string from the fight reaches the page through ``textContent``, never as markup, and the embedded
@@ -25,18 +26,32 @@ RULE_ID = re.compile(r"^(?:BR|MA|SP|EN|TP)-[A-Z]?\d+[a-z]?$")
 
 
 def rule_statements(folder: Path = DOCS_RULES) -> dict[str, str]:
-    """Rule ID -> statement, from every Markdown table row in ``folder`` whose first cell is a rule ID.
+    """Rule ID -> its text: the row of ``reference/`` (every ID in our words, its source and status), then the
+    decision the system's own doc records for it, if any (``breath.md``: the default adopted for a gap).
 
-    The first row naming an ID wins (a system's decisions before ``reference/``, which states every ID); the
-    statement is the rest of the row's cells joined, Markdown kept as text.
+    Read from every Markdown table row in ``folder`` whose first cell is a rule ID; each part ends with the
+    file it comes from. Markdown is kept as text.
     """
-    statements: dict[str, str] = {}
+    reference: dict[str, str] = {}
+    decisions: dict[str, str] = {}
     for path in sorted(folder.rglob("*.md"), key=lambda p: (len(p.parts), p)) if folder.is_dir() else ():
+        found = reference if path.parent.name == "reference" else decisions
         for line in path.read_text(encoding="utf-8").splitlines():
             cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-            if len(cells) >= 2 and RULE_ID.match(cells[0].strip("`* ")) and cells[0].strip("`* ") not in statements:
-                statements[cells[0].strip("`* ")] = f"{' | '.join(cell for cell in cells[1:] if cell)}  ({path.name})"
-    return statements
+            rule = cells[0].strip("`* ")
+            if len(cells) >= 2 and RULE_ID.match(rule) and rule not in found:
+                # a reference row is ID | rule | source | status | code | tests: the code and tests are left out
+                kept = cells[1:4] if found is reference else cells[1:]
+                found[rule] = f"{' | '.join(cell for cell in kept if cell)}  ({path.name})"
+    return {rule: "\n".join(text for text in (reference.get(rule), decisions.get(rule) and
+                                               f"Decision: {decisions[rule]}") if text)
+            for rule in sorted(reference.keys() | decisions.keys())}
+
+
+def used_rules(fight: Trace, statements: dict[str, str]) -> dict[str, str]:
+    """The statements of the rule IDs the fight's events name (what its page needs)."""
+    named = {event["rule"] for frame in fight.frames for event in frame.events}
+    return {rule: text for rule, text in statements.items() if rule in named}
 
 
 def _json_for_script(data: object) -> str:
@@ -46,7 +61,8 @@ def _json_for_script(data: object) -> str:
 
 def render_html(fight: Trace, *, title: str, rules: dict[str, str] | None = None) -> str:
     """The viewer page for ``fight``."""
-    data = {"title": title, "trace": fight.to_json(), "rules": rules if rules is not None else rule_statements()}
+    data = {"title": title, "trace": fight.to_json(),
+            "rules": used_rules(fight, rules if rules is not None else rule_statements())}
     return (_PAGE.replace("{{title}}", html.escape(title))
             .replace("{{style}}", _STYLE).replace("{{script}}", _SCRIPT).replace("{{data}}", _json_for_script(data)))
 
@@ -97,7 +113,7 @@ h2{font-size:1em;margin:.8em 0 .3em;color:#555}pre{background:#fff;padding:.6em;
 #legal li{border:1px solid #ccc;background:#fff;padding:0 .35em}#legal li.chosen{background:#ffd166;font-weight:bold;border-color:#c08a00}
 #events{font-family:monospace;font-size:.85em}#events li{margin:.15em 0}
 a.rule{color:#1d4ed8;cursor:pointer;text-decoration:underline}
-#rule{background:#fff8e1;border:1px solid #e0c060;padding:.5em;margin:.5em 0;font-size:.9em}
+#rule{background:#fff8e1;border:1px solid #e0c060;padding:.5em;margin:.5em 0;font-size:.9em}#rule-text{white-space:pre-line}
 table{border-collapse:collapse;font-size:.8em;font-family:monospace}td,th{border:1px solid #ddd;padding:.1em .4em;text-align:right}
 th{background:#eee}td.changed{background:#d1fae5}td.name{text-align:left}
 """

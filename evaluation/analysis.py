@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from issoku.evaluation.metagame import Dominance, Equilibrium, dominated_strategies, nash_equilibrium, payoff_matrix
-from issoku.evaluation.metrics import (CompositionSpec, Decisiveness, Diversity, FirstMover, MatchupMatrix, Proportion,
-                                       SequenceUse, balanced_first_mover, decisiveness, frequent_compositions,
-                                       frequent_sequences, matchup_matrix, seat_advantage, strategy_diversity)
+from issoku.evaluation.metrics import (CompositionSpec, Decisiveness, Diversity, FirstMover, MatchupMatrix, SequenceUse,
+                                       balanced_first_mover, decisiveness, frequent_compositions, frequent_sequences,
+                                       matchup_matrix, seat_advantage, strategy_diversity)
 from issoku.evaluation.pairings import Games, Side, by_label, by_policy, games_between
 from issoku.evaluation.ratings import Ratings, rate
 from issoku.evaluation.records import MatchRecord
+from issoku.training.outcomes import Proportion
 
 
 FEW_GAMES = 30

@@ -5,8 +5,10 @@ docs/training.md): duel ``2k`` and ``2k + 1`` play the same fight seed (the same
 with randomized loadouts, the same matchup) with the checkpoint in seat 0 and then in seat 1, so
 neither a seat advantage nor a lucky draw of matchups favours it. The env is rebuilt from the
 checkpoint's own metadata and refused if the rules changed since it was trained. The checkpoint plays
-its most probable legal action; the scripted agent is seeded, so the same arguments give the same
-result.
+its most probable legal action; the scripted agent of each duel is seeded from the duel's fight seed
+and seat (as in a tournament), so the same arguments give the same result and a duel's result depends
+on its own seed only. The duels are played in lockstep (:func:`~issoku.evaluation.match.play_matches`):
+the checkpoint decides for all running duels in one forward pass.
 """
 
 from __future__ import annotations
@@ -16,23 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
-from issoku.evaluation.match import play_match
-from issoku.evaluation.metrics import wilson
+from issoku.evaluation.match import MatchGame, lockstep_width, play_matches
+from issoku.evaluation.tournament import policy_seed
 from issoku.training.config import checkpoint_config
 from issoku.training.make_env import env_identity, make_config_env, ruleset_of
 from issoku.training.opponents import scripted_policy
+from issoku.training.outcomes import Tally
 
 DEFAULT_SEED = 20_000_003
 """Base fight seed of the evaluation duels, far from the seeds a training run draws."""
-
-
-def _tally(outcomes: list[float]) -> dict[str, Any]:
-    """Wins, draws, losses and the win rate with its 95 % Wilson interval, for learner returns ``outcomes``."""
-    wins = sum(1 for value in outcomes if value > 0)
-    losses = sum(1 for value in outcomes if value < 0)
-    interval = wilson(wins, len(outcomes))
-    return {"duels": len(outcomes), "wins": wins, "draws": len(outcomes) - wins - losses, "losses": losses,
-            "win_rate": interval.value, "win_rate_low": interval.low, "win_rate_high": interval.high}
 
 
 def _learner_first(matchup: str, learner_seat: int) -> str:
@@ -56,27 +50,36 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
     learner = CheckpointPolicy(checkpoint, deterministic=True)  # a damaged zip is named before the env is built
     env = make_config_env(config)
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
-    scripted = scripted_policy(opponent, seed, ruleset_of(env))
+    scripted_policy(opponent, seed, ruleset_of(env))  # an unknown opponent is named before any duel is played
     seats = len(env.possible_agents)
+    games = []
+    for duel in range(duels):
+        fight_seed, learner_seat = seed + duel // 2, duel % 2
+        policies = tuple(learner if seat == learner_seat else  # deterministic: no state, one object serves all
+                         scripted_policy(opponent, policy_seed(fight_seed, seat), ruleset_of(env))
+                         for seat in range(seats))
+        names = tuple("checkpoint" if seat == learner_seat else opponent for seat in range(seats))
+        games.append(MatchGame(policies, fight_seed, f"{fight_seed}:{learner_seat}", "", {}, names))
+    matchups: dict[int, str | None] = {}
+    envs = [env] + [make_config_env(config) for _ in range(lockstep_width(games) - 1)]
+    records = play_matches(envs, games, started=lambda index, played: matchups.__setitem__(
+        index, getattr(played.unwrapped, "matchup", None)))
+    for each in envs:
+        each.close()
     outcomes: list[float] = []
     by_seat: dict[int, list[float]] = defaultdict(list)
     by_matchup: dict[str, list[float]] = defaultdict(list)
-    for duel in range(duels):
-        fight_seed, learner_seat = seed + duel // 2, duel % 2
-        policies = [learner if seat == learner_seat else scripted for seat in range(seats)]
-        names = ["checkpoint" if seat == learner_seat else opponent for seat in range(seats)]
-        record = play_match(env, policies, fight_seed, key=f"{fight_seed}:{learner_seat}", loadout="",
-                            loadout_kwargs={}, policy_names=names)
+    for duel, record in enumerate(records):
+        learner_seat = duel % 2
         outcome = record.returns[learner_seat]
         outcomes.append(outcome)
         by_seat[learner_seat].append(outcome)
-        matchup = getattr(env.unwrapped, "matchup", None)
+        matchup = matchups[duel]
         if matchup is not None:
             by_matchup[_learner_first(matchup, learner_seat)].append(outcome)
-    env.close()
     return {
         "checkpoint": str(checkpoint), "steps": metadata.get("steps"), "env_id": config.env_id,
-        "opponent": opponent, "seed": seed, **_tally(outcomes),
-        "by_seat": {str(seat): _tally(values) for seat, values in sorted(by_seat.items())},
-        "by_matchup": {name: _tally(values) for name, values in sorted(by_matchup.items())},
+        "opponent": opponent, "seed": seed, **Tally.of_returns(outcomes).as_dict(),
+        "by_seat": {str(seat): Tally.of_returns(values).as_dict() for seat, values in sorted(by_seat.items())},
+        "by_matchup": {name: Tally.of_returns(values).as_dict() for name, values in sorted(by_matchup.items())},
     }

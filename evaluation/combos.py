@@ -35,13 +35,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from issoku.evaluation.metrics import CompositionSpec, Proportion, wilson
-from issoku.evaluation.metrics import compositions as metric_compositions
+from issoku.evaluation.metrics import CompositionSpec
+from issoku.evaluation.metrics import composition_spans
 from issoku.evaluation.records import MatchRecord
+from issoku.rules.breath.kinds import BREATH
 from issoku.rules.kernel.chance import CountingDice, enumerate_chance
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
+from issoku.training.outcomes import Proportion, wilson
 from issoku.training.workers import worker_pool
 
 EnvFactory = Callable[..., Any]
@@ -148,7 +150,7 @@ class _Bench:
     def start(self, seed: int) -> Any:
         """A fresh fight at the attacker's (seat 0's) first breath decision; the defender passes its breaths."""
         state = self.ruleset.new_initial_state(seed, record_events=False)
-        while not (state.current_seat() == 0 and state.decision_kind() == "breath"):
+        while not (state.current_seat() == 0 and state.decision_kind() == BREATH):
             self._defender_move(state)
         return state
 
@@ -191,7 +193,7 @@ class _Bench:
             if action not in state.legal_actions():
                 return None
             state.apply(action)
-            while not state.is_terminal() and state.current_seat() == 1 and state.decision_kind() != "breath":
+            while not state.is_terminal() and state.current_seat() == 1 and state.decision_kind() != BREATH:
                 self._defender_move(state)
         shaved = guard - self.ma.data(state).guards[1].value if self.ma is not None else 0
         return wounds - defender.wounds, max(0, shaved), energy - attacker.energy
@@ -345,6 +347,16 @@ def attacks_of(composition: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(action[len(ATTACK_PREFIX):] for action in composition if action.startswith(ATTACK_PREFIX)))
 
 
+def played_combos(record: MatchRecord, seat: int, spec: CompositionSpec) -> dict[tuple[str, ...], int]:
+    """The combos the seat's breaths included in one game, each a sorted multiset of its plain attacks, with the
+    index of the seat's decision that opened the first breath playing it."""
+    played: dict[tuple[str, ...], int] = {}
+    for start, composition in composition_spans(record.actions[seat], record.kinds[seat], spec):
+        played.setdefault(attacks_of(composition), start)
+    played.pop((), None)
+    return played
+
+
 def combo_usage(records: Iterable[MatchRecord], spec: CompositionSpec,
                 confidence: float = 0.95) -> tuple[dict[tuple[str, ...], Proportion], int]:
     """How often play used each combo: per sorted multiset of attacks, the score of the seats whose breaths
@@ -358,7 +370,6 @@ def combo_usage(records: Iterable[MatchRecord], spec: CompositionSpec,
     for record in records:
         for seat in range(record.num_seats):
             seats += 1
-            played = {attacks_of(c) for c in metric_compositions(record.actions[seat], record.kinds[seat], spec)}
-            for key in played - {()}:
+            for key in played_combos(record, seat, spec):
                 scores.setdefault(key, []).append(record.score(seat))
     return {key: wilson(sum(values), len(values), confidence) for key, values in scores.items()}, seats

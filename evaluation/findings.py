@@ -17,16 +17,25 @@ and a **severity** from its point estimate: *severe* (at least the severe thresh
 balance threshold), *slight* (below it). It also says which agents produced it: *scripted* (registered agents),
 *learned or imported* (checkpoints and import paths), or both — a finding resting on scripted agents alone
 speaks about those agents' play as much as about the rules.
+
+A headlined finding may also say which stored games show it (``pick``, :mod:`issoku.evaluation.example_games`)
+and what they are (``shows``): report.html links them from the headline.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from issoku.evaluation.metrics import wilson
+from issoku.evaluation.example_games import Example
+from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import split_restriction
+from issoku.training.outcomes import wilson
+
+Picker = Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[Example]]
+"""Picks the games that show a finding from a section's ordinary games, its restricted-play games and its
+composition spec."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,8 @@ def policies_of(records: Iterable[MatchRecord]) -> list[str]:
 
 @dataclass(frozen=True)
 class Finding:
-    """One effect of one env section, in points of score (signed), with its corrected interval."""
+    """One effect of one env section, in points of score (signed), with its corrected interval, and the stored
+    games that show it."""
 
     env: str
     subject: str
@@ -97,6 +107,10 @@ class Finding:
     """The effect's interval at a given confidence (for the correction); None keeps ``low``/``high``."""
     kind: str = "score"
     """``"score"`` (points of score) or ``"ratio"`` (a combo's multiple of the median; no interval test)."""
+    pick: Picker | None = None
+    """Picks the example games report.html links from the headline; None: no game shows it (the first mover)."""
+    shows: str = ""
+    """What the picked games are ("games it decided")."""
 
     @property
     def significant(self) -> bool:
@@ -130,6 +144,11 @@ class Finding:
         verdict = f"{self.verdict(thresholds).upper()}, {self.severity(thresholds)}"
         return f"{self.env}: {verdict}: {self.subject}: {size}{self.detail} ({self.agents} agents)."
 
+    def games(self, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+              composition: CompositionSpec | None) -> list[Example]:
+        """The example games among ``records`` (ordinary games) and ``restricted`` (restricted play)."""
+        return self.pick(records, restricted, composition) if self.pick is not None else []
+
 
 def corrected(findings: Sequence[Finding], confidence: float) -> list[Finding]:
     """``findings`` with their intervals Bonferroni-corrected over the score findings among them."""
@@ -139,23 +158,23 @@ def corrected(findings: Sequence[Finding], confidence: float) -> list[Finding]:
     for finding in findings:
         if finding.interval is not None:
             low, high = finding.interval(level)
-            finding = Finding(finding.env, finding.subject, finding.effect, low, high, finding.agents,
-                              finding.detail, finding.interval, finding.kind)
+            finding = replace(finding, low=low, high=high)
         out.append(finding)
     return out
 
 
 def score_finding(env: str, subject: str, successes: float, n: int, agents: str, detail: str = "",
-                  sign: float = 1.0) -> Finding:
+                  sign: float = 1.0, pick: Picker | None = None, shows: str = "") -> Finding:
     """A finding on a score rate (``successes`` of ``n``, draws as halves): effect = ``sign`` × (rate − ½),
-    Wilson intervals."""
+    Wilson intervals; ``pick``/``shows``: its example games."""
     def interval(level: float) -> tuple[float, float]:
         cell = wilson(successes, n, level)
         bounds = sorted((sign * (cell.low - 0.5), sign * (cell.high - 0.5)))
         return bounds[0], bounds[1]
 
     low, high = interval(0.95)
-    return Finding(env, subject, sign * (successes / n - 0.5) if n else 0.0, low, high, agents, detail, interval)
+    return Finding(env, subject, sign * (successes / n - 0.5) if n else 0.0, low, high, agents, detail, interval,
+                   pick=pick, shows=shows)
 
 
 def level_text(findings: Sequence[Finding], confidence: float) -> str:

@@ -4,7 +4,8 @@ The question a designer or a researcher asks first of a scripted or trained agen
 really beat random play?") is a two-policy tournament, so this is one: the same schedule, seeds, seat
 swapping and match records as :mod:`issoku.evaluation.tournament` (duel ``g`` uses seed
 ``base_seed + g // 2``; odd duels swap the seats, so each seed is played from both sides). Only the
-summary is particular: counts from the agent's side, split by the seat it held, with Wilson intervals.
+summary is particular: counts from the agent's side, split by the seat it held, with Wilson intervals
+(the one :class:`~issoku.training.outcomes.Tally` every duel-counting command uses).
 
 ``issoku head-to-head`` is the command line; :func:`head_to_head` the function behind it.
 """
@@ -18,39 +19,13 @@ from typing import Any
 
 from issoku.evaluation.commands import check_study_plays
 from issoku.evaluation.config import LoadoutConfig, StudyConfig, build_tournament
-from issoku.evaluation.metrics import Proportion, wilson
 from issoku.evaluation.records import MatchRecord, canonical_json
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import run_tournament, schedule
+from issoku.training.outcomes import Tally
 
 IN_MEMORY = ":memory:"
 """The store path of a head-to-head that keeps nothing on disk."""
-
-
-@dataclass(frozen=True)
-class Tally:
-    """Duels from the agent's side: wins, draws (truncated duels included), losses."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def duels(self) -> int:
-        """How many duels the tally counts."""
-        return self.wins + self.draws + self.losses
-
-    def add(self, score: float) -> Tally:
-        """The tally with one more duel scored 1 (won), ½ (drawn) or 0 (lost)."""
-        return Tally(self.wins + (score == 1.0), self.draws + (score == 0.5), self.losses + (score == 0.0))
-
-    def win_rate(self, confidence: float = 0.95) -> Proportion:
-        """The share of duels won (a draw is not a win), with its Wilson interval."""
-        return wilson(self.wins, self.duels, confidence)
-
-    def score_rate(self, confidence: float = 0.95) -> Proportion:
-        """The score (a draw counts half), with its Wilson interval."""
-        return wilson(self.wins + self.draws / 2, self.duels, confidence)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,9 @@
-"""Play one seeded game of any PettingZoo AEC env between policies, and record it.
+"""Play seeded games of any PettingZoo AEC env between policies, many side by side, and record them.
+
+:func:`play_matches` is the one game loop of evaluation (tournaments and everything built on them,
+``issoku evaluate``): games run in lockstep, one env each, and every round's decisions of learned
+policies go through one forward pass per network (:mod:`issoku.agents.batched`); :func:`play_match` is
+the same loop with one env and one game.
 
 Works with every env following the PettingZoo classic convention: each observation is a dict with
 ``"observation"`` and ``"action_mask"``, and a policy maps those two arrays to an action
@@ -10,16 +15,20 @@ never mix with older ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
 
+from issoku.agents.batched import Batchable, decide
 from issoku.agents.policy import Policy
 from issoku.evaluation.records import MatchRecord, winner_of
 
 DEFAULT_MAX_DECISIONS = 100_000
+LOCKSTEP_WIDTH = 64
+"""The most games a worker plays side by side (the largest batch of a learned policy's forward pass)."""
 
 
 def env_id(env: AECEnv) -> str:
@@ -59,54 +68,158 @@ def kind_namer(env: AECEnv) -> Callable[[Any], str]:
     return name
 
 
+@dataclass(frozen=True)
+class MatchGame:
+    """One game to play: a policy object per seat (in ``possible_agents`` order, owned by this game alone),
+    its seed, and what its record carries."""
+
+    seat_policies: tuple[Policy, ...]
+    seed: int
+    key: str
+    loadout: str
+    loadout_kwargs: Mapping[str, Any]
+    policy_names: tuple[str, ...]
+    seat_labels: tuple[str, ...] | None = None
+    max_decisions: int = DEFAULT_MAX_DECISIONS
+
+
+class _Running:
+    """One game in progress on its env: steps the dead seats itself, stops at each decision."""
+
+    def __init__(self, env: AECEnv, game: MatchGame) -> None:
+        agents = list(env.possible_agents)
+        if len(game.seat_policies) != len(agents):
+            raise ValueError(f"{len(game.seat_policies)} policies for {len(agents)} seats")
+        self.env, self.game, self.agents = env, game, agents
+        self.seat_of = {agent: seat for seat, agent in enumerate(agents)}
+        self.name_of = action_namer(env)
+        self.kind_of = kind_namer(env)
+        env.reset(seed=game.seed)
+        self.returns = [0.0] * len(agents)
+        self.actions: list[list[str]] = [[] for _ in agents]
+        self.kinds: list[list[str]] = [[] for _ in agents]
+        self.first_seat: int | None = None
+        self.truncated = False
+        self.decisions = 0
+        self._turns = env.agent_iter()
+        self._seat = 0
+        self._mask: np.ndarray = np.zeros(0)
+        self._kind: Any = None
+
+    def pending(self) -> tuple[Policy, np.ndarray, np.ndarray] | None:
+        """The next decision ``(policy, observation, mask)``, after stepping any dead seats; None once the game is over."""
+        env = self.env
+        for agent in self._turns:
+            observation, _, terminated, was_truncated, info = env.last()
+            if terminated or was_truncated:
+                self.truncated = self.truncated or (was_truncated and not terminated)
+                self._step(None)
+                continue
+            if self.decisions >= self.game.max_decisions:
+                self.truncated = True
+                return None
+            self._seat = self.seat_of[agent]
+            self._mask = observation["action_mask"]
+            self._kind = info.get("decision_kind")
+            return self.game.seat_policies[self._seat], observation["observation"], self._mask
+        return None
+
+    def act(self, action: int) -> None:
+        """Play ``action`` for the seat :meth:`pending` named (ValueError when it is masked out)."""
+        seat, mask = self._seat, self._mask
+        if not 0 <= action < len(mask) or not mask[action]:
+            # the env would end the fight and score it as a loss (its default): a lab must not
+            # count a policy's bug as a result
+            raise ValueError(f"policy {self.game.policy_names[seat]!r} chose a masked-out action {action} for "
+                             f"{self.agents[seat]} (game seed {self.game.seed}, decision {self.decisions + 1})")
+        self.actions[seat].append(self.name_of(action))
+        self.kinds[seat].append(self.kind_of(self._kind))
+        self.first_seat = seat if self.first_seat is None else self.first_seat
+        self.decisions += 1
+        self._step(action)
+
+    def _step(self, action: int | None) -> None:
+        self.env.step(action)
+        for other, reward in self.env.rewards.items():
+            self.returns[self.seat_of[other]] += float(reward)
+
+    def record(self) -> MatchRecord:
+        """The finished game's record."""
+        env, game = self.env, self.game
+        return MatchRecord(
+            key=game.key, env_id=env_id(env), rules_fingerprint=rules_fingerprint(env), loadout=game.loadout,
+            loadout_kwargs=dict(game.loadout_kwargs), seat_labels=tuple(game.seat_labels or ("",) * len(self.agents)),
+            seed=int(game.seed), agents=tuple(self.agents), policies=tuple(game.policy_names),
+            returns=tuple(self.returns), winner=winner_of(self.returns), first_seat=self.first_seat,
+            length=self.decisions, truncated=self.truncated, actions=tuple(tuple(a) for a in self.actions),
+            kinds=tuple(tuple(k) for k in self.kinds))
+
+
+def lockstep_width(games: Sequence[MatchGame], most: int | None = None) -> int:
+    """How many envs to play ``games`` on side by side: up to ``most`` (default :data:`LOCKSTEP_WIDTH`) when a policy evaluates a network
+    (:class:`~issoku.agents.batched.Batchable`: its decisions then share forward passes), else one
+    (building an env costs about as much as a tenth of a scripted game, and scripted decisions have
+    nothing to share)."""
+    batchable = any(isinstance(policy, Batchable) for game in games for policy in game.seat_policies)
+    return max(1, min(len(games), LOCKSTEP_WIDTH if most is None else most)) if batchable else 1
+
+
+def play_matches(envs: Sequence[AECEnv], games: Iterable[MatchGame],
+                 started: Callable[[int, AECEnv], None] | None = None) -> list[MatchRecord]:
+    """Play ``games`` in lockstep on ``envs`` (one game per env at a time) and return their records in order.
+
+    Each round collects the pending decision of every running game and hands them to
+    :func:`issoku.agents.batched.decide`, which evaluates each learned policy's network once for all of its
+    decisions; a finished game's env takes the next game. Every game is played exactly as it would be
+    alone (its own env reset with its seed, its own policy objects, the same actions: see
+    :mod:`issoku.agents.batched`), so the records do not depend on ``len(envs)``. ``started(index, env)``
+    is called right after game ``index`` is reset.
+
+    Returns are the sum of every step's ``env.rewards``, so a seat that loses on the opponent's move
+    is counted too. A policy that chooses a masked-out action is a bug, never a result: ValueError. A game
+    still running after its ``max_decisions`` is stopped and recorded as truncated.
+    """
+    if not envs:
+        raise ValueError("play_matches needs at least one env")
+    queue = iter(enumerate(games))
+    records: dict[int, MatchRecord] = {}
+    active: list[tuple[int, _Running, tuple[Policy, np.ndarray, np.ndarray]]] = []
+
+    def start(env: AECEnv) -> None:
+        """Start games on ``env`` until one waits for a decision (or none is left)."""
+        for index, game in queue:
+            running = _Running(env, game)
+            if started is not None:
+                started(index, env)
+            request = running.pending()
+            if request is None:
+                records[index] = running.record()
+                continue
+            active.append((index, running, request))
+            return
+
+    for env in envs:
+        start(env)
+    while active:
+        actions = decide([request for _, _, request in active])
+        current, active[:] = list(active), []
+        for (index, running, _), action in zip(current, actions):
+            running.act(action)
+            request = running.pending()
+            if request is not None:
+                active.append((index, running, request))
+            else:
+                records[index] = running.record()
+                start(running.env)
+    return [records[index] for index in range(len(records))]
+
+
 def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: str, loadout: str,
                loadout_kwargs: Mapping[str, Any], policy_names: Sequence[str],
                seat_labels: Sequence[str] | None = None,
                max_decisions: int = DEFAULT_MAX_DECISIONS) -> MatchRecord:
-    """Reset ``env`` with ``seed``, let ``seat_policies`` (in ``possible_agents`` order) play it out, record it.
-
-    Returns are the sum of every step's ``env.rewards``, so a seat that loses on the opponent's move
-    is counted too. A policy that chooses a masked-out action is a bug, never a result: ValueError. A game still running after ``max_decisions`` is stopped and recorded as truncated.
-    """
-    agents = list(env.possible_agents)
-    if len(seat_policies) != len(agents):
-        raise ValueError(f"{len(seat_policies)} policies for {len(agents)} seats")
-    seat_of = {agent: seat for seat, agent in enumerate(agents)}
-    name_of = action_namer(env)
-    kind_of = kind_namer(env)
-    env.reset(seed=seed)
-    returns = [0.0] * len(agents)
-    actions: list[list[str]] = [[] for _ in agents]
-    kinds: list[list[str]] = [[] for _ in agents]
-    first_seat = None
-    truncated = False
-    decisions = 0
-    for agent in env.agent_iter():
-        observation, _, terminated, was_truncated, info = env.last()
-        if terminated or was_truncated:
-            truncated = truncated or (was_truncated and not terminated)
-            action = None
-        elif decisions >= max_decisions:
-            truncated = True
-            break
-        else:
-            seat = seat_of[agent]
-            action = int(seat_policies[seat](observation["observation"], observation["action_mask"]))
-            if not 0 <= action < len(observation["action_mask"]) or not observation["action_mask"][action]:
-                # the env would end the fight and score it as a loss (its default): a lab must not
-                # count a policy's bug as a result
-                raise ValueError(f"policy {policy_names[seat]!r} chose a masked-out action {action} for {agent} "
-                                 f"(game seed {seed}, decision {decisions + 1})")
-            actions[seat].append(name_of(action))
-            kinds[seat].append(kind_of(info.get("decision_kind")))
-            first_seat = seat if first_seat is None else first_seat
-            decisions += 1
-        env.step(action)
-        for other, reward in env.rewards.items():
-            returns[seat_of[other]] += float(reward)
-    return MatchRecord(
-        key=key, env_id=env_id(env), rules_fingerprint=rules_fingerprint(env), loadout=loadout,
-        loadout_kwargs=dict(loadout_kwargs), seat_labels=tuple(seat_labels or ("",) * len(agents)), seed=int(seed),
-        agents=tuple(agents), policies=tuple(policy_names), returns=tuple(returns), winner=winner_of(returns),
-        first_seat=first_seat, length=decisions, truncated=truncated, actions=tuple(tuple(a) for a in actions),
-        kinds=tuple(tuple(k) for k in kinds))
+    """Reset ``env`` with ``seed``, let ``seat_policies`` (in ``possible_agents`` order) play it out, record it:
+    :func:`play_matches` with one env and one game."""
+    game = MatchGame(tuple(seat_policies), seed, key, loadout, loadout_kwargs, tuple(policy_names),
+                     tuple(seat_labels) if seat_labels else None, max_decisions)
+    return play_matches([env], [game])[0]

@@ -6,7 +6,7 @@ each matchup and how sure we are, whether moving first decides games, how often 
 a winner, and whether strong play collapses onto a few lines (low entropy) or a single combo that
 wins whenever it is used (a degenerate strategy).
 
-Proportions carry Wilson score intervals; a draw counts as half a success, which the Wilson formula
+Proportions carry Wilson score intervals (:func:`~issoku.training.outcomes.wilson`); a draw counts as half a success, which the Wilson formula
 treats as a fractional count (a good approximation when draws are a minority).
 """
 
@@ -23,32 +23,7 @@ from scipy.stats import norm
 
 from issoku.evaluation.pairings import Games
 from issoku.evaluation.records import MatchRecord
-
-
-@dataclass(frozen=True)
-class Proportion:
-    """An observed rate with its Wilson interval: ``successes`` out of ``n`` (draws as halves)."""
-
-    successes: float
-    n: int
-    low: float
-    high: float
-
-    @property
-    def value(self) -> float:
-        """The point estimate (NaN when nothing was observed)."""
-        return self.successes / self.n if self.n else math.nan
-
-
-def wilson(successes: float, n: int, confidence: float = 0.95) -> Proportion:
-    """The Wilson score interval for ``successes`` in ``n`` trials; ``(0, 1)`` when ``n`` is 0."""
-    if n == 0:
-        return Proportion(successes, 0, 0.0, 1.0)
-    z = float(norm.ppf(0.5 + confidence / 2.0))
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Proportion(successes, n, max(0.0, centre - half), min(1.0, centre + half))
+from issoku.training.outcomes import Proportion, wilson
 
 
 @dataclass(frozen=True)
@@ -231,20 +206,29 @@ class CompositionSpec:
 
 def compositions(actions: Sequence[str], kinds: Sequence[str], spec: CompositionSpec) -> list[tuple[str, ...]]:
     """The compositions in one seat's decisions, in order."""
-    found: list[tuple[str, ...]] = []
+    return [composition for _, composition in composition_spans(actions, kinds, spec)]
+
+
+def composition_spans(actions: Sequence[str], kinds: Sequence[str],
+                      spec: CompositionSpec) -> list[tuple[int, tuple[str, ...]]]:
+    """The compositions in one seat's decisions, in order, each with the index of its first decision."""
+    found: list[tuple[int, tuple[str, ...]]] = []
     current: list[str] = []
-    for action, kind in zip(actions, kinds):
+    start = 0
+    for index, (action, kind) in enumerate(zip(actions, kinds)):
         if kind != spec.kind:
             if current:
-                found.append(tuple(current))
+                found.append((start, tuple(current)))
                 current = []
             continue
+        if not current:
+            start = index
         current.append(action)
         if action in spec.closing:
-            found.append(tuple(current))
+            found.append((start, tuple(current)))
             current = []
     if current:
-        found.append(tuple(current))
+        found.append((start, tuple(current)))
     return found
 
 

@@ -24,13 +24,13 @@ from pydantic import Field, model_validator
 from scipy.special import expit
 
 from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names
-from issoku.evaluation.metrics import Proportion, wilson
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.ratings import ELO_PER_NAT, rate
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
 from issoku.rules.kernel.content import load_model
+from issoku.training.outcomes import Proportion, wilson
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
 
@@ -66,6 +66,9 @@ def load_suite(name_or_path: str | Path, *, allow_imports: bool = False) -> Suit
     path = Path(name_or_path)
     if not path.suffix:
         path = SUITES_DIR / f"{name_or_path}.toml"
+        if not path.is_file():
+            raise ValueError(f"suite {name_or_path!r}: no such file, nor a shipped suite (shipped: "
+                             f"{', '.join(shipped_suites())}; a suite file ends in .toml)")
     suite = load_model(path, SuiteConfig)
     check_study_names(suite, str(path), allow_imports=allow_imports)
     return suite
@@ -91,7 +94,9 @@ def calibrate(records: Iterable[MatchRecord], suite: SuiteConfig, anchor: str | 
 def benchmark_tournament(suite: SuiteConfig, candidate: PolicySpec) -> Tournament:
     """The candidate against every reference (not the references among themselves), seats swapped."""
     if candidate.name in suite.reference_names:
-        raise ValueError(f"candidate name {candidate.name!r} is a reference's name in suite {suite.name}")
+        raise ValueError(f"candidate name {candidate.name!r} is a reference's name in suite {suite.name} (it would "
+                         f"play itself under one name); score it under another: "
+                         f"issoku benchmark mine={candidate.name} --suite {suite.name}")
     references = build_tournament(suite)
     return Tournament(references.env_factory, references.policies + (candidate,), references.loadouts,
                       games_per_pair=suite.games_per_pair, base_seed=suite.base_seed,

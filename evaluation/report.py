@@ -13,6 +13,8 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
+from types import MappingProxyType
 from pathlib import Path
 
 import numpy as np
@@ -21,10 +23,13 @@ from tqdm import tqdm
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
+from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
+from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.metagame import name_mixture
-from issoku.evaluation.metrics import CompositionSpec, Proportion, SequenceUse
+from issoku.evaluation.metrics import CompositionSpec, SequenceUse
+from issoku.evaluation.pairings import Side, by_label, by_policy
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
@@ -32,7 +37,14 @@ from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_cove
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
-from issoku.evaluation.versions import split_versions
+from issoku.rules.tempo.content import load_roster
+from issoku.rules.tempo.provenance import decision_drivers as tempo_decision_drivers
+from issoku.evaluation.versions import DATA_KEYWORDS, VersionGroup, rules_version, split_versions
+from issoku.evaluation.viewing import write_replays
+from issoku.rules.kernel.content import DataError
+from issoku.rules.tempo.content import DATA_DIR as TEMPO_DATA
+from issoku.rules.variant import Variant
+from issoku.training.outcomes import Proportion
 
 
 def _pct(p: Proportion) -> str:
@@ -252,10 +264,12 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
                  compositions: Mapping[str, CompositionSpec] | None = None,
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
-                 pool_versions: bool = False, thresholds: Thresholds = Thresholds()) -> Path:
+                 pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.findings`).
+    With ``html``, also ``report.html`` (:mod:`issoku.evaluation.html_report`): the same report, its tables
+    sortable, each headline linked to replay pages of the games that show it, written to ``games/``.
 
     ``compositions`` says per env id how decisions group into compositions; ``combo_tables`` adds a
     combo table section per env id (default: the latest the store keeps). Restricted-play games
@@ -271,6 +285,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     env_ids = list(env_ids) if env_ids is not None else store.env_ids()
     lines: list[str] = []
     summary: list[str] = []
+    examples: dict[str, list[Example]] = {}
+    captions: dict[str, str] = {}
     groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
     versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
     for group in tqdm(groups, desc="report", unit="env", disable=not progress):
@@ -290,16 +306,21 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         if table is not None:
             lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
-        restricted_records = [r for r in stored if is_restricted(r)]
+        restricted_records = [record for record in stored if is_restricted(record)]
         restricted = restriction_results(restricted_records, confidence)
         if restricted:
             lines += restricted_section(restricted, group.label, out_dir,
                                         battery_coverage(records, restricted_records))
-        found = headlines(analysis, table, restricted, thresholds=thresholds, confidence=confidence,
-                          records=records, fielded=fielded_content(records) if table is not None else None,
-                          restricted_records=restricted_records)
-        summary += [f"- {line}" for line in found]
-        summary += [f"- {line}" for line in coverage_headline(group.label, cover)]
+        found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
+                                confidence=confidence, records=records,
+                                fielded=fielded_content(records) if table is not None else None,
+                                restricted_records=restricted_records)
+        for finding in found:
+            text = finding.line(thresholds)
+            summary.append(f"- {text}")
+            examples[text] = finding.games(records, restricted_records, compositions.get(env))
+            captions[text] = finding.shows
+        summary += [f"- {line}" for line in notes + coverage_headline(group.label, cover)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
@@ -308,42 +329,63 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
              HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
     path.write_text("\n".join(intro + lines))
+    if html:
+        write_html_report(path, write_replays(examples, out_dir / REPLAYS), captions)
     return path
 
 
+REPLAYS = "games"
+"""The folder, beside ``report.md``, of the replay pages the HTML report links."""
+
+
 HEADLINES = "## Headlines"
+SHIPPED_DATA: Mapping[str, object] = MappingProxyType({})
+"""No data keywords: the games loaded the shipped rules data."""
 
 
-def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult],
-              thresholds: Thresholds = Thresholds(), confidence: float = 0.95,
-              records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
-              restricted_records: Sequence[MatchRecord] = (), most: int = 3) -> list[str]:
-    """The findings a designer reads first, each with its verdict, severity and the agents behind it: the strongest
-    side of each kind, the first mover, the restrictions that hurt or help most (effects whose Bonferroni-corrected
-    interval excludes zero), the top combo of a fielded weapon; then one line for what was not significant.
+def _data_keywords(group: VersionGroup) -> dict[str, object] | None:
+    """The data keywords one rules version's games loaded; None when versions were pooled (no one data)."""
+    if not group.records or len({rules_version(record) for record in group.records}) > 1:
+        return None
+    first = group.records[0].loadout_kwargs
+    return {key: first[key] for key in DATA_KEYWORDS if first.get(key) is not None}
 
-    ``records`` (the section's games) name the agents; ``fielded`` (content keys the loadouts field) keeps a
-    combo no loadout can play out of the headlines.
+
+def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
+             data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
+             confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
+             restricted_records: Sequence[MatchRecord] = (), most: int = 3) -> tuple[list[Finding], list[str]]:
+    """The findings a designer reads first, each with its verdict, severity, the agents behind it and the games
+    that show it: the strongest side of each kind (shown by its most lopsided wins), the first mover, the
+    restrictions that hurt (games they decided) or help most (effects whose Bonferroni-corrected interval excludes
+    zero), the top combo of a fielded weapon (games that played it); then the lines that follow them: what was
+    not measured, combos not headlined, and one line for what was not significant.
+
+    ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions pooled, so
+    none), whose provenance the strongest loadout's finding names. ``records`` (the section's games) name the
+    agents; ``fielded`` (content keys the loadouts field) keeps a combo no loadout can play out of the headlines.
     """
     env = analysis.env_id
     everyone = agent_kinds(analysis.policies)
     sides: list[Finding] = []
     heads: list[Finding] = []  # the strongest side against the runner-up: separates a winner from a tie
     named: list[tuple[str, str, str]] = []
-    for side, what in ((analysis.by_policy, "policy"), (analysis.by_loadout, "loadout")):
+    for side, what, pairing in ((analysis.by_policy, "policy", by_policy), (analysis.by_loadout, "loadout", by_label)):
         if side is None:
             continue
         ratings, matchups = side.ratings, side.matchups
         best, runner = ratings.ranked()[:2]
         name, second = ratings.names[best], ratings.names[runner]
         dominant = [matchups.names[i] for i in matchups.dominant()]
+        shown = dominant[0] if dominant else name
         labelled = policies_of(r for r in records or () if any(r.seat_labels)) or analysis.policies
         detail = (f" ({ratings.elo[best]:+.0f} Elo [{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]; "
                   f"dominant: {', '.join(dominant) if dominant else 'none'})"
-                  + (_driven_by(env, name) if what == "loadout" else ""))
+                  + (_driven_by(env, name, data) if what == "loadout" else ""))
         sides.append(score_finding(env, f"{what} **{name}** against the field", float(matchups.scores[best].sum()),
                                    int(matchups.games[best].sum()),
-                                   everyone if what == "policy" else agent_kinds(labelled), detail))
+                                   everyone if what == "policy" else agent_kinds(labelled), detail,
+                                   pick=partial(_lopsided, pairing, shown), shows=f"{shown}'s most lopsided wins"))
         met = int(matchups.games[best, runner])
         heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]), met,
                                    "", f" (n={met})"))
@@ -360,7 +402,8 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: S
     restricted_agents = agent_kinds(policies_of(restricted_records)) if restricted_records else everyone
     drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
                            result.score.n, restricted_agents,
-                           f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0)
+                           f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
+                           pick=partial(_decided, result), shows="games it decided")
              for result in restricted]
     family = corrected(sides + heads + firsts + drops, confidence)
     cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
@@ -378,23 +421,38 @@ def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: S
     quiet = [f for f in sides + firsts + drops if not f.significant]
     hurts = sorted((f for f in drops if f.significant and f.effect > 0), key=lambda f: -f.effect)
     helps = sorted((f for f in drops if f.significant and f.effect < 0), key=lambda f: f.effect)
-    for group, verb in ((hurts, "loses"), (helps, "plays better")):
-        found += [replace(f, subject=f.subject.replace(" without ", f" {verb} without ", 1) + " (win-rate drop)")
-                  for f in group[:most]]
-    lines = [finding.line(thresholds) for finding in found]
+    found += [replace(f, subject=f.subject.replace(" without ", " loses without ", 1) + " (win-rate drop)")
+              for f in hurts[:most]]
+    found += [replace(f, subject=f.subject.replace(" without ", " plays better without ", 1) + " (win-rate drop)",
+                      pick=None, shows="")  # the games a restriction decided are its losses: none show a gain
+              for f in helps[:most]]
+    notes = []
     if not first.score.n and first.left_out:
-        lines.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
+        notes.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
                      f"({first.left_out} games), so moving first cannot be told from being that side.")
     more = len(hurts[most:]) + len(helps[most:])
     if more:
-        lines.append(f"{env}: {more} more significant restrictions (see Restricted play).")
+        notes.append(f"{env}: {more} more significant restrictions (see Restricted play).")
     if table is not None:
-        lines += _combo_headline(env, table, thresholds, fielded)
+        combo, skipped = _combo_finding(env, table, fielded)
+        found += [combo] if combo is not None else []
+        notes += skipped
     if quiet:
-        lines.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
+        notes.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
                      "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
                      + (f"; and {len(quiet) - 6} more" if len(quiet) > 6 else "") + ".")
-    return lines
+    return found, notes
+
+
+def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
+              data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
+              confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
+              restricted_records: Sequence[MatchRecord] = ()) -> list[str]:
+    """The headline lines of one env section: each of :func:`findings`' findings as a line with its verdict,
+    then the lines that follow them (the arguments are :func:`findings`')."""
+    found, notes = findings(analysis, table, restricted, data=data, thresholds=thresholds, confidence=confidence,
+                            records=records, fielded=fielded, restricted_records=restricted_records)
+    return [finding.line(thresholds) for finding in found] + notes
 
 
 def _quiet(finding: Finding, thresholds: Thresholds) -> str:
@@ -403,13 +461,14 @@ def _quiet(finding: Finding, thresholds: Thresholds) -> str:
             f"[{points(finding.low, True)}, {points(finding.high, True)}] ({finding.verdict(thresholds)})")
 
 
-def _combo_headline(env: str, table: ComboTable, thresholds: Thresholds, fielded: set[str] | None) -> list[str]:
-    """The most suspicious combo of a weapon some loadout fields (exact, or Monte Carlo with a ±1.96 se band),
-    with its verdict against the combo thresholds; a weapon no loadout fields is named as skipped."""
+def _combo_finding(env: str, table: ComboTable, fielded: set[str] | None) -> tuple[Finding | None, list[str]]:
+    """The most suspicious combo of a weapon some loadout fields (exact, or Monte Carlo with a ±1.96 se band;
+    judged against the combo thresholds), shown by the games that played it; and a line naming the weapons no
+    loadout fields, whose combos are skipped."""
     ranked = table.suspicious()
     skipped = sorted({cell.weapon for cell, _ in ranked if fielded is not None and cell.weapon not in fielded})
     playable = [(cell, ratio) for cell, ratio in ranked if fielded is None or cell.weapon in fielded]
-    lines = []
+    finding = None
     if playable:
         cell, ratio = playable[0]
         spread = 1.96 * cell.wounds_se / cell.wounds if cell.wounds and not cell.exact else 0.0
@@ -417,11 +476,11 @@ def _combo_headline(env: str, table: ComboTable, thresholds: Thresholds, fielded
                           ratio * (1 + spread), "no",
                           f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
                           + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}")
-                          + "; the engine's expectation against a fixed defender)", kind="ratio")
-        lines.append(finding.line(thresholds))
-    if skipped:
-        lines.append(f"{env}: combos of weapons no stored loadout fields are not headlined: {', '.join(skipped)}.")
-    return lines
+                          + "; the engine's expectation against a fixed defender)", kind="ratio",
+                          pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it")
+    notes = [f"{env}: combos of weapons no stored loadout fields are not headlined: {', '.join(skipped)}."] \
+        if skipped else []
+    return finding, notes
 
 
 def coverage_headline(env: str, cover: Coverage) -> list[str]:
@@ -437,11 +496,44 @@ def coverage_headline(env: str, cover: Coverage) -> list[str]:
             + ", ".join(f"{category} {count}" for category, count in sorted(by_category.items())) + "."]
 
 
-def _driven_by(env: str, loadout: str) -> str:
-    """" Driven by ..." naming the project decisions behind a breath loadout's standout values (the
-    ``source`` the shipped data gives each value, :mod:`issoku.rules.breath.provenance`), so a designer
-    sees what to change and that the seed text is not at fault; "" when the seed states them all."""
-    drivers = decision_drivers(load_catalog(), loadout) if env.startswith("breath") else []
+def _lopsided(side: Side, name: str, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+              composition: CompositionSpec | None) -> list[Example]:
+    return lopsided_wins(records, side, name)
+
+
+def _combo(combo: tuple[str, ...], records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+           composition: CompositionSpec | None) -> list[Example]:
+    return combo_games(records, composition, combo) if composition is not None else []
+
+
+def _decided(result: RestrictionResult, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
+             composition: CompositionSpec | None) -> list[Example]:
+    return decided_games(restricted, result)
+
+
+def _driven_by(env: str, loadout: str, data: Mapping[str, object] | None) -> str:
+    """" Driven by ..." naming the project decisions behind a loadout's standout values, so a designer sees
+    what to change and that the seed text is not at fault; "" when the seed states them all. The breath
+    duels read the ``source`` each value carries (:mod:`issoku.rules.breath.provenance`); the tempo duel's
+    numbers are all decisions (:mod:`issoku.rules.tempo.provenance`). ``data``: the ``variant`` / ``data``
+    keywords the games' env loaded (:data:`~issoku.evaluation.versions.DATA_KEYWORDS`; ``{}``: the shipped
+    files), read as the env read them; "" when they cannot be read here (a store from another machine) or
+    when versions were pooled (``None``)."""
+    if data is None:
+        return ""
+    chosen = data.get("data")
+    files = [str(p) for p in (chosen if isinstance(chosen, (list, tuple)) else [chosen])] if chosen else None
+    try:
+        variant = Variant(str(data["variant"])) if data.get("variant") is not None else None
+        if env.startswith("breath"):
+            drivers = decision_drivers(load_catalog(variant.breath_data() if variant else files), loadout)
+        elif env.startswith("tempo"):
+            roster = load_roster(files[0] if files else TEMPO_DATA, variant.tempo_files() if variant else None)
+            drivers = tempo_decision_drivers(roster, loadout)
+        else:
+            drivers = []
+    except (OSError, DataError):
+        drivers = []
     return f" Driven by {', '.join(drivers)}, not by the seed text." if drivers else ""
 
 

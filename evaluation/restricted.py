@@ -27,9 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from issoku.evaluation.metrics import CompositionSpec, Proportion, ngrams, wilson
+from issoku.agents.batched import Batchable, Decision, begin
+from issoku.evaluation.metrics import CompositionSpec, ngrams
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
+from issoku.training.outcomes import Proportion, wilson
 
 MARK = " -"
 """Separates a base policy's name from its restriction; registered names never hold a space."""
@@ -56,16 +58,32 @@ class _RestrictedPolicy:
         self._banned = tuple(banned)
         self._last: int | None = None
 
-    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        mask = action_mask
+    def _mask(self, action_mask: np.ndarray) -> np.ndarray:
+        """The mask the base policy sees: the banned action out (unless that leaves nothing)."""
         if len(self._banned) == 1 or self._last == self._banned[0]:
             mask = action_mask.copy()
             mask[self._banned[-1]] = 0
-            if not mask.any():
-                mask = action_mask
-        action = int(self._base(observation, mask))
-        self._last = action
-        return action
+            if mask.any():
+                return mask
+        return action_mask
+
+    def _played(self, action: int) -> int:
+        self._last = int(action)
+        return self._last
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self._played(self._base(observation, self._mask(action_mask)))
+
+
+class _RestrictedBatchable(_RestrictedPolicy):
+    """A restricted learned policy: its decisions join the base network's batches (:mod:`issoku.agents.batched`)."""
+
+    def begin(self, observation: np.ndarray, action_mask: np.ndarray) -> Decision | None:
+        """The base policy's batched decision under the restricted mask."""
+        decision = begin(self._base, observation, self._mask(action_mask))
+        if decision is None:
+            return None
+        return decision._replace(finish=lambda row, alone: self._played(decision.finish(row, alone)))
 
 
 @dataclass(frozen=True)
@@ -80,8 +98,10 @@ class Restricted:
 
     def __call__(self, seed: int | None = None, ruleset: Any = None) -> _RestrictedPolicy:
         if "ruleset" in inspect.signature(self.base).parameters:
-            return _RestrictedPolicy(self.base(seed=seed, ruleset=ruleset), self.banned)
-        return _RestrictedPolicy(self.base(seed=seed), self.banned)
+            base = self.base(seed=seed, ruleset=ruleset)
+        else:
+            base = self.base(seed=seed)
+        return (_RestrictedBatchable if isinstance(base, Batchable) else _RestrictedPolicy)(base, self.banned)
 
 
 def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[str], maneuvers: int = 8,

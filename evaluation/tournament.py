@@ -32,7 +32,8 @@ from pettingzoo import AECEnv
 from tqdm import tqdm
 
 from issoku.agents.policy import Policy
-from issoku.evaluation.match import DEFAULT_MAX_DECISIONS, env_id, play_match, rules_fingerprint
+from issoku.evaluation.match import (DEFAULT_MAX_DECISIONS, MatchGame, env_id, lockstep_width, play_matches,
+                                     rules_fingerprint)
 from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
 from issoku.envs.teams import as_two_seats
@@ -213,22 +214,27 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
     return spec.factory(seed=seed)
 
 
-def run_job(job: Job) -> list[MatchRecord]:
-    """Play a batch of games on one env instance and return their records (runs in a worker process)."""
+def run_job(job: Job, width: int | None = None) -> list[MatchRecord]:
+    """Play a batch of games and return their records (runs in a worker process).
+
+    The games run in lockstep (:func:`~issoku.evaluation.match.play_matches`) on as many env instances
+    as :func:`~issoku.evaluation.match.lockstep_width` asks for: all of the batch's games when a learned
+    policy plays (its decisions share forward passes), one env otherwise; ``width`` caps it (1: one game
+    at a time, the benchmark's baseline). The records are the same at any width.
+    """
     specs = {p.name: p for p in job.policies}
-    env = as_two_seats(job.env_factory(**job.loadout.kwargs))
+    envs = [as_two_seats(job.env_factory(**job.loadout.kwargs))]
     try:
-        records = []
-        for match in job.matches:
-            seat_policies = [make_seat_policy(specs[name], policy_seed(match.seed, seat), env)
-                             for seat, name in enumerate(match.policies)]
-            records.append(play_match(env, seat_policies, match.seed, key=match.key, loadout=job.loadout.name,
-                                      loadout_kwargs=job.loadout.kwargs, policy_names=match.policies,
-                                      seat_labels=job.loadout.seat_labels or None,
-                                      max_decisions=job.max_decisions))
-        return records
+        games = [MatchGame(tuple(make_seat_policy(specs[name], policy_seed(match.seed, seat), envs[0])
+                                 for seat, name in enumerate(match.policies)),
+                           match.seed, match.key, job.loadout.name, job.loadout.kwargs, match.policies,
+                           job.loadout.seat_labels or None, job.max_decisions)
+                 for match in job.matches]
+        envs += [as_two_seats(job.env_factory(**job.loadout.kwargs)) for _ in range(lockstep_width(games, width) - 1)]
+        return play_matches(envs, games)
     finally:
-        env.close()
+        for env in envs:
+            env.close()
 
 
 @dataclass(frozen=True)
@@ -259,7 +265,7 @@ def run_tournament(tournament: Tournament, store: MatchStore, workers: int | Non
                 bar.update(len(job.matches))
         else:
             size = workers or os.cpu_count() or 1
-            pool = worker_pool(size, total)
+            pool = worker_pool(size, total, torch_threads=1)  # one core per worker
             in_flight: dict[Future, int] = {}
 
             def collect(which: set[Future]) -> None:

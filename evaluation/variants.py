@@ -31,6 +31,7 @@ from issoku.evaluation.findings import Finding, Thresholds, agent_kinds
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.report import HEADLINES, _table, read_headlines
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
@@ -286,6 +287,7 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
                 r = s.result
                 writer.writerow([c.env, c.study, s.figure, s.kind, r.base, r.variant, r.delta, r.low, r.high, r.p,
                                  r.p_adjusted, r.n])
+    write_html_report(report)  # report.html beside it: the same report, sortable tables (no game links)
     return report
 
 
@@ -322,4 +324,5 @@ def variant_command(study_files: Sequence[Path] | None, env: str | None, policie
     for line in read_headlines(report):
         print(f"  {line}")
     print(f"report: {report}")
+    print(f"html: {report.with_suffix('.html')}")
     return 0

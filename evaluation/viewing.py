@@ -6,11 +6,18 @@ shows exactly the fight the scenario, the policies or the tournament played.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from issoku.envs.trace import Trace, TraceError, policies_choose, replaying, replaying_per_seat, trace
+from issoku.evaluation.records import MatchRecord
+
+if TYPE_CHECKING:
+    from issoku.evaluation.example_games import Example
 
 
 def play_scenario(path: Path, *, allow_imports: bool = False) -> Any:
@@ -36,7 +43,8 @@ def trace_scenario(path: Path) -> tuple[Trace, str]:
 
     played = play_scenario(path)
     spec = played.scenario
-    fight = trace(scenario_env(spec), spec.seed, replaying([decision.action for decision in played.decisions]))
+    fight = trace(scenario_env(spec), spec.seed, replaying([decision.action for decision in played.decisions]),
+                  options=spec.reset_options())
     return fight, spec.title or path.stem
 
 
@@ -54,12 +62,7 @@ def trace_fight(env_id: str, seed: int, agents: Sequence[str], env_kwargs: Mappi
 
 
 def trace_stored(db: Path, key: str) -> tuple[Trace, str]:
-    """A game from a match store, replayed from its seed and recorded actions, and a title.
-
-    Refused when the store's rules fingerprint differs from the env's now: the same actions would be
-    another fight under other rules.
-    """
-    from issoku.envs.registry import resolve_env
+    """A game from a match store, replayed from its seed and recorded actions, and a title (:func:`trace_record`)."""
     from issoku.evaluation.store import MatchStore
 
     if not db.is_file():
@@ -68,13 +71,119 @@ def trace_stored(db: Path, key: str) -> tuple[Trace, str]:
         record = store.record(key)
     if record is None:
         raise TraceError(f"--game {key!r}: no game with that key in {db}")
+    return trace_record(record, where=f"--db {db}: game {key!r}")
+
+
+def trace_record(record: MatchRecord, where: str = "the match store") -> tuple[Trace, str]:
+    """A stored game replayed from its seed and recorded actions, and a title.
+
+    Refused (:class:`TraceError`) when the env's rules fingerprint differs from the record's: the same
+    actions would be another fight under other rules. A team fight stored as two seats replays each team's
+    decisions to its members in turn.
+    """
+    fight, title, _ = _trace_record(record, where)
+    return fight, title
+
+
+def _trace_record(record: MatchRecord, where: str = "the match store") -> tuple[Trace, str, dict[str, int]]:
+    """:func:`trace_record`, and the record's seat of each of the env's agents."""
+    from issoku.envs.registry import resolve_env
+    from issoku.envs.teams import seat_teams
+
     # the store is a file: its env id may name a registered env only, never an import path
-    env = resolve_env(record.env_id, allow_imports=False, where=f"--db {db}: game {key!r}")(
+    env = resolve_env(record.env_id, allow_imports=False, where=where)(
         **{**record.loadout_kwargs, "record_events": True})
     fingerprint = getattr(env.ruleset, "fingerprint", None)
     if fingerprint != record.rules_fingerprint:
-        raise TraceError(f"--game {key!r}: played under rules {record.rules_fingerprint}, the env's rules are now "
-                         f"{fingerprint}; the recorded actions would be another fight")
-    fight = trace(env, record.seed, replaying_per_seat(dict(zip(record.agents, record.actions))))
-    title = f"{record.env_id} {record.loadout}: " + " vs ".join(record.policies) + f" (game {key})"
-    return fight, title
+        raise TraceError(f"game {record.key!r}: played under rules {record.rules_fingerprint}, the env's rules are "
+                         f"now {fingerprint}; the recorded actions would be another fight")
+    seat_of = None
+    if tuple(record.agents) != tuple(env.possible_agents):
+        seat_of = {agent: f"team_{team}" for agent, team in zip(env.possible_agents, seat_teams(env))}
+        if set(seat_of.values()) != set(record.agents):
+            raise TraceError(f"game {record.key!r}: its seats {list(record.agents)} are neither the env's agents "
+                             f"nor its teams")
+    fight = trace(env, record.seed, replaying_per_seat(dict(zip(record.agents, record.actions)), seat_of))
+    title = f"{record.env_id} {record.loadout}: " + " vs ".join(record.policies) + f" (game {record.key})"
+    return fight, title, {agent: record.agents.index(seat_of[agent] if seat_of else agent)
+                          for agent in env.possible_agents}
+
+
+REPLAY_LIMIT = 40
+"""At most this many replay pages for one report (each headline links at most three games)."""
+_SAFE_KEY = re.compile(r"^[0-9A-Za-z_-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class GameLink:
+    """A stored game as the HTML report links it: what it was, and its replay page (relative to the report),
+    or why there is none."""
+
+    label: str
+    href: str | None
+    why: str = ""
+
+
+def describe(record: MatchRecord) -> str:
+    """A game in a few words: who met whom, who won, in how many decisions."""
+    sides = [f"{label} ({policy})" if label else policy for label, policy in zip(record.seat_labels, record.policies)]
+    result = (f"won by {sides[record.winner]}" if record.winner is not None
+              else "cut off, a draw" if record.truncated else "a draw")
+    return f"{' vs '.join(sides)}: {result} in {record.length} decisions"
+
+
+def write_replays(examples: Mapping[str, Sequence[Example]], folder: Path,
+                  limit: int = REPLAY_LIMIT) -> dict[str, list[GameLink]]:
+    """A viewer page per example game in ``folder`` (one per game however many headlines link it; at most
+    ``limit``, the first headlines first), and per headline the links to them, each opening at the example's
+    decision when it names one.
+
+    A game that cannot be replayed (an env that is not registered, rules changed since it was stored) is
+    listed with the reason. Pages an earlier report wrote there that no headline links now are removed, so
+    the folder holds this report's replays only.
+    """
+    from issoku.envs.viewer import rule_statements
+
+    statements = rule_statements()
+    pages: dict[str, tuple[GameLink, dict[tuple[int, int], int]]] = {}
+    links: dict[str, list[GameLink]] = {}
+    for headline, found in examples.items():
+        links[headline] = []
+        for example in found:
+            record = example.record
+            if record.key not in pages:
+                full = sum(link.href is not None for link, _ in pages.values()) >= limit
+                pages[record.key] = _replay(record, folder, statements, full=full, limit=limit)
+            page, steps = pages[record.key]
+            step = steps.get((example.seat, example.decision)) if example.seat is not None else None
+            links[headline].append(page if page.href is None or step is None else
+                                   GameLink(page.label, f"{page.href}#step={step}"))
+    kept = {link.href.rsplit("/", 1)[-1] for link, _ in pages.values() if link.href}
+    for old in folder.glob("*.html") if folder.is_dir() else ():
+        if old.name not in kept and _SAFE_KEY.match(old.stem):
+            old.unlink()
+    return links
+
+
+def _replay(record: MatchRecord, folder: Path, statements: dict[str, str], *, full: bool,
+            limit: int) -> tuple[GameLink, dict[tuple[int, int], int]]:
+    """Write ``record``'s viewer page into ``folder`` (unless ``full``): its link (or why there is none), and
+    the page's step of each ``(seat, decision index)``."""
+    from issoku.envs.viewer import write_html
+
+    label = describe(record)
+    if full:
+        return GameLink(label, None, f"over the report's {limit} replays"), {}
+    try:
+        fight, title, seat_of = _trace_record(record)
+    except (TraceError, KeyError, ValueError, TypeError) as error:
+        return GameLink(label, None, " ".join(str(error).split())), {}
+    stem = record.key if _SAFE_KEY.match(record.key) else hashlib.sha256(record.key.encode()).hexdigest()[:32]
+    write_html(fight, folder / f"{stem}.html", title=title, rules=statements)
+    steps: dict[tuple[int, int], int] = {}
+    made = [0] * len(record.agents)
+    for frame in fight.frames[1:]:
+        seat = seat_of[str(frame.agent)]
+        steps[(seat, made[seat])] = frame.step
+        made[seat] += 1
+    return GameLink(label, f"{folder.name}/{stem}.html"), steps

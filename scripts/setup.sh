@@ -38,6 +38,7 @@ else
   echo "  created .venv with $("$PYTHON" --version)"
 fi
 PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+PIP_SHOWN=(.venv/bin/python -m pip install --disable-pip-version-check --progress-bar on)  # the big download: its bar
 
 if [ "$TORCH" = skip ]; then
   step 2 $((SECONDS - started)) "torch: skipped (ISSOKU_TORCH=skip)"
@@ -48,10 +49,10 @@ else
   if [ -n "${ISSOKU_TORCH_INDEX:-}" ]; then index=(--index-url "$ISSOKU_TORCH_INDEX"); fi
   step 2 $((SECONDS - started)) "torch ($TORCH${ISSOKU_TORCH_INDEX:+ from $ISSOKU_TORCH_INDEX}; a download can take minutes)"
   # shellcheck disable=SC2086  # ISSOKU_TORCH may hold several pip arguments
-  "${PIP[@]}" $TORCH "${index[@]}"
+  "${PIP_SHOWN[@]}" $TORCH "${index[@]}"
 fi
 
-step 3 $((SECONDS - started)) "issoku and its dependencies (pip install -e '.[dev,clients]', torch held at its pin)"
+step 3 $((SECONDS - started)) "issoku and its dependencies (pip install -e '.[dev,clients]', torch held at its pin; minutes the first time)"
 "${PIP[@]}" -c scripts/constraints.txt -e '.[dev,clients]'
 
 step 4 $((SECONDS - started)) "check"

@@ -3,7 +3,7 @@
 import pytest
 
 from benchmarks import fuzz, playthroughs
-from benchmarks.fuzz import CONFIGS, Tally, fuzz as run_fuzz, make_config, play_episode
+from benchmarks.fuzz import CONFIGS, FuzzReport, fuzz as run_fuzz, make_config, play_episode
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
@@ -25,7 +25,7 @@ def test_the_fuzz_harness_reports_a_mask_that_differs_from_the_legal_set():
         return ({**observation, "action_mask": mask}, *rest)
 
     env.last = lying_last
-    tally = Tally()
+    tally = FuzzReport()
     play_episode(env, 0, np.random.default_rng(0), tally, "lying")
     assert tally.violations and "!= legal set" in tally.violations[0]
 

@@ -34,3 +34,21 @@ def test_cited_files_exist_and_name_their_id():
     wrong = [(ident, path) for ident, entry in REFERENCE.items() for path in entry.code + entry.tests
              if not (REPO / path).is_file() or ident not in ids_named_in((REPO / path).read_text(encoding="utf-8"))]
     assert wrong == []
+
+
+def test_the_readme_table_adds_up_to_the_reference():
+    """README's "through a fight / helper only / not yet (of)" cells for BR, MA and TP: the total and the
+    not-yet count are the reference's, the other two add up to the rest (the split itself is the coverage
+    report's, dated in the README)."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for system in ("BR", "MA", "TP"):
+        cell = re.search(rf"\[{system}\]\(docs/rules/reference/{system.lower()}\.md\): (\d+) / (\d+) / (\d+) \((\d+)\)",
+                         readme)
+        assert cell, f"README's table has no {system} coverage cell"
+        fight, helper, not_yet, total = map(int, cell.groups())
+        entries = [e for e in REFERENCE.values() if e.system == system]
+        assert total == len(entries), system
+        assert not_yet == sum(e.status == "not yet" for e in entries), system
+        assert fight + helper == total - not_yet, system

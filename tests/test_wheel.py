@@ -1,10 +1,11 @@
 """What the built wheel ships: build it, install it (not editable) into a fresh virtual environment, and run every
-env, both benchmark suites and the default studies from the installed package alone.
+env, both benchmark suites, the default studies and the duel commands from the installed package alone.
 
 An editable install reads the data files from the checkout, so a wheel missing them passes every other test;
 this one runs from a folder with no checkout in sight.
 """
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+from issoku.envs.registry import env_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,10 +57,17 @@ FROM_THE_WHEEL = textwrap.dedent("""
             run_tournament(Tournament(study.env_factory, study.policies[:2], study.loadouts[:2], games_per_pair=1,
                                       mirrors=study.mirrors), store, workers=0, progress=False)
             print("study", path.name)
+    from typer.testing import CliRunner
+    from issoku.cli import app
+    for command in (["duel", "--seed", "1"], ["duel", "--seed", "1", "--ma", "--stage", "sandbar"],
+                    ["tempo-duel", "--seed", "1"], ["encounter-duel", "--seed", "1"]):
+        result = CliRunner().invoke(app, command)
+        verdict = result.output.rstrip().splitlines()[-1] if result.output.strip() else ""
+        assert result.exit_code == 0 and (verdict.endswith(" wins") or verdict == "a draw"), (command, result.output[-2000:])
+        print("command", " ".join(command))
 """)
 
 
-@pytest.mark.slow
 def _see_the_dependencies_of_this_venv(python: Path) -> None:
     """Where the tests run in a venv (scripts/setup.sh's .venv), let the fresh one import the dependencies
     installed there: ``--system-site-packages`` reaches only the base interpreter's, which on a stock
@@ -70,6 +80,7 @@ def _see_the_dependencies_of_this_venv(python: Path) -> None:
     Path(inner, "outer_venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
 
+@pytest.mark.slow
 def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(tmp_path):
     source = tmp_path / "source"  # the checkout's files only: a build/ folder left by an earlier build would
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, check=True,  # hide a gap
@@ -88,11 +99,14 @@ def test_the_installed_wheel_runs_every_env_both_suites_and_the_default_studies(
     _see_the_dependencies_of_this_venv(python)
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
                    capture_output=True, timeout=300)
-    run = subprocess.run([str(python), "-c", FROM_THE_WHEEL], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    wheel_only = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # a source tree on it
+    run = subprocess.run([str(python), "-c", FROM_THE_WHEEL], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                         env=wheel_only)  # would be imported instead of the wheel
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.splitlines()
-    assert sum(line.startswith("env ") for line in lines) >= 3
+    assert {line.removeprefix("env ") for line in lines if line.startswith("env ")} == set(env_ids())
+    assert sum(line.startswith("command ") for line in lines) == 4
     assert sum(line.startswith("suite ") for line in lines) == 2 and sum(line.startswith("study ") for line in lines) == 4
     help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
-                               timeout=120)
+                               timeout=120, env=wheel_only)
     assert help_text.returncode == 0 and "balance-report" in help_text.stdout

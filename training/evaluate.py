@@ -16,6 +16,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from issoku.training.config import TrainConfig
 from issoku.training.make_env import make_selfplay_env
 from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
+from issoku.training.outcomes import Tally
 
 EVAL_ENVS = 4
 
@@ -30,15 +31,14 @@ def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: i
     returns, lengths = evaluate_policy(model, env, n_eval_episodes=episodes, deterministic=True,
                                        return_episode_rewards=True, warn=False)
     env.close()
-    returns = np.asarray(returns)
-    wins, losses = int(np.sum(returns > 0)), int(np.sum(returns < 0))
+    tally = Tally.of_returns(returns)
     return {
         "opponent": opponent,
-        "episodes": len(returns),
-        "wins": wins,
-        "draws": len(returns) - wins - losses,
-        "losses": losses,
-        "win_rate": wins / len(returns),
+        "episodes": tally.duels,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "win_rate": tally.win_rate().value,
         "mean_length": float(np.mean(lengths)),
         "seed": seed,
     }

@@ -132,8 +132,13 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         pool.restore(metadata["pool"], lambda path, name, seed: pool.add_snapshot(
             path, name, seed=config.seed if seed is None else seed), checkpoint_dir=latest.parent)
     done = f"resuming at {metadata['steps']:,}; " if resume else ""
-    _say(f"train: {config.env_id} for {config.total_steps:,} learner steps in all ({done}--total-steps sets it), "
-         f"seed {config.seed}, into {run_dir} (Ctrl-C stops; --resume continues)")
+    ends_at = final_step_count(config, metadata["steps"] if resume else 0)
+    rounded = (f"; it stops at {ends_at:,}, a whole rollout of {config.n_steps * config.n_envs:,} steps"
+               if ends_at != config.total_steps else "")
+    then = (f"; then {config.final_eval_episodes:,} seeded duels against {', '.join(config.eval_opponents)}"
+            if config.final_eval_episodes and config.eval_opponents else "")
+    _say(f"train: {config.env_id} for {config.total_steps:,} learner steps in all ({done}--total-steps sets it"
+         f"{rounded}), seed {config.seed}, into {run_dir}{then} (Ctrl-C stops; --resume continues)")
 
     env = make_vec_env(config, pool)
     tensorboard_dir = str(run_dir / "tb")

@@ -21,8 +21,11 @@ PR_SET_PDEATHSIG = 1
 WATCH_INTERVAL_S = 0.5
 
 
-def die_with_parent(parent: int) -> None:
-    """Worker initializer: end this process when ``parent`` (the pool's owner) goes away."""
+def die_with_parent(parent: int, torch_threads: int | None = None) -> None:
+    """Worker initializer: end this process when ``parent`` (the pool's owner) goes away; with
+    ``torch_threads``, limit torch's intra-op threads (see :func:`limit_torch_threads`)."""
+    if torch_threads:
+        limit_torch_threads(torch_threads)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -37,7 +40,23 @@ def _watch(parent: int) -> None:
     os._exit(1)
 
 
-def worker_pool(workers: int | None, jobs: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes (default one per CPU, never more than ``jobs``) that die with this one."""
+def limit_torch_threads(threads: int) -> None:
+    """Give torch at most ``threads`` intra-op threads in this process, whether or not it is imported yet.
+
+    A worker that evaluates a network on small batches gains nothing from a second thread, and two
+    workers with two threads each fight over two cores. An imported torch is told directly; one not
+    imported yet (a scripted-only worker never pays for the import) reads the OpenMP/MKL variables when it is.
+    """
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = str(threads)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(threads)
+
+
+def worker_pool(workers: int | None, jobs: int, *, torch_threads: int | None = None) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes (default one per CPU, never more than ``jobs``) that die with this one;
+    ``torch_threads`` limits each worker's torch threads (:func:`limit_torch_threads`)."""
     size = max(1, min(workers or os.cpu_count() or 1, jobs))
-    return ProcessPoolExecutor(max_workers=size, initializer=die_with_parent, initargs=(os.getpid(),))
+    return ProcessPoolExecutor(max_workers=size, initializer=die_with_parent,
+                               initargs=(os.getpid(), torch_threads))

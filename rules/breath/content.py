@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from issoku.rules.breath.kinds import ATTACK_TECHNIQUE, DEFENSE_TECHNIQUE
 from issoku.rules.kernel.content import DataError, file_digest, read_toml, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -29,10 +30,11 @@ RUNGS: tuple[str, ...] = ("far", "issoku_itto", "near", "close", "tsubazeriai")
 
 SKILLS = ("swordsmanship", "spearmanship", "staffmanship", "unarmed_combat", "archery", "gunnery",
           "speed", "footwork", "medicine")
-TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "retainer_command", "shinobi", "infiltration_master",
-          "ronin", "mikkyo_monk")
-"""Always-on [aptitude]s and classes the cost, limit and zone rules know by name (BR-053, 061, 058, 046, 076;
-the classes ronin, Mikkyo monk and shinobi enter the Core Zone freely, BR-073)."""
+TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "shinobi", "infiltration_master", "ronin", "mikkyo_monk")
+"""Always-on [aptitude]s and classes the cost, limit and zone rules know by name (BR-053, 061, 058, 076;
+the classes ronin, Mikkyo monk and shinobi enter the Core Zone freely, BR-073). The retainer command's −1 on
+squad orders (BR-046, BR-T09) is not here: no squad orders exist yet, nothing would read it, so data naming
+it is refused rather than accepted and ignored."""
 
 _KEY = r"^[a-z][a-z0-9_]*$"
 
@@ -87,7 +89,7 @@ class WeaponModel(_Strict):
         keys = [t.key for t in value]
         if len(set(keys)) != len(keys):
             raise ValueError(f"technique keys repeat: {keys}")
-        if not any(t.kind == "attack" for t in value):
+        if not any(t.kind == ATTACK_TECHNIQUE for t in value):
             raise ValueError("a weapon needs at least one attack technique")
         return value
 
@@ -125,6 +127,7 @@ class KataModel(_Strict):
     effect: Literal["check_bonus", "defense_until_next_breath", "breath_limit_this_round"]
     amount: int = Field(ge=1, le=5)
     per_round: int = Field(default=1, ge=1, le=5)
+    source: Source = Field(default="BR-G22", description="the cost: 'text' (seed 002 prints it) or a decision ID")
 
 
 class ArchetypeModel(_Strict):
@@ -243,6 +246,8 @@ class Stance:
     closing_defense_bonus: int
     effect: str
     weapons: tuple[str, ...]
+    source: str = "BR-G14"
+    """Of the cost: ``"text"`` or the decision ID that set it (:data:`Source`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +258,8 @@ class Kata:
     effect: str
     amount: int
     per_round: int
+    source: str = "BR-G22"
+    """Of the cost: ``"text"`` or the decision ID that set it (:data:`Source`)."""
 
     @property
     def zero_energy(self) -> bool:
@@ -321,7 +328,7 @@ class Catalog:
         index = {
             "weapon_index": self.weapons, "armor_index": self.armors, "stance_index": self.stances,
             "kata_index": self.katas,
-            "defense_index": [key for key, t in self.techniques.items() if t.kind == "defense"],
+            "defense_index": [key for key, t in self.techniques.items() if t.kind == DEFENSE_TECHNIQUE],
         }
         for name, keys in index.items():
             object.__setattr__(self, name, {key: i for i, key in enumerate(keys)})
@@ -370,8 +377,8 @@ def _convert_weapon(model: WeaponModel) -> Weapon:
     return Weapon(key=model.key, label=model.label or model.key, aliases=tuple(model.aliases),
                   weapon_class=model.weapon_class, skill=model.skill,
                   ideal_range=(RUNGS.index(model.ideal_range[0]), RUNGS.index(model.ideal_range[1])),
-                  attacks=tuple(t for t in techniques if t.kind == "attack"),
-                  defenses=tuple(t for t in techniques if t.kind == "defense"))
+                  attacks=tuple(t for t in techniques if t.kind == ATTACK_TECHNIQUE),
+                  defenses=tuple(t for t in techniques if t.kind == DEFENSE_TECHNIQUE))
 
 
 def load_catalog(sources: Path | str | Sequence[Path | str] | None = None) -> Catalog:
@@ -396,8 +403,8 @@ def load_catalog(sources: Path | str | Sequence[Path | str] | None = None) -> Ca
         armors={m.key: Armor(m.key, m.label or m.key, m.defense, m.breath_bonus, m.source)
                 for _, _, m in tables["armor"]},
         stances={m.key: Stance(m.key, m.label or m.key, m.cost, m.defense_bonus, m.closing_defense_bonus, m.effect,
-                               tuple(m.weapons)) for _, _, m in tables["stance"]},
-        katas={m.key: Kata(m.key, m.label or m.key, m.cost, m.effect, m.amount, m.per_round)
+                               tuple(m.weapons), m.source) for _, _, m in tables["stance"]},
+        katas={m.key: Kata(m.key, m.label or m.key, m.cost, m.effect, m.amount, m.per_round, m.source)
                for _, _, m in tables["kata"]},
         archetypes={m.key: Archetype(m.key, m.label or m.key, m.finesse, m.physique, m.wits, m.courage,
                                      tuple(sorted(m.skills.items())), m.weapon, m.armor, tuple(m.stances),

@@ -33,6 +33,9 @@ from issoku.rules.breath.costs import (
     speed_expansion,
 )
 from issoku.rules.breath.fighter import Fighter
+from issoku.rules.breath.kinds import (ATTACK, ATTACK_TECHNIQUE, BREATH, COUNTER, DECLINE_COUNTER, DEFEND, END_BREATH,
+                                        IMPROVISE, KATA, NOT_MANEUVERS, RELEASE_STANCE, RESERVE, STANCE, STAND,
+                                        TAKE_HIT, USE_RESERVED)
 from issoku.rules.breath.modules import BreathModule, Order, Pending
 from issoku.rules.breath.observe import encode
 from issoku.rules.breath.ruleset import ActionSlot, BreathRuleset
@@ -42,10 +45,13 @@ from issoku.rules.kernel.protocol import IllegalActionError
 
 CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""
-_NOT_MANEUVERS = frozenset(("end_breath", "stand", "release_stance"))
-"""Slot kinds that are no maneuver: a breath whose only legal actions are these ends by itself (no_maneuver)."""
 UNARMORED_DEFENSE = 10
 """BR-G02: [Direct N] strips armor and stance Defense above this."""
+# Groups and orders of the breath kinds, built once: the hot path tests membership in them.
+_TECHNIQUE_ORDERS = (ATTACK, RESERVE)
+_OWNED_ORDERS = (STANCE, KATA)
+_TAKE_HIT_ORDER = (TAKE_HIT,)
+_DECLINE_COUNTER_ORDER = (DECLINE_COUNTER,)
 
 
 class Attack:
@@ -85,7 +91,8 @@ def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised:
     if fighter.in_core:
         if weapon.weapon_class == "long":
             modifiers.append(("core_zone_long", 1))
-        if "seal_of_shura" in traits and weapon.weapon_class != "ranged" and (technique.kind == "attack" or improvised):
+        if "seal_of_shura" in traits and weapon.weapon_class != "ranged" and (
+                technique.kind == ATTACK_TECHNIQUE or improvised):
             modifiers.append(("seal_of_shura", -1))
     if "takenouchi_license" in traits and weapon.skill == "spearmanship":
         modifiers.append(("takenouchi_license", -1))
@@ -166,7 +173,7 @@ class BreathState:
 
     def decision_kind(self) -> str:
         """``breath`` unless an interrupting decision waits on the stack."""
-        return self.stack[-1].kind if self.stack else "breath"
+        return self.stack[-1].kind if self.stack else BREATH
 
     def is_over(self) -> bool:
         """Terminal or truncated."""
@@ -207,17 +214,17 @@ class BreathState:
             return None
         f, slot = self.fighters[seat], self.ruleset.slots[action]
         technique = slot.technique
-        if slot.kind in ("attack", "reserve"):
+        if slot.kind in _TECHNIQUE_ORDERS:
             cost = self.cost_of(f, technique, slot.order, technique.cost)[0]
-        elif slot.kind == "improvise":
+        elif slot.kind == IMPROVISE:
             cost = self.cost_of(f, technique, slot.order, technique.cost, improvised=True)[0]
-        elif slot.kind == "use_reserved":
+        elif slot.kind == USE_RESERVED:
             cost = 0  # paid when reserved (BR-018)
-        elif slot.kind in ("stance", "kata"):
-            owned = (self.ruleset.own_stances if slot.kind == "stance" else self.ruleset.own_katas)[seat].get(slot.key)
+        elif slot.kind in _OWNED_ORDERS:
+            owned = (self.ruleset.own_stances if slot.kind == STANCE else self.ruleset.own_katas)[seat].get(slot.key)
             if owned is None:
                 return None
-            free = owned.cost == 0 if slot.kind == "stance" else owned.zero_energy
+            free = owned.cost == 0 if slot.kind == STANCE else owned.zero_energy
             cost = 0 if free else self.cost_of(f, None, slot.order, owned.cost)[0]
         else:
             return None
@@ -246,7 +253,7 @@ class BreathState:
             pending = self.stack.pop()
             if pending.owner is not None:
                 pending.owner.resolve_pending(self, pending, slot.order)
-            elif pending.kind == "defend":
+            elif pending.kind == DEFEND:
                 self._resolve_defense(pending.context, slot)
             else:
                 self._resolve_counter(pending.context, slot)
@@ -281,7 +288,7 @@ class BreathState:
 
     def incoming_attack(self, seat: int) -> Attack | None:
         """The attack ``seat`` is deciding how to answer, if any."""
-        if self.stack and self.stack[-1].seat == seat and self.stack[-1].kind == "defend":
+        if self.stack and self.stack[-1].seat == seat and self.stack[-1].kind == DEFEND:
             return self.stack[-1].context
         return None
 
@@ -375,7 +382,7 @@ class BreathState:
                           defense=attack.defense)
             self._attack_missed(attack)
         elif allow_defense and len(self._defense_legal(target, technique, reserved_only)) > 1:  # more than take_hit
-            self.push(Pending("defend", target.seat, attack))
+            self.push(Pending(DEFEND, target.seat, attack))
         else:
             self._attack_hits(attack)
         return attack
@@ -516,7 +523,7 @@ class BreathState:
             self._legal_cache = self._compute_legal()
         slots = self.ruleset.slots
         for action in self._legal_cache:
-            if slots[action].kind not in _NOT_MANEUVERS:
+            if slots[action].kind not in NOT_MANEUVERS:
                 return None
         return "no_maneuver"
 
@@ -539,7 +546,7 @@ class BreathState:
             owner = pending.owner
             if owner is not None:
                 return [a for a in self.ruleset.module_actions[owner] if owner.pending_legal(self, pending, slots[a].order)]
-            if pending.kind == "defend":
+            if pending.kind == DEFEND:
                 attack = pending.context
                 return self._defense_legal(attack.target, attack.technique, attack.reserved_only)
             return self._legal_counter(pending.context)
@@ -593,7 +600,7 @@ class BreathState:
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
         kind = slot.kind
-        if kind == "attack":
+        if kind == ATTACK:
             technique = slot.technique
             if technique.weapon != f.weapon.key:
                 return False
@@ -604,20 +611,20 @@ class BreathState:
             if target.defeated or not self._attack_allowed(f, target, technique):
                 return False
             return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
-        if kind == "reserve":
+        if kind == RESERVE:
             technique = slot.technique
             return (technique.weapon == f.weapon.key and not f.defenseless
                     and self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy)
-        if kind == "stance":
+        if kind == STANCE:
             stance = self.ruleset.own_stances[f.seat].get(slot.key)
             if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
                 return False
             if stance.cost == 0:
                 return self.zero_energy_allowed(f, "stance:" + stance.key)
             return self.cost_of(f, None, slot.order, stance.cost)[0] <= f.energy
-        if kind == "release_stance":
+        if kind == RELEASE_STANCE:
             return f.stance is not None
-        if kind == "kata":
+        if kind == KATA:
             kata = self.ruleset.own_katas[f.seat].get(slot.key)
             if kata is None:
                 return False
@@ -625,9 +632,9 @@ class BreathState:
                 return self.zero_energy_allowed(f, "kata:" + kata.key)
             return (f.kata_used.count(kata.key) < kata.per_round
                     and self.cost_of(f, None, slot.order, kata.cost)[0] <= f.energy)
-        if kind == "end_breath":
+        if kind == END_BREATH:
             return f.spent > 0
-        if kind == "stand":
+        if kind == STAND:
             return True
         module = self.ruleset.module_of_kind.get(kind)
         return module is not None and module.order_legal(self, f, slot.order)
@@ -653,12 +660,12 @@ class BreathState:
             if attack_technique.ranged and not technique.ranged:
                 continue
             if technique.key in f.reservations:
-                options.append(("use_reserved", technique, 0))
+                options.append((USE_RESERVED, technique, 0))
             if reserved_only:
                 continue
-            cost = self.cost_of(f, technique, ("improvise", technique.key), technique.cost, improvised=True)[0]
+            cost = self.cost_of(f, technique, (IMPROVISE, technique.key), technique.cost, improvised=True)[0]
             if cost <= f.energy:
-                options.append(("improvise", technique, cost))
+                options.append((IMPROVISE, technique, cost))
         return options
 
     def _defense_legal(self, defender: Fighter, attack_technique: Technique,
@@ -668,7 +675,7 @@ class BreathState:
         module_keys = self._module_keys(defender)
         if module_keys is None:
             return self._scan_defense_legal(defender, attack_technique, reserved_only)
-        key = ("defend", defender.seat, defender.weapon.key, defender.energy, tuple(defender.reservations),
+        key = (DEFEND, defender.seat, defender.weapon.key, defender.energy, tuple(defender.reservations),
                defender.defenseless, defender.defeated, defender.in_core, attack_technique.ranged, reserved_only,
                module_keys)
         memo = self.ruleset.legal_memo
@@ -682,42 +689,42 @@ class BreathState:
         codec = self.ruleset.codec
         legal = [codec.encode((kind, technique.key)) for kind, technique, _ in
                  self._defense_options(defender, attack_technique, reserved_only)]
-        legal.append(codec.encode(("take_hit",)))
+        legal.append(codec.encode(_TAKE_HIT_ORDER))
         return tuple(sorted(legal))
 
     def _legal_counter(self, attack: Attack) -> list[int]:
         codec = self.ruleset.codec
         counterer = attack.target
-        legal = [codec.encode(("counter", t.key)) for t in counterer.weapon.attacks
+        legal = [codec.encode((COUNTER, t.key)) for t in counterer.weapon.attacks
                  if self._attack_allowed(counterer, attack.attacker, t)]
-        legal.append(codec.encode(("decline_counter",)))
+        legal.append(codec.encode(_DECLINE_COUNTER_ORDER))
         return sorted(legal)
 
     # -- maneuvers ---------------------------------------------------------------------------------
     def _play_maneuver(self, f: Fighter, slot: ActionSlot) -> None:
         kind = slot.kind
         catalog = self.ruleset.catalog
-        if kind == "attack":
+        if kind == ATTACK:
             technique = catalog.techniques[slot.key]
             cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
             self.pay(f, cost, "BR-045", technique.key, modifiers)
             self.declare_attack(f, self.target_in_slot(f, slot.target), technique)
-        elif kind == "reserve":
+        elif kind == RESERVE:
             technique = catalog.techniques[slot.key]
             cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
             self.pay(f, cost, "BR-018", "reserve " + technique.key, modifiers)
             f.reservations.append(technique.key)
             self.emit("BR-018", "reserved", f.seat, technique=technique.key, reserved=tuple(f.reservations))
-        elif kind == "stance":
+        elif kind == STANCE:
             self._declare_stance(f, slot)
-        elif kind == "release_stance":
+        elif kind == RELEASE_STANCE:
             self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
             f.stance = None
-        elif kind == "kata":
+        elif kind == KATA:
             self._use_kata(f, slot)
-        elif kind == "end_breath":
+        elif kind == END_BREATH:
             self._end_breath(f, "ended")
-        elif kind == "stand":
+        elif kind == STAND:
             f.standing = True
             self.emit("BR-G09", "stand", f.seat, energy=f.energy, automatic=False)
             self._end_breath(f, "stand")
@@ -796,13 +803,13 @@ class BreathState:
     # -- reactions ---------------------------------------------------------------------------------
     def _resolve_defense(self, attack: Attack, slot: ActionSlot) -> None:
         defender = attack.target
-        if slot.kind == "take_hit":
+        if slot.kind == TAKE_HIT:
             if self.events.enabled:
                 self.emit("BR-G03", "take_hit", defender.seat, total=attack.total)
             self._attack_hits(attack)
             return
         technique = self.ruleset.catalog.techniques[slot.key]
-        if slot.kind == "use_reserved":
+        if slot.kind == USE_RESERVED:
             defender.reservations.remove(technique.key)
             self.emit("BR-019", "reservation_triggered", defender.seat, technique=technique.key, cost=0)
         else:
@@ -860,11 +867,11 @@ class BreathState:
                 and not target.defeated and not target.defenseless and not attacker.defeated
                 and self.zero_energy_allowed(target, "guard_counter")
                 and any(self._attack_allowed(target, attacker, t) for t in target.weapon.attacks)):
-            self.push(Pending("counter", target.seat, attack))
+            self.push(Pending(COUNTER, target.seat, attack))
 
     def _resolve_counter(self, attack: Attack, slot: ActionSlot) -> None:
         counterer = attack.target
-        if slot.kind == "decline_counter":
+        if slot.kind == DECLINE_COUNTER:
             self.emit("BR-G14", "counter_declined", counterer.seat)
             return
         counterer.guard_counter_used = True

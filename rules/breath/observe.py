@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from issoku.rules.breath.kinds import BREATH, DEFEND, DEFENSE_TECHNIQUE
 from issoku.rules.kernel.protocol import ObservationSpec
 
 if TYPE_CHECKING:
@@ -44,9 +45,10 @@ def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
         ("incoming_attack", 3, 0.0, 1.0),
     ]
     fields += [(name, n, 0.0, 1.0) for name in PER_FIGHTER]
+    defenses = len([t for t in catalog.techniques.values() if t.kind == DEFENSE_TECHNIQUE])
     fields += [("weapon", n * len(catalog.weapons), 0.0, 1.0), ("armor", n * len(catalog.armors), 0.0, 1.0),
                ("stance", n * len(catalog.stances), 0.0, 1.0),
-               ("own_reserved", len([t for t in catalog.techniques.values() if t.kind == "defense"]), 0.0, 1.0),
+               ("own_reserved", defenses, 0.0, 1.0),
                ("own_kata_used", max(1, len(catalog.katas)), 0.0, 1.0)]
     for module in ruleset.modules:
         fields += list(module.observation_fields(n))
@@ -177,13 +179,13 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     stack = state.stack
     top = stack[-1] if stack else None
     if not state._over:
-        values[layout.decision_kind + layout.kind_index["breath" if top is None else top.kind]] = 1.0
+        values[layout.decision_kind + layout.kind_index[BREATH if top is None else top.kind]] = 1.0
     q = state.round / layout.round_limit
     values[layout.round] = q if q < 1.0 else 1.0
     x = me.check_bonus
     if x:
         values[layout.pending_check_bonus] = x / 3.0 if x < 3 else 1.0
-    if top is not None and top.seat == seat and top.kind == "defend":  # ``state.incoming_attack(seat)``
+    if top is not None and top.seat == seat and top.kind == DEFEND:  # ``state.incoming_attack(seat)``
         attack = top.context
         base = layout.incoming_attack
         q = attack.total / 40.0

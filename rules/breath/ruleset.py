@@ -17,17 +17,18 @@ from typing import NamedTuple
 
 from issoku.rules.breath.content import Catalog, Technique, load_catalog
 from issoku.rules.breath.fighter import Sheet
+from issoku.rules.breath.kinds import (ATTACK, ATTACK_TECHNIQUE, CORE_DECISIONS, COUNTER, DECLINE_COUNTER,
+                                        DEFENSE_TECHNIQUE, END_BREATH, IMPROVISE, KATA, RELEASE_STANCE, RESERVE, STANCE,
+                                        STAND, TAKE_HIT, USE_RESERVED)
 from issoku.rules.breath.memo import LegalMemo
 from issoku.rules.breath.modules import BreathModule, Order
 from issoku.rules.breath.observe import build_observation_spec
 from issoku.rules.kernel.codec import ActionCodec
+from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.protocol import ObservationSpec
 
 SEAT_NAMINGS = ("player", "side_fighter")
 """How :class:`BreathRuleset` names its seats (``seat_naming``)."""
-CORE_DECISIONS = ("breath", "defend", "counter")
-"""The engine's own decision kinds: a maneuver in one's breath; the reply of an attacked fighter (BR-G03);
-the samurai guard stance's counterattack (BR-G14)."""
 
 
 @dataclass(frozen=True)
@@ -193,31 +194,31 @@ class BreathRuleset:
 
     def _orders(self) -> list[Order]:
         catalog = self.catalog
-        attacks = [t.key for t in catalog.techniques.values() if t.kind == "attack"]
-        defenses = [t.key for t in catalog.techniques.values() if t.kind == "defense"]
+        attacks = [t.key for t in catalog.techniques.values() if t.kind == ATTACK_TECHNIQUE]
+        defenses = [t.key for t in catalog.techniques.values() if t.kind == DEFENSE_TECHNIQUE]
         orders: list[Order] = []
         for key in attacks:
             if self.max_targets == 1:
-                orders.append(("attack", key))
+                orders.append((ATTACK, key))
             else:
-                orders.extend(("attack", key, f"enemy{slot}") for slot in range(self.max_targets))
-        orders += [("reserve", key) for key in defenses]
-        orders += [("stance", key) for key in catalog.stances]
-        orders.append(("release_stance",))
-        orders += [("kata", key) for key in catalog.katas]
-        orders += [("end_breath",), ("stand",)]
-        orders += [("use_reserved", key) for key in defenses]
-        orders += [("improvise", key) for key in defenses]
-        orders.append(("take_hit",))
-        orders += [("counter", key) for key in attacks]
-        orders.append(("decline_counter",))
+                orders.extend((ATTACK, key, f"enemy{slot}") for slot in range(self.max_targets))
+        orders += [(RESERVE, key) for key in defenses]
+        orders += [(STANCE, key) for key in catalog.stances]
+        orders.append((RELEASE_STANCE,))
+        orders += [(KATA, key) for key in catalog.katas]
+        orders += [(END_BREATH,), (STAND,)]
+        orders += [(USE_RESERVED, key) for key in defenses]
+        orders += [(IMPROVISE, key) for key in defenses]
+        orders.append((TAKE_HIT,))
+        orders += [(COUNTER, key) for key in attacks]
+        orders.append((DECLINE_COUNTER,))
         for module in self.modules:
             orders += module.extra_orders(catalog, self.max_targets)
         return orders
 
     def _slot(self, order: Order) -> ActionSlot:
         key = order[1] if len(order) > 1 and isinstance(order[1], str) else None
-        target = int(order[2][5:]) if order[0] == "attack" and len(order) > 2 else 0
+        target = int(order[2][5:]) if order[0] == ATTACK and len(order) > 2 else 0
         return ActionSlot(order=order, kind=order[0], key=key, target=target,
                           technique=self.catalog.techniques.get(key) if key is not None else None)
 
@@ -228,10 +229,10 @@ class BreathRuleset:
         found = self._candidates.get(key)
         if found is None:
             sheet = self.sheets[seat]
-            own = {("stance", s.key) for s in sheet.stances} | {("kata", k.key) for k in sheet.katas}
+            own = {(STANCE, s.key) for s in sheet.stances} | {(KATA, k.key) for k in sheet.katas}
             core = tuple(a for a, slot in enumerate(self.slots)
-                         if (slot.kind in ("attack", "reserve") and slot.key.split(".")[0] == weapon)
-                         or slot.order[:2] in own or slot.kind in ("release_stance", "end_breath", "stand"))
+                         if (slot.kind in (ATTACK, RESERVE) and slot.key.split(".")[0] == weapon)
+                         or slot.order[:2] in own or slot.kind in (RELEASE_STANCE, END_BREATH, STAND))
             by_module = []
             for module, actions in self.module_actions.items():
                 mine = tuple(a for a in actions  # a module's technique orders: own weapon only
@@ -267,11 +268,12 @@ class BreathRuleset:
                 *(k.key for k in sheet.katas))
 
     # -- the kernel protocol -----------------------------------------------------------------------
-    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True):
-        """A fresh fight; all chance from ``numpy.random.default_rng(seed)``."""
+    def new_initial_state(self, seed: int | None = None, *, record_events: bool = True, dice: Dice | None = None):
+        """A fresh fight; all chance from ``numpy.random.default_rng(seed)``, or from ``dice`` (scripted in
+        worked examples)."""
         from issoku.rules.breath.engine import BreathState
 
-        return BreathState.initial(self, seed, record_events=record_events)
+        return BreathState.initial(self, seed, record_events=record_events, dice=dice)
 
 
 __all__ = ["ActionSlot", "BreathCandidates", "BreathConfig", "BreathRuleset", "CORE_DECISIONS", "FighterSpec"]

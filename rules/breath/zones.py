@@ -44,22 +44,31 @@ RANGED_REACH = 2
 """BR-G15: bow and teppo reach up to 2 zones away."""
 CORE_CLASSES = frozenset({"ronin", "mikkyo_monk", "shinobi"})
 """BR-073: the classes that enter the Core Zone freely (archetype traits)."""
-OUTSIDE_ZERO_EFFECT = "enter_outside_zone"
+WALK, SPRINT, BREAKTHROUGH = "walk", "sprint", "breakthrough"
+"""The module's order kinds, named once (they are also the maneuvers' keys in the content): moves along the
+line (BR-G15, BR-Z02, BR-G16)..."""
+FREE_CORE_ENTRY, FORCE_CORE_BREAKTHROUGH = "free_core_entry", "force_core_breakthrough"
+"""... into the Core (BR-073, BR-Z04)..."""
+FORCED_CORE_EXIT = "forced_core_exit"
+"""... out of it (BR-Z04)..."""
+ENTER_OUTSIDE_ZONE = "enter_outside_zone"
+"""... and into the Outside Zone (BR-Z03)."""
+OUTSIDE_ZERO_EFFECT = ENTER_OUTSIDE_ZONE
 """The shinobi's 0-Energy([Kata]) entry into the Outside Zone, in the 0-Energy accounting (BR-Z05)."""
 
-LINE_MOVES = ("walk", "sprint", "breakthrough")
+LINE_MOVES = (WALK, SPRINT, BREAKTHROUGH)
 LINE_DESTINATIONS = ("own_rear", "own_front", "enemy_front", "enemy_rear")
 EXIT_DESTINATIONS = ("own_front", "enemy_front")
 ORDERS: tuple[Order, ...] = (*((kind, dest) for kind in LINE_MOVES for dest in LINE_DESTINATIONS),
-                             ("free_core_entry",), ("force_core_breakthrough",),
-                             *(("forced_core_exit", dest) for dest in EXIT_DESTINATIONS), ("enter_outside_zone",))
+                             (FREE_CORE_ENTRY,), (FORCE_CORE_BREAKTHROUGH,),
+                             *((FORCED_CORE_EXIT, dest) for dest in EXIT_DESTINATIONS), (ENTER_OUTSIDE_ZONE,))
 """The movement orders, with ego-centric destinations where they choose one."""
 
 
 def _destination_of(order: Order, side_b: bool) -> int:
-    if order[0] in ("free_core_entry", "force_core_breakthrough"):
+    if order[0] in (FREE_CORE_ENTRY, FORCE_CORE_BREAKTHROUGH):
         return CORE
-    if order[0] == "enter_outside_zone":
+    if order[0] == ENTER_OUTSIDE_ZONE:
         return OUTSIDE
     index = EGO_ZONES.index(order[1])
     return _MIRROR[index] if side_b else index
@@ -161,7 +170,7 @@ class ZonesModule(BreathModule):
     # -- orders ----------------------------------------------------------------------------------
     def _base_cost(self, state: "BreathState", fighter: "Fighter", order: Order) -> int:
         """The table cost; the shinobi's Outside Zone entry is 0 (BR-076) while its 0-Energy use lasts."""
-        if order[0] == "enter_outside_zone" and self._shinobi_entry(state, fighter):
+        if order[0] == ENTER_OUTSIDE_ZONE and self._shinobi_entry(state, fighter):
             return 0
         return state.ruleset.catalog.maneuvers[order[0]].cost
 
@@ -181,19 +190,19 @@ class ZonesModule(BreathModule):
         if there not in ADJACENT[here]:
             return False
         kind = order[0]
-        if kind in ("walk", "sprint", "breakthrough"):
+        if kind in LINE_MOVES:
             if here == CORE:
                 return False  # BR-075: the Core is left only by forced exit
             controlled = self.enemy_controlled(state, fighter, there) and here != OUTSIDE  # BR-Z03: the flank
-            if controlled != (kind == "breakthrough"):
+            if controlled != (kind == BREAKTHROUGH):
                 return False
-        elif kind == "forced_core_exit":
+        elif kind == FORCED_CORE_EXIT:
             if here != CORE:
                 return False
-        elif kind == "free_core_entry":
+        elif kind == FREE_CORE_ENTRY:
             if not CORE_CLASSES & fighter.sheet.traits:
                 return False
-        elif kind == "enter_outside_zone":
+        elif kind == ENTER_OUTSIDE_ZONE:
             if here == CORE:
                 return False  # BR-Z04
             if not (self._shinobi_entry(state, fighter) or "infiltration_master" in fighter.sheet.traits):
@@ -217,7 +226,7 @@ class ZonesModule(BreathModule):
             cost, modifiers = state.cost_of(fighter, None, order, base)
             state.pay(fighter, cost, maneuver.rule, kind, modifiers)
         if maneuver.check_tn is not None:
-            rule = "BR-G16" if kind == "breakthrough" else maneuver.rule  # our TN, or the text's 13
+            rule = "BR-G16" if kind == BREAKTHROUGH else maneuver.rule  # our TN, or the text's 13
             on_all_checks = state.check_modifiers(fighter)  # what every check carries (none in a skirmish yet)
             check = state.dice.check(fighter.sheet.courage + sum(d for _, d in on_all_checks), maneuver.check_tn)
             state.emit(rule, "courage_check", fighter.seat, maneuver=kind, dice=check.dice,
@@ -232,7 +241,7 @@ class ZonesModule(BreathModule):
         self.place(state, fighter, there)
         if entered_enemies:
             fighter.closed_this_round = True
-        if kind == "sprint":
+        if kind == SPRINT:
             data.sprint[fighter.seat] = True
         if state.events.enabled:
             state.emit(maneuver.rule, "moved", fighter.seat, maneuver=kind, origin=ZONE_NAMES[here],

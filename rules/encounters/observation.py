@@ -14,6 +14,7 @@ import numpy as np
 
 from issoku.rules.encounters.combat import STANCES
 from issoku.rules.encounters.content import SIZES, TRAITS
+from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.wounds import RANK_NAMES
 from issoku.rules.kernel import ObservationSpec
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from issoku.rules.encounters.content import Archetype, Weapon
     from issoku.rules.encounters.state import EncounterState
 
-DECISIONS = ("stance", "round_start", "act", "extra_attack", "endure", "nevermind")
 FLAGS = ("prone", "grappled", "in_control", "weapon_ready", "weapon_held", "weapon_ground", "boost_armed",
          "void_stance_charged", "deflect", "maintain", "free_move_used", "extra_attack_used", "stunned",
          "weapon_grapple_started", "disarm_free_raise")
@@ -49,7 +49,7 @@ def _side(prefix: str) -> tuple[tuple[str, int, float, float], ...]:
 
 
 SPEC = ObservationSpec((
-    ("decision", len(DECISIONS), 0.0, 1.0),       # one-hot, only when the decision is this seat's
+    ("decision", len(DECISION_KINDS), 0.0, 1.0),       # one-hot, only when the decision is this seat's
     ("turn", 2, 0.0, 1.0),                        # [it is my turn, I go first this round]
     ("round", 1, 0.0, 1.0),
     ("distance", 1, 0.0, 1.0),
@@ -100,7 +100,7 @@ def encode(state: "EncounterState", seat: int) -> np.ndarray:
     rules = state.ruleset
     vec = [0.0] * SPEC.size
     if state.current_seat() == seat:
-        vec[_OFFSET["decision"] + DECISIONS.index(state.decision_kind())] = 1.0
+        vec[_OFFSET["decision"] + DECISION_KINDS.index(state.decision_kind())] = 1.0
     if state.round and state.current_seat() is not None:
         vec[_OFFSET["turn"]] = float(state.actor() == seat)
     vec[_OFFSET["turn"] + 1] = float(state.order[0] == seat)

@@ -10,13 +10,33 @@ observation schema; ``new_initial_state`` starts an encounter.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.rules.encounters.actions import ACTION_NAMES
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
+from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.observation import SPEC, profile
-from issoku.rules.encounters.state import DECISION_KINDS, EncounterState
+from issoku.rules.encounters.state import EncounterState
 from issoku.rules.kernel import Dice, EventLog
+
+
+@dataclass(frozen=True)
+class EncounterConfig:
+    """Options of an encounter duel. Defaults: kenshi against ono_brute, four squares apart."""
+
+    fighters: tuple[str, str] = ("kenshi", "ono_brute")
+    """Two archetype names from the data (rules/encounters/data/archetypes.toml), seat 0 first."""
+    start_distance: int = 4
+    """EN-G10: 5-ft squares between the fighters at the start (1..``max_distance``)."""
+    round_limit: int = 30
+    """EN-G18: an undecided encounter is cut off (a draw) after this many rounds."""
+    max_distance: int = 12
+    """EN-G10: the farthest the fighters can stand apart, in 5-ft squares."""
+    ten_dice_rule: bool = True
+    """EN-G01: the Ten Dice Rule on rolled and kept dice."""
+    focused_attack: bool = False
+    """EN-G08: offer the Focused Attack on the head, which Stuns (EN-079, EN-113); off by default."""
 
 
 class EncounterDuel:
@@ -44,11 +64,11 @@ class EncounterDuel:
         return tuple(dict.fromkeys("maneuver:" + ("extra_damage" if part.startswith("ed") else part)
                                    for part in parts[1:]))
 
-    def __init__(self, fighters: tuple[str, str] = ("kenshi", "ono_brute"), *, catalog: Catalog | None = None,
-                 data_dir: Path | str = DATA_DIR, start_distance: int = 4, round_limit: int = 30,
-                 max_distance: int = 12, ten_dice_rule: bool = True, focused_attack: bool = False) -> None:
-        """``start_distance`` and ``max_distance`` in 5-ft squares; ``round_limit`` ends in a draw (EN-G18);
-        ``focused_attack`` offers the Focused Attack on the head, which Stuns (EN-079, EN-G08: off by default)."""
+    def __init__(self, config: EncounterConfig = EncounterConfig(), *, catalog: Catalog | None = None,
+                 data_dir: Path | str = DATA_DIR) -> None:
+        """The encounter ``config`` describes, its fighters from ``catalog`` (default: loaded from ``data_dir``)."""
+        fighters, start_distance, round_limit = config.fighters, config.start_distance, config.round_limit
+        max_distance, ten_dice_rule, focused_attack = config.max_distance, config.ten_dice_rule, config.focused_attack
         self.catalog = catalog if catalog is not None else load_catalog(data_dir)
         if len(fighters) != 2:
             raise ValueError("a duel needs exactly two fighters")
@@ -59,6 +79,7 @@ class EncounterDuel:
             raise ValueError("start_distance must lie in 1..max_distance")
         if round_limit < 1:
             raise ValueError("round_limit must be >= 1")
+        self.config = config
         self.fighters = tuple(fighters)
         self.sheets = tuple(self.catalog.archetypes[name] for name in fighters)
         self.start_distance = start_distance

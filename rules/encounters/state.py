@@ -33,6 +33,7 @@ from issoku.rules.encounters.combat import (
 )
 from issoku.rules.encounters.dice import Pool, contest_winner, raised_tn, roll_pool, skill_pool, trait_pool
 from issoku.rules.encounters.fighter import GROUND, HELD, READY, SIMPLE_ACTIONS_PER_TURN, Combatant
+from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.observation import encode
 from issoku.rules.encounters.timers import Timed, tick
 from issoku.rules.kernel import Dice, EventLog, IllegalActionError
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
     from issoku.rules.encounters.ruleset import EncounterDuel
 
 STANCE, ROUND_START, ACT, EXTRA, ENDURE, NEVERMIND, OVER = range(7)
-DECISION_KINDS = ("stance", "round_start", "act", "extra_attack", "endure", "nevermind")
 
 _VOID_STANCE_BONUS = Pool(1, 1)        # EN-064: +1k1+Void
 _BOOST_BONUS = Pool(1, 1)              # EN-107
@@ -98,7 +98,7 @@ class EncounterState:
         return self.actor()
 
     def decision_kind(self) -> str:
-        """One of :data:`DECISION_KINDS` (``"over"`` once over)."""
+        """One of :data:`~issoku.rules.encounters.kinds.DECISION_KINDS` (``"over"`` once over)."""
         return DECISION_KINDS[self.phase] if self.phase != OVER else "over"
 
     def legal_actions(self) -> list[int]:

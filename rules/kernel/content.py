@@ -17,12 +17,19 @@ from pydantic import BaseModel, ValidationError
 Model = TypeVar("Model", bound=BaseModel)
 
 
+MISSING_FILE, NO_SUCH_FILE = "(file)", "no such file"
+"""The one problem of a data file that is not there."""
+
+
 class DataError(ValueError):
     """A content file is unreadable or invalid. ``problems`` lists ``(field, reason)`` pairs."""
 
     def __init__(self, path: Path | str, problems: list[tuple[str, str]]) -> None:
         self.path = Path(path)
         self.problems = problems
+        if problems == [(MISSING_FILE, NO_SUCH_FILE)]:  # a typo in a path, not bad data: say only that
+            super().__init__(f"{self.path}: {NO_SUCH_FILE}")
+            return
         lines = "\n".join(f"  {field}: {reason}" for field, reason in problems)
         super().__init__(f"invalid rules data in {self.path}:\n{lines}")
 
@@ -44,7 +51,7 @@ def read_toml(path: Path | str) -> dict:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except FileNotFoundError:
-        raise DataError(path, [("(file)", "no such file")]) from None
+        raise DataError(path, [(MISSING_FILE, NO_SUCH_FILE)]) from None
     except tomllib.TOMLDecodeError as error:
         raise DataError(path, [("(syntax)", str(error))]) from None
 

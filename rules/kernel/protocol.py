@@ -127,7 +127,10 @@ class Ruleset(Protocol):
     """Hash of the configuration and content data: checkpoints and match records compare it."""
 
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True) -> "GameState":
-        """A fresh fight whose chance is drawn from ``numpy.random.default_rng(seed)``."""
+        """A fresh fight whose chance is drawn from ``numpy.random.default_rng(seed)``.
+
+        A ruleset whose fights can be replayed on scripted dice (scenario files with ``dice``) also takes a
+        keyword ``dice`` (a kernel ``Dice``) to draw from instead; the shipped rulesets all do."""
         ...
 
 

@@ -55,13 +55,24 @@ if TYPE_CHECKING:
     from issoku.rules.breath.engine import Attack, BreathState
     from issoku.rules.breath.fighter import Fighter
 
+HALF_STEP, AIM, PICK_UP = "half_step", "aim", "pick_up"
+"""The duel's order kinds, named once: a half-step (MA-011), an aimed attack (MA-041), picking a weapon up
+(MA-G15)..."""
+PUSH_OUT, SLIP_AWAY, EMPTY_HAND = "push_out", "slip_away", "empty_hand"
+"""... the ways out of tsubazeriai (MA-026, MA-027, MA-028)..."""
+SLIP_COUNTER = "slip_counter"
+"""... the counter after a slip (MA-G06)..."""
+RESIST, YIELD = "resist", "yield"
+"""... and the answers to a half-step; ``RESIST`` is also the duel's decision kind (MA-G01)."""
+# Groups and orders of the kinds above, built once: the legality checks test membership in them.
+_AIMED, _ANSWERS, _RESIST_ORDER, _YIELD_ORDER = (AIM, SLIP_COUNTER), (RESIST, YIELD), (RESIST,), (YIELD,)
 DIRECTIONS = {"close": CLOSER, "open": OPENER}
-BASE_COSTS = {"half_step": HALF_STEP_COST, "push_out": PUSH_OUT_COST, "slip_away": SLIP_AWAY_COST,
-              "empty_hand": EMPTY_HAND_COST, "pick_up": PICK_UP_COST}
+BASE_COSTS = {HALF_STEP: HALF_STEP_COST, PUSH_OUT: PUSH_OUT_COST, SLIP_AWAY: SLIP_AWAY_COST,
+              EMPTY_HAND: EMPTY_HAND_COST, PICK_UP: PICK_UP_COST}
 """Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
 LOCATIONS = {location.value: location for location in Location}
 """A hit location by its name in an ``aim`` order (a dict lookup; calling the Enum by value is slow)."""
-ORDER_RULES = {"half_step": "MA-011", "aim": "MA-041", "slip_counter": "MA-G06", "pick_up": "MA-G15"}
+ORDER_RULES = {HALF_STEP: "MA-011", AIM: "MA-041", SLIP_COUNTER: "MA-G06", PICK_UP: "MA-G15"}
 """The rule behind paying for each of the duel's maneuvers (MA-G04 for the tsubazeriai ones)."""
 THREAT_MARGIN = 2
 """A location attack that missed by at most this much threatened the location (MA-034, MA-G10)."""
@@ -115,9 +126,9 @@ class MaData:
 class MaModule(BreathModule):
     """Ma and Blade (000) as a breath-engine module (see the module docstring)."""
 
-    order_kinds = ("half_step", "aim", "push_out", "slip_away", "empty_hand", "slip_counter", "pick_up",
-                   "resist", "yield")
-    decision_kinds = ("resist",)
+    order_kinds = (HALF_STEP, AIM, PUSH_OUT, SLIP_AWAY, EMPTY_HAND, SLIP_COUNTER, PICK_UP,
+                   RESIST, YIELD)
+    decision_kinds = (RESIST,)
 
     def __init__(self, config: MaDuelConfig = MaDuelConfig(), content: MaContent | None = None) -> None:
         self.config = config
@@ -144,12 +155,12 @@ class MaModule(BreathModule):
         if max_targets != 1:
             raise ValueError("Ma and Blade is a 1:1 duel (MA-001): exactly one enemy per fighter")
         slots = attack_slots(catalog)
-        orders: list[Order] = [("half_step", "close"), ("half_step", "open")]
+        orders: list[Order] = [(HALF_STEP, "close"), (HALF_STEP, "open")]
         if self.config.locations_offered:
-            orders += [("aim", slot, location.value) for slot in slots for location in Location]
-        orders += [("push_out",), ("slip_away",)] + [("empty_hand", move) for move in EMPTY_HAND_MOVES]
-        orders += [("slip_counter", slot) for slot in slots]
-        orders += [("pick_up",), ("resist",), ("yield",)]
+            orders += [(AIM, slot, location.value) for slot in slots for location in Location]
+        orders += [(PUSH_OUT,), (SLIP_AWAY,)] + [(EMPTY_HAND, move) for move in EMPTY_HAND_MOVES]
+        orders += [(SLIP_COUNTER, slot) for slot in slots]
+        orders += [(PICK_UP,), (RESIST,), (YIELD,)]
         self._orders = tuple(orders)
         return orders
 
@@ -199,7 +210,7 @@ class MaModule(BreathModule):
         flag, so it is cached on those: the legal mask asks for it on every decision.
         """
         kind = order[0]
-        if kind in ("aim", "slip_counter"):
+        if kind in _AIMED:
             technique: Technique | None = fighter.weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
             base = technique.cost
         else:
@@ -239,19 +250,19 @@ class MaModule(BreathModule):
 
     def _order_allowed(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         kind = order[0]
-        if kind in ("resist", "yield"):
+        if kind in _ANSWERS:
             return False
         data = state.ext[self.name]
         rung = data.ladder.rung
-        if kind in ("aim", "slip_counter"):
+        if kind in _AIMED:
             if ATTACK_SLOT_INDEX[order[1]] >= len(fighter.weapon.attacks) or not self.verdict(state, fighter).can_attack:
                 return False
-            if kind == "slip_counter" and data.counter_owed != fighter.seat:
+            if kind == SLIP_COUNTER and data.counter_owed != fighter.seat:
                 return False
-        elif kind == "half_step":
+        elif kind == HALF_STEP:
             if not half_step_allowed(data.ladder, DIRECTIONS[order[1]]):
                 return False
-        elif kind == "pick_up":
+        elif kind == PICK_UP:
             if not (data.injuries[fighter.seat].disarmed and Injuries.can_pick_up(rung)):
                 return False
         elif rung is not Rung.TSUBAZERIAI:
@@ -262,9 +273,9 @@ class MaModule(BreathModule):
                        order: Order) -> list[Modifier]:
         """A location designation +1 (MA-041); a leg wound +1 per half-step (MA-044)."""
         kind = order[0]
-        if kind == "aim":
+        if kind == AIM:
             return [("hit_location", LOCATION_COST)]
-        if kind == "half_step":
+        if kind == HALF_STEP:
             extra = state.ext[self.name].injuries[fighter.seat].half_step_extra()
             return [("leg_wound", extra)] if extra else []
         return []
@@ -278,17 +289,17 @@ class MaModule(BreathModule):
         state.pay(fighter, cost, ORDER_RULES.get(kind, "MA-G04"), what, modifiers)
         data = state.ext[self.name]
         target = state.target_in_slot(fighter, 0)
-        if kind == "half_step":
+        if kind == HALF_STEP:
             self._half_step(state, fighter, target, DIRECTIONS[order[1]], count)
-        elif kind == "aim":
+        elif kind == AIM:
             state.declare_attack(fighter, target, technique, extra={"location": LOCATIONS[order[2]]})
-        elif kind == "slip_counter":
+        elif kind == SLIP_COUNTER:
             data.counter_owed = -1
             state.declare_attack(fighter, target, technique, reserved_only=True, extra={"slip_counter": True})
-        elif kind == "pick_up":
+        elif kind == PICK_UP:
             fighter.weapon = fighter.sheet.weapon
             data.injuries[fighter.seat].pick_up(state.events, fighter.seat)
-        elif kind == "empty_hand":
+        elif kind == EMPTY_HAND:
             self._empty_hand(state, fighter, target, order[1])
         else:
             self._break_lock(state, fighter, kind)
@@ -303,7 +314,7 @@ class MaModule(BreathModule):
         data = state.ext[self.name]
         start = data.ladder.rung
         if not opponent.defeated and can_resist(opponent.energy):
-            state.push(Pending("resist", opponent.seat, (mover.seat, direction, count, int(start)), self))
+            state.push(Pending(RESIST, opponent.seat, (mover.seat, direction, count, int(start)), self))
             return
         after = take_half_step(data.ladder, mover.seat, direction, data.guards[mover.seat], state.events, state.round)
         self._moved(state, mover, direction, start, after)
@@ -317,16 +328,16 @@ class MaModule(BreathModule):
 
     def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
         """``resist`` needs 1 Energy left (MA-G01); ``yield`` is always possible."""
-        if order == ("yield",):
+        if order == _YIELD_ORDER:
             return True
-        return order == ("resist",) and can_resist(state.fighters[pending.seat].energy)
+        return order == _RESIST_ORDER and can_resist(state.fighters[pending.seat].energy)
 
     def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
         """Answer a half-step: yield (the ma moves) or resist (the MA-013 contest)."""
         mover_seat, direction, mover_energy, start = pending.context
         data = state.ext[self.name]
         mover, resister = state.fighters[mover_seat], state.fighters[pending.seat]
-        if order == ("yield",):
+        if order == _YIELD_ORDER:
             state.emit("MA-010", "yield", resister.seat, direction=direction)
             after = take_half_step(data.ladder, mover_seat, direction, data.guards[mover_seat], state.events,
                                    state.round)
@@ -367,10 +378,10 @@ class MaModule(BreathModule):
     def _break_lock(self, state: "BreathState", fighter: "Fighter", kind: str) -> None:
         """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
         data = state.ext[self.name]
-        attribute = "physique" if kind == "push_out" else "finesse"
+        attribute = "physique" if kind == PUSH_OUT else "finesse"
         modifiers = tuple(((attribute, getattr(f.sheet, attribute)), *state.check_modifiers(f))
                           for f in state.fighters)
-        contest = push_out if kind == "push_out" else slip_away
+        contest = push_out if kind == PUSH_OUT else slip_away
         outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, tuple(data.guards), state.round)
         if outcome.counterattack:
             data.counter_owed = fighter.seat

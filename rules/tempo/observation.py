@@ -23,18 +23,18 @@ from issoku.rules.tempo.actions import (
     TECHNIQUE_OF,
 )
 from issoku.rules.tempo.content import WEAPON_KINDS
+from issoku.rules.tempo.kinds import DECISION_KINDS
 
 if TYPE_CHECKING:
     from issoku.rules.tempo.loadout import Loadout
     from issoku.rules.tempo.state import TempoState
 
-_DECISIONS = 3
 _FLAGS = ("disarmed", "aimed", "loaded")
 _PROFILE = len(SKILL_NAMES) + 2 + len(WEAPON_KINDS) + 4
 _RANGE_SCALE = 24
 
 SPEC = ObservationSpec((
-    ("decision", _DECISIONS, 0.0, 1.0),            # one-hot act / react / counter when it is this seat's decision
+    ("decision", len(DECISION_KINDS), 0.0, 1.0),   # one-hot act / react / counter when it is this seat's decision
     ("turn", 2, 0.0, 1.0),                         # [it is my turn, I act first each round]
     ("self_health", 1, 0.0, 1.0),
     ("self_ap", 1, 0.0, 1.0),

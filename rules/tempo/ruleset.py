@@ -8,6 +8,7 @@ combat), the action table and the observation schema. ``new_initial_state`` star
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.rules.kernel import Dice, EventLog
@@ -15,7 +16,30 @@ from issoku.rules.tempo.actions import ACTION_NAMES
 from issoku.rules.tempo.content import DATA_DIR, UNARMED, Roster, load_roster
 from issoku.rules.tempo.loadout import Loadout, loadouts
 from issoku.rules.tempo.observation import SPEC
-from issoku.rules.tempo.state import DECISION_KINDS, TempoState
+from issoku.rules.tempo.kinds import DECISION_KINDS
+from issoku.rules.tempo.state import TempoState
+
+
+@dataclass(frozen=True)
+class TempoConfig:
+    """Options of a tempo duel (the table settings every gap default needs). Defaults: a formal duel,
+    fencer against knight, four squares apart (docs/rules/tempo.md)."""
+
+    fighters: tuple[str, str] = ("fencer", "knight")
+    """Two fighter names from the data (rules/tempo/data/fighters.toml), seat 0 first."""
+    initiator: int | None = None
+    """TP-021: the seat that started the fight (it starts On Guard, the other Off Guard); None: a formal
+    duel, both On Guard."""
+    start_distance: int = 4
+    """TP-G07: squares between the fighters at the start (1..``max_distance``)."""
+    round_limit: int = 30
+    """TP-G14: an undecided duel is cut off (a draw) after this many rounds."""
+    ap_per_round: int = 12
+    """TP-G05: the Action Points a fighter starts with and recovers up to."""
+    base_movement: int = 4
+    """TP-G07: Base Combat Movement, the squares one Move covers."""
+    max_distance: int = 12
+    """TP-G07: the farthest the fighters can stand apart."""
 
 
 class TempoDuel:
@@ -29,20 +53,12 @@ class TempoDuel:
     decision_kinds = DECISION_KINDS
     observation_spec = SPEC
 
-    def __init__(
-        self,
-        fighters: tuple[str, str] = ("fencer", "knight"),
-        *,
-        roster: Roster | None = None,
-        data_dir: Path | str = DATA_DIR,
-        initiator: int | None = None,
-        start_distance: int = 4,
-        round_limit: int = 30,
-        ap_per_round: int = 12,
-        base_movement: int = 4,
-        max_distance: int = 12,
-    ) -> None:
-        """``initiator``: the seat that started the fight (TP-021; None: a formal duel, both On Guard)."""
+    def __init__(self, config: TempoConfig = TempoConfig(), *, roster: Roster | None = None,
+                 data_dir: Path | str = DATA_DIR) -> None:
+        """The duel ``config`` describes, its fighters from ``roster`` (default: loaded from ``data_dir``)."""
+        fighters, initiator, start_distance = config.fighters, config.initiator, config.start_distance
+        round_limit, ap_per_round, base_movement = config.round_limit, config.ap_per_round, config.base_movement
+        max_distance = config.max_distance
         self.roster = roster if roster is not None else load_roster(data_dir)
         if len(fighters) != 2:
             raise ValueError("a duel needs exactly two fighters")
@@ -55,6 +71,7 @@ class TempoDuel:
             raise ValueError("start_distance must lie in 1..max_distance")
         if min(round_limit, ap_per_round, base_movement) < 1:
             raise ValueError("round_limit, ap_per_round and base_movement must be >= 1")
+        self.config = config
         self.fighters = tuple(fighters)
         self.initiator = initiator
         self.start_distance = start_distance

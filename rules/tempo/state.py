@@ -42,6 +42,7 @@ from issoku.rules.tempo.actions import (
     action,
 )
 from issoku.rules.tempo.content import UNARMED_KIND
+from issoku.rules.tempo.kinds import DECISION_KINDS
 from issoku.rules.tempo.observation import encode
 
 if TYPE_CHECKING:
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
     from issoku.rules.tempo.ruleset import TempoDuel
 
 ACT, REACT, COUNTER, OVER = range(4)
-DECISION_KINDS = ("act", "react", "counter")
 
 _MOVE_CLOSE, _MOVE_OPEN = action("proactive:move:close"), action("proactive:move:open")
 _CM_CLOSE, _CM_OPEN = action("proactive:combat_move:close"), action("proactive:combat_move:open")

@@ -12,6 +12,8 @@ from typing import Any, Optional
 
 import typer
 
+from issoku.rules.encounters.ruleset import EncounterConfig
+from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
 
 TRAIN_DEFAULTS = TrainConfig()  # what train does with an option left out; stdlib-only, so --help stays fast
@@ -62,30 +64,30 @@ def duel(
 @app.command("tempo-duel")
 def tempo_duel(
     seed: int = typer.Option(7, help="Seed of the duel's dice (the same seed gives the same duel)."),
-    fighter_a: str = typer.Option("fencer", "--a", help="Fighter of seat 0 (see rules/tempo/data/fighters.toml)."),
-    fighter_b: str = typer.Option("knight", "--b", help="Fighter of seat 1."),
+    fighter_a: str = typer.Option(TempoConfig.fighters[0], "--a", help="Fighter of seat 0 (see rules/tempo/data/fighters.toml)."),
+    fighter_b: str = typer.Option(TempoConfig.fighters[1], "--b", help="Fighter of seat 1."),
     agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: always_parry, feint_counter, heuristic."),
     agent_b: str = typer.Option("always_parry", help="Scripted agent of seat 1."),
-    start_distance: int = typer.Option(4, help="Squares between the fighters at the start (TP-G07)."),
+    start_distance: int = typer.Option(TempoConfig.start_distance, help="Squares between the fighters at the start (TP-G07)."),
     initiator: int = typer.Option(None, help="Seat that started the fight (TP-021): the other starts Off Guard; default: none (a formal duel, both On Guard)."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded tempo duel (003) between two scripted fighters and print its event log."""
     from issoku.envs import tempo_duel_v0
 
-    _play_duel("tempo-duel", lambda: tempo_duel_v0.make_ruleset((fighter_a, fighter_b), initiator,
-                                                                  start_distance=start_distance),
+    _play_duel("tempo-duel", lambda: tempo_duel_v0.make_ruleset(TempoConfig((fighter_a, fighter_b), initiator,
+                                                                            start_distance)),
                (agent_a, agent_b), ("tempo_",), seed, json_lines, lambda built: list(built.fighters))
 
 
 @app.command("encounter-duel")
 def encounter_duel(
     seed: int = typer.Option(7, help="Seed of the encounter's dice (the same seed gives the same fight)."),
-    fighter_a: str = typer.Option("kenshi", "--a", help="Archetype of seat 0 (see rules/encounters/data/archetypes.toml)."),
-    fighter_b: str = typer.Option("ono_brute", "--b", help="Archetype of seat 1."),
+    fighter_a: str = typer.Option(EncounterConfig.fighters[0], "--a", help="Archetype of seat 0 (see rules/encounters/data/archetypes.toml)."),
+    fighter_b: str = typer.Option(EncounterConfig.fighters[1], "--b", help="Archetype of seat 1."),
     agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: aggressive, defensive, heuristic, random."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of seat 1."),
-    start_distance: int = typer.Option(4, help="Squares of 5 ft between the fighters at the start (EN-G10)."),
+    start_distance: int = typer.Option(EncounterConfig.start_distance, help="Squares of 5 ft between the fighters at the start (EN-G10)."),
     data: Optional[Path] = typer.Option(None, help="A folder of encounter data files replacing the shipped ones; default: the shipped rules/encounters/data."),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
@@ -93,7 +95,7 @@ def encounter_duel(
     from issoku.envs import encounter_duel_v0
 
     _play_duel("encounter-duel", lambda: encounter_duel_v0.make_ruleset(
-        (fighter_a, fighter_b), start_distance=start_distance, data=None if data is None else str(data)),
+        EncounterConfig((fighter_a, fighter_b), start_distance), None if data is None else str(data)),
         (agent_a, agent_b), ("encounter_",), seed, json_lines, lambda built: list(built.fighters))
 
 
@@ -146,15 +148,24 @@ def replay(
     json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
-    """Play a scenario and print its event log, rule by rule."""
+    """Play a scenario and print its event log, rule by rule; a fight that breaks the file's expected events
+    or final decision is printed, then the first difference (exit status 1)."""
     from issoku.envs.replay import format_jsonl, format_text
+    from issoku.envs.scenario import ScenarioMismatch
     from issoku.evaluation.viewing import play_scenario
     from issoku.inputs import check_input_file, one_line_errors
 
+    mismatch = None
     with one_line_errors(f"replay {scenario}", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         check_input_file(scenario, "SCENARIO")
-        played = play_scenario(scenario, allow_imports=allow_imports)
+        try:
+            played = play_scenario(scenario, allow_imports=allow_imports)
+        except ScenarioMismatch as error:
+            played, mismatch = error.replay, error
     typer.echo(format_jsonl(played) if json_lines else format_text(played), nl=False)
+    if mismatch is not None:
+        typer.echo(f"replay {scenario}: {mismatch}", err=True)
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -427,6 +438,7 @@ def balance_report(
     for line in read_headlines(report):
         typer.echo(f"  {line}")
     typer.echo(f"report: {report}")
+    typer.echo(f"html: {report.with_suffix('.html')}")
 
 
 @app.command()

@@ -35,7 +35,10 @@ def one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename is not None and error.strerror:
         text = f"{error.filename}: {error.strerror}"
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return "; ".join(lines) or type(error).__name__
+    joined = ""
+    for n, line in enumerate(lines):  # a heading line ending in ':' runs on into its first item
+        joined += line if n == 0 else (" " if lines[n - 1].endswith(":") else "; ") + line
+    return joined or type(error).__name__
 
 
 @contextmanager

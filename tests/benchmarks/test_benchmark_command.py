@@ -19,3 +19,27 @@ def test_benchmark_command_runs_and_writes_every_section(tmp_path, capsys):
     assert set(results["memory_bytes"]) == set(ISSOKU_ENVS) | {"connect_four_v3", "tictactoe_v3"}
     assert any(t["target"].startswith("breath_duel_v0 AEC") for t in results["targets"])
     assert "| breath_duel_v0 |" in capsys.readouterr().out
+
+
+def test_the_play_section_times_a_checkpoint_one_at_a_time_and_batched(tmp_path):
+    path = tmp_path / "play.json"
+    main(["--quick", "--sections", "play", "--games", "4", "--json", str(path)])
+    results = json.loads(path.read_text())
+    labels = {row["label"] for row in results["rows"] if row["section"] == "play"}
+    assert {"checkpoint vs ma_heuristic, one at a time", "checkpoint vs ma_heuristic, batched",
+            "checkpoint vs itself, one at a time", "checkpoint vs itself, batched"} <= labels
+    assert any(t["target"].startswith("games/s, checkpoint vs itself, batched / one at a time")
+               for t in results["targets"])
+
+
+def test_instruction_counts_subtract_the_set_up_run(monkeypatch, tmp_path, capsys):
+    from benchmarks import instructions
+
+    counts = {0: (1_000_000, 0), 50: (1_000_000 + 52 * 7_000, 52)}  # whole episodes: 52 steps played
+    monkeypatch.setattr(instructions, "run_counted", lambda section, label, steps, warm=0: counts[steps])
+    monkeypatch.setattr(instructions, "available", lambda: True)
+    results = main(["--instructions", "--sections", "aec", "--steps", "50", "--json", str(tmp_path / "i.json")])
+    rows = results["instructions"]["aec"]
+    assert set(rows) == set(instructions.ROWS["aec"]) and "engine" not in results["instructions"]
+    assert all(row["instructions_per_step"] == 7_000 and row["steps"] == 52 for row in rows.values())
+    assert "| aec: breath_duel_v0 | 7,000 | 52 |" in capsys.readouterr().out

@@ -217,6 +217,7 @@ def test_br_g20_round_limit_is_a_draw():
 @pytest.mark.rule("BR-048")
 @pytest.mark.rule("BR-T17")
 @pytest.mark.rule("BR-A01")
+@pytest.mark.rule("BR-G22")
 def test_br_t17_zero_energy_cap_two_a_round_one_per_effect():
     state = scripted(ruleset(KENSHI_UNARMORED, RONIN), MISS)
     play(state, "kata:kiai")
@@ -258,10 +259,13 @@ def test_br_079_release_is_free_and_one_stance_at_a_time():
 
 @pytest.mark.rule("BR-062")
 @pytest.mark.rule("BR-009")
+@pytest.mark.rule("BR-G22")
 def test_br_062_kamuy_descent_widens_the_breath_for_the_round():
+    """The effect is the text's (BR-062), the price of 1 ours (BR-G22)."""
     state = scripted(ruleset(FighterSpec("wildman", 0), FighterSpec("kenshi", 1, finesse=0)), MISS * 5)
     play(state, "kata:kamuy_descent")
     assert state.fighters[0].limit == 7
+    assert [e.data["cost"] for e in events_of(state, "energy_spent")] == [1]
     play(state, *["attack:unarmed.strike"] * 5)  # 1 + 5 = 6 <= 7
     assert not events_of(state, "overload_check")
 

@@ -19,6 +19,9 @@ def test_every_shipped_technique_and_archetype_names_its_source():
     assert {a.source for a in catalog.archetypes.values()} == {"BR-G19"}
     assert {k: a.source for k, a in catalog.armors.items()} == {"none": "BR-G02", "swift_decision": "text",
                                                                 "medium": "BR-G02", "heavy": "BR-G02"}
+    assert {k: s.source for k, s in catalog.stances.items()} == {"spear_wall": "text", "guard_stance": "text",
+                                                                 "middle_guard": "BR-G14"}
+    assert {k.source for k in catalog.katas.values()} == {"BR-G22"}  # no seed prices a [Kata]
     printed = {key for key, t in catalog.techniques.items() if t.source == "text"}
     assert "unarmed.strike" not in printed and "unarmed.shove" not in printed  # 002 names shove, prices neither
     assert {"uchigatana.horizontal_cut", "zanbato.demon_cleave", "tanto.thrust"} <= printed

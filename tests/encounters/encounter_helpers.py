@@ -7,7 +7,7 @@ Jujutsu 3, ono 0k4 [Large], heavy armour +10/R5). ``duel`` prepends initiative f
 first (kenshi 5k3 on 9,9,9,1,1 = 27; brute 4k2 on 1,1,1,1 = 2).
 """
 
-from issoku.rules.encounters import EncounterDuel, action
+from issoku.rules.encounters import EncounterConfig, EncounterDuel, action
 from issoku.rules.kernel.dice import ScriptedDice
 
 SEAT_0_FIRST = [9, 9, 9, 1, 1, 1, 1, 1, 1]
@@ -15,7 +15,7 @@ SEAT_0_FIRST = [9, 9, 9, 1, 1, 1, 1, 1, 1]
 
 def duel(faces=(), *, fighters=("kenshi", "ono_brute"), start_distance=1, initiative=SEAT_0_FIRST, **settings):
     """A fresh encounter on scripted dice, at the first opening-stance decision."""
-    ruleset = EncounterDuel(fighters, start_distance=start_distance, **settings)
+    ruleset = EncounterDuel(EncounterConfig(fighters, start_distance=start_distance, **settings))
     return ruleset.new_initial_state(dice=ScriptedDice(list(initiative) + list(faces)))
 
 

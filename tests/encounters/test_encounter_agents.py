@@ -10,13 +10,13 @@ from issoku.agents.encounter_scripted import SCRIPTED, expected_total
 from issoku.agents.play import play_fight
 from issoku.agents.registry import make_policy
 from issoku.evaluation.head_to_head import head_to_head
-from issoku.rules.encounters import EncounterDuel
+from issoku.rules.encounters import EncounterConfig, EncounterDuel
 
 
 @pytest.mark.parametrize("name", ["encounter_aggressive", "encounter_defensive", "encounter_heuristic"])
 def test_each_scripted_fighter_plays_legal_moves_to_an_end(name):
     for fighters in (("kenshi", "ono_brute"), ("archer", "tonfa_monk")):
-        ruleset = EncounterDuel(fighters)
+        ruleset = EncounterDuel(EncounterConfig(fighters))
         for seed in range(5):
             state = play_fight(ruleset.new_initial_state(seed), [make_policy(name, seed=seed), make_policy(name)])
             assert state.current_seat() is None

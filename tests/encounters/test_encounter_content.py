@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from issoku.rules.encounters import EncounterDuel, load_catalog
+from issoku.rules.encounters import EncounterConfig, EncounterDuel, load_catalog
 from issoku.rules.encounters.content import DATA_DIR
 from issoku.rules.encounters.dice import Pool
 from issoku.rules.kernel import DataError
@@ -15,7 +15,7 @@ def test_shipped_data_loads_and_every_pair_builds():
     catalog = load_catalog()
     assert {"kenshi", "ono_brute", "yari_guard", "tonfa_monk", "archer", "bandit"} <= set(catalog.archetypes)
     for name in catalog.archetypes:
-        EncounterDuel((name, "kenshi"), catalog=catalog)
+        EncounterDuel(EncounterConfig((name, "kenshi")), catalog=catalog)
 
 
 @pytest.mark.rule("EN-T11", "EN-035", "EN-G06", "EN-G19")

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from issoku.envs import encounter_duel_v0
-from issoku.rules.encounters import ACTION_NAMES, EncounterDuel
+from issoku.rules.encounters import ACTION_NAMES, EncounterConfig, EncounterDuel
 from issoku.rules.encounters.actions import CODEC, ORDERS
 
 from tests.envs.mask_property import play_checking_masks
@@ -52,7 +52,7 @@ def test_masked_in_accepted_masked_out_rejected(seed, policy_seed, pair, focused
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 60))
 def test_a_clone_replays_the_same_future_and_observations_stay_in_bounds(seed, cut):
-    ruleset = EncounterDuel(start_distance=1)
+    ruleset = EncounterDuel(EncounterConfig(start_distance=1))
     state = ruleset.new_initial_state(seed)
     rng = np.random.default_rng(seed)
     for _ in range(cut):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +13,7 @@ from issoku.agents import RandomLegal
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.envs.errors import IllegalActionError
 from issoku.envs.single_agent import SingleAgentEnv
+from tests.evaluation.toy_env import race_v0
 
 from .toy_ruleset import ToyRace
 
@@ -122,17 +121,8 @@ def test_one_reset_seed_fixes_the_fights_and_the_opponents_choices():
     assert episode_log(3) != episode_log(4)
 
 
-def _race_env():
-    """The training tests' race_v0: a plain PettingZoo AEC env, not built on the adapter."""
-    path = Path(__file__).resolve().parents[1] / "training" / "race_env.py"
-    spec = importlib.util.spec_from_file_location("race_env_for_envs_tests", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.race_v0()
-
-
 def test_any_classic_aec_env_works_and_passes_the_checkers():
-    env = SingleAgentEnv(_race_env(), RandomLegal(seed=0))
+    env = SingleAgentEnv(race_v0(), RandomLegal(seed=0))  # the toy game: a plain PettingZoo AEC env, no adapter
     gymnasium_check_env(env, skip_render_check=True)
     observation, info = env.reset(seed=0)
     done = False

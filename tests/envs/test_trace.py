@@ -8,6 +8,7 @@ import pytest
 
 from issoku.envs.registry import make_env
 from issoku.envs.replay import format_jsonl
+from issoku.envs.teams import seat_teams
 from issoku.envs.trace import TraceError, replaying, trace
 from issoku.envs.viewer import render_html, rule_statements
 from issoku.evaluation.store import MatchStore
@@ -72,7 +73,8 @@ def test_a_replay_that_runs_out_of_actions_stops_there():
 
 def test_the_page_embeds_the_fight_so_no_string_can_close_the_script():
     fight, _ = trace_fight("tempo_duel_v0", 1, ["random"], {})
-    page = render_html(fight, title="</script><script>alert(1)</script>", rules={"TP-001": "</script><b>x</b>"})
+    rule = next(event["rule"] for frame in fight.frames for event in frame.events)
+    page = render_html(fight, title="</script><script>alert(1)</script>", rules={rule: "</script><b>x</b>"})
     assert page.count("</script>") == 2  # only the page's own two script elements close
     assert "<b>x</b>" not in page and "&lt;/script&gt;" in page
 
@@ -82,6 +84,16 @@ def test_rule_statements_come_from_the_repositorys_docs():
     assert statements and all(key.split("-")[0] in {"BR", "MA", "SP", "EN", "TP"} for key in statements)
     assert "MA-G01" in statements and "resist" in statements["MA-G01"]
     assert "Physique" in statements["BR-025"] and statements["BR-025"].endswith("(br.md)")  # docs/rules/reference
+    reference, decision = statements["BR-G04"].split("\n")  # the reference's text first, then the decision
+    assert "Wounds track" in reference and reference.endswith("(br.md)") and "tests/" not in reference
+    assert decision.startswith("Decision: ") and decision.endswith("(breath.md)")
+
+
+def test_a_page_embeds_the_statements_of_the_rules_its_fight_names_only():
+    fight, _ = trace_fight("tempo_duel_v0", 1, ["random"], {})
+    named = {event["rule"] for frame in fight.frames for event in frame.events}
+    page = json.loads(render_html(fight, title="t").split('id="data">', 1)[1].split("</script>", 1)[0])
+    assert set(page["rules"]) == named & set(rule_statements()) and named & set(rule_statements())
 
 
 def _random():
@@ -113,3 +125,26 @@ def test_rgb_array_frames_keep_one_size_through_an_episode_and_show_the_picture(
     assert len({frame.shape for frame in frames}) == 1 and frames[0].dtype == np.uint8 and frames[0].shape[2] == 3
     assert all((frame < 128).mean() > 0.005 for frame in frames)  # dark text on white
     assert not np.array_equal(frames[0], frames[-1])
+
+
+def test_a_stored_team_fight_replays_each_teams_decisions_to_its_members(tmp_path):
+    tournament = Tournament(lambda **kwargs: make_env("breath_skirmish_v0", **kwargs),
+                            (PolicySpec("random", _random()), PolicySpec("heur", _named("breath_heuristic"))),
+                            games_per_pair=2)
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        run_tournament(tournament, store, workers=0, progress=False)
+        records = list(store.records())
+    for record in records:
+        assert record.agents == ("team_0", "team_1")
+        fight, _ = trace_stored(tmp_path / "m.sqlite", record.key)
+        team = dict(zip(fight.agents, (f"team_{t}" for t in seat_teams(make_env("breath_skirmish_v0")))))
+        for seat, played in zip(record.agents, record.actions):
+            assert [frame.action for frame in fight.frames[1:] if team[frame.agent] == seat] == list(played)
+        assert {fight.returns[agent] for agent in fight.agents if team[agent] == "team_0"} == {record.returns[0]}
+
+
+def _named(name):
+    from issoku.agents.registry import POLICY_FACTORIES
+    from issoku.envs.registry import import_object
+
+    return import_object(POLICY_FACTORIES[name])

@@ -15,8 +15,9 @@ def test_report_only_from_an_existing_store(tmp_path):
     result = CliRunner().invoke(app, ["balance-report", "--no-play", "--db", str(tmp_path / "m.sqlite"),
                                       "--out", str(tmp_path / "out"), "--bootstrap", "20"])
     assert result.exit_code == 0, result.output
-    assert "report:" in result.output
+    assert "report:" in result.output and f"html: {tmp_path / 'out' / 'report.html'}" in result.output
     assert "### Ratings of policies" in (tmp_path / "out" / "report.md").read_text()
+    assert "<h3 id=\"ratings-of-policies\">Ratings of policies</h3>" in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_a_study_file_is_validated_with_file_and_field_in_the_error(tmp_path):

@@ -100,7 +100,8 @@ def test_bad_ladder_input_is_one_line_and_exit_2(snapshots, tmp_path):
             ([str(checkpoints[0]), "--out", str(tmp_path / "o"), "--suite", "no_such_suite"], "no such file"),
             ([str(checkpoints[0]), "--out", str(tmp_path / "o"), "--suite", str(root / "suite.toml"), "--target", "5",
               "--over", "ma_heuristic"], "not a reference"),
-            ([str(tmp_path / "none.zip"), "--out", str(tmp_path / "o"), "--suite", str(root / "suite.toml")], "not found")):
+            ([str(tmp_path / "none.zip"), "--out", str(tmp_path / "o"), "--suite", str(root / "suite.toml")],
+             "checkpoint " + str(tmp_path / "none.zip") + ": no such file")):
         result = runner.invoke(app, ["ladder", *arguments])
         assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, result.output
     result = runner.invoke(app, ["play", str(tmp_path), "--rung", "2"])

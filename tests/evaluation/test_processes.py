@@ -118,3 +118,26 @@ def test_sigkill_of_a_balance_report_leaves_no_worker_behind(tmp_path):
     assert len(workers) >= 2, "the report started no pool"
     time.sleep(1.0)  # workers past their start-up, playing
     assert not kill_and_list_survivors(report, workers), "balance-report's workers outlived it"
+
+
+THREADS = textwrap.dedent("""
+    import sys
+    from issoku.training.workers import worker_pool
+
+    def threads():
+        import torch
+        return torch.get_num_threads()
+
+    if sys.argv[1] == "before":
+        import torch  # imported in the parent: forked workers inherit it already initialized
+    with worker_pool(1, 1, torch_threads=1) as pool:
+        print(pool.submit(threads).result())
+""")
+
+
+def test_tournament_workers_run_torch_on_one_thread_imported_before_or_after_the_fork():
+    for when in ("before", "after"):
+        out = subprocess.run([sys.executable, "-c", THREADS, when], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "OMP_NUM_THREADS": "2"})
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["1"], (when, out.stdout)

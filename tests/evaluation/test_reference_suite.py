@@ -109,6 +109,19 @@ def test_the_shipped_suites_are_calibrated_for_every_reference():
         assert set(suite.reference_fingerprints) == set(suite.reference_names)
 
 
+def test_the_shipped_suites_were_calibrated_on_the_references_code_as_it_is():
+    """A reference whose code moved since calibration puts every benchmark off its scale (the command warns):
+    an edit to a scripted agent means `issoku benchmark --suite NAME --calibrate`, then the version decision."""
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.reference_suite import load_suite, shipped_suites
+
+    for name in shipped_suites():
+        suite = load_suite(name)
+        stale = [ref for ref in suite.reference_names
+                 if resolve_policy(ref).fingerprint != suite.reference_fingerprints[ref]]
+        assert stale == [], f"suite {name}: recalibrate, {stale} changed"
+
+
 def test_a_reference_edited_since_calibration_is_flagged(tmp_path):
     from issoku.evaluation.reference_suite import format_result, run_benchmark
     from issoku.evaluation.policies import resolve_policy
@@ -135,3 +148,14 @@ def test_a_policy_fingerprint_follows_its_code(tmp_path, monkeypatch):
     module.write_text("class Agent:\n    def __init__(self, seed=None):\n        self.greedy = True\n")
     edited = code_fingerprint(importlib.reload(sys.modules["my_agent_mod"]).Agent)
     assert first and edited and first != edited
+
+
+def test_a_reference_named_as_the_candidate_is_refused_with_the_way_that_works(tmp_path):
+    from typer.testing import CliRunner
+
+    from issoku.cli import app
+
+    result = CliRunner().invoke(app, ["benchmark", "ma_heuristic", "--suite", "breath_duel_v0",
+                                      "--db", str(tmp_path / "m.sqlite")])
+    assert result.exit_code == 2
+    assert "score it under another: issoku benchmark mine=ma_heuristic --suite breath_duel_v0" in result.output

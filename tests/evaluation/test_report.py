@@ -1,4 +1,5 @@
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -88,14 +89,45 @@ def test_a_breath_loadout_finding_names_the_project_decisions_that_drive_it():
            "(proposed, BR-G13), not by the seed text." in found[0]
 
 
+def test_a_tempo_loadout_finding_names_its_decisions_and_a_variant_names_none():
+    """Tempo's numbers are all project decisions (TP-G..); games on other data than the shipped files get no
+    drivers (the provenance modules read the shipped data, not the variant's)."""
+    from issoku.evaluation.report import headlines
+
+    records = []
+    for seed in range(40):
+        labels = ("knight", "fencer") if seed % 2 == 0 else ("fencer", "knight")
+        returns = [-1.0, -1.0]
+        returns[labels.index("knight") if seed % 8 < 6 else 1 - labels.index("knight")] = 1.0
+        records.append(make_record(("p", "p"), tuple(returns), seed=seed, labels=labels, loadout=f"lo{seed % 2}",
+                                   env_id="tempo_duel_v0"))
+    analysis = analyse(records, bootstrap=20)
+    found = [line for line in headlines(analysis, None, ()) if "loadout" in line]
+    assert "strongest loadout **knight**" in found[0]
+    assert "Driven by Endurance 3 (proposed, TP-G01; Health = 10 + 2 × Endurance, TP-G03), heavy armour " \
+           "rating 6 (proposed, TP-G02; soaks every Hit, TP-G03), not by the seed text." in found[0]
+    pooled = [line for line in headlines(analysis, None, (), data=None) if "loadout" in line]
+    assert "Driven by" not in pooled[0]  # versions pooled: no one data to name
+
+
+def test_a_variant_finding_names_the_variant_values_not_the_shipped_ones():
+    from issoku.evaluation.report import _driven_by
+
+    variant = Path(__file__).resolve().parents[1] / "data" / "variants" / "armour_tempo_medium"
+    assert "medium armour rating 4 " in _driven_by("tempo_duel_v0", "spearman", {})
+    assert "medium armour rating 8 " in _driven_by("tempo_duel_v0", "spearman", {"variant": str(variant)})
+    assert _driven_by("tempo_duel_v0", "spearman", {"variant": "/no/such/variant"}) == ""
+
+
 def test_env_ids_from_a_crafted_store_never_name_files_outside_out(tmp_path):
     crafted = [make_record(("a", "b"), (1.0, -1.0) if s % 2 else (-1.0, 1.0), seed=s, env_id="../../escaped")
                for s in range(6)]
     with MatchStore(tmp_path / "m.sqlite") as store:
         store.insert(crafted)
         write_report(store, tmp_path / "deep" / "out", bootstrap=10, progress=False)
-    written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*.png")}
+    written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file() and p.name != "m.sqlite"}
     assert written and all(p.parts[:2] == ("deep", "out") for p in written), written
+    assert any(p.name == "report.html" for p in written)
 
 
 def _duel(a: str, b: str, wins_of_a: int, games: int, env_id: str = "toy_v0") -> list:

@@ -46,6 +46,7 @@ def test_a_planted_exploit_is_headlined_with_its_field_and_loadout(tmp_path, var
     text = report.read_text()
     assert text.index("## What changed") < text.index("## Headlines")
     assert (tmp_path / "out" / "variant_figures.csv").exists()
+    assert first.split(": score")[0] in (tmp_path / "out" / "report.html").read_text()  # the same report as HTML
 
 
 def test_the_versions_stay_apart_in_the_store_and_the_base_is_reused(tmp_path):

@@ -1,9 +1,16 @@
-"""A tiny seeded two-player AEC game for the tournament tests (PettingZoo classic needs pygame, absent here).
+"""The tests' one toy game: take-away, a tiny two-player AEC env (PettingZoo classic needs pygame, absent here).
 
-Take-away: a pile of counters (size drawn from the seed); in turn, each player takes 1, 2 or 3; whoever
-takes the last counter wins (+1 / -1). The seed also draws who moves first. With ``max_moves`` the game
-is truncated (a draw, 0 / 0). Perfect play leaves a multiple of four, so a known-strong policy exists.
-Observations follow the classic ``{"observation", "action_mask"}`` convention.
+A pile of counters; in turn, each player takes 1, 2 or 3; whoever takes the last counter wins (+1 / -1).
+Perfect play leaves a multiple of four, so a known-strong policy exists, and the opponent's move can end
+the game (what the reward-crediting tests need). Observations follow the classic ``{"observation",
+"action_mask"}`` convention. Two ways to set it up, one game:
+
+* :func:`take_away_env` (``take_away_v0``, the tournament and evaluation tests): the pile's size
+  (``min_pile``..``max_pile``) and who moves first are drawn from the seed; the observation is
+  ``[pile, moves]``; with ``max_moves`` the game is truncated (a draw, 0 / 0).
+* :func:`race_v0` (the training tests): a race to ``target`` from ``start`` (the pile is ``target - start``),
+  ``player_0`` first; the observation is one-hot (the counters taken so far, then the observer's seat), so a
+  tiny network learns it.
 """
 
 from __future__ import annotations
@@ -19,32 +26,47 @@ ACTION_NAMES = ("take1", "take2", "take3")
 
 
 class TakeAwayEnv(AECEnv):
-    """Take-away (Nim with one pile), the last counter wins."""
+    """Take-away (Nim with one pile), the last counter wins.
 
-    metadata = {"name": "take_away_v0", "render_modes": [], "is_parallelizable": False}
+    ``pile``: a fixed pile, ``player_0`` first (else drawn from the seed in ``min_pile..max_pile``, and the
+    first mover too). ``one_hot``: observe one-hot over ``max_pile`` (the counters taken, then the seat)
+    instead of ``[pile, moves]``. ``named``: the env carries ``action_names`` (race_v0 does not, so the tests
+    see how an env without names is shown).
+    """
 
-    def __init__(self, min_pile: int = 9, max_pile: int = 21, max_moves: int | None = None) -> None:
+    metadata = {"name": "take_away_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, min_pile: int = 9, max_pile: int = 21, max_moves: int | None = None, *,
+                 pile: int | None = None, one_hot: bool = False, name: str = "take_away_v0", named: bool = True,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         self.min_pile, self.max_pile, self.max_moves = min_pile, max_pile, max_moves
+        self.fixed_pile, self.one_hot, self.render_mode = pile, one_hot, render_mode
+        self.metadata = {**TakeAwayEnv.metadata, "name": name}
         self.possible_agents = ["player_0", "player_1"]
-        self.action_names = ACTION_NAMES
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, float(max_pile), shape=(2,), dtype=np.float32),
+        if named:
+            self.action_names = ACTION_NAMES
+        shape = (max_pile + 3,) if one_hot else (2,)
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0 if one_hot else float(max_pile), shape=shape, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(3,), dtype=np.int8),
-        })
-        self._action_space = spaces.Discrete(3)
+        }) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(3) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
 
     def observation_space(self, agent):
-        return self._obs_space
+        return self.observation_spaces[agent]
 
     def action_space(self, agent):
-        return self._action_space
+        return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.pile = int(self._rng.integers(self.min_pile, self.max_pile + 1))
+        if self.fixed_pile is None:
+            self.pile = int(self._rng.integers(self.min_pile, self.max_pile + 1))
+        else:
+            self.pile = self.fixed_pile
         self.moves = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -52,14 +74,20 @@ class TakeAwayEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[int(self._rng.integers(2))]
+        self.agent_selection = self.agents[int(self._rng.integers(2)) if self.fixed_pile is None else 0]
         self.infos[self.agent_selection]["decision_kind"] = "take"
 
     def observe(self, agent):
         mask = np.zeros(3, dtype=np.int8)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask[: min(3, self.pile)] = 1
-        return {"observation": np.array([self.pile, self.moves], dtype=np.float32), "action_mask": mask}
+        if self.one_hot:
+            observation = np.zeros(self.max_pile + 3, dtype=np.float32)
+            observation[self.max_pile - self.pile] = 1
+            observation[self.max_pile + 1 + self.possible_agents.index(agent)] = 1
+        else:
+            observation = np.array([self.pile, self.moves], dtype=np.float32)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
@@ -67,7 +95,7 @@ class TakeAwayEnv(AECEnv):
             self._was_dead_step(action)
             return
         if not 0 <= action < min(3, self.pile):
-            raise ValueError(f"illegal take-away action {action} with {self.pile} left")
+            raise ValueError(f"illegal action {action}: take-away with {self.pile} left")
         self._cumulative_rewards[agent] = 0.0
         self.pile -= action + 1
         self.moves += 1
@@ -81,10 +109,19 @@ class TakeAwayEnv(AECEnv):
         self.infos = {a: {"decision_kind": "take" if a == other and self.pile else None} for a in self.agents}
         self._accumulate_rewards()
 
+    def render(self):
+        return f"{self.pile} left of {self.max_pile if self.fixed_pile is None else self.fixed_pile}"
+
 
 def take_away_env(**kwargs) -> TakeAwayEnv:
     """The env factory the tournaments get (picklable by reference)."""
     return TakeAwayEnv(**kwargs)
+
+
+def race_v0(target: int = 10, start: int = 0, render_mode: str | None = None) -> TakeAwayEnv:
+    """Take-away as the training tests play it: a race from ``start`` to ``target`` (see the module docstring)."""
+    return TakeAwayEnv(max_pile=target, pile=target - start, one_hot=True, name="race_v0", named=False,
+                       render_mode=render_mode)
 
 
 class Perfect:

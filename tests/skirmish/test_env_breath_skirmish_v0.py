@@ -143,7 +143,7 @@ def play_out(env, seed: int):
 
 
 def test_a_defeated_fighter_stays_and_the_team_reward_goes_to_every_member():
-    env = breath_skirmish_v0.env(SIZES["2v2"], round_limit=20)
+    env = breath_skirmish_v0.env(SIZES["2v2"])
     for seed in range(200):
         fell, final = play_out(env, seed)
         if fell and env.game_state.winner_side() is not None:

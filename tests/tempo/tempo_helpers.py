@@ -6,7 +6,7 @@ endurance 3, arming sword 4 AP d8, heavy armour 6/3, 16 Health). ``duel`` prepen
 15 and 3, so seat 0 always takes the first turn.
 """
 
-from issoku.rules.tempo import TempoDuel, action
+from issoku.rules.tempo import TempoConfig, TempoDuel, action
 from issoku.rules.kernel.dice import ScriptedDice
 
 SEAT_0_FIRST = [15, 3]
@@ -14,7 +14,7 @@ SEAT_0_FIRST = [15, 3]
 
 def duel(faces=(), *, fighters=("fencer", "knight"), start_distance=1, **settings):
     """A duel on scripted dice (initiative already scripted: seat 0 first)."""
-    ruleset = TempoDuel(fighters, start_distance=start_distance, **settings)
+    ruleset = TempoDuel(TempoConfig(fighters, start_distance=start_distance, **settings))
     return ruleset.new_initial_state(dice=ScriptedDice(SEAT_0_FIRST + list(faces)))
 
 

@@ -6,7 +6,7 @@ from issoku.agents.play import play_fight
 from issoku.agents.policy import RandomLegal
 from issoku.envs.adapter import legal_mask
 from issoku.agents.tempo_scripted import AlwaysParry, FeintCounter, Heuristic, read
-from issoku.rules.tempo import TempoDuel, action
+from issoku.rules.tempo import TempoConfig, TempoDuel, action
 from tempo_helpers import duel, kinds, play
 
 PAIRS = [("fencer", "knight"), ("knight", "fencer"), ("spearman", "knife_fighter"), ("brawler", "archer"),
@@ -22,7 +22,7 @@ def _decide(policy, state):
 @pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.__name__)
 def test_scripted_agents_play_whole_duels_legally(agent):
     for game, pair in enumerate(PAIRS * 4):
-        state = TempoDuel(pair, initiator=game % 2).new_initial_state(game, record_events=False)
+        state = TempoDuel(TempoConfig(pair, initiator=game % 2)).new_initial_state(game, record_events=False)
         play_fight(state, [agent(seed=game), RandomLegal(seed=game)] if game % 2 else
                    [RandomLegal(seed=game), agent(seed=game)])
         assert state.current_seat() is None
@@ -53,7 +53,7 @@ def test_feint_counter_feints_then_takes_the_plus_three_counter_attack():
 
 
 def test_feint_counter_uses_its_trick_against_always_parry():
-    state = TempoDuel(("fencer", "fencer")).new_initial_state(3)
+    state = TempoDuel(TempoConfig(("fencer", "fencer"))).new_initial_state(3)
     play_fight(state, [FeintCounter(seed=1), AlwaysParry(seed=2)])
     assert any(e["action"] == "ct:feint_counter_attack" for e in kinds(state, "counter_tempo"))
 
@@ -61,7 +61,7 @@ def test_feint_counter_uses_its_trick_against_always_parry():
 def test_heuristic_beats_random():
     wins = 0
     for game in range(60):
-        state = TempoDuel(PAIRS[game % len(PAIRS)]).new_initial_state(game, record_events=False)
+        state = TempoDuel(TempoConfig(PAIRS[game % len(PAIRS)])).new_initial_state(game, record_events=False)
         heuristic_seat = game % 2
         policies = [Heuristic(seed=game), RandomLegal(seed=game)]
         play_fight(state, policies if heuristic_seat == 0 else policies[::-1])

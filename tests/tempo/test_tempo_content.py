@@ -4,7 +4,7 @@ the file, the field and the reason."""
 import pytest
 
 from issoku.rules.kernel import DataError
-from issoku.rules.tempo import TempoDuel, load_roster
+from issoku.rules.tempo import TempoConfig, TempoDuel, load_roster
 from issoku.rules.tempo.actions import BY_WEAPON_TECHNIQUES
 from tempo_helpers import roster_with
 
@@ -13,7 +13,7 @@ def test_shipped_data_loads_and_every_pair_builds():
     roster = load_roster()
     assert {"fencer", "knight", "spearman", "knife_fighter", "brawler", "archer", "crossbowman"} <= set(roster.fighters)
     for name in roster.fighters:
-        TempoDuel((name, "knight"), roster=roster)
+        TempoDuel(TempoConfig((name, "knight")), roster=roster)
 
 
 @pytest.mark.rule("TP-G04")
@@ -27,7 +27,7 @@ def test_tp_g04_by_weapon_costs_with_overrides(tmp_path):
 
 @pytest.mark.rule("TP-G02", "TP-G03", "TP-G01")
 def test_tp_g02_g03_defences_and_health_from_skills_and_armour():
-    armed, disarmed = TempoDuel(("fencer", "knight")).loadouts[1]
+    armed, disarmed = TempoDuel(TempoConfig(("fencer", "knight"))).loadouts[1]
     assert (armed.combat_defence, armed.armoured_defence, armed.grapple_defence) == (1, 7, 3)
     assert armed.max_health == 16 and armed.armour_rating == 6
     assert disarmed.weapon.name == "unarmed" and disarmed.disarmed
@@ -62,14 +62,14 @@ def test_toml_syntax_error_is_a_data_error(tmp_path):
 
 def test_unknown_fighter_or_bad_settings_are_refused():
     with pytest.raises(ValueError, match="unknown fighter"):
-        TempoDuel(("fencer", "dragon"))
+        TempoDuel(TempoConfig(("fencer", "dragon")))
     with pytest.raises(ValueError, match="start_distance"):
-        TempoDuel(start_distance=0)
+        TempoDuel(TempoConfig(start_distance=0))
     with pytest.raises(ValueError, match="initiator"):
-        TempoDuel(initiator=2)
+        TempoDuel(TempoConfig(initiator=2))
 
 
 def test_fingerprint_follows_settings_and_data():
     assert TempoDuel().fingerprint == TempoDuel().fingerprint
-    assert TempoDuel().fingerprint != TempoDuel(round_limit=10).fingerprint
-    assert TempoDuel().fingerprint != TempoDuel(("knight", "fencer")).fingerprint
+    assert TempoDuel().fingerprint != TempoDuel(TempoConfig(round_limit=10)).fingerprint
+    assert TempoDuel().fingerprint != TempoDuel(TempoConfig(("knight", "fencer"))).fingerprint

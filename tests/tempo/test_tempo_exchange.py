@@ -3,7 +3,7 @@
 
 import pytest
 
-from issoku.rules.tempo import TempoDuel, counter_tempo_payment
+from issoku.rules.tempo import TempoConfig, TempoDuel, counter_tempo_payment
 from issoku.rules.tempo.actions import BOUND, COUNTER_TEMPO, ON_GUARD, PROACTIVE, REACTIVE, TECHNIQUES
 from issoku.rules.kernel.dice import ScriptedDice
 from tempo_helpers import bound, duel, kinds, last, legal_names, play, roster_with
@@ -39,7 +39,7 @@ def test_tp_006_dearer_replacement_pays_the_difference_in_play(tmp_path):
                                            "reach = 1\nap_by_action = { ct_parry = 5 }\n",
                          fighters="[fighters.duellist]\nweapon = 'heavy_sword'\narmour = 'none'\nmelee = 3\n"
                                   "ranged = 0\nwrestling = 1\nathletics = 2\ndefence = 2\nendurance = 2\n")
-    ruleset = TempoDuel(("duellist", "knight"), roster=roster, start_distance=1)
+    ruleset = TempoDuel(TempoConfig(("duellist", "knight"), start_distance=1), roster=roster)
     state = ruleset.new_initial_state(dice=ScriptedDice([15, 3, 16, 11]))
     play(state, "proactive:melee_attack", "react:counter_attack", "ct:parry")
     event = last(state, "counter_tempo")
@@ -124,7 +124,7 @@ def test_tp_046_ct_parry_stops_the_counter_attack():
 def test_tp_036_counter_attack_can_hit_both(tmp_path):
     novice = ("[fighters.novice]\nweapon = 'longsword'\narmour = 'none'\nmelee = 0\nranged = 0\nwrestling = 0\n"
               "athletics = 0\ndefence = 0\nendurance = 0\n")
-    ruleset = TempoDuel(("novice", "novice"), roster=roster_with(tmp_path, fighters=novice), start_distance=1)
+    ruleset = TempoDuel(TempoConfig(("novice", "novice"), start_distance=1), roster=roster_with(tmp_path, fighters=novice))
     state = ruleset.new_initial_state(dice=ScriptedDice([15, 3, 10, 10, 4, 5]))
     play(state, "proactive:melee_attack", "react:counter_attack", "pass")
     resolve = last(state, "resolve")

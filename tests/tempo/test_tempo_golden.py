@@ -10,7 +10,7 @@ import pytest
 from tests.golden import assert_matches_golden
 from issoku.agents.play import play_fight
 from issoku.agents.tempo_scripted import SCRIPTED
-from issoku.rules.tempo import TempoDuel
+from issoku.rules.tempo import TempoConfig, TempoDuel
 
 GOLDEN = Path(__file__).parent / "golden"
 FIGHTS = {
@@ -25,6 +25,6 @@ FIGHTS = {
 @pytest.mark.parametrize("name", sorted(FIGHTS))
 def test_golden_playthrough(name):
     fighters, agent_a, agent_b, seed, initiator = FIGHTS[name]
-    ruleset = TempoDuel(fighters, initiator=initiator, start_distance=6)
+    ruleset = TempoDuel(TempoConfig(fighters, initiator, start_distance=6))
     state = play_fight(ruleset.new_initial_state(seed), [SCRIPTED[agent_a](seed=seed), SCRIPTED[agent_b](seed=seed + 1)])
     assert_matches_golden(GOLDEN / f"{name}.jsonl", state.events)

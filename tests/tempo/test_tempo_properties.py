@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from issoku.rules.kernel import IllegalActionError
-from issoku.rules.tempo import TempoDuel, load_roster
+from issoku.rules.tempo import TempoConfig, TempoDuel, load_roster
 from issoku.rules.tempo.actions import PASS
 
 ROSTER = load_roster()
 PAIRS = sorted(product(ROSTER.fighters, repeat=2))
-RULESETS = {pair: TempoDuel(pair, roster=ROSTER) for pair in PAIRS}
+RULESETS = {pair: TempoDuel(TempoConfig(pair), roster=ROSTER) for pair in PAIRS}
 LOW, HIGH = TempoDuel().observation_spec.bounds()
 
 
@@ -54,7 +54,7 @@ def _invariants(state, legal):
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1),
        initiator=st.sampled_from([None, 0, 1]), start=st.integers(1, 12))
 def test_random_play_is_never_stuck_and_stays_in_bounds(pair, seed, choice_seed, initiator, start):
-    ruleset = TempoDuel(pair, roster=ROSTER, initiator=initiator, start_distance=start)
+    ruleset = TempoDuel(TempoConfig(pair, initiator, start), roster=ROSTER)
     state, _ = random_game(ruleset, seed, choice_seed, check=_invariants)
     assert state.is_terminal() != state.is_truncated()
     assert sum(state.returns()) == 0
@@ -90,8 +90,8 @@ def test_a_clone_plays_the_same_future(seed, choice_seed, cut):
 
 def test_event_log_is_identical_in_a_fresh_process():
     code = ("import numpy as np\n"
-            "from issoku.rules.tempo import TempoDuel\n"
-            "s = TempoDuel(('spearman', 'brawler')).new_initial_state(123)\n"
+            "from issoku.rules.tempo import TempoConfig, TempoDuel\n"
+            "s = TempoDuel(TempoConfig(('spearman', 'brawler'))).new_initial_state(123)\n"
             "rng = np.random.default_rng(9)\n"
             "while s.current_seat() is not None:\n"
             "    legal = s.legal_actions(); s.apply(legal[rng.integers(len(legal))])\n"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from issoku.rules.tempo import TempoDuel
+from issoku.rules.tempo import TempoConfig, TempoDuel
 from issoku.rules.tempo.actions import BOUND, OFF_GUARD, ON_GUARD
 from issoku.rules.kernel.dice import ScriptedDice
 from tempo_helpers import duel, kinds, last, legal_names, play
@@ -19,16 +19,16 @@ def test_tp_t01_twelve_ap_and_round_counter():
 
 @pytest.mark.rule("TP-002", "TP-G06")
 def test_tp_002_initiative_sets_the_turn_order():
-    ruleset = TempoDuel(("fencer", "knight"))
+    ruleset = TempoDuel(TempoConfig(("fencer", "knight")))
     state = ruleset.new_initial_state(dice=ScriptedDice([3, 15]))      # fencer 3 + 2, knight 15 + 1
     assert state.order == (1, 0) and state.current_seat() == 1
 
 
 @pytest.mark.rule("TP-G06")
 def test_tp_g06_initiative_tie_goes_to_higher_athletics_then_a_seeded_coin():
-    ruleset = TempoDuel(("fencer", "knight"))
+    ruleset = TempoDuel(TempoConfig(("fencer", "knight")))
     assert ruleset.new_initial_state(dice=ScriptedDice([10, 11])).order == (0, 1)   # 12 vs 12, athletics 2 > 1
-    mirror = TempoDuel(("fencer", "fencer"))
+    mirror = TempoDuel(TempoConfig(("fencer", "fencer")))
     state = mirror.new_initial_state(dice=ScriptedDice([10, 10, 2]))
     assert state.order == (1, 0)
     assert last(state, "initiative_coin")["actor"] == 1

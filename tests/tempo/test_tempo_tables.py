@@ -3,7 +3,7 @@
 import pytest
 
 from issoku.rules.kernel.dice import ScriptedDice
-from issoku.rules.tempo import TempoDuel
+from issoku.rules.tempo import TempoConfig, TempoDuel
 from issoku.rules.tempo import tables as t
 from issoku.rules.tempo.actions import TECHNIQUES
 from tempo_helpers import SEAT_0_FIRST, play, roster_with
@@ -122,7 +122,7 @@ def test_tp_t05_recover_stamina_in_play(tmp_path, result, regained, rule):
     every row from −14 up (the −20 row lies below any d20 and stays with the table test above)."""
     armour, fighter = LADEN
     roster = roster_with(tmp_path, armour=armour, fighters=fighter)
-    state = TempoDuel(("laden", "knight"), roster=roster, start_distance=1).new_initial_state(
+    state = TempoDuel(TempoConfig(("laden", "knight"), start_distance=1), roster=roster).new_initial_state(
         dice=ScriptedDice(SEAT_0_FIRST + [result + 15]))
     play(state, "pass")
     recover = [e.to_dict() for e in state.events if e.kind == "recover_stamina"][-1]

@@ -1,15 +1,13 @@
-"""Training tests run on race_v0 (tests/training/race_env.py), importable as ``race_env:race_v0``."""
+"""Training tests run on race_v0, the tests' one toy game set up as a race (tests/evaluation/toy_env.py)."""
 
-import sys
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository root, where ``tests.evaluation.toy_env`` imports from (a child process needs it on its path)."""
 
-RACE = "race_env:race_v0"
+RACE = "tests.evaluation.toy_env:race_v0"
 TINY = {"env_id": RACE, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 2, "net_arch": (32, 32),
         "eval_every": 0, "final_eval_episodes": 20, "progress_bar": False}
 """A config small enough for a few-second run."""

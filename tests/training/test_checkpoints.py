@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import HERE, RACE, TINY
+from conftest import RACE, ROOT, TINY
 
 from issoku.agents.checkpoint import CheckpointMismatchError, CheckpointPolicy, metadata_path, read_metadata
 from issoku.training.checkpoints import complete_checkpoints, latest_checkpoint
@@ -32,7 +32,7 @@ def issoku_train(run_dir: Path, *extra: str) -> subprocess.Popen:
                "--run-dir", str(run_dir), *extra]
     for key, value in settings.items():
         command += ["--set", f"{key}={value}"]
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     return subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

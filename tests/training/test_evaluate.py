@@ -13,7 +13,7 @@ from issoku.training.opponents import Opponent, OpponentPool
 
 
 def always_add_three(checkpoint: str) -> MaskablePPO:
-    """The checkpoint's model, rewired to prefer "add 3", which race_v0 masks out near the target."""
+    """The checkpoint's model, rewired to prefer "take 3", which race_v0 masks out near the target."""
     model = MaskablePPO.load(checkpoint, device="cpu")
     with torch.no_grad():
         model.policy.action_net.weight.zero_()

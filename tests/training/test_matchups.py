@@ -2,7 +2,7 @@
 
 import pytest
 from conftest import RACE
-from race_env import race_v0
+from tests.evaluation.toy_env import race_v0
 
 from issoku.training.make_env import env_identity
 from issoku.training.matchups import MatchupMixEnv, every_pairing
