@@ -170,7 +170,7 @@ class Defensive(BreathScripted):
 
     def defend(self, view: View, legal: list[int]) -> int:
         return (self.of_kind(legal, USE_RESERVED) or self.of_kind(legal, IMPROVISE)
-                or self.of_kind(legal, TAKE_HIT))[0]
+                or self.of_kind(legal, TAKE_HIT) or legal)[0]
 
 
 class Heuristic(Aggressive):
@@ -198,7 +198,7 @@ class Heuristic(Aggressive):
         improvise = self.of_kind(legal, IMPROVISE)
         if improvise and (view.incoming_critical or view.wounds <= 2):
             return min(improvise, key=self.cost)
-        return self.of_kind(legal, TAKE_HIT)[0]
+        return (self.of_kind(legal, TAKE_HIT) or improvise or legal)[0]  # a restricted mask may lack take_hit
 
 
 SCRIPTED = {"aggressive": Aggressive, "defensive": Defensive, "heuristic": Heuristic}

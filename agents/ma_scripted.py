@@ -37,6 +37,8 @@ the catalog; everything about the fight comes from the observation and the mask.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -273,7 +275,7 @@ class MaDefensive(MaScripted):
         wounds_in = 2 if view.incoming_critical else max(1, view.incoming_damage)
         if improvise and (view.incoming_critical or wounds_in >= view.breath.wounds):
             return min(improvise, key=fighter.cost)
-        return fighter.of_kind(ordered, TAKE_HIT)[0]
+        return (fighter.of_kind(ordered, TAKE_HIT) or improvise or ordered)[0]  # a restricted mask may lack it
 
 
 class MaDistanceKeeper(MaScripted):
@@ -363,10 +365,10 @@ class MaHeuristic(MaScripted):
         reserved = fighter.of_kind(ordered, USE_RESERVED)
         if reserved:
             return reserved[0]
-        take = fighter.of_kind(ordered, TAKE_HIT)[0]
+        taking = fighter.of_kind(ordered, TAKE_HIT)  # absent only from a restricted mask (restricted play)
         wounds_in = 2 if view.incoming_critical else max(1, view.incoming_damage)
         modifier = view.finesse + ASSUMED_SKILL - (2 if "face" in view.own_injuries else 0)
-        best, best_margin = take, 0.0
+        best, best_margin = (taking[0], 0.0) if taking else (ordered[0], -math.inf)
         for action in fighter.of_kind(ordered, IMPROVISE):
             technique = self._slots[action].technique
             chance = float(prob_check(modifier + technique.check_bonus, view.incoming_total))

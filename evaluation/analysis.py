@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from issoku.evaluation.metagame import Dominance, Equilibrium, dominated_strategies, nash_equilibrium, payoff_matrix
-from issoku.evaluation.metrics import (CompositionSpec, Decisiveness, Diversity, MatchupMatrix, SequenceUse,
-                                       decisiveness, first_mover_advantage, frequent_compositions, frequent_sequences,
-                                       matchup_matrix, seat_advantage, seat_balanced, strategy_diversity)
+from issoku.evaluation.metrics import (CompositionSpec, Decisiveness, Diversity, FirstMover, MatchupMatrix, SequenceUse,
+                                       balanced_first_mover, decisiveness, frequent_compositions, frequent_sequences,
+                                       matchup_matrix, seat_advantage, strategy_diversity)
 from issoku.evaluation.pairings import Games, Side, by_label, by_policy, games_between
 from issoku.evaluation.ratings import Ratings, rate
 from issoku.evaluation.records import MatchRecord
@@ -50,7 +50,8 @@ class BalanceAnalysis:
     agents: tuple[str, ...]
     by_policy: SideAnalysis | None
     by_loadout: SideAnalysis | None
-    first_mover: Proportion
+    first_mover: FirstMover
+    """The first mover's score from games balanced by move order (:func:`~issoku.evaluation.metrics.balanced_first_mover`)."""
     seats: tuple[Proportion, ...]
     decisiveness: Decisiveness
     diversity: list[Diversity]
@@ -99,10 +100,10 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
     if len(fingerprints) > 1:
         notes.append(f"matches were played under {len(fingerprints)} rules fingerprints (each loadout's fighters "
                      "are part of it, as any change of rules data is); they are analysed together.")
-    balanced = seat_balanced(records)
-    if not balanced:
-        notes.append("first mover: no game's loadout was also played with the seats swapped, so the first mover's "
-                     "figure mixes the seat with what each seat fields.")
+    first_mover = balanced_first_mover(records, confidence)
+    if first_mover.left_out:
+        notes.append(f"first mover: {first_mover.left_out} games left out: in their pairings one side always moved "
+                     "first, so they cannot tell moving first from being that side.")
     return BalanceAnalysis(
         env_id=env_ids.pop(), games=len(records), rules_fingerprints=fingerprints,
         loadouts=tuple(sorted({record.loadout for record in records})),
@@ -111,7 +112,7 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
         by_policy=_analyse_sides(records, by_policy, "policies", bootstrap, seed, confidence, notes),
         by_loadout=(_analyse_sides(records, by_label, "loadouts", bootstrap, seed, confidence, notes)
                     if any(any(record.seat_labels) for record in records) else None),
-        first_mover=first_mover_advantage(balanced or records, confidence),
+        first_mover=first_mover,
         seats=tuple(seat_advantage(records, seat, confidence) for seat in range(records[0].num_seats)),
         decisiveness=decisiveness(records, confidence),
         diversity=strategy_diversity(records, composition if has_compositions else None),

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
 from issoku.envs.registry import resolve_env
+from issoku.evaluation.findings import Thresholds
 from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names, load_study
 from issoku.training.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.match import rules_fingerprint
@@ -100,15 +101,22 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
     tournament = build_tournament(study)
     policy = config.policy or strongest_policy(store, study)
     base = {spec.name: spec for spec in tournament.policies}.get(policy) or resolve_policy(policy)
-    loadout = tournament.loadouts[0]
-    env = tournament.env_factory(**loadout.kwargs)
-    action_names = list(getattr(env.unwrapped, "action_names", ()))
-    env_id = str(env.metadata.get("name"))
-    env.close()
+    loadouts = tournament.loadouts[:config.loadouts] if config.loadouts else tournament.loadouts
+    tables = []
+    for loadout in loadouts:
+        env = tournament.env_factory(**loadout.kwargs)
+        tables.append(tuple(getattr(env.unwrapped, "action_names", ())))
+        env_id = str(env.metadata.get("name"))
+        env.close()
+    action_names = list(tables[0])
     if not action_names:
         raise ValueError(f"restricted play needs an env that names its actions (env.action_names); {env_id} does not")
-    records = [r for r in store.records(env_id=env_id, loadouts=[loadout.name]) if not is_restricted(r)]
-    restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition())
+    if any(table != tables[0] for table in tables):
+        raise ValueError(f"restricted play: the loadouts of {env_id} have different action tables; "
+                         "set restricted_play.loadouts to those that share one")
+    records = [r for r in store.records(env_id=env_id, loadouts=[lo.name for lo in loadouts]) if not is_restricted(r)]
+    restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition(),
+                           config.replies)
     if not restrictions:
         return TournamentRun(0, 0, 0)
     tuned = {}
@@ -116,13 +124,13 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | No
         number = {name: i for i, name in enumerate(action_names)}
         folder = store.path.parent / "fine_tuned"
         steps, stem = config.fine_tune_steps, Path(base.factory.path).stem
-        jobs = [FineTuneJob(tournament.env_factory, dict(loadout.kwargs), base.factory.path,
+        jobs = [FineTuneJob(tournament.env_factory, dict(loadouts[0].kwargs), base.factory.path,  # tuned in the first
                             tuple(number[name] for name in banned), steps, study.base_seed,
                             str(folder / f"{stem}-{_slug(banned)}-{steps}.zip"))
                 for banned in restrictions]
         paths = fine_tune_all(jobs, workers, progress)
         tuned = {banned: resolve_policy(path) for banned, path in zip(restrictions, paths)}
-    restricted = restricted_tournament(base, restrictions, action_names, tournament.env_factory, loadout,
+    restricted = restricted_tournament(base, restrictions, action_names, tournament.env_factory, loadouts,
                                        config.games, study.base_seed, tuned)
     return run_tournament(restricted, store, workers=workers, batch_size=batch_size, progress=progress)
 
@@ -200,11 +208,12 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
 def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: int | None = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
-                   progress: bool = True, pool_versions: bool = False) -> tuple[list[StudyRun], Path]:
+                   progress: bool = True, pool_versions: bool = False,
+                   thresholds: Thresholds = Thresholds()) -> tuple[list[StudyRun], Path]:
     """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
     ``composition`` overrides the studies' own composition specs for every env; ``pool_versions`` mixes
-    the rules versions the store holds (else each has its own section).
+    the rules versions the store holds (else each has its own section); ``thresholds`` set the headlines' verdicts.
     """
     for study in studies:
         check_study_plays(study, composition)
@@ -228,4 +237,4 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
         if composition is not None:
             compositions = {env_id: composition for env_id in store.env_ids()}
         return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
-                                  progress=progress, pool_versions=pool_versions)
+                                  progress=progress, pool_versions=pool_versions, thresholds=thresholds)

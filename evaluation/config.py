@@ -29,6 +29,8 @@ A study file (TOML) makes a report reproducible by anyone::
     games = 40                          # per restriction, seats swapped
     maneuvers = 8                       # the most used actions, each masked out in turn
     combos = 2                          # then the most used two-action combos
+    replies = 2                         # then the most used actions of every other decision kind
+    loadouts = 0                        # in the first N loadouts (0: every loadout)
     fine_tune_steps = 0                 # a checkpoint is first fine-tuned under each restriction
 
 Env names resolve through the env registry (``issoku.envs.registry``), policies as
@@ -118,13 +120,17 @@ class ComboTableConfig(BaseModel):
 
 
 class RestrictedPlayConfig(BaseModel):
-    """How the study runs its restricted-play battery (in its first loadout)."""
+    """How the study runs its restricted-play battery (in every loadout, or the first ``loadouts``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     policy: str | None = None
     games: int = Field(default=40, ge=2, le=MAX_GAMES)
     maneuvers: int = Field(default=8, ge=0)
     combos: int = Field(default=2, ge=0)
+    replies: int = Field(default=2, ge=0)
+    """Then this many of the most used actions of every other decision kind (defend, react, counter, resist...)."""
+    loadouts: int = Field(default=0, ge=0)
+    """The battery plays in the study's first this many loadouts (0: every loadout); the report names the rest."""
     fine_tune_steps: int = Field(default=0, ge=0, le=MAX_GAMES)
     """A checkpoint policy is first fine-tuned this many decisions under each restriction (0: never)."""
 

@@ -12,12 +12,14 @@ treats as a fractional count (a good approximation when draws are a minority).
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import norm
 
 from issoku.evaluation.pairings import Games
 from issoku.evaluation.records import MatchRecord
@@ -74,6 +76,71 @@ def first_mover_advantage(records: Iterable[MatchRecord], confidence: float = 0.
     """The first mover's score rate over all games: ½ means moving first is worth nothing."""
     scored = [record.score(record.first_seat) for record in records if record.first_seat is not None]
     return wilson(sum(scored), len(scored), confidence)
+
+
+@dataclass(frozen=True)
+class FirstMover:
+    """The first mover's score, balanced by move order: within each pairing of sides, the games where one side
+    moved first and those where the other did weigh alike, so a side that wins the initiative more often
+    (an initiative roll with a skill in it) does not lend the first mover its own strength.
+
+    ``score`` is the estimate (``successes`` = estimate × games, so ``value`` reads it) with a normal interval;
+    ``se`` its standard error (intervals at another level: :meth:`interval`); ``left_out`` the games of pairings
+    where only one side ever moved first (they cannot tell the seat from the side).
+    """
+
+    score: Proportion
+    se: float
+    left_out: int
+
+    def interval(self, confidence: float) -> tuple[float, float]:
+        """The score's normal interval at ``confidence``."""
+        z = float(norm.ppf(0.5 + confidence / 2.0))
+        value = self.score.value
+        return (max(0.0, value - z * self.se), min(1.0, value + z * self.se)) if self.score.n else (0.0, 1.0)
+
+
+def side_identity(record: MatchRecord, seat: int) -> tuple[str, str]:
+    """Who plays a seat: its policy and what it fields (its seat label; the seat itself when unlabelled, since an
+    unlabelled loadout fields the same fighter in the same seat every game)."""
+    label = record.seat_labels[seat] if len(record.seat_labels) > seat and record.seat_labels[seat] else f"seat {seat}"
+    return record.policies[seat], label
+
+
+def balanced_first_mover(records: Iterable[MatchRecord], confidence: float = 0.95) -> FirstMover:
+    """The first mover's score over games balanced by move order (see :class:`FirstMover`).
+
+    A pairing is the two sides (:func:`side_identity`) of a two-seat game; with identical sides (a mirror) its
+    games count as they are. Pairings weigh by their games; a pairing's estimate is the mean of its two
+    first-mover scores (side A first, side B first), its variance the sum of theirs over four (each smoothed by
+    a pseudo-win and a pseudo-loss, so a perfect record keeps a width).
+    """
+    strata: dict[tuple, dict[tuple, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for record in records:
+        if record.first_seat is None or record.num_seats != 2:
+            continue
+        sides = tuple(side_identity(record, seat) for seat in range(2))
+        pairing = tuple(sorted(sides))
+        strata[pairing][sides[record.first_seat]].append(record.score(record.first_seat))
+    estimates: list[tuple[int, float, float]] = []
+    left_out = 0
+    for pairing in sorted(strata):
+        orders = [strata[pairing][side] for side in sorted(strata[pairing])]
+        if len(orders) < 2 and pairing[0] != pairing[1]:
+            left_out += len(orders[0])
+            continue
+        means = [(sum(scores) + 1) / (len(scores) + 2) for scores in orders]
+        variance = sum(m * (1 - m) / (len(scores) + 2) for m, scores in zip(means, orders)) / len(orders) ** 2
+        estimate = sum(sum(scores) / len(scores) for scores in orders) / len(orders)
+        estimates.append((sum(map(len, orders)), estimate, variance))
+    n = sum(games for games, _, _ in estimates)
+    if not n:
+        return FirstMover(Proportion(0.0, 0, 0.0, 1.0), math.inf, left_out)
+    value = sum(games * estimate for games, estimate, _ in estimates) / n
+    se = math.sqrt(sum((games / n) ** 2 * variance for games, _, variance in estimates))
+    result = FirstMover(Proportion(value * n, n, 0.0, 1.0), se, left_out)
+    low, high = result.interval(confidence)
+    return FirstMover(Proportion(value * n, n, low, high), se, left_out)
 
 
 def seat_advantage(records: Iterable[MatchRecord], seat: int = 0, confidence: float = 0.95) -> Proportion:

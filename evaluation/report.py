@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from types import MappingProxyType
 from pathlib import Path
@@ -22,14 +22,18 @@ from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
+from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
+from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
+                                        score_finding)
 from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, SequenceUse
 from issoku.evaluation.pairings import Side, by_label, by_policy
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
-from issoku.evaluation.restricted import COMBO, RestrictionResult, is_restricted, restriction_results
+from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
+                                          restriction_results)
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
@@ -47,12 +51,6 @@ def _pct(p: Proportion) -> str:
     if not p.n:
         return "n/a"
     return f"{p.value:.1%} [{p.low:.1%}, {p.high:.1%}] (n={p.n})"
-
-
-def _listing(items: Sequence[str], most: int = 6) -> str:
-    """The first ``most`` items, then how many more."""
-    shown = ", ".join(items[:most])
-    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -115,8 +113,8 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     env = analysis.env_id
     lines = [f"## {env}", "",
              f"{analysis.games} games; policies: {', '.join(analysis.policies)}; "
-             f"loadouts: {_listing(analysis.loadouts)}; rules fingerprints (fighters included): "
-             f"{_listing([f'`{fp[:16]}`' for fp in analysis.rules_fingerprints])}.", ""]
+             f"loadouts: {listing(analysis.loadouts)}; rules fingerprints (fighters included): "
+             f"{listing([f'`{fp[:16]}`' for fp in analysis.rules_fingerprints])}.", ""]
     lines += [f"> {note}" for note in analysis.notes] + ([""] if analysis.notes else [])
     if analysis.by_policy is not None:
         lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{file_stem(env)}_policies", out_dir)
@@ -125,7 +123,7 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     d = analysis.decisiveness
     lines += ["### Initiative and decisiveness", ""]
     lines += _table(["measure", "rate [interval] (n)"],
-                    [("first mover's score", _pct(analysis.first_mover))]
+                    [("first mover's score (balanced by move order)", _pct(analysis.first_mover.score))]
                     + [(f"score of seat {agent}", _pct(p)) for agent, p in zip(analysis.agents, analysis.seats)]
                     + [("draws", _pct(d.draws)), ("timeouts (truncated)", _pct(d.timeouts))])
     lines += [f"Game length: mean {d.mean_length:.1f}, median {d.median_length:.0f} decisions.", "",
@@ -213,8 +211,10 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
     return lines
 
 
-def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: Path) -> list[str]:
-    """Restricted play: the win-rate drop of each restriction, table and bars."""
+def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: Path,
+                       covered: Sequence[str] = ()) -> list[str]:
+    """Restricted play: the win-rate drop of each restriction, table and bars; ``covered`` says what the battery
+    covered of the base policy's play (:func:`~issoku.evaluation.restricted.battery_coverage`)."""
     labels = [COMBO.join(r.banned) for r in results]
     drop = np.array([r.drop for r in results])
     low = np.array([r.drop_interval[0] for r in results])
@@ -224,20 +224,50 @@ def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: 
     lines = ["### Restricted play", "",
              f"{results[0].base} with one action (or a two-action combo, `a>b`: b never right after a) masked out, "
              "against itself unrestricted, seats swapped. Drop = ½ − the restricted score; a big drop marks "
-             "a load-bearing maneuver, a drop near 0 one the policy can do without.", ""]
+             "a load-bearing maneuver, a drop near 0 one the policy can do without, a negative drop one whose loss "
+             "helps it (it plays the move to its own harm). Intervals here are uncorrected; the headlines correct "
+             "them for the number of effects tested.", ""]
+    lines += [f"Coverage: {line}" for line in covered] + ([""] if covered else [])
     lines += _table(["masked out", "win-rate drop [interval]", "restricted score (n)"],
                     [(label, f"{r.drop:+.3f} [{r.drop_interval[0]:+.3f}, {r.drop_interval[1]:+.3f}]",
                       _pct(r.score)) for label, r in zip(labels, results)])
     return lines + [f"![restricted play]({png.name})", ""]
 
 
+def coverage_section(cover: Coverage) -> list[str]:
+    """Content coverage: each content item's share of the decisions and of the games, and what no agent used."""
+    lines = ["### Content coverage", "",
+             "How often the field of agents used each content item of the rules (the ruleset's content hook maps "
+             "every action of its table to the items it exercises: a technique however it is played, a defence "
+             "however it is used, a stance, a hit location, a reply...), from the games' recorded actions "
+             f"({cover.games} games, {cover.decisions} decisions; restricted-play games left out). An item no agent "
+             "used is **untested by play**: no finding of this report speaks about it.", ""]
+    if not cover.universe:
+        lines += ["> The rules of these games could not be rebuilt from the store (an env that is not registered), "
+                  "so only the items seen in play are listed and none can be called untested.", ""]
+    lines += _table(["category", "items", "used", "untested", "share of decisions"],
+                    [(name, items, used, items - used, f"{share:.1%}") for name, items, used, share in cover.categories()])
+    used = sorted((u for u in cover.uses if u.decisions), key=lambda u: (u.category, -u.decisions, u.item))
+    lines += _table(["item", "decisions (share)", "games (share)", "most use by"],
+                    [(u.item, f"{u.decisions} ({u.decision_share:.1%})", f"{u.games} ({u.game_share:.0%})",
+                      ", ".join(f"{name} {count}" for name, count in u.users[:3])) for u in used])
+    untested = cover.untested()
+    if untested:
+        lines += [f"**Untested by play** ({len(untested)} of {len(cover.uses)} items): "
+                  + ", ".join(f"`{u.item}`" for u in untested) + ".", ""]
+    elif cover.universe:
+        lines += ["Every content item was used in play.", ""]
+    return lines
+
+
 def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] | None = None,
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
                  compositions: Mapping[str, CompositionSpec] | None = None,
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
-                 pool_versions: bool = False, html: bool = True) -> Path:
+                 pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
+    ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.findings`).
     With ``html``, also ``report.html`` (:mod:`issoku.evaluation.html_report`): the same report, its tables
     sortable, each headline linked to replay pages of the games that show it, written to ``games/``.
 
@@ -270,20 +300,33 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
+        ruleset = build_ruleset(records)
+        cover = coverage(records, content_map(ruleset) if ruleset is not None else None)
+        lines += coverage_section(cover)
         if table is not None:
             lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
         restricted_records = [record for record in stored if is_restricted(record)]
         restricted = restriction_results(restricted_records, confidence)
         if restricted:
-            lines += restricted_section(restricted, group.label, out_dir)
-        for finding in findings(analysis, table, restricted, data=_data_keywords(group)):
-            summary.append(f"- {finding.text}")
-            examples[finding.text] = finding.games(records, restricted_records, compositions.get(env))
-            captions[finding.text] = finding.shows
+            lines += restricted_section(restricted, group.label, out_dir,
+                                        battery_coverage(records, restricted_records))
+        found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
+                                confidence=confidence, records=records,
+                                fielded=fielded_content(records) if table is not None else None,
+                                restricted_records=restricted_records)
+        for finding in found:
+            text = finding.line(thresholds)
+            summary.append(f"- {text}")
+            examples[text] = finding.games(records, restricted_records, compositions.get(env))
+            captions[text] = finding.shows
+        summary += [f"- {line}" for line in notes + coverage_headline(group.label, cover)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
-             f"bootstrap: {bootstrap} resamples, seed {seed}.", "", HEADLINES, ""] + summary + [""]
+             f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
+             "Headlines are the effects whose corrected interval excludes zero (Bonferroni over each section's "
+             "effects); the rest are listed as not significant, never as winners.", "",
+             HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
     path.write_text("\n".join(intro + lines))
     if html:
@@ -308,55 +351,149 @@ def _data_keywords(group: VersionGroup) -> dict[str, object] | None:
     return {key: first[key] for key in DATA_KEYWORDS if first.get(key) is not None}
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One headline: its text, and how to pick the stored games that show it (none for the first mover) and
-    what they are."""
+def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
+             data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
+             confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
+             restricted_records: Sequence[MatchRecord] = (), most: int = 3) -> tuple[list[Finding], list[str]]:
+    """The findings a designer reads first, each with its verdict, severity, the agents behind it and the games
+    that show it: the strongest side of each kind (shown by its most lopsided wins), the first mover, the
+    restrictions that hurt (games they decided) or help most (effects whose Bonferroni-corrected interval excludes
+    zero), the top combo of a fielded weapon (games that played it); then the lines that follow them: what was
+    not measured, combos not headlined, and one line for what was not significant.
 
-    text: str
-    pick: Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[Example]] | None
-    shows: str = ""
-
-    def games(self, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
-              composition: CompositionSpec | None) -> list[Example]:
-        """The example games among ``records`` (ordinary games) and ``restricted`` (restricted play)."""
-        return self.pick(records, restricted, composition) if self.pick is not None else []
-
-
-def findings(analysis: BalanceAnalysis, table: ComboTable | None,
-             restricted: Sequence[RestrictionResult],
-             data: Mapping[str, object] | None = SHIPPED_DATA) -> list[Finding]:
-    """One finding per line a designer reads first: strongest and dominant sides (shown by their most lopsided
-    wins), initiative, the top combo (the games that played it), the biggest restricted-play drop (games it
-    decided). ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions
-    pooled, so none), whose provenance the strongest loadout's line names."""
+    ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions pooled, so
+    none), whose provenance the strongest loadout's finding names. ``records`` (the section's games) name the
+    agents; ``fielded`` (content keys the loadouts field) keeps a combo no loadout can play out of the headlines.
+    """
     env = analysis.env_id
-    found = []
-    for sides, what, side in ((analysis.by_policy, "policy", by_policy), (analysis.by_loadout, "loadout", by_label)):
-        if sides is not None:
-            ratings = sides.ratings
-            best = ratings.ranked()[0]
-            dominant = [sides.matchups.names[i] for i in sides.matchups.dominant()]
-            shown = dominant[0] if dominant else ratings.names[best]
-            found.append(Finding(
-                f"{env}: strongest {what} **{ratings.names[best]}** ({ratings.elo[best]:+.0f} Elo "
-                f"[{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]); dominant: "
-                f"{', '.join(dominant) if dominant else 'none'}."
-                + (_driven_by(env, ratings.names[best], data) if what == "loadout" else ""),
-                partial(_lopsided, side, shown), f"{shown}'s most lopsided wins"))
-    found.append(Finding(f"{env}: first mover's score {_pct(analysis.first_mover)}.", None))
-    if table is not None and table.suspicious(1):
-        cell, ratio = table.suspicious(1)[0]
-        found.append(Finding(f"{env}: most suspicious combo **{cell.name}** at {cell.rung}: "
-                             f"{cell.wounds_per_energy:.2f} Wounds per Energy ({ratio:.2f}× the median composition).",
-                             None if cell.aim else partial(_combo, cell.composition), "games that played it"))
-    if restricted:
-        top = restricted[0]
-        low, high = top.drop_interval
-        found.append(Finding(f"{env}: {top.base} loses most without **{COMBO.join(top.banned)}** "
-                             f"(win-rate drop {top.drop:+.3f} [{low:+.3f}, {high:+.3f}]).", partial(_decided, top),
-                             "games it decided"))
-    return found
+    everyone = agent_kinds(analysis.policies)
+    sides: list[Finding] = []
+    heads: list[Finding] = []  # the strongest side against the runner-up: separates a winner from a tie
+    named: list[tuple[str, str, str]] = []
+    for side, what, pairing in ((analysis.by_policy, "policy", by_policy), (analysis.by_loadout, "loadout", by_label)):
+        if side is None:
+            continue
+        ratings, matchups = side.ratings, side.matchups
+        best, runner = ratings.ranked()[:2]
+        name, second = ratings.names[best], ratings.names[runner]
+        dominant = [matchups.names[i] for i in matchups.dominant()]
+        shown = dominant[0] if dominant else name
+        labelled = policies_of(r for r in records or () if any(r.seat_labels)) or analysis.policies
+        detail = (f" ({ratings.elo[best]:+.0f} Elo [{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]; "
+                  f"dominant: {', '.join(dominant) if dominant else 'none'})"
+                  + (_driven_by(env, name, data) if what == "loadout" else ""))
+        sides.append(score_finding(env, f"{what} **{name}** against the field", float(matchups.scores[best].sum()),
+                                   int(matchups.games[best].sum()),
+                                   everyone if what == "policy" else agent_kinds(labelled), detail,
+                                   pick=partial(_lopsided, pairing, shown), shows=f"{shown}'s most lopsided wins"))
+        met = int(matchups.games[best, runner])
+        heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]), met,
+                                   "", f" (n={met})"))
+        named.append((what, name, second))
+    first = analysis.first_mover
+
+    def first_interval(level: float) -> tuple[float, float]:
+        low, high = first.interval(level)
+        return low - 0.5, high - 0.5
+
+    firsts = [Finding(env, "first mover's score (games balanced by move order)", first.score.value - 0.5,
+                      *first_interval(confidence), everyone, f" (n={first.score.n})", first_interval)
+              ] if first.score.n else []
+    restricted_agents = agent_kinds(policies_of(restricted_records)) if restricted_records else everyone
+    drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
+                           result.score.n, restricted_agents,
+                           f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
+                           pick=partial(_decided, result), shows="games it decided")
+             for result in restricted]
+    family = corrected(sides + heads + firsts + drops, confidence)
+    cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
+    sides, heads, firsts, drops = family[:cut[0]], family[cut[0]:cut[1]], family[cut[1]:cut[2]], family[cut[2]:]
+    for i, (head, (what, name, second)) in enumerate(zip(heads, named)):
+        ratio = (f"{head.effect + 0.5:.1%} [{head.low + 0.5:.1%}, {head.high + 0.5:.1%}]"
+                 if head.detail != " (n=0)" else "they never met")
+        if head.significant:
+            subject = f"strongest {what} **{name}** (beats runner-up {second}: {ratio}); against the field"
+        else:  # not separated from the runner-up: a tie, never a winner
+            subject = (f"no single strongest {what}: **{name}** and **{second}** are not separated (head-to-head "
+                       f"{ratio}); {name} against the field")
+        sides[i] = replace(sides[i], subject=subject)
+    found = [f for f in sides + firsts if f.significant]
+    quiet = [f for f in sides + firsts + drops if not f.significant]
+    hurts = sorted((f for f in drops if f.significant and f.effect > 0), key=lambda f: -f.effect)
+    helps = sorted((f for f in drops if f.significant and f.effect < 0), key=lambda f: f.effect)
+    found += [replace(f, subject=f.subject.replace(" without ", " loses without ", 1) + " (win-rate drop)")
+              for f in hurts[:most]]
+    found += [replace(f, subject=f.subject.replace(" without ", " plays better without ", 1) + " (win-rate drop)",
+                      pick=None, shows="")  # the games a restriction decided are its losses: none show a gain
+              for f in helps[:most]]
+    notes = []
+    if not first.score.n and first.left_out:
+        notes.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
+                     f"({first.left_out} games), so moving first cannot be told from being that side.")
+    more = len(hurts[most:]) + len(helps[most:])
+    if more:
+        notes.append(f"{env}: {more} more significant restrictions (see Restricted play).")
+    if table is not None:
+        combo, skipped = _combo_finding(env, table, fielded)
+        found += [combo] if combo is not None else []
+        notes += skipped
+    if quiet:
+        notes.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
+                     "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
+                     + (f"; and {len(quiet) - 6} more" if len(quiet) > 6 else "") + ".")
+    return found, notes
+
+
+def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
+              data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
+              confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
+              restricted_records: Sequence[MatchRecord] = ()) -> list[str]:
+    """The headline lines of one env section: each of :func:`findings`' findings as a line with its verdict,
+    then the lines that follow them (the arguments are :func:`findings`')."""
+    found, notes = findings(analysis, table, restricted, data=data, thresholds=thresholds, confidence=confidence,
+                            records=records, fielded=fielded, restricted_records=restricted_records)
+    return [finding.line(thresholds) for finding in found] + notes
+
+
+def _quiet(finding: Finding, thresholds: Thresholds) -> str:
+    """A not-significant finding in a few words with its verdict (balanced, or undetermined: more games would tell)."""
+    return (f"{finding.subject.replace('**', '')} {points(finding.effect, True)} pts "
+            f"[{points(finding.low, True)}, {points(finding.high, True)}] ({finding.verdict(thresholds)})")
+
+
+def _combo_finding(env: str, table: ComboTable, fielded: set[str] | None) -> tuple[Finding | None, list[str]]:
+    """The most suspicious combo of a weapon some loadout fields (exact, or Monte Carlo with a ±1.96 se band;
+    judged against the combo thresholds), shown by the games that played it; and a line naming the weapons no
+    loadout fields, whose combos are skipped."""
+    ranked = table.suspicious()
+    skipped = sorted({cell.weapon for cell, _ in ranked if fielded is not None and cell.weapon not in fielded})
+    playable = [(cell, ratio) for cell, ratio in ranked if fielded is None or cell.weapon in fielded]
+    finding = None
+    if playable:
+        cell, ratio = playable[0]
+        spread = 1.96 * cell.wounds_se / cell.wounds if cell.wounds and not cell.exact else 0.0
+        finding = Finding(env, f"most suspicious combo **{cell.name}** at {cell.rung}", ratio, ratio * (1 - spread),
+                          ratio * (1 + spread), "no",
+                          f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
+                          + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}")
+                          + "; the engine's expectation against a fixed defender)", kind="ratio",
+                          pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it")
+    notes = [f"{env}: combos of weapons no stored loadout fields are not headlined: {', '.join(skipped)}."] \
+        if skipped else []
+    return finding, notes
+
+
+def coverage_headline(env: str, cover: Coverage) -> list[str]:
+    """One line: how much of the content no agent used (the findings cannot speak about it)."""
+    untested = cover.untested()
+    if not cover.universe or not untested:
+        return []
+    by_category: dict[str, int] = {}
+    for use in untested:
+        by_category[use.category] = by_category.get(use.category, 0) + 1
+    return [f"{env}: coverage: {len(untested)} of {len(cover.uses)} content items untested by play (no agent used "
+            f"them, so no finding speaks about them): "
+            + ", ".join(f"{category} {count}" for category, count in sorted(by_category.items())) + "."]
 
 
 def _lopsided(side: Side, name: str, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
@@ -372,13 +509,6 @@ def _combo(combo: tuple[str, ...], records: Sequence[MatchRecord], restricted: S
 def _decided(result: RestrictionResult, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
              composition: CompositionSpec | None) -> list[Example]:
     return decided_games(restricted, result)
-
-
-def headlines(analysis: BalanceAnalysis, table: ComboTable | None,
-              restricted: Sequence[RestrictionResult],
-              data: Mapping[str, object] | None = SHIPPED_DATA) -> list[str]:
-    """The headline lines of one env's section (:func:`findings`)."""
-    return [finding.text for finding in findings(analysis, table, restricted, data)]
 
 
 def _driven_by(env: str, loadout: str, data: Mapping[str, object] | None) -> str:

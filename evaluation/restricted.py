@@ -105,26 +105,35 @@ class Restricted:
 
 
 def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[str], maneuvers: int = 8,
-            combos: int = 2, spec: CompositionSpec | None = None) -> list[tuple[str, ...]]:
+            combos: int = 2, spec: CompositionSpec | None = None, replies: int = 0) -> list[tuple[str, ...]]:
     """The restrictions to test: the ``maneuvers`` actions of the action table ``policy`` plays in most games,
-    then its ``combos`` most used pairs of consecutive actions (each counted once per game).
+    then its ``combos`` most used pairs of consecutive actions (each counted once per game), then, for every
+    decision kind it met that none of those touches (a defence, a reply, a counter, a resist...), the ``replies``
+    most used actions of that kind: the battery covers every kind of decision, not only the main one.
 
-    With ``spec`` only the maneuvers of a composition count (decisions of its kind, closers left out):
-    answers such as taking a hit are not choices a designer can take away.
+    With ``spec`` the maneuvers and combos are those of a composition (decisions of its kind); its closers are
+    never restricted.
     """
     known = set(action_names) - set(spec.closing if spec else ())
     singles: Counter[str] = Counter()
     pairs: Counter[tuple[str, str]] = Counter()
+    by_kind: dict[str, Counter[str]] = {}
     for record in records:
         for seat, name in enumerate(record.policies):
             if name == policy:
-                actions = [action for action, kind in zip(record.actions[seat], record.kinds[seat])
-                           if action in known and (spec is None or kind == spec.kind)]
+                played = [(action, kind) for action, kind in zip(record.actions[seat], record.kinds[seat])
+                          if action in known]
+                actions = [action for action, kind in played if spec is None or kind == spec.kind]
                 singles.update(set(actions))
                 pairs.update(set(ngrams(actions, 2)))
+                for action, kind in set(played):
+                    by_kind.setdefault(kind, Counter())[action] += 1
     # Ties go by name, never by set order (which PYTHONHASHSEED changes from run to run).
     chosen: list[tuple[str, ...]] = [(name,) for name in _most_used(singles)[:maneuvers]]
     chosen += [pair for pair in _most_used(pairs) if pair[0] != pair[1]][:combos]
+    for kind in sorted(by_kind):  # a kind no restriction touches yet gets its own
+        if replies and not any((name,) in chosen for name in by_kind[kind]):
+            chosen += [(name,) for name in _most_used(by_kind[kind])[:replies]]
     return chosen
 
 
@@ -134,9 +143,10 @@ def _most_used(counts: Counter) -> list:
 
 
 def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ...]], action_names: Sequence[str],
-                          env_factory: Any, loadout: Loadout, games: int, base_seed: int = 0,
+                          env_factory: Any, loadout: Loadout | Sequence[Loadout], games: int, base_seed: int = 0,
                           tuned: Mapping[tuple[str, ...], PolicySpec] | None = None) -> Tournament:
-    """Each restricted policy (action names ``restrictions``) against the unrestricted ``base``, seats swapped.
+    """Each restricted policy (action names ``restrictions``) against the unrestricted ``base``, seats swapped,
+    in ``loadout`` (one, or several: every restriction in each).
 
     ``tuned`` gives, per restriction, the policy fine-tuned under it (:mod:`issoku.training.finetune`)
     to play restricted instead of ``base`` itself.
@@ -146,7 +156,8 @@ def restricted_tournament(base: PolicySpec, restrictions: Sequence[tuple[str, ..
     restricted = tuple(PolicySpec(restriction_name(base.name, banned),
                                   Restricted(tuned.get(banned, base).factory, tuple(number[name] for name in banned)),
                                   tuned.get(banned, base).fingerprint) for banned in restrictions)
-    return Tournament(env_factory, (base,) + restricted, (loadout,), games_per_pair=games, base_seed=base_seed,
+    loadouts = (loadout,) if isinstance(loadout, Loadout) else tuple(loadout)
+    return Tournament(env_factory, (base,) + restricted, loadouts, games_per_pair=games, base_seed=base_seed,
                       pairings=tuple((spec.name, base.name) for spec in restricted))
 
 
@@ -185,3 +196,41 @@ def restriction_results(records: Iterable[MatchRecord], confidence: float = 0.95
 def is_restricted(record: MatchRecord) -> bool:
     """Whether a restricted policy played this game (such games stay out of the ordinary measures)."""
     return any(split_restriction(name) is not None for name in record.policies)
+
+
+def battery_coverage(ordinary: Sequence[MatchRecord], restricted: Sequence[MatchRecord]) -> list[str]:
+    """What the restricted-play battery in ``restricted`` covered of what its base policy played in ``ordinary``:
+    per base policy, the decision kinds and loadouts it played that no restriction touched, and how many of its
+    actions were masked out. One sentence per base policy."""
+    results = restriction_results(restricted)
+    lines = []
+    for base in sorted({r.base for r in results}):
+        played_kinds: dict[str, set[str]] = {}
+        played_loadouts: set[str] = set()
+        for record in ordinary:
+            for seat, name in enumerate(record.policies):
+                if name == base:
+                    played_loadouts.add(record.loadout)
+                    for action, kind in zip(record.actions[seat], record.kinds[seat]):
+                        played_kinds.setdefault(kind, set()).add(action)
+        banned = {action for r in results if r.base == base for action in r.banned}
+        covered_kinds = sorted(kind for kind, actions in played_kinds.items() if actions & banned)
+        missed_kinds = sorted(set(played_kinds) - set(covered_kinds))
+        covered_loadouts = sorted({record.loadout for record in restricted
+                                   if any((split_restriction(p) or ("",))[0] == base for p in record.policies)})
+        missed_loadouts = sorted(played_loadouts - set(covered_loadouts))
+        actions = set().union(*played_kinds.values()) if played_kinds else set()
+        kinds = ", ".join(f"`{k}`" if k else "(unnamed)" for k in covered_kinds) or "none"
+        lines.append(
+            f"{base}: the battery masked out {len(banned & actions)} of the {len(actions)} actions it played; "
+            f"decision kinds covered: {kinds}; not covered: "
+            + (", ".join(f"`{k}`" if k else "(unnamed)" for k in missed_kinds) or "none")
+            + f". Loadouts covered: {', '.join(covered_loadouts) or 'none'}; not covered: "
+            + (f"{len(missed_loadouts)} where it played but no restriction did (another study's, or beyond the "
+               f"battery's `loadouts` budget): {listing(missed_loadouts)}" if missed_loadouts else "none") + ".")
+    return lines
+
+
+def listing(items: Sequence[str], most: int = 6) -> str:
+    """The first ``most`` items, then how many more."""
+    return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")

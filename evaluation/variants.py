@@ -27,6 +27,7 @@ from pathlib import Path
 from scipy.stats import t as student_t
 
 from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.findings import Finding, Thresholds, agent_kinds
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.records import MatchRecord
@@ -132,6 +133,8 @@ class StudyComparison:
     games: int
     shifts: list[Shift]
     content: dict[str, set[str]]
+    agents: str = "scripted"
+    """The kind of agents that played it (:func:`issoku.evaluation.findings.agent_kinds`)."""
 
 
 def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[Tournament, Tournament] | None:
@@ -158,13 +161,15 @@ def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path |
         versions.append([r for r in store.records(loadouts=[lo.name for lo in tournament.loadouts]) if r.key in keys])
     env_id = versions[1][0].env_id
     shifts = paired_shifts(env_id, *versions)
-    return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]))
+    agents = agent_kinds({policy for record in versions[1] for policy in record.policies})
+    return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]), agents)
 
 
 def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path, out: Path,
             base: Path | None = None, workers: int | None = None, batch_size: int = 16, alpha: float = 0.05,
-            progress: bool = True) -> Path:
-    """Validate the variant (and base), play every touched study under both, write the variant report."""
+            progress: bool = True, thresholds: Thresholds = Thresholds()) -> Path:
+    """Validate the variant (and base), play every touched study under both, write the variant report
+    (``thresholds``: the verdicts of its headlines)."""
     variant_data = Variant(variant)
     base_data = Variant(base)
     variant_data.validate()
@@ -183,7 +188,7 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
         for position, shift in enumerate(comparison.shifts):
             comparison.shifts[position] = replace(shift, result=corrected[index])
             index += 1
-    return write_variant_report(out, changes, comparisons, variant, base, alpha)
+    return write_variant_report(out, changes, comparisons, variant, base, alpha, thresholds)
 
 
 def _widen(result: PairedDifference, tests: int, alpha: float) -> PairedDifference:
@@ -220,28 +225,37 @@ def moved(comparison: StudyComparison) -> list[Shift]:
     return sorted(found, key=lambda s: (s.kind != "rate", -abs(s.result.delta), s.figure))
 
 
-def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change], top: int = 3) -> list[str]:
-    """Per study, its biggest significant moves, each naming the edit behind it; or that nothing moved."""
+def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change], top: int = 3,
+              thresholds: Thresholds = Thresholds()) -> list[str]:
+    """Per study, its biggest significant moves, each naming the edit behind it; or that nothing moved.
+
+    Each move carries a verdict on the move itself against ``thresholds`` (imbalanced: the edit surely moved the
+    figure by more than the balance threshold; balanced: surely by less; undetermined), its severity, and the
+    agents that played the study."""
     lines = []
     for c in comparisons:
         found = [s for s in moved(c) if s.kind == "rate" and " vs " not in s.figure][:top]
         if not found:
             lines.append(f"{c.env} ({c.study}): no figure moved significantly over {c.games} paired games.")
         for shift in found:
-            lines.append(f"{c.env} ({c.study}): {shift.figure} {_amount(shift)}, Holm p={shift.result.p_adjusted:.2g}"
-                         f" — after {_edits(related_changes(shift, changes, c.content))}.")
+            r = shift.result
+            move = Finding(c.env, shift.figure, r.delta, r.low, r.high, c.agents)
+            lines.append(f"{c.env} ({c.study}): {move.verdict(thresholds).upper()} move, {move.severity(thresholds)}: "
+                         f"{shift.figure} {_amount(shift)}, Holm p={r.p_adjusted:.2g}"
+                         f" — after {_edits(related_changes(shift, changes, c.content))} ({c.agents} agents).")
     return lines
 
 
 def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequence[StudyComparison],
-                         variant: Path, base: Path | None, alpha: float) -> Path:
+                         variant: Path, base: Path | None, alpha: float, thresholds: Thresholds = Thresholds()) -> Path:
     """``report.md`` (What changed, headlines, moved figures, every figure) and ``variant_figures.csv``."""
     out.mkdir(parents=True, exist_ok=True)
     tests = sum(len(c.shifts) for c in comparisons)
     lines = [f"# Rules variant report: {variant} against {base or 'the shipped rules'}", "",
              f"Written {datetime.date.today().isoformat()}.", "", "## What changed", ""]
     lines += [f"- `{c}`" for c in changes] or ["- nothing: the variant's files equal the base's."]
-    lines += ["", HEADLINES, ""] + [f"- {line}" for line in headlines(comparisons, changes)] + [""]
+    lines += ["", thresholds.describe(of="no move (the base's figure)"), "", HEADLINES, ""]
+    lines += [f"- {line}" for line in headlines(comparisons, changes, thresholds=thresholds)] + [""]
     lines += ["## How it was measured", "",
               f"Each study below was played under both versions on the same schedule (same loadouts, policies, "
               f"seats and seeds); each figure is the mean of its per-game differences (variant − base) over the "
@@ -280,7 +294,7 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
 def variant_command(study_files: Sequence[Path] | None, env: str | None, policies: Sequence[str] | None,
                     games: int | None, seed: int | None, mirrors: bool | None, db: Path, out: Path,
                     workers: int | None, batch_size: int, variant: Path | None, base: Path | None,
-                    allow_imports: bool = False) -> int:
+                    allow_imports: bool = False, thresholds: Thresholds = Thresholds()) -> int:
     """The CLI's ``balance-report --variant``: prints the headlines and the report path; returns the exit status.
 
     Any bad input (a variant file, a study, an option) is one line naming file, field and why, exit 2,
@@ -298,7 +312,8 @@ def variant_command(study_files: Sequence[Path] | None, env: str | None, policie
                    or [("ad hoc", study_from_options(None, env, policies, games, seed, mirrors))])
         Variant(variant).validate()
         Variant(base).validate()
-        report = compare(studies, variant, db, out, base=base, workers=workers, batch_size=batch_size)
+        report = compare(studies, variant, db, out, base=base, workers=workers, batch_size=batch_size,
+                         thresholds=thresholds)
     except DataError as error:
         field, why = error.problems[0] if error.problems else ("(file)", "invalid")
         print(f"balance-report: {error.path}: {field}: {why}", file=sys.stderr)

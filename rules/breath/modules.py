@@ -63,6 +63,10 @@ class BreathModule:
         """Orders (hashable tuples) appended to the action table, in a fixed order."""
         return []
 
+    def order_content(self, order: Order) -> tuple[str, ...]:
+        """The content items one of this module's orders exercises (``"category:item"``); empty: the order itself."""
+        return ()
+
     def new_data(self, state: "BreathState") -> Any:
         """Per-fight data (must have ``clone()``), created with the initial state."""
         return None

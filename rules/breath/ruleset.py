@@ -77,6 +77,11 @@ class BreathCandidates(NamedTuple):
     modules: tuple[tuple[BreathModule, tuple[int, ...], tuple[Order, ...]], ...]
 
 
+_CONTENT_CATEGORY = {"attack": "technique", "counter": "technique", "reserve": "defence", "use_reserved": "defence",
+                     "improvise": "defence", "stance": "stance", "kata": "kata"}
+"""The content category of an engine order's key (BreathRuleset.action_content)."""
+
+
 def _order_name(order: Order) -> str:
     parts = [str(part) for part in order[1:]]
     return ":".join([str(order[0]), *parts]) if parts else str(order[0])
@@ -243,6 +248,18 @@ class BreathRuleset:
             described.update(seat_naming=self.seat_naming, capacity=self.capacity)
         blob = json.dumps(described, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def action_content(self, name: str) -> tuple[str, ...]:
+        """The content items action ``name`` exercises (the kernel's content hook): a technique however it is
+        played (``attack``, ``counter``), a defence however it is used (``reserve``, ``use_reserved``,
+        ``improvise``), a stance, a [Kata]; a module's order as the module says (``BreathModule.order_content``);
+        any other action is its own item."""
+        slot = self.slots[self.action_names.index(name)]
+        for module in self.modules:
+            if slot.kind in module.order_kinds:
+                return module.order_content(slot.order) or (name,)
+        category = _CONTENT_CATEGORY.get(slot.kind)
+        return (f"{category}:{slot.key}",) if category and slot.key else (name,)
 
     def seat_content(self, seat: int) -> tuple[str, ...]:
         """The content keys a seat fields (archetype, weapon, armor, stances, [Kata]): what a data edit can touch."""

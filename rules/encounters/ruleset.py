@@ -51,6 +51,19 @@ class EncounterDuel:
     decision_kinds = DECISION_KINDS
     observation_spec = SPEC
 
+    def action_content(self, name: str) -> tuple[str, ...]:
+        """The content items action ``name`` exercises (the kernel's content hook): a weapon attack exercises each
+        maneuver it declares with raises (``maneuver:feint``, ``maneuver:knockdown``, ``maneuver:extra_damage``;
+        EN-G03), a plain one the ``attack`` itself; any other action (a stance, a Void Point use, a grapple
+        move...) is its own item."""
+        if name not in self.action_names:
+            raise KeyError(f"no action {name!r} in the encounter duel's table")
+        parts = name.split(":")
+        if parts[0] != "attack" or len(parts) == 1:
+            return (name,)
+        return tuple(dict.fromkeys("maneuver:" + ("extra_damage" if part.startswith("ed") else part)
+                                   for part in parts[1:]))
+
     def __init__(self, config: EncounterConfig = EncounterConfig(), *, catalog: Catalog | None = None,
                  data_dir: Path | str = DATA_DIR) -> None:
         """The encounter ``config`` describes, its fighters from ``catalog`` (default: loaded from ``data_dir``)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Any, TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -101,6 +101,12 @@ class Ruleset(Protocol):
     wins if both exist). The env adapter's ``render_mode="ansi"``/``"human"`` shows it above the last
     step's events, falling back to a generic dump of every seat's observation fields; the replay
     printer shows it after the last decision.
+
+    Content hook (every shipped ruleset has it; :func:`action_content` gives the default to one that lacks it):
+    ``action_content(name) -> tuple[str, ...]``, the content items an action of the table exercises, each
+    ``"<category>:<item>"`` (``attack:yari.thrust`` and ``counter:yari.thrust`` both exercise
+    ``technique:yari.thrust``; ``aim:attack_a:torso`` the hit location ``location:torso``). The balance report
+    measures how often play used each item and lists those no agent used (``issoku.evaluation.coverage``).
     """
 
     name: str
@@ -179,3 +185,10 @@ class GameState(Protocol):
     def clone(self) -> "GameState":
         """An independent copy, dice included: applying the same actions gives the same future."""
         ...
+
+
+def action_content(ruleset: Any, name: str) -> tuple[str, ...]:
+    """The content items action ``name`` exercises: the ruleset's ``action_content`` hook, else the action itself
+    (its category the part before the first ``:``)."""
+    hook = getattr(ruleset, "action_content", None)
+    return tuple(hook(name)) if hook is not None else (name,)

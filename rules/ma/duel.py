@@ -146,6 +146,10 @@ class MaModule(BreathModule):
         self._offsets: Offsets | None = None
 
     # -- setup -----------------------------------------------------------------------------------
+    def order_content(self, order: Order) -> tuple[str, ...]:
+        """An aimed attack exercises its hit location (MA-040: ``location:torso``); other orders are themselves."""
+        return (f"location:{order[2]}",) if order[0] == "aim" else ()
+
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
         """The duel's maneuvers and answers, in a fixed order."""
         if max_targets != 1:

@@ -86,6 +86,13 @@ class TempoDuel:
                     base_movement, max_distance, self.roster.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
+    def action_content(self, name: str) -> tuple[str, ...]:
+        """The content items action ``name`` exercises (the kernel's content hook): each tempo action is its own
+        item (a maneuver ``proactive:*``, a reply ``react:*``, a counter-tempo ``ct:*``)."""
+        if name not in self.action_names:
+            raise KeyError(f"no action {name!r} in the tempo duel's table")
+        return (name,)
+
     def seat_content(self, seat: int) -> tuple[str, ...]:
         """The content keys a seat fields (fighter, weapon, armour): what a data edit can touch."""
         fighter = self.roster.fighters[self.fighters[seat]]

@@ -389,6 +389,10 @@ def balance_report(
     base: Path = typer.Option(None, "--base", help="With --variant: compare against this variant folder instead of the shipped rules (the default)."),
     pool_versions: bool = typer.Option(False, "--pool-versions", help="Mix the rules versions the store holds into one section (the headlines say so)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
+    balance_threshold: float = typer.Option(0.05, "--balance-threshold", help="Verdicts: an effect (points of score away from an even 0.5) whose whole corrected interval lies within ± this is balanced, wholly beyond it imbalanced, else undetermined; default 0.05."),
+    severe_threshold: float = typer.Option(0.15, "--severe-threshold", help="Severity: an effect at least this large (points of score) is severe, from --balance-threshold moderate; default 0.15."),
+    combo_threshold: float = typer.Option(1.5, "--combo-threshold", help="A combo buying at least this multiple of the median composition's Wounds per Energy is imbalanced; default 1.5."),
+    combo_severe: float = typer.Option(2.5, "--combo-severe", help="...and severe from this multiple; default 2.5."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
 
@@ -396,6 +400,7 @@ def balance_report(
     """
     from issoku.evaluation.commands import balance_report as run_balance_report
     from issoku.evaluation.commands import default_studies, study_from_options
+    from issoku.evaluation.findings import Thresholds
     from issoku.evaluation.metrics import CompositionSpec
 
     from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
@@ -407,18 +412,23 @@ def balance_report(
         bounded("--batch-size", batch_size, 1, MAX_GAMES)
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
         check_output_dir("--out", out)
+        if not 0 <= balance_threshold <= severe_threshold <= 0.5 or not 1 <= combo_threshold <= combo_severe:
+            raise ValueError("thresholds: need 0 <= --balance-threshold <= --severe-threshold <= 0.5 and "
+                             "1 <= --combo-threshold <= --combo-severe")
+        thresholds = Thresholds(balance_threshold, severe_threshold, combo_threshold, combo_severe)
         if variant is not None or base is not None:
             from issoku.evaluation.variants import variant_command
 
             raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
-                                             variant, base, allow_imports))
+                                             variant, base, allow_imports, thresholds))
         files = list(study or ()) or ([] if env else default_studies())
         studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
                     for file in files]
                    or [study_from_options(None, env, policy, games, seed, mirrors)]) if play else []
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
         runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
-                                          bootstrap=bootstrap, composition=composition, pool_versions=pool_versions)
+                                          bootstrap=bootstrap, composition=composition, pool_versions=pool_versions,
+                                          thresholds=thresholds)
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "

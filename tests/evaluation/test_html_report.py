@@ -96,7 +96,8 @@ def test_the_report_writes_its_html_and_the_replays_of_its_headlines_and_nothing
     keep.write_text("not ours")
     with MatchStore(tmp_path / "m.sqlite") as store:
         run_tournament(Tournament(factory, policies, games_per_pair=6), store, workers=0, progress=False)
-        store.insert([make_record(("a", "b"), (1.0, -1.0), seed=s, env_id="toy_v0") for s in range(4)])
+        # enough games that a's wins are a headline (one whose corrected interval excludes zero)
+        store.insert([make_record(("a", "b"), (1.0, -1.0), seed=s, env_id="toy_v0") for s in range(40)])
         report = write_report(store, tmp_path / "out", bootstrap=10, progress=False)
     page = report.with_name("report.html").read_text()
     replays = sorted(p.name for p in (tmp_path / "out" / "games").glob("*.html"))

@@ -114,3 +114,32 @@ def test_the_first_mover_counts_only_seat_balanced_games():
                make_record(("p", "q"), (1.0, -1.0), seed=3)]
     mirror = [make_record(("p", "p"), (1.0, -1.0), seed=4, labels=("c", "c"))]
     assert seat_balanced(swapped + one_way + mirror) == swapped + mirror
+
+
+def test_the_first_mover_is_balanced_by_move_order_so_a_side_that_wins_the_initiative_lends_it_nothing():
+    """Issue 15: a stronger fighter that also moves first more often (an initiative roll with a skill in it) must
+    not show up as a first-mover advantage. Here 'strong' wins every game and moves first in 8 of 10: the pooled
+    first mover scores 80 %, the balanced estimate ½ (each order weighs alike)."""
+    from issoku.evaluation.metrics import balanced_first_mover
+
+    records = [make_record(("strong", "weak"), (1.0, -1.0), seed=s, labels=("x", "y"), first_seat=0 if s < 8 else 1)
+               for s in range(10)]
+    assert first_mover_advantage(records).value == pytest.approx(0.8)
+    balanced = balanced_first_mover(records)
+    assert balanced.score.value == pytest.approx(0.5) and balanced.score.n == 10 and balanced.left_out == 0
+    assert balanced.score.low < 0.5 < balanced.score.high
+    low, high = balanced.interval(0.999)
+    assert low < balanced.score.low and high > balanced.score.high
+
+
+def test_a_pairing_where_one_side_always_moves_first_is_left_out_of_the_first_mover():
+    """The default policy study seats the same fighter first in every game of a pairing (breath: seat 0 always
+    begins): those games cannot tell moving first from being that side."""
+    from issoku.evaluation.metrics import balanced_first_mover
+
+    always = [make_record(("p", "q"), (1.0, -1.0), seed=s, first_seat=0) for s in range(6)]
+    assert balanced_first_mover(always).score.n == 0 and balanced_first_mover(always).left_out == 6
+    swapped = [make_record(("p", "p"), (-1.0, 1.0) if s % 2 else (1.0, -1.0), seed=s, labels=("a", "b"),
+                           first_seat=s % 2) for s in range(8)]  # the first mover wins every game, either side
+    found = balanced_first_mover(always + swapped)
+    assert found.score.value == pytest.approx(1.0) and found.score.n == 8 and found.left_out == 6

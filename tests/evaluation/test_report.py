@@ -1,3 +1,4 @@
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,94 @@ def test_env_ids_from_a_crafted_store_never_name_files_outside_out(tmp_path):
     written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file() and p.name != "m.sqlite"}
     assert written and all(p.parts[:2] == ("deep", "out") for p in written), written
     assert any(p.name == "report.html" for p in written)
+
+
+def _duel(a: str, b: str, wins_of_a: int, games: int, env_id: str = "toy_v0") -> list:
+    """``games`` games of ``a`` against ``b``, seats swapped and the first mover alternating, ``a`` winning the first
+    ``wins_of_a``."""
+    records = []
+    for s in range(games):
+        policies = (a, b) if s % 2 == 0 else (b, a)
+        winner = policies.index(a) if s < wins_of_a else policies.index(b)
+        returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+        records.append(make_record(policies, returns, seed=s, first_seat=(s // 2) % 2, env_id=env_id))
+    return records
+
+
+def test_headlines_carry_a_verdict_a_severity_and_the_agents_and_a_tie_is_never_a_winner():
+    """Issue 15: headlines only for effects whose corrected interval excludes zero, each with its verdict and
+    severity against the designer's thresholds and the kind of agents behind it."""
+    from issoku.evaluation.findings import Thresholds
+    from issoku.evaluation.report import headlines
+
+    clear = headlines(analyse(_duel("mine", "random", 38, 40), bootstrap=20), None, ())
+    assert clear[0].startswith("toy_v0: IMBALANCED, severe: strongest policy **mine** (beats runner-up random")
+    assert clear[0].endswith("(scripted + learned or imported agents).")
+    lenient = headlines(analyse(_duel("mine", "random", 38, 40), bootstrap=20), None, (),
+                        thresholds=Thresholds(balance=0.5, severe=0.5))
+    assert lenient[0].startswith("toy_v0: BALANCED, slight: strongest policy **mine**")
+    tie = headlines(analyse(_duel("a", "b", 10, 20), bootstrap=20), None, ())
+    assert not any("strongest policy **" in line for line in tie)
+    (quiet,) = [line for line in tie if "not significant" in line]
+    assert "no single strongest policy: a and b are not separated" in quiet and "(undetermined)" in quiet
+
+
+def test_a_restriction_whose_loss_helps_the_agent_is_a_headline_too():
+    from issoku.evaluation.report import headlines
+    from issoku.evaluation.restricted import restriction_results
+
+    ordinary = _duel("random", "p", 20, 40)
+    helps = [make_record(("random -x", "random") if s % 2 else ("random", "random -x"),
+                         (-1.0, 1.0) if s % 2 == 0 else (1.0, -1.0), seed=100 + s) for s in range(40)]
+    hurts = [make_record(("random -y", "random"), (-1.0, 1.0), seed=200 + s) for s in range(40)]
+    found = headlines(analyse(ordinary, bootstrap=20), None, restriction_results(helps + hurts),
+                      restricted_records=helps + hurts)
+    assert any("random loses without **y** (win-rate drop): +50.0 pts" in line and "(scripted agents)" in line
+               for line in found), found
+    assert any("random plays better without **x** (win-rate drop): -50.0 pts" in line for line in found), found
+
+
+def test_the_report_lists_content_no_agent_used_as_untested_by_play(tmp_path):
+    """Issue 14: per content item (the ruleset's own action_content hook), its share of the decisions; content no
+    agent used is listed, and the headlines say how much."""
+    from issoku.evaluation.coverage import coverage, content_map
+    from issoku.envs.breath_duel_v0 import env as breath_env
+
+    ruleset = breath_env().unwrapped.ruleset
+    items = content_map(ruleset)
+    assert items["attack:yari.thrust"] == items["counter:yari.thrust"] == ("technique:yari.thrust",)
+    assert items["improvise:nodachi.parry"] == items["reserve:nodachi.parry"] == ("defence:nodachi.parry",)
+    assert items["aim:attack_b:torso"] == ("location:torso",) and items["half_step:open"] == ("half_step:open",)
+    actions = (("attack:uchigatana.thrust", "aim:attack_a:face", "end_breath"), ("take_hit", "stance:middle_guard"))
+    records = [make_record(("p", "q"), (1.0, -1.0), seed=s, actions=actions, env_id="breath_duel_v0",
+                           labels=("", "")) for s in range(4)]
+    cover = coverage(records, items)
+    used = {u.item: u for u in cover.uses if u.decisions}
+    assert set(used) == {"technique:uchigatana.thrust", "location:face", "end_breath", "take_hit",
+                         "stance:middle_guard"}
+    assert used["location:face"].decision_share == pytest.approx(1 / 5) and used["take_hit"].users == (("q", 4),)
+    assert "technique:yari.thrust" in {u.item for u in cover.untested()}
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert([replace(r, loadout_kwargs={}) for r in records])
+        report = write_report(store, tmp_path / "out", bootstrap=10, progress=False)
+    text = report.read_text()
+    assert "### Content coverage" in text and "`technique:yari.thrust`" in text.split("**Untested by play**")[1]
+    assert f"breath_duel_v0: coverage: {len(cover.untested())} of {len(cover.uses)} content items untested" in text
+
+
+def test_a_combo_no_fielded_loadout_can_play_is_not_headlined():
+    """Issue 15: the default report headlined a kodachi combo though no loadout fields a kodachi."""
+    from issoku.evaluation.combos import ComboCell, ComboTable
+    from issoku.evaluation.report import headlines
+
+    cells = (ComboCell("kodachi", "near", ("kodachi.flurry_cut",), 3.0, 0.0, 1.0, True, 0),
+             ComboCell("yari", "far", ("yari.thrust",), 2.0, 0.0, 1.0, True, 0),
+             *(ComboCell(weapon, "near", (f"{weapon}.thrust",), 1.0, 0.0, 1.0, True, 0)
+               for weapon in ("uchigatana", "ninjato", "tanto")))
+    found = headlines(analyse(_duel("mine", "random", 38, 40), bootstrap=20), ComboTable(cells), (),
+                      fielded={"kenshi", "yari", "uchigatana", "ninjato", "tanto"})
+    combo = [line for line in found if "combo" in line]
+    assert combo[0].startswith("toy_v0: IMBALANCED, moderate: most suspicious combo **yari: thrust** at far: "
+                               "2.00× the median (2.00 Wounds per Energy, exact; the engine's expectation against a "
+                               "fixed defender) (no agents).")
+    assert combo[1] == "toy_v0: combos of weapons no stored loadout fields are not headlined: kodachi."

@@ -75,3 +75,25 @@ def test_battery_ties_go_by_name_not_by_set_order():
     record = make_record(("p", "q"), (1.0, -1.0), actions=(names, ("x",)))
     assert battery([record], "p", names + ("x",), maneuvers=12, combos=3) == (
         [(name,) for name in sorted(names)] + sorted(zip(names, names[1:]))[:3])
+
+
+def test_the_battery_covers_every_decision_kind_and_says_what_it_left_out():
+    """Issue 15: restricted play covered only the study's main kind; replies of every other kind join it, and the
+    report names the kinds and loadouts no restriction touched."""
+    from issoku.evaluation.restricted import battery_coverage
+
+    actions = (("cut", "thrust", "end", "parry", "take", "resist"), ("x",))
+    kinds = (("breath", "breath", "breath", "defend", "defend", "resist"), ("breath",))
+    records = [make_record(("p", "q"), (1.0, -1.0), seed=s, actions=actions, kinds=kinds, loadout=lo)
+               for s, lo in enumerate(("one", "two"))]
+    names = ("cut", "thrust", "end", "parry", "take", "resist", "x")
+    spec = CompositionSpec("breath", ("end",))
+    assert battery(records, "p", names, maneuvers=1, combos=0, spec=spec) == [("cut",)]
+    found = battery(records, "p", names, maneuvers=1, combos=0, spec=spec, replies=1)
+    assert found == [("cut",), ("parry",), ("resist",)]  # one per other kind, ties by name
+    restricted = [make_record(("p -cut", "p"), (1.0, -1.0), seed=9, loadout="one"),
+                  make_record(("p", "p -parry"), (1.0, -1.0), seed=10, loadout="one")]
+    (line,) = battery_coverage(records, restricted)
+    assert "masked out 2 of the 6 actions" in line
+    assert "decision kinds covered: `breath`, `defend`; not covered: `resist`" in line
+    assert "Loadouts covered: one; not covered: 1 where it played but no restriction did" in line and "): two." in line

@@ -42,6 +42,7 @@ def test_a_planted_exploit_is_headlined_with_its_field_and_loadout(tmp_path, var
                      workers=0, progress=False)
     first = read_headlines(report)[0]
     assert f"loadout {loadout}: score" in first and field in first, first
+    assert first.startswith("tempo_duel_v0 (loadouts): IMBALANCED move, severe: ") and "(scripted agents)." in first
     text = report.read_text()
     assert text.index("## What changed") < text.index("## Headlines")
     assert (tmp_path / "out" / "variant_figures.csv").exists()
