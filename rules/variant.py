@@ -148,4 +148,91 @@ def data_diff(base: Variant, variant: Variant) -> list[Change]:
     return changes
 
 
-__all__ = ["Change", "DATA_GLOBS", "RULES_DIR", "Variant", "data_diff", "shipped_files"]
+@dataclass(frozen=True)
+class NumericField:
+    """One number a data file sets: its ``file`` under ``rules/``, where it sits in the parsed file
+    (``address``: table keys and array indices), and its value."""
+
+    file: str
+    address: tuple[str | int, ...]
+    value: int | float
+
+
+def numeric_fields(relative: str) -> list[NumericField]:
+    """Every number (not a boolean) the shipped data file ``relative`` sets, in file order: the fields a
+    one-at-a-time sensitivity run (``issoku levers``) nudges. Arrays of numbers count one field per entry."""
+
+    def walk(value: Any, address: tuple[str | int, ...]) -> Iterator[NumericField]:
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int | float):
+            yield NumericField(relative, address, value)
+        elif isinstance(value, dict):
+            for name, inner in value.items():
+                yield from walk(inner, (*address, name))
+        elif isinstance(value, list):
+            for index, inner in enumerate(value):
+                yield from walk(inner, (*address, index))
+
+    return list(walk(read_toml(RULES_DIR / relative), ()))
+
+
+def write_override(folder: Path | str, field: NumericField, value: int | float) -> Variant:
+    """A variant folder holding the shipped ``field.file`` with that one number set to ``value``."""
+    raw = read_toml(RULES_DIR / field.file)
+    inner: Any = raw
+    for step in field.address[:-1]:
+        inner = inner[step]
+    inner[field.address[-1]] = value
+    path = Path(folder) / field.file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_toml(raw))
+    return Variant(folder)
+
+
+def dump_toml(raw: dict) -> str:
+    """TOML text that parses back to ``raw`` (tables, arrays of tables, inline tables, scalars); the
+    shipped data files' shapes only (the round trip is tested on each), comments not kept."""
+    lines: list[str] = []
+    _dump_table(raw, (), lines)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _key(name: str) -> str:
+    return name if name and all(c.isalnum() or c in "_-" for c in name) else _value(name)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(inner) for inner in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")
+
+
+def _is_tables(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(inner, dict) for inner in value)
+
+
+def _dump_table(table: dict, path: tuple[str, ...], lines: list[str]) -> None:
+    scalars = {k: v for k, v in table.items() if not isinstance(v, dict) and not _is_tables(v)}
+    lines += [f"{_key(k)} = {_value(v)}" for k, v in scalars.items()]
+    for name, inner in table.items():
+        here = ".".join(_key(p) for p in (*path, name))
+        if isinstance(inner, dict):
+            lines += ["", f"[{here}]"]
+            _dump_table(inner, (*path, name), lines)
+        elif _is_tables(inner):
+            for entry in inner:
+                lines += ["", f"[[{here}]]"]
+                _dump_table(entry, (*path, name), lines)
+
+
+__all__ = ["Change", "DATA_GLOBS", "NumericField", "RULES_DIR", "Variant", "data_diff", "dump_toml",
+           "numeric_fields", "shipped_files", "write_override"]
