@@ -62,7 +62,8 @@ def with_variant(tournament: Tournament, variant: Path | None) -> Tournament:
     return replace(tournament, loadouts=loadouts)
 
 
-def _fingerprint(tournament: Tournament) -> str:
+def tournament_fingerprint(tournament: Tournament) -> str:
+    """The rules fingerprint of the env the tournament's first loadout builds."""
     env = tournament.env_factory(**tournament.loadouts[0].kwargs)
     try:
         return rules_fingerprint(env)
@@ -141,7 +142,7 @@ def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[
     tournament = build_tournament(study)
     pair = with_variant(tournament, base), with_variant(tournament, variant)
     try:
-        fingerprints = _fingerprint(pair[0]), _fingerprint(pair[1])
+        fingerprints = tournament_fingerprint(pair[0]), tournament_fingerprint(pair[1])
     except TypeError as error:  # an env factory without the variant keyword
         raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
     return None if fingerprints[0] == fingerprints[1] else pair
@@ -182,7 +183,7 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
             if found is not None:
                 comparisons.append(found)
     tests = sum(len(c.shifts) for c in comparisons)
-    corrected = holm([_widen(s.result, tests, alpha) for c in comparisons for s in c.shifts])
+    corrected = holm([simultaneous(s.result, tests, alpha) for c in comparisons for s in c.shifts])
     index = 0
     for comparison in comparisons:
         for position, shift in enumerate(comparison.shifts):
@@ -191,7 +192,7 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
     return write_variant_report(out, changes, comparisons, variant, base, alpha, thresholds)
 
 
-def _widen(result: PairedDifference, tests: int, alpha: float) -> PairedDifference:
+def simultaneous(result: PairedDifference, tests: int, alpha: float) -> PairedDifference:
     """``result``'s 95 % interval made Bonferroni-simultaneous over ``tests`` figures (wider t quantile)."""
     if result.n < 2 or result.high == result.low:
         return result

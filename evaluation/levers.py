@@ -1,0 +1,308 @@
+"""``issoku levers``: which number of the rules data moves the balance most? (issue 15, item 3)
+
+One-at-a-time sensitivity: every number a data file of the env sets (costs, skills, attributes,
+damage, AP, reach...: :func:`issoku.rules.variant.numeric_fields`, every ruleset's data through the
+one variant overlay) is nudged by ``±step``, one field at a time. Each nudge is a **lever**: a variant
+folder (:func:`issoku.rules.variant.write_override`) holding that one edited file, validated like any
+variant (a nudge the data schema refuses, a negative cost, is listed as invalid and not played), and
+played against the base rules on the same schedule as ``balance-report --variant`` (same loadouts,
+policies, seats and seeds: common random numbers). Files whose levers leave the env's rules
+fingerprint unchanged (the other rulesets' data) are not played.
+
+**Successive halving** spends ``budget`` games (base and lever games both count): the rounds are
+planned up front (every lever, then the better half, ... down to :data:`FINALISTS`); each round gets
+an equal share of the budget left, spent as more games per pairing (always an even number, so seats
+swap, and a prefix of the next round's schedule: earlier games are reused from the store) for the
+surviving levers and the base. The first round (the screen) plays at least 2 games per pairing per
+lever, whatever the budget. After each round the levers are ranked by their **effect**: the largest
+paired move of a loadout's (or policy's) score or of the first mover's score; the better half survives.
+
+The CSV (``levers.csv``) has one row per lever, ranked (round reached, then effect, then name); the
+Markdown summary (``levers.md``) names the schedule and the top levers, each named like the variant
+report names an edit (``breath/data/weapons.toml: nodachi / parry: cost 2 → 1``).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from issoku.evaluation.config import StudyConfig, build_tournament, load_study
+from issoku.evaluation.stats import PairedDifference, holm
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import Tournament, run_tournament, schedule
+from issoku.evaluation.variants import Shift, paired_shifts, simultaneous, with_variant, tournament_fingerprint
+from issoku.rules.kernel.content import DataError
+from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_override
+
+FINALISTS = 4
+"""Successive halving stops halving when this many levers (or fewer) are left."""
+
+SCREEN_GAMES = 2
+"""Games per pairing of the first round (the screen): one with each seat order."""
+
+COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs",
+           "effect", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
+           "first_mover_delta", "first_mover_low", "first_mover_high",
+           "matchup", "matchup_delta", "matchup_low", "matchup_high",
+           "spread_base", "spread_lever", "status")
+"""The columns of ``levers.csv``."""
+
+
+@dataclass
+class Lever:
+    """One number nudged: its edit, its variant folder, and what it did at the last round it played."""
+
+    change: Change
+    folder: Path
+    status: str = "played"
+    round: int = -1
+    games_per_pair: int = 0
+    shifts: list[Shift] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The edit as the variant report names it."""
+        return str(self.change)
+
+    def figure(self, which: str) -> Shift | None:
+        """The biggest move among the lever's ``side`` scores, ``matchup`` scores, or the ``first`` mover's."""
+        def kind(s: Shift) -> str:
+            if s.figure == "first mover's score":
+                return "first"
+            return "matchup" if " vs " in s.figure else ("side" if s.figure.endswith(": score") else "")
+
+        found = [s for s in self.shifts if kind(s) == which]
+        return max(found, key=lambda s: (abs(s.result.delta), s.figure), default=None)
+
+    @property
+    def effect(self) -> float:
+        """The ranking key: the largest absolute move of a side's score or the first mover's score."""
+        moves = [abs(s.result.delta) for s in (self.figure("side"), self.figure("first")) if s is not None]
+        return max(moves, default=0.0)
+
+    def spread(self) -> tuple[float, float]:
+        """Max minus min of the sides' mean scores, base and lever (point estimates)."""
+        sides = [s.result for s in self.shifts if s.figure.endswith(": score") and " vs " not in s.figure]
+        if not sides:
+            return math.nan, math.nan
+        return (max(r.base for r in sides) - min(r.base for r in sides),
+                max(r.variant for r in sides) - min(r.variant for r in sides))
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of the halving: how many levers, at how many games per pairing, and the games it played."""
+
+    levers: int
+    games_per_pair: int
+    played: int
+
+
+def loadouts_study(env: str) -> StudyConfig:
+    """The env's shipped loadouts study (the one with loadouts), else its first shipped study."""
+    from issoku.evaluation.commands import default_studies
+
+    studies = [load_study(path) for path in default_studies()]
+    mine = [s for s in studies if s.env == env]
+    if not mine:
+        known = sorted({s.env for s in studies})
+        raise ValueError(f"no shipped study for env {env!r} (give --study FILE; envs with one: {', '.join(known)})")
+    return next((s for s in mine if s.loadouts or s.loadout_grid), mine[0])
+
+
+def _slug(change: Change, sign: str) -> str:
+    text = f"{change.file.replace('/data/', '_').removesuffix('.toml')}_{change.item}_{change.field}"
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() + sign
+
+
+def make_levers(folder: Path, step: int, files: Sequence[str] | None = None) -> list[Lever]:
+    """Every ``±step`` nudge of every number of the shipped ``files`` (default all), as variant folders
+    under ``folder``; a nudge the data refuses is kept with status ``invalid: ...``."""
+    levers = []
+    for relative in files or shipped_files():
+        for number in numeric_fields(relative):
+            for sign, after in (("_down", number.value - step), ("_up", number.value + step)):
+                levers.append(_lever(folder, number, after, sign))
+    return levers
+
+
+def _lever(folder: Path, number: NumericField, after: int | float, sign: str) -> Lever:
+    scratch = folder / "_new"
+    variant = write_override(scratch, number, after)
+    changes = data_diff(Variant(), variant)
+    if len(changes) != 1:
+        raise RuntimeError(f"{number}: the override wrote {len(changes)} changes, not one")
+    target = folder / _slug(changes[0], sign)
+    if target.exists():
+        for path in sorted(target.rglob("*"), reverse=True):
+            path.rmdir() if path.is_dir() else path.unlink()
+        target.rmdir()
+    scratch.rename(target)
+    lever = Lever(changes[0], target)
+    try:
+        Variant(target).validate()
+    except DataError as error:
+        where, why = error.problems[0] if error.problems else ("(file)", "invalid")
+        lever.status = f"invalid: {where}: {why}"
+    return lever
+
+
+def _records(tournament: Tournament, store: MatchStore) -> list:
+    keys = {spec.key for _, spec in schedule(tournament)}
+    return [r for r in store.records(loadouts=[lo.name for lo in tournament.loadouts]) if r.key in keys]
+
+
+def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
+    """The halving's rounds as ``(levers, new games per pairing)``, budget split evenly over the rounds
+    (the first round plays at least :data:`SCREEN_GAMES`); ``unit``: games per pairing step of one version."""
+    sizes = [levers]
+    while sizes[-1] > FINALISTS:
+        sizes.append(math.ceil(sizes[-1] / 2))
+    rounds, left = [], budget
+    for index, size in enumerate(sizes):
+        share = left // (len(sizes) - index)
+        more = share // ((size + 1) * unit) // 2 * 2
+        if index == 0:
+            more = max(more, SCREEN_GAMES)
+        rounds.append((size, more))
+        left -= more * (size + 1) * unit
+    return rounds
+
+
+def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
+               files: Sequence[str] | None = None, workers: int | None = 0, batch_size: int = 16,
+               progress: bool = False) -> tuple[list[Lever], list[Round]]:
+    """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``."""
+    if budget < 1:
+        raise ValueError(f"--budget must be at least 1, not {budget}")
+    base_tournament = build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES}))
+    try:
+        base_print = tournament_fingerprint(with_variant(base_tournament, None))
+    except TypeError as error:
+        raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
+    levers = make_levers(out / "variants", step, files)
+    relevant: dict[str, bool] = {}
+    for lever in levers:
+        if lever.status != "played":
+            continue
+        if lever.change.file not in relevant:
+            try:
+                moved = tournament_fingerprint(with_variant(base_tournament, lever.folder)) != base_print
+            except TypeError as error:
+                raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
+            relevant[lever.change.file] = moved
+        if not relevant[lever.change.file]:
+            lever.status = f"not played: {study.env} does not read {lever.change.file}"
+    alive = [lever for lever in levers if lever.status == "played"]
+    if not alive:
+        raise ValueError(f"no lever of {', '.join(files or shipped_files())} changes the rules of {study.env}")
+    unit = len(base_tournament.loadouts) * len(base_tournament.pairs())
+    rounds: list[Round] = []
+    games = 0
+    with MatchStore(db) as store:
+        for index, (size, more) in enumerate(plan(len(alive), budget, unit)):
+            alive = alive[:size]
+            games += more
+            tournament = build_tournament(study.model_copy(update={"games_per_pair": games}))
+            before = store.count()
+            run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress)
+            base_records = _records(tournament, store)
+            for lever in alive:
+                lever_tournament = with_variant(tournament, lever.folder)
+                run_tournament(lever_tournament, store, workers=workers, batch_size=batch_size, progress=progress)
+                shifts = paired_shifts(base_records[0].env_id, base_records, _records(lever_tournament, store))
+                lever.shifts = [replace(s, result=simultaneous(s.result, len(shifts), 0.05)) for s in shifts]
+                lever.round, lever.games_per_pair = index, games
+            rounds.append(Round(len(alive), games, store.count() - before))
+            alive.sort(key=lambda lever: (-lever.effect, lever.name))
+    ranked = sorted(levers, key=lambda lever: (-lever.round, -lever.effect, lever.name))
+    write_levers(out, study, ranked, rounds, budget, step)
+    return ranked, rounds
+
+
+def _rows(levers: Sequence[Lever]) -> list[list]:
+    played = [lever for lever in levers if lever.shifts]
+    effects = {id(lever): _effect_figure(lever) for lever in played}
+    corrected = dict(zip([id(lever) for lever in played],
+                         holm([effects[id(lever)].result for lever in played]), strict=True))
+    rows = []
+    for rank, lever in enumerate(levers, 1):
+        c = lever.change
+        row: list = [rank, lever.name, c.file, c.item, c.field, c.before, c.after, lever.round,
+                     lever.games_per_pair]
+        if not lever.shifts:
+            rows.append(row + [""] * (len(COLUMNS) - len(row) - 1) + [lever.status])
+            continue
+        top = effects[id(lever)]
+        first, matchup = lever.figure("first"), lever.figure("matchup")
+        row += [top.result.n, _num(lever.effect), top.figure, *_interval(top.result),
+                _num(corrected[id(lever)].p_adjusted)]
+        row += _interval(first.result) if first else ["", "", ""]
+        row += [matchup.figure, *_interval(matchup.result)] if matchup else ["", "", "", ""]
+        row += [_num(value) for value in lever.spread()] + [lever.status]
+        rows.append(row)
+    return rows
+
+
+def _effect_figure(lever: Lever) -> Shift:
+    found = [s for s in (lever.figure("side"), lever.figure("first")) if s is not None]
+    return max(found, key=lambda s: (abs(s.result.delta), s.figure))
+
+
+def _num(value: float) -> str:
+    return "" if math.isnan(value) else f"{value:.4f}"
+
+
+def _interval(result: PairedDifference) -> list[str]:
+    return [_num(result.delta), _num(result.low), _num(result.high)]
+
+
+def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
+                 step: int, top: int = 10) -> Path:
+    """``levers.csv`` (every lever, ranked) and ``levers.md`` (the schedule and the top levers)."""
+    out.mkdir(parents=True, exist_ok=True)
+    rows = _rows(levers)
+    with (out / "levers.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)
+    played = sum(r.played for r in rounds)
+    skipped = [lever for lever in levers if lever.status != "played"]
+    lines = [f"# Levers of {study.env} (±{step} on each number of its rules data)", "",
+             f"Written {datetime.date.today().isoformat()}. Budget {budget} games, {played} played "
+             f"(base and levers; games already in the store are reused, not counted). Seeds from "
+             f"{study.base_seed}; each lever is paired with the base game by game (same loadouts, policies, "
+             "seats and seeds). Effect: the largest move of a side's score or of the first mover's score; "
+             "intervals are 95 % Bonferroni-simultaneous over the lever's figures, p Holm-corrected over the "
+             "levers.", "", "## Schedule (successive halving)", "",
+             "| round | levers | games per pairing | games played |", "|---|---|---|---|"]
+    lines += [f"| {i} | {r.levers} | {r.games_per_pair} | {r.played} |" for i, r in enumerate(rounds)]
+    lines += ["", f"## Top {top} levers", "",
+              "| rank | lever | round | effect figure | move [interval] | first mover | most moved matchup |",
+              "|---|---|---|---|---|---|---|"]
+    for row in rows[:top]:
+        record = dict(zip(COLUMNS, row, strict=True))
+        if not record["effect_figure"]:
+            continue
+        move = f"{record['effect_delta']} [{record['effect_low']}, {record['effect_high']}]"
+        first = (f"{record['first_mover_delta']} [{record['first_mover_low']}, {record['first_mover_high']}]"
+                 if record["first_mover_delta"] != "" else "")
+        matchup = (f"{record['matchup']}: {record['matchup_delta']} [{record['matchup_low']}, "
+                   f"{record['matchup_high']}]" if record["matchup"] else "")
+        lines.append(f"| {record['rank']} | `{record['lever']}` | {record['round']} | {record['effect_figure']} "
+                     f"| {move} | {first} | {matchup} |")
+    lines += ["", f"{len(skipped)} levers not played (invalid data, or a file the env does not read): "
+              "see the `status` column of levers.csv.", ""]
+    report = out / "levers.md"
+    report.write_text("\n".join(lines))
+    return report
+
+
+__all__ = ["COLUMNS", "FINALISTS", "Lever", "Round", "SCREEN_GAMES", "loadouts_study", "make_levers", "plan",
+           "run_levers", "write_levers"]
