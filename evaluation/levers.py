@@ -28,6 +28,7 @@ import csv
 import datetime
 import math
 import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -182,10 +183,14 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     if budget < 1:
         raise ValueError(f"--budget must be at least 1, not {budget}")
     base_tournament = build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES}))
-    try:
-        base_print = tournament_fingerprint(with_variant(base_tournament, None))
-    except TypeError as error:
-        raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
+    base_print = tournament_fingerprint(base_tournament)
+    with tempfile.TemporaryDirectory() as scratch:  # can the env load a variant at all? (before out/ is written)
+        first = numeric_fields((files or shipped_files())[0])[0]
+        probe = write_override(scratch, first, first.value + step)
+        try:
+            tournament_fingerprint(with_variant(base_tournament, probe.root))
+        except TypeError as error:
+            raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
     levers = make_levers(out / "variants", step, files)
     relevant: dict[str, bool] = {}
     for lever in levers:

@@ -471,6 +471,45 @@ def hunt(
                         subprocess_envs=subprocess_envs))
 
 
+@app.command()
+def levers(
+    env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules data to nudge (breath_duel_v0, tempo_duel_v0: the envs that load a rules variant)."),
+    budget: int = typer.Option(20_000, "--budget", help="Games to spend, base and levers both counted (the first round plays every lever at least 2 games per pairing whatever the budget)."),
+    seed: int = typer.Option(None, "--seed", help="Base seed of the games; default: the study's base_seed."),
+    step: int = typer.Option(1, "--step", help="How far each number is nudged, down and up."),
+    study: Path = typer.Option(None, "--study", help="A study TOML file to play; default: the env's shipped loadouts study."),
+    file: list[str] = typer.Option(None, "--file", help="Only the numbers of this data file (path under rules/, e.g. tempo/data/armour.toml); repeat. Default: every shipped data file the env reads."),
+    out: Path = typer.Option(Path("runs/levers"), "--out", help="Folder for levers.csv, levers.md and the levers' variant folders."),
+    db: Path = typer.Option(None, "--db", help="Match store (resumed if it exists); default <out>/matches.sqlite."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes per tournament (0: play in this process, the default: a lever's round is short)."),
+) -> None:
+    """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect."""
+    from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.levers import loadouts_study, run_levers
+    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+    from issoku.rules.variant import shipped_files
+
+    with one_line_errors("levers", also=(TypeError,)):
+        bounded("--budget", budget, 1, MAX_GAMES)
+        bounded("--seed", seed, 0)
+        bounded("--step", step, 1)
+        bounded("--workers", workers, 0, 1024)
+        check_output_dir("--out", out)
+        unknown = sorted(set(file or ()) - set(shipped_files()))
+        if unknown:
+            raise ValueError(f"--file {unknown[0]}: no shipped data file (known: {', '.join(shipped_files())})")
+        chosen = study_from_options(study, env, None, None, seed) if study else loadouts_study(env)
+        if seed is not None:
+            chosen = chosen.model_copy(update={"base_seed": seed})
+        ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
+                                    files=file or None, workers=workers)
+    for row in ranked[:5]:
+        if row.shifts:
+            typer.echo(f"  {row.name}: effect {row.effect:.3f} (round {row.round}, {row.games_per_pair} games per pairing)")
+    typer.echo(f"csv: {out / 'levers.csv'}")
+    typer.echo(f"summary: {out / 'levers.md'}")
+
+
 @app.command("benchmark")
 def benchmark(
     candidate: str = typer.Argument(None, help="A checkpoint .zip, a registered policy, or package.module:attribute (a factory or a plain callable), optionally as name=package.module:attribute; needed unless --calibrate."),

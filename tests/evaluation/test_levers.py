@@ -1,0 +1,60 @@
+"""``issoku levers`` (issue 15, item 3): one-at-a-time sensitivity over the numbers of the rules data."""
+
+import csv
+import tomllib
+
+from typer.testing import CliRunner
+
+from issoku.cli import app
+from issoku.evaluation.levers import COLUMNS, loadouts_study, plan, run_levers
+from issoku.rules.variant import RULES_DIR, Variant, data_diff, dump_toml, numeric_fields, shipped_files, write_override
+
+ARMOUR = "tempo/data/armour.toml"
+
+
+def test_every_shipped_data_file_round_trips_through_dump_toml():
+    for relative in shipped_files():
+        raw = tomllib.loads((RULES_DIR / relative).read_text())
+        assert tomllib.loads(dump_toml(raw)) == raw, relative
+
+
+def test_an_override_is_a_variant_with_exactly_that_one_edit(tmp_path):
+    fields = numeric_fields("breath/data/weapons.toml")
+    parry = next(f for f in fields if f.address == ("weapon", 1, "technique", 2, "cost"))  # nodachi's parry
+    variant = write_override(tmp_path / "v", parry, parry.value - 1)
+    assert [str(c) for c in data_diff(Variant(), variant)] == ["breath/data/weapons.toml: nodachi / parry: cost 2 → 1"]
+    assert all(not isinstance(f.value, bool) for relative in shipped_files() for f in numeric_fields(relative))
+
+
+def test_the_halving_plan_screens_everything_then_halves_within_the_budget():
+    rounds = plan(20, 100_000, 35)
+    assert [size for size, _ in rounds] == [20, 10, 5, 3]
+    assert all(more % 2 == 0 for _, more in rounds) and rounds[0][1] >= 2
+    assert sum(more * (size + 1) * 35 for size, more in rounds) <= 100_000
+    assert plan(20, 1, 35)[0] == (20, 2)  # the screen's floor, whatever the budget
+
+
+def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_path):
+    # ±4 on the tempo armour numbers: "medium: rating 4 → 8" is the planted exploit tests/data/variants/armour_tempo_medium.
+    study = loadouts_study("tempo_duel_v0")
+    ranked, rounds = run_levers(study, 2000, tmp_path / "a", tmp_path / "a.sqlite", step=4, files=[ARMOUR])
+    assert ranked[0].name == "tempo/data/armour.toml: medium: rating 4 → 8"
+    assert ranked[0].figure("side").figure == "loadout spearman: score" and ranked[0].effect > 0.1
+    assert rounds[0].levers > rounds[-1].levers
+    with (tmp_path / "a" / "levers.csv").open() as handle:
+        rows = list(csv.reader(handle))
+    assert tuple(rows[0]) == COLUMNS and len(rows) == 1 + 16  # 8 numbers, down and up
+    assert any(row[-1].startswith("invalid: ") for row in rows[1:])  # a negative rating is refused by the schema
+    assert "## Schedule (successive halving)" in (tmp_path / "a" / "levers.md").read_text()
+    run_levers(study, 2000, tmp_path / "b", tmp_path / "b.sqlite", step=4, files=[ARMOUR])
+    assert (tmp_path / "a" / "levers.csv").read_bytes() == (tmp_path / "b" / "levers.csv").read_bytes()
+
+
+def test_bad_inputs_are_one_line_exit_2(tmp_path):
+    runner = CliRunner()
+    for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "0"],
+                 ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"]):
+        result = runner.invoke(app, ["levers", *args, "--out", str(tmp_path / "out")])
+        assert result.exit_code == 2, (args, result.output)
+        assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("levers: "), result.output
+    assert not (tmp_path / "out").exists()
