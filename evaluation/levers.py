@@ -7,7 +7,7 @@ folder (:func:`issoku.rules.variant.write_override`) holding that one edited fil
 variant (a nudge the data schema refuses, a negative cost, is listed as invalid and not played), and
 played against the base rules on the same schedule as ``balance-report --variant`` (same loadouts,
 policies, seats and seeds: common random numbers). Files whose levers leave the env's rules
-fingerprint unchanged (the other rulesets' data) are not played.
+fingerprint unchanged (the other rulesets' data) are dropped.
 
 **Successive halving** spends ``budget`` games (base and lever games both count): the rounds are
 planned up front (every lever, then the better half, ... down to :data:`FINALISTS`); each round gets
@@ -193,17 +193,11 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
     levers = make_levers(out / "variants", step, files)
     relevant: dict[str, bool] = {}
-    for lever in levers:
-        if lever.status != "played":
-            continue
-        if lever.change.file not in relevant:
-            try:
-                moved = tournament_fingerprint(with_variant(base_tournament, lever.folder)) != base_print
-            except TypeError as error:
-                raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
-            relevant[lever.change.file] = moved
-        if not relevant[lever.change.file]:
-            lever.status = f"not played: {study.env} does not read {lever.change.file}"
+    for lever in levers:  # a file the env does not read leaves its fingerprint unchanged: its levers are dropped
+        if lever.status == "played" and lever.change.file not in relevant:
+            fingerprint = tournament_fingerprint(with_variant(base_tournament, lever.folder))
+            relevant[lever.change.file] = fingerprint != base_print
+    levers = [lever for lever in levers if relevant.get(lever.change.file, False)]
     alive = [lever for lever in levers if lever.status == "played"]
     if not alive:
         raise ValueError(f"no lever of {', '.join(files or shipped_files())} changes the rules of {study.env}")
@@ -227,7 +221,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             rounds.append(Round(len(alive), games, store.count() - before))
             alive.sort(key=lambda lever: (-lever.effect, lever.name))
     ranked = sorted(levers, key=lambda lever: (-lever.round, -lever.effect, lever.name))
-    write_levers(out, study, ranked, rounds, budget, step)
+    write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read))
     return ranked, rounds
 
 
@@ -269,7 +263,7 @@ def _interval(result: PairedDifference) -> list[str]:
 
 
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
-                 step: int, top: int = 10) -> Path:
+                 step: int, files: Sequence[str] = (), top: int = 10) -> Path:
     """``levers.csv`` (every lever, ranked) and ``levers.md`` (the schedule and the top levers)."""
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(levers)
@@ -285,7 +279,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
              f"{study.base_seed}; each lever is paired with the base game by game (same loadouts, policies, "
              "seats and seeds). Effect: the largest move of a side's score or of the first mover's score; "
              "intervals are 95 % Bonferroni-simultaneous over the lever's figures, p Holm-corrected over the "
-             "levers.", "", "## Schedule (successive halving)", "",
+             f"levers. Data files the env reads: {', '.join(files) or '(none)'}.", "", "## Schedule (successive halving)", "",
              "| round | levers | games per pairing | games played |", "|---|---|---|---|"]
     lines += [f"| {i} | {r.levers} | {r.games_per_pair} | {r.played} |" for i, r in enumerate(rounds)]
     lines += ["", f"## Top {top} levers", "",
@@ -302,8 +296,8 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
                    f"{record['matchup_high']}]" if record["matchup"] else "")
         lines.append(f"| {record['rank']} | `{record['lever']}` | {record['round']} | {record['effect_figure']} "
                      f"| {move} | {first} | {matchup} |")
-    lines += ["", f"{len(skipped)} levers not played (invalid data, or a file the env does not read): "
-              "see the `status` column of levers.csv.", ""]
+    lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
+              "column of levers.csv.", ""]
     report = out / "levers.md"
     report.write_text("\n".join(lines))
     return report
