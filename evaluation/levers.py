@@ -155,8 +155,10 @@ def _lever(folder: Path, number: NumericField, after: int | float, sign: str) ->
 
 
 def _records(tournament: Tournament, store: MatchStore) -> list:
-    keys = {spec.key for _, spec in schedule(tournament)}
-    return [r for r in store.records(loadouts=[lo.name for lo in tournament.loadouts]) if r.key in keys]
+    # by key, in schedule order: the base and every lever share loadout names, so a query by loadout would
+    # read every lever's games each time
+    found = (store.record(spec.key) for _, spec in schedule(tournament))
+    return [record for record in found if record is not None]
 
 
 def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
