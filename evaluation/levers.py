@@ -28,6 +28,7 @@ import csv
 import datetime
 import math
 import re
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -181,7 +182,8 @@ def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
 def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
                files: Sequence[str] | None = None, workers: int | None = 0, batch_size: int = 16,
                progress: bool = False) -> tuple[list[Lever], list[Round]]:
-    """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``."""
+    """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
+    (``progress``: a line on stderr after each round)."""
     if budget < 1:
         raise ValueError(f"--budget must be at least 1, not {budget}")
     base_tournament = build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES}))
@@ -212,15 +214,18 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             games += more
             tournament = build_tournament(study.model_copy(update={"games_per_pair": games}))
             before = store.count()
-            run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress)
+            run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=False)
             base_records = _records(tournament, store)
             for lever in alive:
                 lever_tournament = with_variant(tournament, lever.folder)
-                run_tournament(lever_tournament, store, workers=workers, batch_size=batch_size, progress=progress)
+                run_tournament(lever_tournament, store, workers=workers, batch_size=batch_size, progress=False)
                 shifts = paired_shifts(base_records[0].env_id, base_records, _records(lever_tournament, store))
                 lever.shifts = [replace(s, result=simultaneous(s.result, len(shifts), 0.05)) for s in shifts]
                 lever.round, lever.games_per_pair = index, games
             rounds.append(Round(len(alive), games, store.count() - before))
+            if progress:
+                print(f"levers: round {index}: {len(alive)} levers at {games} games per pairing, "
+                      f"{rounds[-1].played} games played", file=sys.stderr, flush=True)
             alive.sort(key=lambda lever: (-lever.effect, lever.name))
     ranked = sorted(levers, key=lambda lever: (-lever.round, -lever.effect, lever.name))
     write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read))

@@ -502,7 +502,7 @@ def levers(
         if seed is not None:
             chosen = chosen.model_copy(update={"base_seed": seed})
         ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
-                                    files=file or None, workers=workers)
+                                    files=file or None, workers=workers, progress=True)
     for row in ranked[:5]:
         if row.shifts:
             typer.echo(f"  {row.name}: effect {row.effect:.3f} (round {row.round}, {row.games_per_pair} games per pairing)")
