@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from issoku.rules.kernel.content import DataError, read_toml
 
 RULES_DIR = Path(__file__).resolve().parent
@@ -186,53 +188,9 @@ def write_override(folder: Path | str, field: NumericField, value: int | float) 
     inner[field.address[-1]] = value
     path = Path(folder) / field.file
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dump_toml(raw))
+    path.write_text(tomli_w.dumps(raw))
     return Variant(folder)
 
 
-def dump_toml(raw: dict) -> str:
-    """TOML text that parses back to ``raw`` (tables, arrays of tables, inline tables, scalars); the
-    shipped data files' shapes only (the round trip is tested on each), comments not kept."""
-    lines: list[str] = []
-    _dump_table(raw, (), lines)
-    return "\n".join(lines).lstrip("\n") + "\n"
-
-
-def _key(name: str) -> str:
-    return name if name and all(c.isalnum() or c in "_-" for c in name) else _value(name)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(inner) for inner in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {type(value).__name__} as TOML")
-
-
-def _is_tables(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(inner, dict) for inner in value)
-
-
-def _dump_table(table: dict, path: tuple[str, ...], lines: list[str]) -> None:
-    scalars = {k: v for k, v in table.items() if not isinstance(v, dict) and not _is_tables(v)}
-    lines += [f"{_key(k)} = {_value(v)}" for k, v in scalars.items()]
-    for name, inner in table.items():
-        here = ".".join(_key(p) for p in (*path, name))
-        if isinstance(inner, dict):
-            lines += ["", f"[{here}]"]
-            _dump_table(inner, (*path, name), lines)
-        elif _is_tables(inner):
-            for entry in inner:
-                lines += ["", f"[[{here}]]"]
-                _dump_table(entry, (*path, name), lines)
-
-
-__all__ = ["Change", "DATA_GLOBS", "NumericField", "RULES_DIR", "Variant", "data_diff", "dump_toml",
+__all__ = ["Change", "DATA_GLOBS", "NumericField", "RULES_DIR", "Variant", "data_diff",
            "numeric_fields", "shipped_files", "write_override"]
