@@ -1,10 +1,14 @@
-"""Golden event logs: a seeded playthrough's JSON-lines log diffed event by event against a file.
+"""Golden files: a seeded playthrough's JSON-lines log diffed event by event against a file, and digests of
+every seat's observation and the legal actions over seeded random fights (for speed work on encoders).
 
 A diff means the rules' behaviour moved. When the move is meant, regenerate with
-``ISSOKU_REGENERATE_GOLDEN=1 pytest <the test file>`` and review the .jsonl diff like code.
+``ISSOKU_REGENERATE_GOLDEN=1 pytest <the test file>`` and review the diff like code.
 """
 
+import hashlib
+import json
 import os
+import random
 from pathlib import Path
 
 from issoku.rules.kernel.events import EventLog
@@ -19,3 +23,32 @@ def assert_matches_golden(path: Path, events: EventLog) -> None:
     for line, (want, got) in enumerate(zip(expected, actual), start=1):
         assert got == want, f"{path.name}: first difference at event {line}"
     assert len(actual) == len(expected), f"{path.name}: {len(actual)} events, golden has {len(expected)}"
+
+
+
+def observation_digest(ruleset, fights: int) -> str:
+    """sha256 over every decision of ``fights`` seeded random-legal fights of any kernel ruleset: every seat's
+    observation (float32 bytes), then the legal actions."""
+    sha = hashlib.sha256()
+    rng = random.Random(1)
+    seats = range(len(ruleset.seat_names))
+    for seed in range(fights):
+        state = ruleset.new_initial_state(seed, record_events=False)
+        while True:
+            for seat in seats:
+                sha.update(state.observation(seat).tobytes())
+            if state.current_seat() is None:
+                break
+            legal = state.legal_actions()
+            sha.update(repr(legal).encode())
+            state.apply(rng.choice(legal))
+    return sha.hexdigest()
+
+
+def assert_digest_matches_golden(path: Path, name: str, got: str) -> None:
+    """``got`` equals the digest stored under ``name`` in the JSON file ``path`` (rewritten when regenerating)."""
+    golden = json.loads(path.read_text()) if path.exists() else {}
+    if os.environ.get("ISSOKU_REGENERATE_GOLDEN"):
+        golden[name] = got
+        path.write_text(json.dumps(golden, indent=2, sort_keys=True) + "\n")
+    assert got == golden[name], f"{name}: observations or legal actions changed"

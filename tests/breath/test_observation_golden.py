@@ -6,16 +6,13 @@ change to the observation or the rules is meant, regenerate with
 ``ISSOKU_REGENERATE_GOLDEN=1 pytest tests/breath/test_observation_golden.py`` and say so in the commit.
 """
 
-import hashlib
-import json
-import os
-import random
 from pathlib import Path
 
 import pytest
 
 from issoku.envs.breath_duel_v0 import make_ruleset
 from issoku.envs.breath_skirmish_v0 import make_ruleset as make_skirmish_ruleset
+from tests.golden import assert_digest_matches_golden, observation_digest
 
 GOLDEN = Path(__file__).parent / "golden" / "observations.json"
 RULESETS = {
@@ -30,29 +27,6 @@ RULESETS = {
 FIGHTS = 12
 
 
-def digest(ruleset) -> str:
-    """sha256 over every decision of ``FIGHTS`` seeded random-legal fights: all seats' observations
-    (float32 bytes), then the legal actions."""
-    sha = hashlib.sha256()
-    rng = random.Random(1)
-    for seed in range(FIGHTS):
-        state = ruleset.new_initial_state(seed, record_events=False)
-        while True:
-            for seat in range(ruleset.num_seats):
-                sha.update(state.observation(seat).tobytes())
-            if state.current_seat() is None:
-                break
-            legal = state.legal_actions()
-            sha.update(repr(legal).encode())
-            state.apply(rng.choice(legal))
-    return sha.hexdigest()
-
-
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_observations_and_legal_actions_match_the_golden_digest(name):
-    got = digest(RULESETS[name]())
-    golden = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
-    if os.environ.get("ISSOKU_REGENERATE_GOLDEN"):
-        golden[name] = got
-        GOLDEN.write_text(json.dumps(golden, indent=2, sort_keys=True) + "\n")
-    assert got == golden[name], f"{name}: observations or legal actions changed"
+    assert_digest_matches_golden(GOLDEN, name, observation_digest(RULESETS[name](), FIGHTS))

@@ -7,16 +7,13 @@ observation or the rules is meant, regenerate with
 the commit.
 """
 
-import hashlib
-import json
-import os
-import random
 from pathlib import Path
 
 import pytest
 
 from issoku.envs.encounter_duel_v0 import make_ruleset
 from issoku.rules.encounters import EncounterConfig
+from tests.golden import assert_digest_matches_golden, observation_digest
 
 GOLDEN = Path(__file__).parent / "golden" / "observations.json"
 SETUPS = {
@@ -29,29 +26,7 @@ SETUPS = {
 FIGHTS = 16
 
 
-def digest(ruleset) -> str:
-    """sha256 over every decision of ``FIGHTS`` seeded random-legal fights: both seats' observations
-    (float32 bytes), then the legal actions."""
-    sha = hashlib.sha256()
-    rng = random.Random(1)
-    for seed in range(FIGHTS):
-        state = ruleset.new_initial_state(seed, record_events=False)
-        while True:
-            for seat in range(2):
-                sha.update(state.observation(seat).tobytes())
-            if state.current_seat() is None:
-                break
-            legal = state.legal_actions()
-            sha.update(repr(legal).encode())
-            state.apply(rng.choice(legal))
-    return sha.hexdigest()
-
-
 @pytest.mark.parametrize("name", sorted(SETUPS))
 def test_observations_and_legal_actions_match_the_golden_digest(name):
-    got = digest(make_ruleset(EncounterConfig(**SETUPS[name])))
-    golden = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
-    if os.environ.get("ISSOKU_REGENERATE_GOLDEN"):
-        golden[name] = got
-        GOLDEN.write_text(json.dumps(golden, indent=2, sort_keys=True) + "\n")
-    assert got == golden[name], f"{name}: observations or legal actions changed"
+    ruleset = make_ruleset(EncounterConfig(**SETUPS[name]))
+    assert_digest_matches_golden(GOLDEN, name, observation_digest(ruleset, FIGHTS))
