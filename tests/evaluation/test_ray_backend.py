@@ -1,0 +1,168 @@
+"""The Ray backend: the same jobs give the same store rows as the process pool; files travel with their
+fingerprints checked; a job whose worker dies is rerun by Ray and stored once.
+
+One 2-CPU local ``ray.init`` serves the module. Ray is an optional extra (``issoku[ray]``, installed by
+scripts/setup.sh, so CI runs these); without it the module is skipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, run_tournament
+from issoku.training.backend import (InProcess, RayBackend, bundle_digest, pack, relocate, shipped_paths,
+                                     unpack)
+
+from .toy_env import TakeOne, toy_tournament
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A local 2-CPU Ray instance whose workers unpack shipped files into a cache of this test's own."""
+    cache = tmp_path_factory.mktemp("shipped")
+    os.environ["ISSOKU_SHIPPED_CACHE"] = str(cache)  # read by the workers, which inherit the environment
+    backend = RayBackend(cpus=2)
+    yield backend, cache
+    ray.shutdown()
+    os.environ.pop("ISSOKU_SHIPPED_CACHE", None)
+
+
+def rows(path: Path) -> list[tuple]:
+    """Every row of the store's match and seat tables, in key order, without the time each was stored."""
+    with MatchStore(path) as store:
+        matches = store._db.execute("SELECT key, env_id, rules_fingerprint, loadout, loadout_kwargs, seed, winner,"
+                                    " first_seat, length, truncated FROM matches ORDER BY key").fetchall()
+        seats = store._db.execute("SELECT * FROM seats ORDER BY match_key, seat").fetchall()
+    return matches + seats
+
+
+def played_on(tournament: Tournament, path: Path, workers) -> list[tuple]:
+    with MatchStore(path) as store:
+        run = run_tournament(tournament, store, workers=workers, batch_size=3, progress=False)
+    assert run.played == run.scheduled
+    return rows(path)
+
+
+def test_a_study_on_ray_stores_exactly_the_rows_of_the_process_pool(cluster, tmp_path):
+    backend, _ = cluster
+    tournament = toy_tournament(games_per_pair=4)
+    assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "pool.sqlite", 2)
+
+
+def test_a_rules_variant_travels_to_the_workers_and_plays_the_same_games(cluster, tmp_path):
+    from issoku.envs.registry import resolve_env
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.rules.variant import RULES_DIR
+
+    backend, cache = cluster
+    variant = tmp_path / "variant"
+    (variant / "tempo/data").mkdir(parents=True)
+    shipped = (RULES_DIR / "tempo/data/armour.toml").read_text()
+    (variant / "tempo/data/armour.toml").write_text(shipped)
+    tournament = Tournament(resolve_env("tempo_duel_v0"),
+                            (resolve_policy("tempo_heuristic"), resolve_policy("random")),
+                            (Loadout("variant", {"variant": str(variant)}),), games_per_pair=4)
+    assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "pool.sqlite", 2)
+    assert (cache / bundle_digest(str(variant)) / "variant" / "tempo/data/armour.toml").read_text() == shipped
+
+
+def test_a_checkpoint_travels_with_its_metadata_and_plays_the_same_games(cluster, tmp_path):
+    from issoku.evaluation.policies import resolve_policy
+
+    from tests.training.test_finetune import tiny_checkpoint
+
+    backend, cache = cluster
+    checkpoint = tiny_checkpoint(tmp_path)
+    tournament = Tournament(toy_tournament().env_factory, (resolve_policy(f"ck={checkpoint}"), PolicySpec("one", TakeOne)),
+                            games_per_pair=6)
+    assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "pool.sqlite", 2)
+    copy = cache / bundle_digest(str(checkpoint))
+    assert sorted(path.name for path in copy.iterdir()) == ["toy_model.json", "toy_model.zip"]
+
+
+def test_fine_tuning_on_ray_writes_the_checkpoints_one_process_writes(cluster, tmp_path):
+    from issoku.training.finetune import FineTuneJob, fine_tune_all
+
+    from tests.evaluation.toy_env import take_away_env
+    from tests.training.test_finetune import tiny_checkpoint
+
+    backend, _ = cluster
+    checkpoint = tiny_checkpoint(tmp_path)
+    written = {}
+    for name, workers in (("here", 0), ("ray", backend)):
+        jobs = [FineTuneJob(take_away_env, {}, str(checkpoint), (banned,), steps=32, seed=0,
+                            out=str(tmp_path / name / f"x{banned}.zip")) for banned in (1, 2)]
+        written[name] = [zip_members(path) for path in fine_tune_all(jobs, workers, progress=False)]
+        assert json.loads(Path(jobs[0].out).with_suffix(".json").read_text())["fine_tuned"]["from"] == str(checkpoint)
+    assert written["ray"] == written["here"]
+
+
+def zip_members(path: str) -> dict[str, bytes]:
+    """A checkpoint zip's members but ``data`` (SB3 writes the time and object addresses into it): the weights,
+    the optimizer's state, the versions."""
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist() if name != "data"}
+
+
+@dataclasses.dataclass(frozen=True)
+class KillsItsWorkerOnce:
+    """Takes one; but the first policy ever built (no marker file yet) SIGKILLs its own worker process."""
+
+    marker: str
+
+    def __call__(self, seed: int | None = None) -> TakeOne:
+        if not os.path.exists(self.marker):
+            Path(self.marker).touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return TakeOne(seed)
+
+
+def test_a_job_whose_worker_is_killed_is_rerun_by_ray_and_stored_once(cluster, tmp_path):
+    backend, _ = cluster
+    marker = tmp_path / "killed-once"
+    killer = dataclasses.replace(toy_tournament(games_per_pair=4), policies=(
+        *toy_tournament().policies[:2], PolicySpec("take_one", KillsItsWorkerOnce(str(marker)))))
+    marker.touch()  # in this process: no kill
+    expected = played_on(killer, tmp_path / "here.sqlite", 0)
+    marker.unlink()
+    ray_rows = played_on(killer, tmp_path / "ray.sqlite", backend)
+    assert marker.exists(), "no worker was killed: the test tested nothing"
+    assert ray_rows == expected
+    assert len({row[0] for row in ray_rows if len(row) == 10}) == 4 * 3 * 2  # games: pairs x games x loadouts
+
+
+def test_shipped_paths_are_found_relocated_and_checked(tmp_path):
+    from issoku.evaluation.policies import CheckpointFactory
+    from issoku.evaluation.tournament import Job
+
+    checkpoint = tmp_path / "a.zip"
+    checkpoint.write_bytes(b"zip")
+    (tmp_path / "a.json").write_text("{}")
+    job = Job(toy_tournament().env_factory, Loadout("v", {"variant": str(tmp_path)}),
+              (PolicySpec("a", CheckpointFactory(str(checkpoint))), PolicySpec("random", TakeOne)), (), 10)
+    assert shipped_paths(job) == [str(tmp_path), str(checkpoint)]
+    moved = relocate(job, {str(checkpoint): "/elsewhere/a.zip", str(tmp_path): "/elsewhere/v"})
+    assert moved.policies[0].factory.path == "/elsewhere/a.zip" and moved.loadout == job.loadout  # records unchanged
+    assert moved.env_factory.where == ((str(checkpoint), "/elsewhere/a.zip"), (str(tmp_path), "/elsewhere/v"))
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    digest = bundle_digest(str(checkpoint))
+    local = unpack(str(checkpoint), digest, pack(str(checkpoint)), lambda: pytest.fail("fetched twice"), cache)
+    assert Path(local).read_bytes() == b"zip" and Path(local).with_suffix(".json").read_text() == "{}"
+    with pytest.raises(ValueError, match="do not match the driver's fingerprint"):
+        unpack(str(checkpoint), "0" * 16, pack(str(checkpoint)), lambda: pytest.fail("fetched"), cache)
+
+
+def test_in_process_runs_each_job_once_in_order():
+    assert list(InProcess().map_unordered(lambda x: x * x, [1, 2, 3])) == [(1, 1), (2, 4), (3, 9)]
