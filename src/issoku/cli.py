@@ -348,19 +348,24 @@ def evaluate(
     seed: Optional[int] = typer.Option(None, help="Base fight seed; default: 20000003 (issoku.evaluation.checkpoint_duels.DEFAULT_SEED)."),
     out: Optional[Path] = typer.Option(None, help="Also write the result, per seat and per matchup, to this JSON file; default: none (print only)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes, each playing a slice of the duels (0: play in this process, the default)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Duel a trained checkpoint against a scripted agent: win rate with a 95 % Wilson interval."""
     import json
 
     from issoku.evaluation.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
     from issoku.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
+    from issoku.training.backend import make_backend
 
     with one_line_errors("evaluate"):
         bounded("--duels", duels, 1, MAX_GAMES)
         bounded("--seed", seed, 0)
+        bounded("--workers", workers, 0, 1024)
         check_output_file("--out", out)
         result = duel_checkpoint(checkpoint, opponent, duels, DEFAULT_SEED if seed is None else seed,
-                                 allow_imports=allow_imports)
+                                 allow_imports=allow_imports, workers=make_backend(backend, workers, ray_address))
     typer.echo(f"{checkpoint} ({result['steps']} steps) vs {opponent}: won {result['wins']}/{result['duels']} "
                f"({result['win_rate']:.1%}, 95% CI {result['win_rate_low']:.1%}-{result['win_rate_high']:.1%}), "
                f"drew {result['draws']}, lost {result['losses']}")

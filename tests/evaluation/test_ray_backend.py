@@ -72,7 +72,7 @@ def test_a_rules_variant_travels_to_the_workers_and_plays_the_same_games(cluster
     tournament = Tournament(resolve_env("tempo_duel_v0"),
                             (resolve_policy("tempo_heuristic"), resolve_policy("random")),
                             (Loadout("variant", {"variant": str(variant)}),), games_per_pair=4)
-    assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "pool.sqlite", 2)
+    assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "here.sqlite", 0)
     assert (cache / bundle_digest(str(variant)) / "variant" / "tempo/data/armour.toml").read_text() == shipped
 
 
@@ -85,7 +85,7 @@ def test_a_checkpoint_travels_with_its_metadata_and_plays_the_same_games(cluster
     checkpoint = tiny_checkpoint(tmp_path)
     tournament = Tournament(toy_tournament().env_factory, (resolve_policy(f"ck={checkpoint}"), PolicySpec("one", TakeOne)),
                             games_per_pair=6)
-    assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "pool.sqlite", 2)
+    assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "here.sqlite", 0)
     copy = cache / bundle_digest(str(checkpoint))
     assert sorted(path.name for path in copy.iterdir()) == ["toy_model.json", "toy_model.zip"]
 
@@ -166,3 +166,29 @@ def test_shipped_paths_are_found_relocated_and_checked(tmp_path):
 
 def test_in_process_runs_each_job_once_in_order():
     assert list(InProcess().map_unordered(lambda x: x * x, [1, 2, 3])) == [(1, 1), (2, 4), (3, 9)]
+
+
+def test_evaluate_duels_on_ray_add_up_to_the_one_process_result(cluster, tmp_path):
+    from issoku.evaluation.checkpoint_duels import duel_checkpoint
+    from issoku.training.config import TrainConfig
+    from issoku.training.selfplay import train
+
+    from tests.training.conftest import TINY
+
+    backend, _ = cluster
+    checkpoint = train(TrainConfig(**TINY, total_steps=128, checkpoint_every=128, run_dir=str(tmp_path)))["checkpoint"]
+    here = duel_checkpoint(checkpoint, "random", duels=21, seed=5, allow_imports=True)
+    assert duel_checkpoint(checkpoint, "random", duels=21, seed=5, allow_imports=True, workers=backend) == here
+
+
+def test_a_hunt_on_ray_trains_its_best_response_on_a_worker_and_finds_the_same(cluster, tmp_path):
+    from issoku.evaluation.hunt import HuntConfig, hunt
+
+    from tests.evaluation.test_hunt import TINY
+
+    backend, _ = cluster
+    config = {**TINY, "iterations": 1}
+    here = hunt(HuntConfig(out=str(tmp_path / "here"), **config))
+    there = hunt(HuntConfig(out=str(tmp_path / "ray"), **config), backend)
+    assert [(it.mixture, it.gain) for it in there] == [(it.mixture, it.gain) for it in here]
+    assert zip_members(str(tmp_path / "ray/agents/br1.zip")) == zip_members(str(tmp_path / "here/agents/br1.zip"))
