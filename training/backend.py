@@ -128,7 +128,7 @@ class RayBackend:
         self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.torch_threads = torch_threads
         self._task = ray.remote(num_cpus=1, max_retries=RETRIES)(run_shipped)
-        self._bundles: dict[tuple[str, str], Any] = {}
+        self._bundles: dict[tuple, tuple[str, Any]] = {}
 
     def with_threads(self, torch_threads: int | None) -> RayBackend:
         """The same cluster connection with another torch thread limit per task."""
@@ -137,14 +137,15 @@ class RayBackend:
         return other
 
     def _manifest(self, job: Any) -> tuple[tuple[str, str, Any], ...]:
-        """``(driver path, fingerprint, object ref of its bytes)`` of every file or folder the job reads."""
+        """``(driver path, fingerprint, object ref of its bytes)`` of every file or folder the job reads; each put
+        in the object store once, and fingerprinted again only when its files changed on disk."""
         manifest = []
         for path in shipped_paths(job):
-            digest = bundle_digest(path)
-            ref = self._bundles.get((path, digest))
-            if ref is None:
-                ref = self._bundles[(path, digest)] = self._ray.put(pack(path))
-            manifest.append((path, digest, ref))
+            stamp = (path, tuple((name, file.stat().st_mtime_ns, file.stat().st_size)
+                                 for name, file in _bundle_files(path)))
+            if stamp not in self._bundles:
+                self._bundles[stamp] = (bundle_digest(path), self._ray.put(pack(path)))
+            manifest.append((path, *self._bundles[stamp]))
         return tuple(manifest)
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R]]:
@@ -223,7 +224,7 @@ def _walk(value: Any, visit: Callable[[Any, dataclasses.Field | None], Any]) -> 
         return value if all(a is b for a, b in zip(items, value)) else type(value)(items)
     if isinstance(value, Mapping):
         pairs = {key: _walk(visit(item, None), visit) for key, item in value.items()}
-        return value if all(pairs[key] is value[key] for key in value) else type(value)(pairs)
+        return value if all(pairs[key] is value[key] for key in value) else pairs
     return value
 
 
@@ -313,20 +314,23 @@ def bundle_digest(path: str) -> str:
     return _digest((name, file.read_bytes()) for name, file in _bundle_files(path))
 
 
-def pack(path: str) -> tuple[bool, tuple[tuple[str, bytes], ...]]:
+Bundle = tuple[bool, tuple[tuple[str, bytes], ...]]
+"""A shipped path as data: whether it is a folder, and its files' names and bytes."""
+
+
+def pack(path: str) -> Bundle:
     """A path's bundle as data for the object store: whether it is a folder, and its files' names and bytes."""
     return Path(path).is_dir(), tuple((name, file.read_bytes()) for name, file in _bundle_files(path))
 
 
-def unpack(path: str, digest: str, packed: tuple[bool, tuple[tuple[str, bytes], ...]] | None,
-           fetch: Callable[[], tuple[bool, tuple[tuple[str, bytes], ...]]], cache: Path) -> str:
+def unpack(path: str, digest: str, fetch: Callable[[], Bundle], cache: Path) -> str:
     """The worker's copy of a shipped path under ``cache/<digest>/``, unpacked once per worker machine, its
     fingerprint checked; the path to give the job (the folder, or the file in it). ``fetch`` gets the bundle
     when the cache lacks it."""
     home = cache / digest
     name = Path(path).name
     if not home.is_dir():
-        is_dir, files = packed if packed is not None else fetch()
+        is_dir, files = fetch()
         if _digest(files) != digest:
             raise ValueError(f"{path}: shipped bytes do not match the driver's fingerprint {digest}")
         staging = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=cache))
@@ -362,5 +366,10 @@ def run_shipped(fn: Callable[[Any], Any], job: Any, manifest: tuple[tuple[str, s
 
         cache = shipped_cache()
         for path, digest, ref in manifest:
-            where[path] = unpack(path, digest, None, lambda ref=ref: ray.get(ref), cache)
+            where[path] = unpack(path, digest, _fetcher(ray, ref), cache)
     return fn(relocate(job, where) if where else job)
+
+
+def _fetcher(ray: Any, ref: Any) -> Callable[[], Bundle]:
+    """A shipped bundle's fetch from the object store, run only when the worker's cache lacks it."""
+    return lambda: ray.get(ref)

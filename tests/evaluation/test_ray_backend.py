@@ -18,8 +18,7 @@ import pytest
 
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, run_tournament
-from issoku.training.backend import (InProcess, RayBackend, bundle_digest, pack, relocate, shipped_paths,
-                                     unpack)
+from issoku.training.backend import RayBackend, bundle_digest, pack, relocate, shipped_paths, unpack
 
 from .toy_env import TakeOne, toy_tournament
 
@@ -158,14 +157,11 @@ def test_shipped_paths_are_found_relocated_and_checked(tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir()
     digest = bundle_digest(str(checkpoint))
-    local = unpack(str(checkpoint), digest, pack(str(checkpoint)), lambda: pytest.fail("fetched twice"), cache)
+    local = unpack(str(checkpoint), digest, lambda: pack(str(checkpoint)), cache)
     assert Path(local).read_bytes() == b"zip" and Path(local).with_suffix(".json").read_text() == "{}"
+    assert unpack(str(checkpoint), digest, lambda: pytest.fail("fetched twice"), cache) == local  # cached
     with pytest.raises(ValueError, match="do not match the driver's fingerprint"):
-        unpack(str(checkpoint), "0" * 16, pack(str(checkpoint)), lambda: pytest.fail("fetched"), cache)
-
-
-def test_in_process_runs_each_job_once_in_order():
-    assert list(InProcess().map_unordered(lambda x: x * x, [1, 2, 3])) == [(1, 1), (2, 4), (3, 9)]
+        unpack(str(checkpoint), "0" * 16, lambda: pack(str(checkpoint)), cache)
 
 
 def test_evaluate_duels_on_ray_add_up_to_the_one_process_result(cluster, tmp_path):
