@@ -31,7 +31,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -85,26 +85,37 @@ class LocalPool:
         self.torch_threads = torch_threads
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R]]:
-        pool = None
-        in_flight: dict[Future, Any] = {}
         size = min(self.slots, len(jobs)) if isinstance(jobs, Sized) else self.slots  # no idle workers
+        pools: list[ProcessPoolExecutor] = []
+
+        def submit(job: Any) -> Future:
+            if not pools:  # no pool for no job
+                pools.append(worker_pool(size, size, torch_threads=self.torch_threads))
+            return pools[0].submit(fn, job)
+
+        def finished(in_flight: dict[Any, Any]) -> Iterator[tuple[Any, Any]]:
+            for future in wait(in_flight, return_when=FIRST_COMPLETED).done:
+                yield in_flight.pop(future), future.result()
+
         try:
-            for job in jobs:
-                if pool is None:  # no pool for no job
-                    pool = worker_pool(size, size, torch_threads=self.torch_threads)
-                in_flight[pool.submit(fn, job)] = job
-                if len(in_flight) >= IN_FLIGHT_PER_WORKER * size:
-                    yield from _finished(in_flight, wait(in_flight, return_when=FIRST_COMPLETED).done)
-            while in_flight:
-                yield from _finished(in_flight, wait(in_flight, return_when=FIRST_COMPLETED).done)
+            yield from _windowed(jobs, submit, finished, IN_FLIGHT_PER_WORKER * size, {})
         finally:
-            if pool is not None:
+            for pool in pools:
                 pool.shutdown(cancel_futures=True)
 
 
-def _finished(in_flight: dict[Future, Any], done: Iterable[Future]) -> Iterator[tuple[Any, Any]]:
-    for future in done:
-        yield in_flight.pop(future), future.result()
+def _windowed(jobs: Iterable[Any], submit: Callable[[Any], Any],
+              finished: Callable[[dict[Any, Any]], Iterator[tuple[Any, Any]]], window: int,
+              in_flight: dict[Any, Any]) -> Iterator[tuple[Any, Any]]:
+    """Submit ``jobs`` lazily, keeping at most ``window`` in ``in_flight`` (handle -> job); ``finished`` waits for at
+    least one, takes it out and yields ``(job, result)``. What is left in ``in_flight`` if the caller stops early is
+    the caller's to cancel."""
+    for job in jobs:
+        in_flight[submit(job)] = job
+        while len(in_flight) >= window:
+            yield from finished(in_flight)
+    while in_flight:
+        yield from finished(in_flight)
 
 
 class RayBackend:
@@ -151,16 +162,18 @@ class RayBackend:
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R]]:
         ray = self._ray
         in_flight: dict[Any, Any] = {}
+
+        def submit(job: Any) -> Any:
+            return self._task.remote(fn, job, self._manifest(job), self.torch_threads)
+
+        def finished(in_flight: dict[Any, Any]) -> Iterator[tuple[Any, Any]]:
+            done, _ = ray.wait(list(in_flight), num_returns=1)
+            for ref in done:
+                yield in_flight.pop(ref), ray.get(ref)
+
         try:
-            for job in jobs:
-                in_flight[self._task.remote(fn, job, self._manifest(job), self.torch_threads)] = job
-                if len(in_flight) >= IN_FLIGHT_PER_WORKER * self.slots:
-                    done, _ = ray.wait(list(in_flight), num_returns=1)
-                    yield from ((in_flight.pop(ref), ray.get(ref)) for ref in done)
-            while in_flight:
-                done, _ = ray.wait(list(in_flight), num_returns=1)
-                yield from ((in_flight.pop(ref), ray.get(ref)) for ref in done)
-        finally:
+            yield from _windowed(jobs, submit, finished, IN_FLIGHT_PER_WORKER * self.slots, in_flight)
+        finally:  # a driver stopped early (an error, a bad result) leaves no task running for nothing
             for ref in in_flight:
                 ray.cancel(ref)
 

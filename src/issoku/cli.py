@@ -279,6 +279,8 @@ def ladder(
     over: str = typer.Option("random", "--over", help="With --target: the suite reference the target is relative to."),
     db: Path = typer.Option(Path("runs/ladder/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Build a difficulty ladder: each snapshot x temperature exported and rated on a suite's Elo scale; keep
     the rungs that spread most evenly, write them to ladder.json (docs/opponents.md)."""
@@ -286,6 +288,7 @@ def ladder(
     from issoku.evaluation.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, rate_candidates,
                                           write_ladder)
     from issoku.evaluation.store import MatchStore
+    from issoku.training.backend import make_backend
 
     try:
         spec = load_suite(suite)
@@ -296,7 +299,8 @@ def ladder(
             raise ValueError(f"--out {out}: is a file, not a folder")
         folders = export_snapshots(checkpoints, out)
         with MatchStore(db, exclusive=True) as store:
-            candidates = rate_candidates(folders, sorted(set(temperature)), spec, store, workers=workers, root=out)
+            candidates = rate_candidates(folders, sorted(set(temperature)), spec, store,
+                                         workers=make_backend(backend, workers, ray_address), root=out)
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"ladder: {error}", err=True)
         raise typer.Exit(2) from None
@@ -321,19 +325,22 @@ def styles(
     suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose games measure strength and action shares."),
     db: Path = typer.Option(Path("runs/styles/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Measure play styles: each agent's strength on a suite's Elo scale (plain game, argmax play) and its action
     shares against the first (neutral) agent, as a Markdown table (docs/opponents.md)."""
     from issoku.evaluation.reference_suite import load_suite
     from issoku.evaluation.store import MatchStore
     from issoku.evaluation.styles import format_profiles, profile_styles
+    from issoku.training.backend import make_backend
 
     try:
         spec = load_suite(suite)
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out}: is a file, not a folder")
         with MatchStore(db, exclusive=True) as store:
-            profiles = profile_styles(checkpoints, spec, store, out, workers=workers)
+            profiles = profile_styles(checkpoints, spec, store, out, workers=make_backend(backend, workers, ray_address))
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"styles: {error}", err=True)
         raise typer.Exit(2) from None
