@@ -58,6 +58,32 @@ def test_a_study_on_ray_stores_exactly_the_rows_of_the_process_pool(cluster, tmp
     assert played_on(tournament, tmp_path / "ray.sqlite", backend) == played_on(tournament, tmp_path / "pool.sqlite", 2)
 
 
+def test_a_balance_report_on_ray_stores_the_rows_and_combo_table_of_the_pool(cluster, tmp_path):
+    """A loadout study on edited data files (the planted exploit's), its restricted-play battery and combo table."""
+    from issoku.evaluation.commands import balance_report
+    from issoku.evaluation.config import StudyConfig
+
+    root = Path(__file__).resolve().parents[2]
+    data = [str(root / "rules/breath/data" / name) for name in
+            ("archetypes.toml", "armor.toml", "kata.toml", "maneuvers.toml", "stances.toml")]
+    study = StudyConfig.model_validate({
+        "env": "breath_duel_v0", "policies": ["ma_heuristic"], "mirrors": True, "games_per_pair": 2,
+        "composition_kind": "breath", "composition_end": ["end_breath", "stand"],
+        "loadout_grid": {"seat_key": "fighters", "labels": ["ninjato", "yari"],
+                         "templates": {"ninjato": "shinobi", "yari": "ashigaru"},
+                         "kwargs": {"data": [*data, str(root / "tests/data/planted_exploit_weapons.toml")]}},
+        "combo_table": {"samples": 10, "weapons": ["ninjato"]},
+        "restricted_play": {"games": 2, "maneuvers": 1, "combos": 0, "replies": 0, "loadouts": 1}})
+    stored = {}
+    for name, workers in (("pool", 2), ("ray", cluster[0])):
+        balance_report([study], tmp_path / f"{name}.sqlite", tmp_path / name, workers=workers, bootstrap=10,
+                       progress=False)
+        with MatchStore(tmp_path / f"{name}.sqlite") as store:
+            artifacts = store._db.execute("SELECT key, kind, body FROM artifacts ORDER BY key").fetchall()
+        stored[name] = rows(tmp_path / f"{name}.sqlite") + artifacts
+    assert stored["ray"] == stored["pool"] and any(" -" in row[3] for row in stored["ray"] if len(row) == 8)
+
+
 def test_a_rules_variant_travels_to_the_workers_and_plays_the_same_games(cluster, tmp_path):
     from issoku.envs.registry import resolve_env
     from issoku.evaluation.policies import resolve_policy
