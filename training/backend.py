@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 import os
 import shutil
 import tempfile
@@ -130,11 +131,11 @@ class RayBackend:
                  torch_threads: int | None = None) -> None:
         ray = import_ray()
         address = address or os.environ.get("RAY_ADDRESS") or None
-        if not ray.is_initialized():
+        if not ray.is_initialized():  # workers' output stays in Ray's logs; Ray's own notes from warnings up
             if address is None:
-                ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
             else:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         self._ray = ray
         self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.torch_threads = torch_threads

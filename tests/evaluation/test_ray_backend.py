@@ -214,3 +214,11 @@ def test_a_hunt_on_ray_trains_its_best_response_on_a_worker_and_finds_the_same(c
     there = hunt(HuntConfig(out=str(tmp_path / "ray"), **config), backend)
     assert [(it.mixture, it.gain) for it in there] == [(it.mixture, it.gain) for it in here]
     assert zip_members(str(tmp_path / "ray/agents/br1.zip")) == zip_members(str(tmp_path / "here/agents/br1.zip"))
+
+
+def test_the_scale_benchmark_plays_a_study_three_ways_into_the_same_rows(cluster, capsys):
+    from benchmarks.scale import main
+
+    main(["-n", "2"])
+    out = capsys.readouterr().out
+    assert "the three stores hold the same rows" in out and "cores:" in out
