@@ -38,7 +38,7 @@ from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
-from issoku.training.backend import SHIPPED
+from issoku.training.backend import SHIPPED, Backend
 from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
 
@@ -159,7 +159,7 @@ def _records(store: MatchStore, config: HuntConfig, names: Sequence[str]) -> lis
     return [r for r in store.records(config.env_id) if r.num_seats == 2 and set(r.policies) <= wanted]
 
 
-def hunt(config: HuntConfig, backend: Any = None) -> list[Iteration]:
+def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
     """Run (or resume) the hunt; every finished iteration is also in ``<out>/hunt.json``.
 
     ``backend`` (a :class:`~issoku.training.backend.Backend`: Ray) plays the tournaments and trains the best
@@ -365,7 +365,7 @@ def best_response(job: BestResponseJob) -> tuple[bytes, int, dict[str, Any]]:
 
 
 def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path,
-                        backend: Any = None) -> str:
+                        backend: Backend | None = None) -> str:
     """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path.
 
     With a ``backend`` (Ray) the training is a job on a worker, its checkpoint's bytes written here;
@@ -383,10 +383,10 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
     seed = config.seed + 7919 * (index + 1)
     job = BestResponseJob(config, tuple(mixture), tuple(entries.get(name, name) for name in mixture),
                           tuple(mixture.values()), seed, index, None if backend else str(out / "tb"))
-    [(_, (model, steps, identity))] = list((backend or InProcess()).map_unordered(best_response, [job]))
+    [(_, (trained, steps, identity))] = list((backend or InProcess()).map_unordered(best_response, [job]))
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.stem + ".partial.zip")
-    partial.write_bytes(model)
+    partial.write_bytes(trained)
     atomic_write_json(metadata_path(path), {
         **identity, "steps": steps, "seed": seed, "pool": [],
         "hunt": {"iteration": index + 1, "mixture": dict(mixture), "warm_start": config.warm_start}})
@@ -457,7 +457,7 @@ def cli_hunt(config: HuntConfig, backend: str = "local", ray_address: str | None
     try:
         check_checkpoints(config)
         chosen = make_backend(backend, config.workers, ray_address)
-        iterations = hunt(config, None if chosen == config.workers else chosen)
+        iterations = hunt(config, None if chosen is None or isinstance(chosen, int) else chosen)
     except (CheckpointMismatchError, ConfigError, ValueError, KeyError) as error:
         typer.echo(f"hunt: {error}", err=True)
         raise typer.Exit(code=2) from None
