@@ -60,7 +60,6 @@ def encode_skirmish(state: "TempoState", seat: int) -> np.ndarray:
     """The observation of ``seat`` (see :func:`skirmish_spec`)."""
     rules = state.ruleset
     spec = skirmish_spec(rules.capacity)
-    n_slots = 2 * rules.capacity
     vec = np.zeros(spec.size, dtype=np.float32)
     if state.current_seat() == seat:
         vec[spec.slice("decision").start + state.phase] = 1.0
