@@ -69,7 +69,6 @@ def test_team_rewards_and_fallen_fighters_paid_their_sides_result(size):
         rng = np.random.default_rng(seed)
         totals = dict.fromkeys(env.possible_agents, 0.0)
         while env.agents:
-            agent = env.agent_selection
             obs, reward, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
