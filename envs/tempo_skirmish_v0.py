@@ -79,11 +79,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
+from issoku.rules.kernel.protocol import Ruleset
 from issoku.rules.tempo import TempoSkirmish, TempoSkirmishConfig
 from issoku.rules.tempo.content import DATA_DIR, load_roster
 from issoku.rules.variant import Variant
@@ -121,7 +122,9 @@ def raw_env(sides: Sequence[Sequence[str]] | None = None, *, initiator: int | No
     config = TempoSkirmishConfig(side_names(sides), initiator, start_distance, round_limit, ap_per_round,
                                  base_movement, max_distance)
     ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
-    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
+    # TempoState types its ``ruleset`` as the tempo rules it reads, narrower than the protocol's attribute
+    # (mypy's invariance); the protocol's methods are all there (tests/envs run it through api_test).
+    return RulesetAECEnv(cast(Ruleset, ruleset), name=ENV_ID, **env_options)
 
 
 def env(sides: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> RulesetAECEnv:

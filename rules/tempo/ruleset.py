@@ -79,7 +79,7 @@ class TempoRules:
 
     name = "tempo"
     version = 1
-    decision_kinds = DECISION_KINDS
+    decision_kinds: tuple[str, ...] = DECISION_KINDS
     seat_names: tuple[str, ...]
     seat_teams: tuple[int, ...]
     action_names: tuple[str, ...]
