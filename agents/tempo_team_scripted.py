@@ -23,16 +23,17 @@ from issoku.rules.tempo.actions import (
 )
 from issoku.rules.tempo.content import WEAPON_KINDS
 from issoku.rules.tempo.kinds import COUNTER_KIND, DECISION_KINDS, REACT_KIND
-from issoku.rules.tempo.ruleset import SKIRMISH_CAPACITY
+from issoku.rules.tempo.ruleset import SKIRMISH_CAPACITY, TempoSkirmishConfig
 from issoku.rules.tempo.skirmish_observation import skirmish_spec
 
 _NAMES = ActionTable(targeted_orders(SKIRMISH_CAPACITY)).names
 _INDEX = {name: i for i, name in enumerate(_NAMES)}
 _SPEC = skirmish_spec(SKIRMISH_CAPACITY)
 _SLOTS = 2 * SKIRMISH_CAPACITY
-_PROFILE = _SPEC.slice("slot_profile").stop - _SPEC.slice("slot_profile").start
 _PROFILE_KIND = 8          # weapon-kind one-hot starts after six skills, armour and encumbrance (observation.profile)
 _BIND_ACTIONS = ("disarm", "grapple", "press", "withdraw")
+_MAX_DISTANCE = TempoSkirmishConfig.max_distance   # the observation scales distance by the ruleset's max_distance
+_TOO_CLOSE = 2                                     # a shooter steps away from anyone this near
 
 
 def _field(observation: np.ndarray, name: str) -> np.ndarray:
@@ -92,7 +93,7 @@ class FocusFire:
             distance = _field(observation, "distance")[:, 0]
             standing = _field(observation, "standing")[:, 0]
             near = [k for k in range(SKIRMISH_CAPACITY) if standing[SKIRMISH_CAPACITY + k]
-                    and distance[SKIRMISH_CAPACITY + k] * 12 <= 2]
+                    and distance[SKIRMISH_CAPACITY + k] * _MAX_DISTANCE <= _TOO_CLOSE]
             if near:
                 return [f"proactive:combat_move:open:enemy{near[0]}", f"proactive:move:open:enemy{near[0]}",
                         "proactive:reload", *self._at("proactive:ranged_attack", observation, health)]

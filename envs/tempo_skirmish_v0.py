@@ -65,7 +65,10 @@ Keyword arguments
 
 Training and tournaments
     ``issoku train --env tempo_skirmish_v0`` trains one fighter's seat, drawn each fight, with the opponent
-    policy playing every other fighter. ``issoku balance-report --env tempo_skirmish_v0`` plays side against
+    policy playing every other fighter, the learner's allies included (``SingleAgentEnv``). A learner whose
+    fighter falls stays in its episode: the others play the rest of the fight inside the step that saw it
+    fall, and it is paid its side's result, +1 if its allies go on to win, −1 if they lose, 0 for a draw or
+    the round limit; there is no penalty for falling beyond that. ``issoku balance-report --env tempo_skirmish_v0`` plays side against
     side (one policy per side; ``issoku.envs.teams``). Scripted team agent: ``tempo_focus_fire``.
     Scenario: ``scenarios/tempo_skirmish/crossfire.toml`` (``issoku replay``).
 
