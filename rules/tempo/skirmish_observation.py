@@ -47,6 +47,14 @@ def skirmish_spec(capacity: int) -> ObservationSpec:
     return ObservationSpec(tuple(fields))
 
 
+@lru_cache(maxsize=8)
+def _offsets(capacity: int) -> tuple[dict[str, int], dict[str, int]]:
+    """Where each global field starts, and where each per-slot field starts (its slot 0)."""
+    spec = skirmish_spec(capacity)
+    return ({name: spec.slice(name).start for name in ("decision", "round", "declared")},
+            {field: spec.slice(f"slot_{field}").start for field, _ in _PER_SLOT})
+
+
 def slots(state: "TempoState", seat: int) -> list[int]:
     """Seat per observation slot for ``seat`` (-1 for an empty slot): itself, allies, enemies, padded."""
     rules = state.ruleset
@@ -57,51 +65,50 @@ def slots(state: "TempoState", seat: int) -> list[int]:
 
 
 def encode_skirmish(state: "TempoState", seat: int) -> np.ndarray:
-    """The observation of ``seat`` (see :func:`skirmish_spec`)."""
+    """The observation of ``seat`` (see :func:`skirmish_spec`); filled as a list, converted once (cheaper per
+    element, as the duel's)."""
     rules = state.ruleset
-    spec = skirmish_spec(rules.capacity)
-    vec = np.zeros(spec.size, dtype=np.float32)
+    at, slot_at = _offsets(rules.capacity)
+    vec = [0.0] * skirmish_spec(rules.capacity).size
     if state.current_seat() == seat:
-        vec[spec.slice("decision").start + state.phase] = 1.0
-    vec[spec.slice("round").start] = min(state.round, rules.round_limit) / rules.round_limit
+        vec[at["decision"] + state.phase] = 1.0
+    vec[at["round"]] = min(state.round, rules.round_limit) / rules.round_limit
     actor = state.actor()
     if state.declared >= 0:
         name = rules.table.technique_of[state.declared].name  # type: ignore[union-attr]
         if name == "feint" and actor != seat:
             name = "melee_attack"
-        vec[spec.slice("declared").start + _DECLARED_INDEX[name]] = 1.0
-    fields = {field: spec.slice(f"slot_{field}") for field, _ in _PER_SLOT}
+        vec[at["declared"] + _DECLARED_INDEX[name]] = 1.0
     reactions = dict(state.reactions)
     size = rules.max_distance
     assert state.pos is not None
     here = state.pos[seat]
+    order = state.order
+    n_statuses, n_reactions = len(STATUS_NAMES), len(REACTIVE_TECHNIQUES)
     for slot, who in enumerate(slots(state, seat)):
         if who < 0:
             continue
         lo = state.loadout(who)
-
-        def put(field: str, value: float, width: int = 1, offset: int = 0) -> None:
-            vec[fields[field].start + slot * width + offset] = value
-
-        put("present", 1.0)
-        put("standing", float(state.hp[who] > 0))
-        put("health", max(0, state.hp[who]) / lo.max_health)
-        put("ap", state.ap[who] / rules.ap_per_round)
-        put("status", 1.0, len(STATUS_NAMES), state.status[who])
-        put("flags", float(state.disarmed[who]), 3, 0)
-        put("flags", float(state.aimed[who]), 3, 1)
-        put("flags", float(state.loaded[who]), 3, 2)
         there = state.pos[who]
-        put("dx", (there[0] - here[0] + size) / (2 * size))
-        put("dy", (there[1] - here[1] + size) / (2 * size))
-        put("distance", state.distance_between(seat, who) / size)
-        put("partner", float(state.partner[seat] == who and who != seat))
-        put("acting", float(who == actor))
-        put("targeted", float(state.declared >= 0 and who == state.target))
+        vec[slot_at["present"] + slot] = 1.0
+        vec[slot_at["standing"] + slot] = float(state.hp[who] > 0)
+        vec[slot_at["health"] + slot] = max(0, state.hp[who]) / lo.max_health
+        vec[slot_at["ap"] + slot] = state.ap[who] / rules.ap_per_round
+        vec[slot_at["status"] + slot * n_statuses + state.status[who]] = 1.0
+        flags = slot_at["flags"] + slot * 3
+        vec[flags] = float(state.disarmed[who])
+        vec[flags + 1] = float(state.aimed[who])
+        vec[flags + 2] = float(state.loaded[who])
+        vec[slot_at["dx"] + slot] = (there[0] - here[0] + size) / (2 * size)
+        vec[slot_at["dy"] + slot] = (there[1] - here[1] + size) / (2 * size)
+        vec[slot_at["distance"] + slot] = max(abs(there[0] - here[0]), abs(there[1] - here[1])) / size
+        vec[slot_at["partner"] + slot] = float(state.partner[seat] == who and who != seat)
+        vec[slot_at["acting"] + slot] = float(who == actor)
+        vec[slot_at["targeted"] + slot] = float(state.declared >= 0 and who == state.target)
         if who in reactions:
-            put("reaction", 1.0, len(REACTIVE_TECHNIQUES),
-                _REACTION_INDEX[rules.table.technique_of[reactions[who]].name])  # type: ignore[union-attr]
-        put("initiative", (state.order.index(who) + 1) / len(state.order))
-        start = fields["profile"].start + slot * PROFILE_SIZE
+            reaction = rules.table.technique_of[reactions[who]].name  # type: ignore[union-attr]
+            vec[slot_at["reaction"] + slot * n_reactions + _REACTION_INDEX[reaction]] = 1.0
+        vec[slot_at["initiative"] + slot] = (order.index(who) + 1) / len(order)
+        start = slot_at["profile"] + slot * PROFILE_SIZE
         vec[start:start + PROFILE_SIZE] = profile(lo)
-    return vec
+    return np.array(vec, dtype=np.float32)
