@@ -1,4 +1,4 @@
-"""The tempo duel (system 003): 12 AP rounds of proactive, reactive and counter-tempo actions."""
+"""The tempo rules (system 003): 12 AP rounds of proactive, reactive and counter-tempo actions, as a duel or a skirmish."""
 
 from issoku.rules.tempo.actions import ACTION_NAMES, action
 from issoku.rules.tempo.content import load_roster
