@@ -21,6 +21,7 @@ ISSOKU_ENVS: dict[str, tuple[str, dict[str, Any]]] = {
     "breath_duel_v0(ma=False)": ("breath_duel_v0", {"ma": False}),
     "breath_skirmish_v0": ("breath_skirmish_v0", {}),
     "tempo_duel_v0": ("tempo_duel_v0", {}),
+    "tempo_skirmish_v0": ("tempo_skirmish_v0", {}),
     "encounter_duel_v0": ("encounter_duel_v0", {}),
 }
 """Benchmark label -> (registered env id, keyword arguments): every registered env, at its defaults,
