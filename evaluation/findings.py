@@ -31,6 +31,7 @@ from issoku.evaluation.example_games import Example
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import split_restriction
+from issoku.evaluation.sequential import SequentialTest
 from issoku.training.outcomes import wilson
 
 Picker = Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[Example]]
@@ -50,6 +51,8 @@ class Thresholds:
     """A combo buying at least this multiple of the median composition's Wounds per Energy is imbalanced."""
     combo_severe: float = 2.5
     """...and severe from this multiple."""
+    sequential: SequentialTest = SequentialTest()
+    """The matchup cells' sequential tests (``--delta``; δ defaults to the balance threshold on the command line)."""
 
     def describe(self, of: str = "an even ½ (a 50% score)") -> str:
         """One sentence a report opens with (``of``: what an effect is measured from)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -34,6 +35,8 @@ from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_rating
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
                                           restriction_results)
+from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
+                                          SequentialVerdict, by_seat_label, cell_verdicts, verdict_text)
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.provenance import decision_drivers
@@ -234,6 +237,57 @@ def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: 
     return lines + [f"![restricted play]({png.name})", ""]
 
 
+SEQUENTIAL_KINDS = (("policy", by_policy), ("loadout", by_seat_label))
+"""The cells the sequential tests cover: policy against policy, loadout label against loadout label."""
+
+
+def sequential_verdicts(records: Sequence[MatchRecord],
+                        test: SequentialTest) -> list[tuple[str, list[tuple[CellPairs, SequentialVerdict]]]]:
+    """Per kind of cell that has any, every cell's pairs and sequential verdict."""
+    found = [(what, cell_verdicts(records, side, test)) for what, side in SEQUENTIAL_KINDS]
+    return [(what, cells) for what, cells in found if cells]
+
+
+def sequential_section(verdicts: Sequence[tuple[str, Sequence[tuple[CellPairs, SequentialVerdict]]]],
+                       test: SequentialTest) -> list[str]:
+    """Each matchup cell's GSPRT verdict (:mod:`issoku.evaluation.sequential`), and the games a δ needs at the
+    variance the pairs showed."""
+    if not verdicts:
+        return []
+    lines = ["### Sequential tests", "", test.describe(), "",
+             "Pairs: two games on one seed with the sides in swapped seats, walked in seed order; a cell stops at "
+             "the pair where its test decides (later pairs do not change it). Mean: the first side's mean pair "
+             "score over the pairs used.", ""]
+    for what, cells in verdicts:
+        variances = sorted(verdict.variance for _, verdict in cells)
+        measured = variances[len(variances) // 2]
+        at_delta, _, worst = (2 * math.ceil(pairs) for pairs in test.expected_pairs(measured))
+        lines += _table([f"{what} cell", "verdict", "pairs used / paired", "mean of first (used)", "LLR up / down",
+                         "unpaired games"],
+                        [(f"{cell.first} – {cell.second}", verdict_text(cell, verdict),
+                          f"{verdict.pairs} / {verdict.available}",
+                          f"{sum(cell.outcomes[:verdict.pairs]) / verdict.pairs:.3f}" if verdict.pairs else "n/a",
+                          f"{verdict.llr_up:+.2f} / {verdict.llr_down:+.2f}", cell.unpaired)
+                         for cell, verdict in cells])
+        lines += [f"At the median per-pair variance these {what} cells showed ({measured:.3f}), a cell expects "
+                  f"about {at_delta} games at ±δ and {worst} at worst.", ""]
+    return lines
+
+
+def sequential_headline(env: str, verdicts: Sequence[tuple[str, Sequence[tuple[CellPairs, SequentialVerdict]]]],
+                        test: SequentialTest) -> list[str]:
+    """One line: how the section's cells ended, per kind of cell, naming the imbalanced ones (up to three)."""
+    parts = []
+    for what, cells in verdicts:
+        counts = [sum(verdict.verdict == name for _, verdict in cells) for name in (IMBALANCED, BALANCED, UNDETERMINED)]
+        named = [verdict_text(cell, verdict).replace("imbalanced", f"{cell.first} – {cell.second}")
+                 for cell, verdict in cells if verdict.verdict == IMBALANCED]
+        parts.append(f"{what} cells {counts[0]} imbalanced" + (f" ({'; '.join(named)})" if 0 < len(named) <= 3 else "")
+                     + f", {counts[1]} balanced within ±δ, {counts[2]} undetermined")
+    return [f"{env}: sequential tests (GSPRT on seat-swapped pairs, δ = ±{points(test.delta)} pts, α = {test.alpha:g}, "
+            f"β = {test.beta:g}): " + "; ".join(parts) + "."] if parts else []
+
+
 def coverage_section(cover: Coverage) -> list[str]:
     """Content coverage: each content item's share of the decisions and of the games, and what no agent used."""
     lines = ["### Content coverage", "",
@@ -300,6 +354,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
+        verdicts = sequential_verdicts(records, thresholds.sequential)
+        lines += sequential_section(verdicts, thresholds.sequential)
         ruleset = build_ruleset(records)
         cover = coverage(records, content_map(ruleset) if ruleset is not None else None)
         lines += coverage_section(cover)
@@ -320,12 +376,14 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             summary.append(f"- {text}")
             examples[text] = finding.games(records, restricted_records, compositions.get(env))
             captions[text] = finding.shows
-        summary += [f"- {line}" for line in notes + coverage_headline(group.label, cover)]
+        summary += [f"- {line}" for line in notes + sequential_headline(group.label, verdicts, thresholds.sequential)
+                    + coverage_headline(group.label, cover)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
              "Headlines are the effects whose corrected interval excludes zero (Bonferroni over each section's "
              "effects); the rest are listed as not significant, never as winners.", "",
+             thresholds.sequential.describe(), "",
              HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
     path.write_text("\n".join(intro + lines))
