@@ -49,16 +49,19 @@ def run_sequential(tournament: Tournament, store: MatchStore, test: SequentialTe
     keys = {spec.key for _, _, spec in full}
     loadouts = [loadout.name for loadout in tournament.loadouts]
     step = max(2, batch_size + batch_size % 2)
-    decided: set[tuple[int, str, str]] = set()
-    played = stored = 0
+    already = len(keys & store.keys())
+
+    def decided() -> set[tuple[int, str, str]]:
+        records: list[MatchRecord] = [r for r in store.records(loadouts=loadouts) if r.key in keys]
+        return decided_cells(records, test)
+
+    played, done = 0, decided()
     for start in range(0, tournament.games_per_pair, step):
         todo = [(loadout, spec) for game, loadout, spec in full if start <= game < start + step
-                and not (game_cells(loadout, spec) and game_cells(loadout, spec) <= decided)]
+                and not (game_cells(loadout, spec) and game_cells(loadout, spec) <= done)]
         if not todo:
             break
-        run = run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress,
-                             scheduled=todo)
-        played, stored = played + run.played, stored + run.already_stored
-        records: list[MatchRecord] = [r for r in store.records(loadouts=loadouts) if r.key in keys]
-        decided = decided_cells(records, test)
-    return TournamentRun(len(full), stored, played, skipped=len(full) - stored - played)
+        played += run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress,
+                                 scheduled=todo).played
+        done = decided()
+    return TournamentRun(len(full), already, played, skipped=len(full) - len(keys & store.keys()))
