@@ -31,6 +31,7 @@ from issoku.evaluation.example_games import Example
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import split_restriction
+from issoku.evaluation.rule_trail import Trail
 from issoku.evaluation.sequential import SequentialTest
 from issoku.training.outcomes import wilson
 
@@ -114,6 +115,11 @@ class Finding:
     """Picks the example games report.html links from the headline; None: no game shows it (the first mover)."""
     shows: str = ""
     """What the picked games are ("games it decided")."""
+    about: tuple[str, ...] = ()
+    """What play the finding is about, for its rule trail: ``("policy", name)``, ``("loadout", label)``,
+    ``("first",)``, ``("actions", *names)`` (a restriction's or a combo's actions)."""
+    trail: Trail = Trail()
+    """The rule IDs, data and first lever it rests on (:mod:`issoku.evaluation.rule_trail`)."""
 
     @property
     def significant(self) -> bool:
@@ -145,7 +151,7 @@ class Finding:
         else:
             size = f"{points(self.effect, True)} pts [{points(self.low, True)}, {points(self.high, True)}]"
         verdict = f"{self.verdict(thresholds).upper()}, {self.severity(thresholds)}"
-        return f"{self.env}: {verdict}: {self.subject}: {size}{self.detail} ({self.agents} agents)."
+        return f"{self.env}: {verdict}: {self.subject}: {size}{self.detail} ({self.agents} agents).{self.trail.text()}"
 
     def games(self, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
               composition: CompositionSpec | None) -> list[Example]:
@@ -167,7 +173,7 @@ def corrected(findings: Sequence[Finding], confidence: float) -> list[Finding]:
 
 
 def score_finding(env: str, subject: str, successes: float, n: int, agents: str, detail: str = "",
-                  sign: float = 1.0, pick: Picker | None = None, shows: str = "") -> Finding:
+                  sign: float = 1.0, pick: Picker | None = None, shows: str = "", about: tuple[str, ...] = ()) -> Finding:
     """A finding on a score rate (``successes`` of ``n``, draws as halves): effect = ``sign`` × (rate − ½),
     Wilson intervals; ``pick``/``shows``: its example games."""
     def interval(level: float) -> tuple[float, float]:
@@ -177,7 +183,7 @@ def score_finding(env: str, subject: str, successes: float, n: int, agents: str,
 
     low, high = interval(0.95)
     return Finding(env, subject, sign * (successes / n - 0.5) if n else 0.0, low, high, agents, detail, interval,
-                   pick=pick, shows=shows)
+                   pick=pick, shows=shows, about=about)
 
 
 def level_text(findings: Sequence[Finding], confidence: float) -> str:

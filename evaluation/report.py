@@ -22,7 +22,7 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
-from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
+from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
@@ -35,6 +35,7 @@ from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_rating
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
                                           restriction_results)
+from issoku.evaluation.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
 from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
                                           SequentialVerdict, by_seat_label, cell_verdicts, verdict_text)
 from issoku.evaluation.store import MatchStore
@@ -341,6 +342,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     summary: list[str] = []
     examples: dict[str, list[Example]] = {}
     captions: dict[str, str] = {}
+    levers = read_levers(out_dir / LEVERS)
     groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
     versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
     for group in tqdm(groups, desc="report", unit="env", disable=not progress):
@@ -370,7 +372,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
                                 confidence=confidence, records=records,
                                 fielded=fielded_content(records) if table is not None else None,
-                                restricted_records=restricted_records)
+                                restricted_records=restricted_records, levers=levers)
         for finding in found:
             text = finding.line(thresholds)
             summary.append(f"- {text}")
@@ -394,6 +396,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
 
 REPLAYS = "games"
 """The folder, beside ``report.md``, of the replay pages the HTML report links."""
+LEVERS = "levers.csv"
+"""A levers CSV (``issoku levers``) beside ``report.md``: the headlines name its levers."""
 
 
 HEADLINES = "## Headlines"
@@ -412,7 +416,8 @@ def _data_keywords(group: VersionGroup) -> dict[str, object] | None:
 def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
              data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
              confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
-             restricted_records: Sequence[MatchRecord] = (), most: int = 3) -> tuple[list[Finding], list[str]]:
+             restricted_records: Sequence[MatchRecord] = (), most: int = 3,
+             levers: Sequence[Mapping[str, str]] = ()) -> tuple[list[Finding], list[str]]:
     """The findings a designer reads first, each with its verdict, severity, the agents behind it and the games
     that show it: the strongest side of each kind (shown by its most lopsided wins), the first mover, the
     restrictions that hurt (games they decided) or help most (effects whose Bonferroni-corrected interval excludes
@@ -422,6 +427,7 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions pooled, so
     none), whose provenance the strongest loadout's finding names. ``records`` (the section's games) name the
     agents; ``fielded`` (content keys the loadouts field) keeps a combo no loadout can play out of the headlines.
+    Each headline ends with its rule trail (:func:`with_trails`; ``levers``: the rows of a levers CSV).
     """
     env = analysis.env_id
     everyone = agent_kinds(analysis.policies)
@@ -443,7 +449,8 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         sides.append(score_finding(env, f"{what} **{name}** against the field", float(matchups.scores[best].sum()),
                                    int(matchups.games[best].sum()),
                                    everyone if what == "policy" else agent_kinds(labelled), detail,
-                                   pick=partial(_lopsided, pairing, shown), shows=f"{shown}'s most lopsided wins"))
+                                   pick=partial(_lopsided, pairing, shown), shows=f"{shown}'s most lopsided wins",
+                                   about=(what, name)))
         met = int(matchups.games[best, runner])
         heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]), met,
                                    "", f" (n={met})"))
@@ -455,13 +462,14 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         return low - 0.5, high - 0.5
 
     firsts = [Finding(env, "first mover's score (games balanced by move order)", first.score.value - 0.5,
-                      *first_interval(confidence), everyone, f" (n={first.score.n})", first_interval)
+                      *first_interval(confidence), everyone, f" (n={first.score.n})", first_interval, about=("first",))
               ] if first.score.n else []
     restricted_agents = agent_kinds(policies_of(restricted_records)) if restricted_records else everyone
     drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
                            result.score.n, restricted_agents,
                            f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
-                           pick=partial(_decided, result), shows="games it decided")
+                           pick=partial(_decided, result), shows="games it decided",
+                           about=("actions", *result.banned))
              for result in restricted]
     family = corrected(sides + heads + firsts + drops, confidence)
     cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
@@ -495,11 +503,38 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         combo, skipped = _combo_finding(env, table, fielded)
         found += [combo] if combo is not None else []
         notes += skipped
+    found = with_trails(found, records or (), levers)
     if quiet:
         notes.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
                      "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
                      + (f"; and {len(quiet) - 6} more" if len(quiet) > 6 else "") + ".")
     return found, notes
+
+
+def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],
+                levers: Sequence[Mapping[str, str]] = ()) -> list[Finding]:
+    """``found`` with each finding's rule trail (:mod:`issoku.evaluation.rule_trail`) read from ``records`` (the
+    section's ordinary games, replayed) and ``levers`` (a levers CSV's rows; none: the fallback lever)."""
+    if not found or not records:
+        return list(found)
+    trails = RuleTrails(records, build_ruleset(records))
+    out = []
+    for finding in found:
+        kind, names = (finding.about[0], finding.about[1:]) if finding.about else ("", ())
+        figure = ""
+        if kind in ("policy", "loadout"):
+            actions = most_used(records, names[0], by_label=kind == "loadout")
+            figure = f"{kind} {names[0]}: score"
+        elif kind == "first":
+            actions = [OPENING]
+        else:
+            actions = list(names)
+        data = trails.data_of(a for a in actions if a != OPENING)
+        lever = (lever_for(levers, figure, data, first_mover=kind == "first")
+                 or ("the initiative rules above (a rules choice, not a data field)" if kind == "first"
+                     else fallback_lever(data)))
+        out.append(replace(finding, trail=Trail(trails.rules_of(actions), data, lever)))
+    return out
 
 
 def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
@@ -535,7 +570,9 @@ def _combo_finding(env: str, table: ComboTable, fielded: set[str] | None) -> tup
                           f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
                           + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}")
                           + "; the engine's expectation against a fixed defender)", kind="ratio",
-                          pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it")
+                          pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it",
+                          about=("actions", *((f"aim:{cell.aim}",) if cell.aim else
+                                              (f"{ATTACK_PREFIX}{key}" for key in cell.composition))))
     notes = [f"{env}: combos of weapons no stored loadout fields are not headlined: {', '.join(skipped)}."] \
         if skipped else []
     return finding, notes
