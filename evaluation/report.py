@@ -22,6 +22,8 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
+from issoku.evaluation.combo_play import (GAMES, Breath, category_play, composition_play, policy_economy,
+                                          replay_breaths)
 from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
@@ -40,6 +42,7 @@ from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, Ce
                                           SequentialVerdict, by_seat_label, cell_verdicts, verdict_text)
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
+from issoku.rules.breath.kinds import BREATH
 from issoku.rules.breath.provenance import decision_drivers
 from issoku.rules.tempo.content import load_roster
 from issoku.rules.tempo.provenance import decision_drivers as tempo_decision_drivers
@@ -215,6 +218,39 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
     return lines
 
 
+def played_combo_section(breaths: Sequence[Breath], energy: Mapping[str, int], games: int, top: int = 12) -> list[str]:
+    """The combo table over every maneuver, from replayed games (:mod:`issoku.evaluation.combo_play`): the most
+    played breath compositions and what they bought, where the Energy went, and each policy's economy."""
+    if not breaths:
+        return []
+    plays = composition_play(breaths)
+    lines = ["### Played compositions (every maneuver)", "",
+             f"Every breath of {games} replayed stored games (the first by key, event for event): its composition is "
+             "every maneuver it played (attacks, aimed attacks, stances, reserved defences, half-steps, [Kata]), and "
+             "it bought the Wounds its attacks dealt, the blocks its seat made before its next breath (what a reserve "
+             "or a guard buys) and the Energy it left when it ended. Against real opponents, so defences and "
+             f"footwork are priced too. {len(breaths)} breaths, {len(plays)} compositions; the {min(top, len(plays))} "
+             "most played:", ""]
+    lines += _table(["composition", "breaths (share)", "Energy", "Wounds", "Wounds / Energy", "blocks after",
+                     "Energy left at end", "played most by"],
+                    [(" + ".join(p.composition) or "(nothing: ended at once)", f"{p.breaths} ({p.breaths / len(breaths):.0%})",
+                      f"{p.energy:.2f}", f"{p.wounds:.2f}", f"{p.wounds_per_energy:.3f}", f"{p.blocks:.2f}",
+                      f"{p.left:.1f}", ", ".join(f"{name} {count}" for name, count in p.players[:2]))
+                     for p in plays[:top]])
+    lines += ["### Energy economy", "",
+              "Where the Energy went (every `energy_spent` event by what paid it, in a breath or out of one: a "
+              "defence improvised on the opponent's breath), how many breaths included each kind of maneuver, and the "
+              "Wounds per Energy of the breaths with it against those without it.", ""]
+    lines += _table(["maneuver", "Energy (share)", "breaths with it", "Wounds / Energy with it", "without it"],
+                    [(c.category, f"{c.energy} ({c.energy_share:.0%})", c.breaths, f"{c.with_it:.3f}",
+                      f"{c.without_it:.3f}") for c in category_play(breaths, energy)])
+    lines += _table(["policy", "breaths", "Energy per breath", "Energy left when it chose to end", "ended by choice",
+                     "Energy per Wound dealt"],
+                    [(e.policy, e.breaths, f"{e.spent:.2f}", f"{e.left_when_chosen:.1f}", f"{e.chosen_share:.0%}",
+                      f"{e.energy_per_wound:.2f}") for e in policy_economy(breaths)])
+    return lines
+
+
 def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: Path,
                        covered: Sequence[str] = ()) -> list[str]:
     """Restricted play: the win-rate drop of each restriction, table and bars; ``covered`` says what the battery
@@ -364,6 +400,9 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         if table is not None:
             lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
+        if any(BREATH in seat for record in records[:GAMES] for seat in record.kinds):
+            breaths, energy = replay_breaths(records)
+            lines += played_combo_section(breaths, energy, min(len(records), GAMES))
         restricted_records = [record for record in stored if is_restricted(record)]
         restricted = restriction_results(restricted_records, confidence)
         if restricted:
