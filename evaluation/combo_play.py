@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.viewing import replayed
 
 GAMES = 60
 """At most this many stored games are replayed per env section (a fraction of a second each)."""
@@ -63,17 +64,12 @@ def category(name: str) -> str:
 def replay_breaths(records: Sequence[MatchRecord], games: int = GAMES) -> tuple[list[Breath], Counter[str]]:
     """Every breath of the first ``games`` stored games (by key) that can be replayed here, and the Energy spent by
     payer category over every decision of those games."""
-    from issoku.envs.trace import TraceError
-    from issoku.evaluation.viewing import trace_record
-
     breaths: list[Breath] = []
     energy: Counter[str] = Counter()
     for record in sorted(records, key=lambda r: r.key)[:games]:
-        try:
-            fight, _ = trace_record(record)
-        except (TraceError, KeyError, ValueError, TypeError):  # another machine's rules or env: skip it
-            continue
-        breaths += _breaths(fight.frames, record, energy)
+        fight = replayed(record)  # None: another machine's rules or env, skipped
+        if fight is not None:
+            breaths += _breaths(fight.frames, record, energy)
     return breaths, energy
 
 
@@ -151,7 +147,7 @@ class CategoryPlay:
     without_it: float
 
 
-def category_play(breaths: Sequence[Breath], energy: Counter[str]) -> list[CategoryPlay]:
+def category_play(breaths: Sequence[Breath], energy: Mapping[str, int]) -> list[CategoryPlay]:
     """Every category of maneuver played or paid for, most Energy first."""
     total = sum(energy.values())
     names = set(energy) | {category(action) for b in breaths for action in b.composition}
@@ -162,9 +158,10 @@ def category_play(breaths: Sequence[Breath], energy: Counter[str]) -> list[Categ
 
     out = []
     for name in names:
+        spent = energy.get(name, 0)
         including = [b for b in breaths if any(category(action) == name for action in b.composition)]
         excluding = [b for b in breaths if not any(category(action) == name for action in b.composition)]
-        out.append(CategoryPlay(name, energy[name], energy[name] / total if total else 0.0, len(including),
+        out.append(CategoryPlay(name, spent, spent / total if total else 0.0, len(including),
                                 rate(including), rate(excluding)))
     return sorted(out, key=lambda play: (-play.energy, -play.breaths, play.category))
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.viewing import replayed
 from issoku.rules.kernel.protocol import action_content
 
 GAMES = 3
@@ -68,17 +69,11 @@ class RuleTrails:
         self._replayed: set[str] = set()
 
     def _replay(self, record: MatchRecord) -> None:
-        from issoku.envs.trace import TraceError
-        from issoku.evaluation.viewing import trace_record
-
         if record.key in self._replayed:
             return
         self._replayed.add(record.key)
-        try:
-            fight, _ = trace_record(record)
-        except (TraceError, KeyError, ValueError, TypeError):  # another machine's rules or env: nothing to read
-            return
-        for frame in fight.frames:
+        fight = replayed(record)
+        for frame in fight.frames if fight is not None else ():
             fired = self._fired.setdefault(frame.action or OPENING, Counter())
             fired.update(str(event["rule"]) for event in frame.events if event.get("rule"))
 

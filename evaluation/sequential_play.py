@@ -26,7 +26,8 @@ def game_cells(loadout: Loadout, spec: MatchSpec) -> set[tuple[int, str, str]]:
     cells = set()
     for index, (a, b) in enumerate((spec.policies, tuple(loadout.seat_labels) or ("", ""))):
         if a and b and a != b:
-            cells.add((index, *sorted((a, b))))
+            first, second = sorted((a, b))
+            cells.add((index, first, second))
     return cells
 
 

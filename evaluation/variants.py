@@ -170,7 +170,7 @@ def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path |
         keys = {spec.key for _, spec in schedule(tournament)}
         versions.append([r for r in store.records(loadouts=[lo.name for lo in tournament.loadouts]) if r.key in keys])
     env_id = versions[1][0].env_id
-    shifts = paired_shifts(env_id, *versions, test=test)
+    shifts = paired_shifts(env_id, versions[0], versions[1], test)
     agents = agent_kinds({policy for record in versions[1] for policy in record.policies})
     return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]), agents)
 
