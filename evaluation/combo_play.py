@@ -15,7 +15,7 @@ attacks, stances and their release, reserved defences, half-steps, [Kata] — wi
 The **Energy economy** adds up every ``energy_spent`` event by what paid it (attack, aim, reserve, improvise,
 half_step, stance...), inside breaths or out (a defence improvised on the opponent's breath), and per policy the
 Energy spent per Wound dealt. Only envs whose events carry breaths (the breath engine's duels) get these tables;
-at most :data:`GAMES` games are replayed per section (the first by key: deterministic).
+at most :data:`PLAYED_GAMES` games are replayed per section (the first by key: deterministic).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.viewing import replayed
 
-GAMES = 60
+PLAYED_GAMES = 60
 """At most this many stored games are replayed per env section (a fraction of a second each)."""
 CLOSING = ("end_breath", "stand")
 """Actions that close a breath: its timing, not part of its composition."""
@@ -61,7 +61,7 @@ def category(name: str) -> str:
     return "attack" if "." in head else head
 
 
-def replay_breaths(records: Sequence[MatchRecord], games: int = GAMES) -> tuple[list[Breath], Counter[str]]:
+def replay_breaths(records: Sequence[MatchRecord], games: int = PLAYED_GAMES) -> tuple[list[Breath], Counter[str]]:
     """Every breath of the first ``games`` stored games (by key) that can be replayed here, and the Energy spent by
     payer category over every decision of those games."""
     breaths: list[Breath] = []

@@ -22,7 +22,7 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
-from issoku.evaluation.combo_play import (GAMES, Breath, category_play, composition_play, policy_economy,
+from issoku.evaluation.combo_play import (PLAYED_GAMES, Breath, category_play, composition_play, policy_economy,
                                           replay_breaths)
 from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
@@ -400,9 +400,9 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         if table is not None:
             lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
-        if any(BREATH in seat for record in records[:GAMES] for seat in record.kinds):
+        if any(BREATH in seat for record in records[:PLAYED_GAMES] for seat in record.kinds):
             breaths, energy = replay_breaths(records)
-            lines += played_combo_section(breaths, energy, min(len(records), GAMES))
+            lines += played_combo_section(breaths, energy, min(len(records), PLAYED_GAMES))
         restricted_records = [record for record in stored if is_restricted(record)]
         restricted = restriction_results(restricted_records, confidence)
         if restricted:

@@ -91,15 +91,18 @@ class RuleTrails:
         return tuple(rule for rule, _ in sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:MOST])
 
     def data_of(self, actions: Iterable[str]) -> tuple[str, ...]:
-        """The first three content items the ``actions`` exercise (the ruleset's hook; the action itself without rules)."""
-        items: dict[str, None] = {}
+        """The first three content items the ``actions`` exercise (the ruleset's hook; the action itself without
+        rules), data entries first: an item the hook maps an action to (``technique:yari.thrust``), then an item with
+        a category (``stance:water``), then a bare action (``pass``, ``end_breath``: a rule, not a data entry)."""
+        items: dict[str, int] = {}
         for action in actions:
             try:
                 found = action_content(self.ruleset, action) if self.ruleset is not None else (action,)
             except (KeyError, ValueError):
                 found = (action,)
-            items.update(dict.fromkeys(found))
-        return tuple(items)[:3]
+            for item in found:
+                items.setdefault(item, 0 if item != action else 1 if ":" in item else 2)
+        return tuple(sorted(items, key=lambda item: items[item]))[:3]  # stable: most used first within a rank
 
 
 def most_used(records: Iterable[MatchRecord], side: str, by_label: bool, most: int = MOST) -> list[str]:
