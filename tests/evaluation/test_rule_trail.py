@@ -37,6 +37,8 @@ def test_an_actions_rule_ids_are_the_events_it_produced_in_replayed_games(breath
     assert trails.rules_of(["no_such_action"]) == ()
     assert trails.data_of(["attack:uchigatana.thrust", "reserve:uchigatana.parry"]) == (
         "technique:uchigatana.thrust", "defence:uchigatana.parry")
+    assert trails.data_of(["end_breath", "stance:middle_guard", "attack:yari.thrust"]) == (  # data entries first
+        "technique:yari.thrust", "stance:middle_guard", "end_breath")
 
 
 def test_the_strongest_policys_headline_rests_on_rule_ids_data_and_a_lever(breath_games):
