@@ -61,6 +61,8 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("report --games 1e9", [*REPORT, "--games", "1000000000"], {}, "--games must be at most 10,000,000"),
     ("report --seed -1", [*REPORT, "--seed", "-1"], {}, "--seed must be at least 0"),
     ("report --delta 0", [*REPORT, "--sequential", "--delta", "0"], {}, "--delta: must be in (0, 0.5], not 0.0"),
+    ("report --sequential --variant", [*REPORT, "--sequential", "--variant", "tests/data/variants/defence_nodachi_parry"],
+     {}, "--sequential: not with --variant"),
     ("evaluate --duels 0", ["evaluate", "{tmp}/c.zip", "--duels", "0"], {}, "--duels must be at least 1, not 0"),
     ("head-to-head --duels 0", ["head-to-head", "--duels", "0"], {}, "--duels must be at least 1, not 0"),
     ("duel --seed -1", ["duel", "--seed", "-1"], {}, "--seed must be at least 0, not -1"),

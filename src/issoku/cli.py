@@ -426,6 +426,10 @@ def balance_report(
         if variant is not None or base is not None:
             from issoku.evaluation.variants import variant_command
 
+            if sequential:
+                raise ValueError("--sequential: not with --variant (a variant is played on the fixed schedule; its "
+                                 "report gives each figure's sequential verdict anyway)")
+
             raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
                                              variant, base, allow_imports, thresholds))
         files = list(study or ()) or ([] if env else default_studies())
