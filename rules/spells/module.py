@@ -374,7 +374,7 @@ class SpellsModule(BreathModule):
             state.emit("SP-G01", "spell_hit", caster.seat, spell=spell.key, target=target.seat, wounds=spell.amount,
                        before=before, after=target.wounds)
             state.check_defeat(target)
-            if not target.defeated and needs_focus(spell.amount, False):
+            if not target.defeated and data.casting[target.seat] is not None and needs_focus(spell.amount, False):
                 self._focus(state, data, target, spell.amount)
         elif effect == "ward":
             data.wards[caster.seat] = max(data.wards[caster.seat], spell.amount)
