@@ -107,6 +107,7 @@ from issoku.rules.ma.config import DuelMode, MaDuelConfig
 from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
 from issoku.rules.ma.duel import ma_duel
 from issoku.rules.ma.ladder import DuelKind
+from issoku.rules.spells import with_spells
 from issoku.rules.variant import Variant
 
 ENV_ID = "breath_duel_v0"
@@ -180,9 +181,10 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
                     data: tuple[str, ...] | None, duel: MaDuelConfig | None, terrain: str | None) -> BreathRuleset:
     """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
+    data, spells = with_spells([f.archetype for f in fighters], data)  # casters only: else unchanged
     if duel is None:
-        return BreathRuleset(config, data=data, name="breath_fight")
-    return ma_duel(duel, config, data=data, content=load_content(terrain or DEFAULT_TERRAIN))
+        return BreathRuleset(config, data=data, modules=spells, name="breath_fight")
+    return ma_duel(duel, config, data=data, content=load_content(terrain or DEFAULT_TERRAIN), more_modules=spells)
 
 
 def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,

@@ -99,6 +99,7 @@ from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
+from issoku.rules.spells import with_spells
 from issoku.rules.variant import Variant
 
 ENV_ID = "breath_skirmish_v0"
@@ -137,7 +138,8 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
                     data: tuple[str, ...] | None) -> BreathRuleset:
     """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
-    return BreathRuleset(config, data=data, modules=(ZonesModule(),), name="breath_skirmish",
+    data, spells = with_spells([f.archetype for f in fighters], data)  # casters only: else unchanged
+    return BreathRuleset(config, data=data, modules=(ZonesModule(), *spells), name="breath_skirmish",
                          seat_naming="side_fighter", capacity=CAPACITY)
 
 
