@@ -90,6 +90,15 @@ Version history
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
     until the end and is paid its side's result; an illegal action ends the fight by default
     (``illegal_action="raise"`` on request); ``parallel_env()``.
+    v0, amended (issue 23): casters are archetypes (``onmyoji``, ``exorcist``, ``barrier_priest``,
+    ``diviner``; with and without Ma). A fight that fields one adds the spells module (seed 004,
+    docs/rules/spells.md): the breath orders ``cast:<spell>`` (``:enemyN`` with several enemies),
+    ``channel``, ``activate``, ``abandon`` and ``command``, the preparation stance, and the ``sp_*``
+    observation fields (per fighter: preparing, progress, ward, buff, units, exhausted; the observer's
+    own spell in progress and slots left). Its spaces are larger (``Discrete(131)`` and ``(176,)`` with
+    Ma and one caster); fights without a caster keep their spaces, actions and rules. Scripted casters:
+    ``spells_caster``, ``ma_spells_caster``; scenarios ``broken_focus``, ``forced_omen``,
+    ``paper_shikigami``.
 """
 
 from __future__ import annotations

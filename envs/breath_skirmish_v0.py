@@ -78,6 +78,10 @@ Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
     maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,
     high ground or spells.
+    v0, amended (issue 23): casters (onmyoji, exorcist, barrier_priest, diviner) are archetypes; a
+    fight that fields one adds the spells module (seed 004, docs/rules/spells.md): its orders
+    ``cast:<spell>:enemyN``, ``channel``, ``activate``, ``abandon``, ``command:enemyN`` and ``sp_*``
+    observation fields. Fights without a caster keep their spaces, actions and rules.
     v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
     stored games stay valid): infos hold integers only (``decision_kind`` an index into
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays

@@ -51,6 +51,13 @@ class StageModel(_Strict):
     mode: Literal["preparation", "dispersed"]
 
 
+class PerkDiscountModel(_Strict):
+    """SP-063: "school perk: activation Energy −N", written in the spell's body."""
+
+    school: str = Field(pattern=_KEY)
+    amount: int = Field(default=1, ge=1, le=3)
+
+
 class SpellModel(_Strict):
     """One spell (SP-G01): list, dan, casting stages, effect."""
 
@@ -61,6 +68,8 @@ class SpellModel(_Strict):
     effect: Literal["attack", "ward", "dispel", "buff", "summon"]
     amount: int = Field(ge=1, le=5, description="Wounds, Defense, check bonus or the unit's attack bonus")
     instant: bool = Field(default=False, description="SP-024: a single-stage spell above 1-dan")
+    perk_discount: PerkDiscountModel | None = Field(default=None, description="SP-063: the activation stage "
+                                                    "costs `amount` less to a caster of `school` (floor 1)")
     stages: list[StageModel] = Field(min_length=1, max_length=4)
     source: str = Source
 
@@ -135,6 +144,8 @@ class Spell:
     instant: bool
     stages: tuple[Stage, ...]
     source: str
+    perk_discount: tuple[str, int] | None = None
+    """SP-063: ``(school, amount)`` off the activation stage for a caster of that school."""
 
     @property
     def total_energy(self) -> int:
@@ -212,9 +223,14 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
         if len(m.stages) == 1 and m.dan > 1 and not m.instant:
             raise DataError(spells, [(f"spell[{index}].stages", "a single stage above 1-dan needs instant = true "
                                       "(SP-024: an instant spell at a higher dan is named as such)")])
+        discount = (m.perk_discount.school, m.perk_discount.amount) if m.perk_discount is not None else None
         catalog[m.key] = Spell(m.key, m.label or m.key.replace("_", " "), m.list, m.dan, m.effect, m.amount,
-                               m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source)
+                               m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source, discount)
     school_perks = _perks(schools, "school", school_file.school)
+    for index, m in enumerate(spell_file.spell):
+        if m.perk_discount is not None and m.perk_discount.school not in school_perks:
+            raise DataError(spells, [(f"spell[{index}].perk_discount.school",
+                                      f"unknown school {m.perk_discount.school!r} (known: {', '.join(sorted(school_perks))})")])
     class_perks = _perks(schools, "class", school_file.class_)
     sheets: dict[str, Caster] = {}
     for index, c in enumerate(caster_file.caster):

@@ -23,7 +23,7 @@ from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING
 
 from issoku.rules.breath.content import Catalog
-from issoku.rules.breath.costs import Modifier
+from issoku.rules.breath.costs import Modifier, final_cost
 from issoku.rules.breath.modules import BreathModule, Order
 from issoku.rules.breath.zones import ZonesModule
 from issoku.rules.ma.duel import HALF_STEP, RESIST
@@ -185,7 +185,7 @@ class SpellsModule(BreathModule):
             legal.add((ABANDON,))
             stage = casting.spell.stages[casting.paid]
             if (stage_timing_ok(stage.mode, casting.last_breath, data.breath_no[seat])
-                    and self._stage_cost(state, fighter, stage.energy) <= fighter.energy):
+                    and self._stage_price(state, fighter, caster, casting.spell, casting.paid)[0] <= fighter.energy):
                 legal.add((ACTIVATE,) if casting.next_is_last else (CHANNEL,))
         if data.units[seat]:
             legal.update(o for o in orders if o[0] == COMMAND and self._can_command(state, data, fighter, o))
@@ -208,7 +208,7 @@ class SpellsModule(BreathModule):
             return False
         if spell.effect == "summon" and len(data.units[fighter.seat]) >= MAX_UNITS:
             return False
-        return self._stage_cost(state, fighter, spell.stages[0].energy) <= fighter.energy
+        return self._stage_price(state, fighter, caster, spell, 0)[0] <= fighter.energy
 
     def _can_command(self, state: "BreathState", data: SpellsData, fighter: "Fighter", order: Order) -> bool:
         if self._target(state, fighter, order) is None:
@@ -241,6 +241,17 @@ class SpellsModule(BreathModule):
 
     def _stage_cost(self, state: "BreathState", fighter: "Fighter", energy: int) -> int:
         return state.cost_of(fighter, None, (CAST,), energy)[0]
+
+    def _stage_price(self, state: "BreathState", fighter: "Fighter", caster: Caster, spell: Spell,
+                     index: int) -> tuple[int, list[Modifier]]:
+        """A stage's Energy by Rule 2 (BR-045): the engine's and modules' modifiers, and on the activation
+        stage the school perk the spell's body names (SP-063), then the floor of 1."""
+        energy = spell.stages[index].energy
+        cost, modifiers = state.cost_of(fighter, None, (CAST,), energy)
+        discount = spell.perk_discount
+        if discount is None or index != len(spell.stages) - 1 or caster.school != discount[0]:
+            return cost, modifiers
+        return final_cost(energy, [*modifiers, ("school_perk", -discount[1])])
 
     def vetoes_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """While preparing: no other stance (SP-036), no release but ``abandon`` (SP-G06), no relocation
@@ -275,9 +286,12 @@ class SpellsModule(BreathModule):
                    index: int, spell: Spell | None = None) -> int:
         spell = spell or casting.spell  # type: ignore[union-attr]
         stage = spell.stages[index]
-        cost, modifiers = state.cost_of(fighter, None, (CAST,), stage.energy)
+        caster = data.casters[fighter.seat]
+        assert caster is not None
+        cost, modifiers = self._stage_price(state, fighter, caster, spell, index)
         what = f"{spell.key} stage {index + 1}/{len(spell.stages)} ({stage.mode})"
-        state.pay(fighter, cost, structure_rule(spell), what, modifiers)
+        perk = any(name == "school_perk" for name, _ in modifiers)
+        state.pay(fighter, cost, "SP-063" if perk else structure_rule(spell), what, modifiers)
         if casting is not None:
             casting.energy += cost
         return cost

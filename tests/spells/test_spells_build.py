@@ -155,3 +155,11 @@ def test_sp_g01_bad_spell_data_names_file_field_and_why(tmp_path):
     with pytest.raises(DataError) as error:
         load_spell_content(spells, SCHOOLS_FILE, CASTERS_FILE)
     assert "spell[0].stages" in str(error.value) and "SP-024" in str(error.value)
+
+
+@pytest.mark.rule("SP-064")
+def test_sp_064_core_orthodox_schools_are_not_spell_schools():
+    """The core onmyoji and esoteric-monk orthodox schools run apart from spells: no spell school is one;
+    the classes' slots (SP-066, SP-067) are the only way those names touch the slot system."""
+    assert not {"onmyoji", "esoteric_monk"} & set(CONTENT.schools)
+    assert {"onmyoji", "esoteric_monk"} <= set(CONTENT.classes)

@@ -16,6 +16,7 @@ from tests.spells.helpers import (HIGH_SORCERER, caster_rules, content_with, eve
                                   spell_data)
 
 
+@pytest.mark.rule("SP-029", "SP-T02")
 def test_sp_018_one_dan_spell_is_instant_and_checks_at_once():
     state = scripted(caster_rules("onmyoji", "ronin"), [4, 2])
     play(state, "cast:fire_talisman")
@@ -282,3 +283,22 @@ def test_sp_t02_t03_structure_totals_and_tns():
 
 test_sp_t02_t03_structure_totals_and_tns = pytest.mark.rule("SP-T02", "SP-T03", "SP-034", "SP-023")(
     test_sp_t02_t03_structure_totals_and_tns)
+
+
+@pytest.mark.rule("SP-063", "BR-045")
+def test_sp_063_school_perk_activation_energy_reduction():
+    """Banishing's body names the Joseon shamanism perk: activation 2 − 1 = 1 for the exorcist, who holds it."""
+    state = scripted(caster_rules("exorcist", "onmyoji"), [6, 6])
+    play(state, "cast:banishing", "end_breath", "stand", "activate")
+    paid = [e for e in events(state, "energy_spent") if e.actor == 0]
+    assert [(e.rule, e.data["cost"]) for e in paid] == [("SP-019", 2), ("SP-063", 1)]
+    assert paid[-1].data["modifiers"] == (("school_perk", -1),)
+
+
+@pytest.mark.rule("SP-A01", "SP-047", "SP-G04")
+def test_sp_a01_an_interrupted_slot_stays_consumed_for_the_fight():
+    state = scripted(caster_rules("onmyoji", "ronin"), [])
+    play(state, "cast:thunder_seal", "abandon")
+    while state.round < 3:
+        play(state, "stand")
+    assert spell_data(state).slots[0][("sorcery", 3)] == 2  # no recovery short of an interlude
