@@ -31,7 +31,7 @@ class SpellCaster(Heuristic):
         super().__init__(ruleset, seed)
         module = next((m for m in ruleset.modules if isinstance(m, SpellsModule)), None)
         self.spells: list[Spell] = list(module.content.spells.values()) if module is not None else []
-        self._spell_of = {a: module.content.spells[slot.key] for a, slot in enumerate(ruleset.slots)
+        self._spell_of = {a: module.content.spells[str(slot.key)] for a, slot in enumerate(ruleset.slots)
                           if slot.kind == CAST} if module is not None else {}
         self._observation: np.ndarray | None = None
 

@@ -9,7 +9,6 @@ build: access, acquisition, slots), :mod:`.casting` (the casting arithmetic) and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from issoku.rules.breath.content import DATA_DIR as BREATH_DATA_DIR
 from issoku.rules.breath.modules import BreathModule
@@ -29,12 +28,12 @@ def spell_data(data: Sequence[str] | None) -> tuple[str, ...]:
 
 
 def with_spells(archetypes: Iterable[str], data: Sequence[str] | None,
-                content: SpellContent | None = None) -> tuple[Sequence[str] | None, tuple[BreathModule, ...]]:
+                content: SpellContent | None = None) -> tuple[tuple[str, ...] | None, tuple[BreathModule, ...]]:
     """``(data, modules)`` for a fight of these archetypes: unchanged without a caster; with one, the
     casters' breath sheets joined to the data and a :class:`SpellsModule` (to go last: it reads the final
     Wounds of a hit, SP-040)."""
     if not fields_casters(archetypes, content):
-        return data, ()
+        return (tuple(data) if data is not None else None), ()
     return spell_data(data), (SpellsModule(content),)
 
 

@@ -63,7 +63,7 @@ class SpellModel(_Strict):
 
     key: str = Field(pattern=_KEY)
     label: str = ""
-    list: Literal["sorcery", "exorcism", "barrier", "prophecy"]
+    spell_list: Literal["sorcery", "exorcism", "barrier", "prophecy"] = Field(alias="list")
     dan: Literal[1, 3, 5, 7, 9]
     effect: Literal["attack", "ward", "dispel", "buff", "summon"]
     amount: int = Field(ge=1, le=5, description="Wounds, Defense, check bonus or the unit's attack bonus")
@@ -224,7 +224,7 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
             raise DataError(spells, [(f"spell[{index}].stages", "a single stage above 1-dan needs instant = true "
                                       "(SP-024: an instant spell at a higher dan is named as such)")])
         discount = (m.perk_discount.school, m.perk_discount.amount) if m.perk_discount is not None else None
-        catalog[m.key] = Spell(m.key, m.label or m.key.replace("_", " "), m.list, m.dan, m.effect, m.amount,
+        catalog[m.key] = Spell(m.key, m.label or m.key.replace("_", " "), m.spell_list, m.dan, m.effect, m.amount,
                                m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source, discount)
     school_perks = _perks(schools, "school", school_file.school)
     for index, m in enumerate(spell_file.spell):
