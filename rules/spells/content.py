@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -96,20 +96,12 @@ class CasterModel(_Strict):
 
     key: str = Field(pattern=_KEY)
     pc_dan: int = Field(ge=1, le=TATSUJIN)
-    skills: dict[Literal["sorcery", "exorcism", "barrier", "prophecy", "hardiness"], int]
+    skills: dict[Literal["sorcery", "exorcism", "barrier", "prophecy", "hardiness"], Annotated[int, Field(ge=0, le=5)]]
     school: str | None = None
     class_: str | None = Field(default=None, alias="class")
     spells: list[str] = Field(min_length=1)
     studied: list[str] = []
     techniques: bool = Field(default=False, description="SP-071: a spell PC never uses the core technique system")
-
-    @field_validator("skills")
-    @classmethod
-    def _skill_range(cls, value: dict[str, int]) -> dict[str, int]:
-        for name, level in value.items():
-            if not 0 <= level <= 5:
-                raise ValueError(f"skill {name!r} must be 0..5, got {level}")
-        return value
 
 
 class SpellsFile(_Strict):

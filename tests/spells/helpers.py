@@ -6,11 +6,13 @@ from pathlib import Path
 
 from issoku.rules.breath.engine import BreathState
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
-from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.ma.config import MaDuelConfig
 from issoku.rules.ma.duel import ma_duel
 from issoku.rules.spells import with_spells
 from issoku.rules.spells.content import SCHOOLS_FILE, SPELLS_FILE, SpellContent, load_spell_content
+from tests.breath.helpers import legal_names, play, scripted
+
+__all__ = ["HIGH_SORCERER", "caster_rules", "content_with", "events", "legal_names", "play", "scripted", "spell_data"]
 
 HIGH_SORCERER = """
 [[caster]]
@@ -40,22 +42,6 @@ def caster_rules(*fighters: FighterSpec | str, ma: bool = False, content: SpellC
     if ma:
         return ma_duel(MaDuelConfig(**ma_options), config, data=data, more_modules=modules)
     return BreathRuleset(config, data=data, modules=modules)
-
-
-def scripted(rules: BreathRuleset, faces: list[int]) -> BreathState:
-    """A fight whose dice show exactly ``faces``, in order."""
-    return BreathState.initial(rules, None, dice=ScriptedDice(faces))
-
-
-def play(state: BreathState, *names: str) -> None:
-    """Apply actions by name, in order."""
-    for name in names:
-        state.apply(state.ruleset.codec.by_name(name))
-
-
-def legal_names(state: BreathState) -> set[str]:
-    """Names of the current legal actions."""
-    return {state.ruleset.action_names[a] for a in state.legal_actions()}
 
 
 def events(state: BreathState, kind: str) -> list:
