@@ -121,6 +121,9 @@ class SpellsModule(BreathModule):
         self.content = content or default_spell_content()
         self.name = f"spells:{self.content.digest}"
         self._orders: tuple[Order, ...] = ()
+        self._spell_index = {key: i for i, key in enumerate(self.content.spells)}
+        self._offsets: dict[str, int] = {}
+        """Where each ``sp_*`` field starts in this ruleset's observation (a module serves one ruleset)."""
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
@@ -513,10 +516,11 @@ class SpellsModule(BreathModule):
 
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
         """Fill the ``sp_*`` fields."""
-        spec = state.ruleset.observation_spec
+        at = self._offsets
+        if not at:
+            spec = state.ruleset.observation_spec
+            at.update({name: spec.slice(name).start for name, *_ in self.observation_fields(0)})
         data: SpellsData = state.ext[self.name]
-        at = {name: spec.slice(name).start for name in ("sp_preparing", "sp_progress", "sp_ward", "sp_buff",
-                                                         "sp_units", "sp_exhausted", "sp_own_spell", "sp_own_slots")}
         for slot, seat in enumerate(order):
             if seat is None:
                 continue
@@ -534,7 +538,7 @@ class SpellsModule(BreathModule):
             return
         casting = data.casting[me]
         if casting is not None:
-            out[at["sp_own_spell"] + list(self.content.spells).index(casting.spell.key)] = 1.0
+            out[at["sp_own_spell"] + self._spell_index[casting.spell.key]] = 1.0
         slots = data.slots[me]
         if slots is not None:
             for (_, dan), left in slots.items():
