@@ -16,7 +16,7 @@ def summoned():
     return state
 
 
-@pytest.mark.rule("BR-032", "BR-040", "SP-G01")
+@pytest.mark.rule("BR-032", "BR-040", "BR-G18", "SP-G01")
 def test_br_040_a_unit_acts_on_its_controllers_energy():
     state = summoned()
     summon = events(state, "unit_summoned")[0]
