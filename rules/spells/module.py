@@ -230,7 +230,13 @@ class SpellsModule(BreathModule):
     def _target(self, state: "BreathState", fighter: "Fighter", order: Order) -> "Fighter | None":
         slot = int(order[-1][5:]) if len(order) > 1 and str(order[-1]).startswith("enemy") else 0
         target = state.target_in_slot(fighter, slot)
-        return None if target is None or target.defeated else target
+        return None if target is None or not self._in_reach(state, fighter, target) else target
+
+    @staticmethod
+    def _in_reach(state: "BreathState", caster: "Fighter", target: "Fighter") -> bool:
+        """SP-G13: a standing enemy in the caster's zone (on the skirmish's zone line); any rung under Ma."""
+        zones = state.ext.get("zones")
+        return not target.defeated and (zones is None or zones.zone[target.seat] == zones.zone[caster.seat])
 
     def _slot_for(self, data: SpellsData, seat: int, spell: Spell) -> tuple[str, int] | None:
         """SP-G04: a slot of exactly the spell's dan, else a flexible slot of its list (SP-G11)."""
@@ -382,10 +388,10 @@ class SpellsModule(BreathModule):
     def _effect(self, state: "BreathState", data: SpellsData, caster: "Fighter", spell: Spell,
                 target: "Fighter") -> None:
         effect = spell.effect
+        if effect in TARGETED and target is not caster and not self._in_reach(state, caster, target):
+            state.emit("SP-G13", "spell_no_target", caster.seat, spell=spell.key, target=target.seat)
+            return
         if effect == "attack":
-            if target.defeated:
-                state.emit("SP-G13", "spell_no_target", caster.seat, spell=spell.key)
-                return
             before = target.wounds
             target.wounds -= spell.amount
             state.emit("SP-G01", "spell_hit", caster.seat, spell=spell.key, target=target.seat, wounds=spell.amount,
