@@ -56,11 +56,10 @@ class SpellCaster(Heuristic):
                  if not self._spell_of[a].dispersed and self._spell_of[a].stages[0].energy <= room]
         if not casts:
             return None
-        foe_preparing = self._foe_preparing()
-        if foe_preparing:
-            dispels = [a for a in casts if self._spell_of[a].effect == "dispel"]
-            if dispels:
-                return dispels[0]
+        preparing = self._enemies_preparing()
+        dispels = [a for a in casts if self._spell_of[a].effect == "dispel" and self._enemy_slot(a) in preparing]
+        if dispels:
+            return dispels[0]
         useful = [a for a in casts if self._spell_of[a].effect != "dispel"]
         if not useful:
             return None
@@ -78,10 +77,16 @@ class SpellCaster(Heuristic):
         paid = int(round(float(self._field("sp_progress")[0]) * len(spell.stages)))
         return spell.stages[min(paid, len(spell.stages) - 1)].energy
 
-    def _foe_preparing(self) -> bool:
-        present, ally = self._field("present"), self._field("ally")
+    def _enemies_preparing(self) -> set[int]:
+        """The enemy target slots (``enemyN``) whose fighter is preparing a spell: enemy N sits in observation
+        slot 1 + the ruleset's ally slots + N."""
         preparing = self._field("sp_preparing")
-        return any(present[i] > ally[i] and preparing[i] > 0 for i in range(1, len(preparing)))
+        first = 1 + self.ruleset.ally_slots
+        return {slot - first for slot in range(first, len(preparing)) if preparing[slot] > 0}
+
+    def _enemy_slot(self, action: int) -> int:
+        order = self.ruleset.slots[action].order
+        return int(str(order[-1])[5:]) if str(order[-1]).startswith("enemy") else 0
 
 
 class MaSpellCaster(MaScripted):
