@@ -25,6 +25,8 @@ POLICY_FACTORIES: dict[str, str] = {
     "ma_defensive": "issoku.agents.ma_scripted:MaDefensive",
     "ma_distance_keeper": "issoku.agents.ma_scripted:MaDistanceKeeper",
     "ma_heuristic": "issoku.agents.ma_scripted:MaHeuristic",
+    "spells_caster": "issoku.agents.spells_scripted:SpellCaster",
+    "ma_spells_caster": "issoku.agents.spells_scripted:MaSpellCaster",
     "tempo_always_parry": "issoku.agents.tempo_scripted:AlwaysParry",
     "tempo_feint_counter": "issoku.agents.tempo_scripted:FeintCounter",
     "tempo_heuristic": "issoku.agents.tempo_scripted:Heuristic",
