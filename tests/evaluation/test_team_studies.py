@@ -1,0 +1,28 @@
+"""The shipped team studies of the tempo skirmish load, and each loadout fields two valid sides."""
+
+from pathlib import Path
+
+import pytest
+
+from issoku.envs import tempo_skirmish_v0
+from issoku.evaluation.commands import default_studies
+from issoku.evaluation.config import load_study
+
+TEAMS = sorted((Path(__file__).resolve().parents[2] / "evaluation" / "studies" / "teams").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", TEAMS, ids=[p.stem for p in TEAMS])
+def test_a_team_study_pairs_every_composition_both_ways(path):
+    study = load_study(path)
+    size = int(path.stem[-1])
+    loadouts = study.all_loadouts()
+    assert study.env == "tempo_skirmish_v0" and len(loadouts) == 12
+    for loadout in loadouts:
+        sides = loadout.kwargs["sides"]
+        assert [len(side) for side in sides] == [size, size]
+        tempo_skirmish_v0.env(sides)        # every fighter exists in the data
+    assert path not in default_studies()
+
+
+def test_both_sizes_ship():
+    assert [p.stem for p in TEAMS] == ["tempo_skirmish_v0_2v2", "tempo_skirmish_v0_3v3"]
