@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import engine_speed, env_speed, instructions, memory, play_speed, ppo_speed
+from benchmarks import engine_speed, env_speed, instructions, memory, play_speed, ppo_speed, scheduling
 from benchmarks.timing import Timing
 
 MIB = 1024 * 1024
@@ -41,13 +41,14 @@ class Budget:
     repeats: int
     memo_episodes: int
     games: int
+    jobs: int
 
 
 FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=5,
-              memo_episodes=200, games=256)
+              memo_episodes=200, games=256, jobs=2_000)
 QUICK = Budget(steps=2_000, decisions=2_000, ppo_rollouts=1, wrapper_steps=256, instances=8, repeats=1,
-               memo_episodes=10, games=16)
-SECTIONS = ("aec", "engine", "play", "ppo", "memory")
+               memo_episodes=10, games=16, jobs=100)
+SECTIONS = ("aec", "engine", "play", "ppo", "memory", "scheduling")
 PLAY_TARGET = 10.0
 """Batched games/s over one-at-a-time games/s (issue 24)."""
 
@@ -83,7 +84,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="count instructions per step under valgrind (callgrind) instead of timing: rows of "
                              "the aec and engine sections, --steps of play each (default 2,000; --quick 200)")
     for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats", "memo-episodes",
-                 "games"):
+                 "games", "jobs"):
         parser.add_argument(f"--{name}", type=int, help="override the budget's " + name)
     return parser.parse_args(argv)
 
@@ -136,6 +137,10 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
             _, vec_env = ppo_speed.self_play_envs(env_id, quick=args.quick)
             jobs.append((Row("wrapper", env_id, "steps/s"),
                          lambda r, vec_env=vec_env: ppo_speed.wrapper_steps(vec_env, budget.wrapper_steps, r)))
+    if "scheduling" in sections:
+        for label, backend in scheduling.backends().items():
+            jobs.append((Row("scheduling", label, "jobs/s"),
+                         lambda r, backend=backend: scheduling.jobs(backend, budget.jobs)))
     for round_index in range(budget.repeats):
         shift = round_index * len(jobs) // max(1, budget.repeats)
         for row, run in jobs[shift:] + jobs[:shift]:
@@ -143,6 +148,8 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
             row.timings.append(timing)
             print(f"  round {round_index + 1}/{budget.repeats}  {row.section:<15} {row.label:<26} "
                   f"{timing.rate:>10.0f} {row.unit} (wall {timing.wall_rate:.0f})", file=sys.stderr, flush=True)
+    if "scheduling" in sections:
+        scheduling.close()
     memory_rows: dict[str, dict[str, float]] = {}
     if "memory" in sections:
         for label, make in factories.items():
@@ -225,7 +232,9 @@ def table(rows: list[Row], memory_rows: dict[str, dict[str, float]], instances: 
                 ("ppo", "MaskablePPO learn (self-play wrapper vs random)", best_of(rows, "ppo", "connect_four_v3"),
                  "x connect_four_v3"),
                 ("wrapper", "self-play wrapper alone (random masked actions)", best_of(rows, "wrapper", "connect_four_v3"),
-                 "x connect_four_v3")]
+                 "x connect_four_v3"),
+                ("scheduling", "empty jobs through each backend (the wall rate is the figure)", None,
+                 "ms per job (wall)")]
     for section, title, base, ratio_name in sections:
         picked = [row for row in rows if row.section == section]
         if not picked:
@@ -234,6 +243,8 @@ def table(rows: list[Row], memory_rows: dict[str, dict[str, float]], instances: 
                   "|---|---:|---:|---:|"]
         for row in picked:
             extra = f"{row.best / base:.2f}" if base else f"{row.best / 1000:.1f}k"
+            if section == "scheduling":
+                extra = f"{1000 / row.best_wall:.2f}"
             lines.append(f"| {row.label} | {row.best:,.0f} | {row.best_wall:,.0f} | {extra} |")
     if memory_rows:
         lines += ["", f"| peak memory (tracemalloc) | one instance | {instances} instances | per instance |",

@@ -8,18 +8,22 @@ checkpoint's own metadata and refused if the rules changed since it was trained.
 its most probable legal action; the scripted agent of each duel is seeded from the duel's fight seed
 and seat (as in a tournament), so the same arguments give the same result and a duel's result depends
 on its own seed only. The duels are played in lockstep (:func:`~issoku.evaluation.match.play_matches`):
-the checkpoint decides for all running duels in one forward pass.
+the checkpoint decides for all running duels in one forward pass. With workers (the local pool, or Ray:
+:mod:`issoku.training.backend`) the duels are cut into one slice per worker, each a job; the checkpoint
+travels with its slice.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
 from issoku.evaluation.match import MatchGame, lockstep_width, play_matches
 from issoku.evaluation.tournament import policy_seed
+from issoku.training.backend import SHIPPED, Workers, backend_of
 from issoku.training.config import checkpoint_config
 from issoku.training.make_env import env_identity, make_config_env, ruleset_of
 from issoku.training.opponents import scripted_policy
@@ -35,25 +39,38 @@ def _learner_first(matchup: str, learner_seat: int) -> str:
     return " vs ".join(sides[::-1]) if learner_seat == 1 and len(sides) == 2 else matchup
 
 
-def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, seed: int = DEFAULT_SEED, *,
-                    allow_imports: bool = False) -> dict[str, Any]:
-    """``duels`` seeded duels of ``checkpoint`` against scripted ``opponent`` (a registry name or import path).
+@dataclass(frozen=True)
+class DuelSlice:
+    """Duels ``first`` to ``first + count - 1`` of an evaluation: a job any worker can play (the checkpoint travels)."""
 
-    Returns the totals (wins, draws, losses, win rate and its 95 % Wilson interval), the same per seat
-    of the checkpoint and, for a run with randomized loadouts, per matchup (the checkpoint's fighter first).
-    The env the checkpoint's metadata names may be an import path only with ``allow_imports``.
-    """
-    if duels < 1:
-        raise ValueError(f"duels must be at least 1, not {duels}")
+    checkpoint: str = field(metadata=SHIPPED)
+    opponent: str
+    seed: int
+    first: int
+    count: int
+    allow_imports: bool = False
+
+
+Outcome = tuple[float, int, str | None]
+"""One duel as the evaluation counts it: the checkpoint's return, its seat, the matchup played (or None)."""
+
+
+def _prepared(checkpoint: str | Path, opponent: str, seed: int, allow_imports: bool) -> tuple[Any, Any, Any, Any]:
+    """``(metadata, config, learner, env)``, every input checked: the checkpoint, its rules, the opponent's name."""
     metadata = read_metadata(checkpoint)
     config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
     learner = CheckpointPolicy(checkpoint, deterministic=True)  # a damaged zip is named before the env is built
     env = make_config_env(config)
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
     scripted_policy(opponent, seed, ruleset_of(env))  # an unknown opponent is named before any duel is played
+    return metadata, config, learner, env
+
+
+def _play(config: Any, learner: Any, env: Any, opponent: str, seed: int, duels: range) -> list[Outcome]:
+    """The duels of ``duels`` (indices into the evaluation), in lockstep on ``env`` and copies of it."""
     seats = len(env.possible_agents)
     games = []
-    for duel in range(duels):
+    for duel in duels:
         fight_seed, learner_seat = seed + duel // 2, duel % 2
         policies = tuple(learner if seat == learner_seat else  # deterministic: no state, one object serves all
                          scripted_policy(opponent, policy_seed(fight_seed, seat), ruleset_of(env))
@@ -66,20 +83,48 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
         index, getattr(played.unwrapped, "matchup", None)))
     for each in envs:
         each.close()
-    outcomes: list[float] = []
+    return [(record.returns[duel % 2], duel % 2, matchups[index])
+            for index, (duel, record) in enumerate(zip(duels, records))]
+
+
+def play_slice(job: DuelSlice) -> list[Outcome]:
+    """A worker's share of an evaluation: its duels' outcomes, in duel order."""
+    _, config, learner, env = _prepared(job.checkpoint, job.opponent, job.seed, job.allow_imports)
+    return _play(config, learner, env, job.opponent, job.seed, range(job.first, job.first + job.count))
+
+
+def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, seed: int = DEFAULT_SEED, *,
+                    allow_imports: bool = False, workers: Workers = 0) -> dict[str, Any]:
+    """``duels`` seeded duels of ``checkpoint`` against scripted ``opponent`` (a registry name or import path).
+
+    Returns the totals (wins, draws, losses, win rate and its 95 % Wilson interval), the same per seat
+    of the checkpoint and, for a run with randomized loadouts, per matchup (the checkpoint's fighter first).
+    The env the checkpoint's metadata names may be an import path only with ``allow_imports``.
+    ``workers`` (default 0: this process) splits the duels into one slice per worker on the local pool or a
+    :class:`~issoku.training.backend.Backend`; a duel's result depends on its own seed only, so not the totals.
+    """
+    if duels < 1:
+        raise ValueError(f"duels must be at least 1, not {duels}")
+    metadata, config, learner, env = _prepared(checkpoint, opponent, seed, allow_imports)
+    if workers == 0:
+        outcomes = _play(config, learner, env, opponent, seed, range(duels))
+    else:
+        env.close()
+        backend = backend_of(workers, torch_threads=1)
+        size = -(-duels // backend.slots)
+        jobs = [DuelSlice(str(checkpoint), opponent, seed, first, min(size, duels - first), allow_imports)
+                for first in range(0, duels, size)]
+        done = {job.first: played for job, played in backend.map_unordered(play_slice, jobs)}
+        outcomes = [outcome for first in sorted(done) for outcome in done[first]]
     by_seat: dict[int, list[float]] = defaultdict(list)
     by_matchup: dict[str, list[float]] = defaultdict(list)
-    for duel, record in enumerate(records):
-        learner_seat = duel % 2
-        outcome = record.returns[learner_seat]
-        outcomes.append(outcome)
+    for outcome, learner_seat, matchup in outcomes:
         by_seat[learner_seat].append(outcome)
-        matchup = matchups[duel]
         if matchup is not None:
             by_matchup[_learner_first(matchup, learner_seat)].append(outcome)
     return {
         "checkpoint": str(checkpoint), "steps": metadata.get("steps"), "env_id": config.env_id,
-        "opponent": opponent, "seed": seed, **Tally.of_returns(outcomes).as_dict(),
+        "opponent": opponent, "seed": seed, **Tally.of_returns([outcome for outcome, _, _ in outcomes]).as_dict(),
         "by_seat": {str(seat): Tally.of_returns(values).as_dict() for seat, values in sorted(by_seat.items())},
         "by_matchup": {name: Tally.of_returns(values).as_dict() for name, values in sorted(by_matchup.items())},
     }

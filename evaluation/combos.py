@@ -17,7 +17,7 @@ applies (fatigue, criticals, hit locations, guard shaving) is in the numbers.
 
 The attacker with a weapon is the first archetype in the content carrying it (its trained wielder,
 so skill applies), else a kenshi carrying it. Each weapon is one independent job
-(:func:`combo_job`), so a process pool (:func:`combo_table`) or any other executor runs them.
+(:func:`combo_job`), so an execution backend (:func:`combo_table`: the process pool, or Ray) runs them.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import json
 import math
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import as_completed
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -44,7 +43,7 @@ from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
 from issoku.training.outcomes import Proportion, wilson
-from issoku.training.workers import worker_pool
+from issoku.training.backend import ENV_FACTORY, Workers, backend_of
 
 EnvFactory = Callable[..., Any]
 
@@ -96,7 +95,7 @@ class ComboCell:
 class ComboJob:
     """One weapon's cells: everything a worker needs, picklable."""
 
-    env_factory: EnvFactory
+    env_factory: EnvFactory = dataclasses.field(metadata=ENV_FACTORY)
     env_kwargs: Mapping[str, Any]
     weapon: str
     samples: int
@@ -313,10 +312,11 @@ class ComboTable:
 
 def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = None,
                 weapons: Sequence[str] | None = None, samples: int = 200, exact_dice: int = 3, seed: int = 0,
-                workers: int | None = None, progress: bool = True) -> ComboTable:
+                workers: Workers = None, progress: bool = True) -> ComboTable:
     """The combo table of every weapon (default: every melee and ranged weapon of the content), one job each.
 
-    ``workers=0`` computes in this process; otherwise a process pool (default: one worker per CPU).
+    ``workers=0`` computes in this process; otherwise a process pool (default: one worker per CPU), or a
+    :class:`~issoku.training.backend.Backend` (Ray).
     """
     env_kwargs = dict(env_kwargs or {})
     if weapons is None:
@@ -326,16 +326,9 @@ def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = 
     jobs = [ComboJob(env_factory, env_kwargs, weapon, samples, exact_dice, seed) for weapon in weapons]
     by_weapon: dict[str, list[ComboCell]] = {}
     with tqdm(total=len(jobs), desc="combo table", unit="weapon", disable=not progress) as bar:
-        if workers == 0:
-            for job in jobs:
-                by_weapon[job.weapon] = combo_job(job)
-                bar.update()
-        else:
-            with worker_pool(workers, len(jobs)) as pool:
-                futures = {pool.submit(combo_job, job): job.weapon for job in jobs}
-                for future in as_completed(futures):
-                    by_weapon[futures[future]] = future.result()
-                    bar.update()
+        for job, cells in backend_of(workers).map_unordered(combo_job, jobs):
+            by_weapon[job.weapon] = cells
+            bar.update()
     return ComboTable(tuple(cell for weapon in weapons for cell in by_weapon[weapon]))
 
 

@@ -32,6 +32,7 @@ from issoku.evaluation.restricted import battery, is_restricted, restricted_tour
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.sequential_play import run_sequential
 from issoku.evaluation.tournament import Loadout, TournamentRun, run_tournament
+from issoku.training.backend import Workers
 
 DEFAULT_ENV = "breath_duel_v0"
 STUDIES_DIR = Path(__file__).resolve().parent / "studies"
@@ -96,7 +97,7 @@ def _env_id(study: StudyConfig) -> str:
         env.close()
 
 
-def run_restricted_play(study: StudyConfig, store: MatchStore, workers: int | None, batch_size: int,
+def run_restricted_play(study: StudyConfig, store: MatchStore, workers: Workers, batch_size: int,
                         progress: bool) -> TournamentRun:
     """The study's restricted-play battery (its ``restricted_play`` section) into the store."""
     config = study.restricted_play
@@ -142,7 +143,7 @@ def _slug(banned: Sequence[str]) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", ">".join(banned))
 
 
-def study_combo_table(study: StudyConfig, store: MatchStore, workers: int | None, progress: bool) -> ComboTable:
+def study_combo_table(study: StudyConfig, store: MatchStore, workers: Workers, progress: bool) -> ComboTable:
     """The study's combo table, on the rules of its first loadout (whatever fighters that loadout names).
 
     Kept in the store under a digest of the rules fingerprint, the env options and the table's
@@ -207,7 +208,7 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
             raise ValueError(f"composition_end {unknown} are not actions of {study.env}")
 
 
-def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: int | None = None,
+def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: Workers = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
                    progress: bool = True, pool_versions: bool = False,

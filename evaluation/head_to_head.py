@@ -23,6 +23,7 @@ from issoku.evaluation.records import MatchRecord, canonical_json
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import run_tournament, schedule
 from issoku.training.outcomes import Tally
+from issoku.training.backend import Workers
 
 IN_MEMORY = ":memory:"
 """The store path of a head-to-head that keeps nothing on disk."""
@@ -62,7 +63,7 @@ class HeadToHead:
 
 
 def head_to_head(agent: str, opponent: str = "random", duels: int = 500, env: str = "breath_duel_v0",
-                 env_kwargs: Mapping[str, Any] | None = None, base_seed: int = 0, workers: int | None = 0,
+                 env_kwargs: Mapping[str, Any] | None = None, base_seed: int = 0, workers: Workers = 0,
                  db: Path | str = IN_MEMORY, progress: bool = False) -> HeadToHead:
     """Play ``agent`` against ``opponent`` (registered policy names, or ``name=package.module:factory``)
     in ``duels`` seeded duels of ``env`` built with ``env_kwargs``, and count from the agent's side.

@@ -38,6 +38,7 @@ from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
+from issoku.training.backend import SHIPPED, Backend
 from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
 
@@ -61,7 +62,7 @@ class HuntConfig:
     threshold: float = 0.05
     """Stop once the gain's 95 % upper bound is below this (return units: 0.05 is a 2.5-point score edge)."""
     seed: int = 0
-    warm_start: str = ""
+    warm_start: str = field(default="", metadata=SHIPPED)
     """A checkpoint every best response starts from (same rules fingerprint and interface), or none."""
     matchups: tuple[str, ...] = ()
     """Fighter names: randomized loadouts while training (see ``TrainConfig.matchups``)."""
@@ -158,8 +159,13 @@ def _records(store: MatchStore, config: HuntConfig, names: Sequence[str]) -> lis
     return [r for r in store.records(config.env_id) if r.num_seats == 2 and set(r.policies) <= wanted]
 
 
-def hunt(config: HuntConfig) -> list[Iteration]:
-    """Run (or resume) the hunt; every finished iteration is also in ``<out>/hunt.json``."""
+def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
+    """Run (or resume) the hunt; every finished iteration is also in ``<out>/hunt.json``.
+
+    ``backend`` (a :class:`~issoku.training.backend.Backend`: Ray) plays the tournaments and trains the best
+    responses on its workers; by default the tournaments use a local pool of ``config.workers`` processes and
+    the best responses train in this process. Either way only this process writes the store and the files.
+    """
     import time
 
     from stable_baselines3.common.logger import configure
@@ -181,17 +187,17 @@ def hunt(config: HuntConfig) -> list[Iteration]:
             started = time.monotonic()
             specs = _population_specs(config, learned)
             names = [spec.name for spec in specs]
-            run_tournament(_tournament(config, specs, None, 0), store, workers=config.workers,
-                           progress=config.progress)
+            workers = config.workers if backend is None else backend
+            run_tournament(_tournament(config, specs, None, 0), store, workers=workers, progress=config.progress)
             records = _records(store, config, names)
             games = games_between(records, names=names)
             equilibrium = nash_equilibrium(payoff_matrix(*games.matrices()))
             mixture = {names[i]: float(equilibrium.mixture[i]) for i in equilibrium.support}
-            checkpoint = train_best_response(config, mixture, index, out)
+            checkpoint = train_best_response(config, mixture, index, out, backend)
             br_spec = _population_specs(config, [*learned, checkpoint])[-1]
             measured = _tournament(config, [*specs, br_spec], [(br_spec.name, name) for name in mixture],
                                    1_000_000 * (index + 1))
-            run_tournament(measured, store, workers=config.workers, progress=config.progress)
+            run_tournament(measured, store, workers=workers, progress=config.progress)
             br_records = _records(store, config, [*names, br_spec.name])
             scores: dict[str, list[float]] = {name: [] for name in mixture}
             for record in br_records:
@@ -325,9 +331,48 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
     return model, {**identity, "config": train_config.to_json()}
 
 
-def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path) -> str:
-    """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path."""
+@dataclass(frozen=True)
+class BestResponseJob:
+    """One best response's training: everything a worker needs (the mixture's checkpoints travel with it)."""
+
+    config: HuntConfig
+    names: tuple[str, ...]
+    """The mixture's members..."""
+    entries: tuple[str, ...] = field(metadata=SHIPPED)
+    """...and their policy entries (registry names, or checkpoint files)."""
+    weights: tuple[float, ...] = ()
+    seed: int = 0
+    index: int = 0
+    tensorboard_log: str | None = None
+    """Where the learner's curves go: the hunt's ``tb`` folder in this process; none on a remote worker."""
+
+
+def best_response(job: BestResponseJob) -> tuple[bytes, int, dict[str, Any]]:
+    """Train one best response; its checkpoint's bytes, learner steps and env identity (the caller writes them)."""
+    import tempfile
+
+    model, identity = best_response_learner(job.config, list(zip(job.names, job.entries)), job.weights, job.seed,
+                                            job.tensorboard_log)
+    try:
+        model.learn(job.config.steps, tb_log_name=f"br{job.index + 1}",
+                    progress_bar=job.config.progress and job.tensorboard_log is not None,
+                    reset_num_timesteps=not job.config.warm_start)
+    finally:
+        model.get_env().close()
+    with tempfile.TemporaryDirectory() as scratch:
+        model.save(Path(scratch) / "br.zip")
+        return (Path(scratch) / "br.zip").read_bytes(), int(model.num_timesteps), identity
+
+
+def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path,
+                        backend: Backend | None = None) -> str:
+    """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path.
+
+    With a ``backend`` (Ray) the training is a job on a worker, its checkpoint's bytes written here;
+    otherwise it trains in this process, as the local runs always have.
+    """
     from issoku.agents.checkpoint import metadata_path
+    from issoku.training.backend import InProcess
     from issoku.training.checkpoints import atomic_write_json
 
     path = out / "agents" / f"br{index + 1}.zip"
@@ -336,18 +381,14 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
     entries = {Path(entry).stem if entry.endswith(".zip") else entry.partition("=")[0]: entry.partition("=")[2] or entry
                for entry in (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))}
     seed = config.seed + 7919 * (index + 1)
-    model, identity = best_response_learner(config, [(name, entries.get(name, name)) for name in mixture],
-                                            list(mixture.values()), seed, str(out / "tb"))
-    try:
-        model.learn(config.steps, tb_log_name=f"br{index + 1}", progress_bar=config.progress,
-                    reset_num_timesteps=not config.warm_start)
-    finally:
-        model.get_env().close()
+    job = BestResponseJob(config, tuple(mixture), tuple(entries.get(name, name) for name in mixture),
+                          tuple(mixture.values()), seed, index, None if backend else str(out / "tb"))
+    [(_, (trained, steps, identity))] = list((backend or InProcess()).map_unordered(best_response, [job]))
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.stem + ".partial.zip")
-    model.save(partial)
+    partial.write_bytes(trained)
     atomic_write_json(metadata_path(path), {
-        **identity, "steps": int(model.num_timesteps), "seed": seed, "pool": [],
+        **identity, "steps": steps, "seed": seed, "pool": [],
         "hunt": {"iteration": index + 1, "mixture": dict(mixture), "warm_start": config.warm_start}})
     partial.replace(path)
     return str(path)
@@ -405,16 +446,18 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cli_hunt(config: HuntConfig) -> None:
-    """``issoku hunt``: check the inputs, run (or resume) the hunt, write and print ``hunt.md``."""
+def cli_hunt(config: HuntConfig, backend: str = "local", ray_address: str | None = None) -> None:
+    """``issoku hunt``: check the inputs, run (or resume) the hunt (on ``backend``), write and print ``hunt.md``."""
     import typer
 
     from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.training.backend import make_backend
     from issoku.training.config import ConfigError
 
     try:
         check_checkpoints(config)
-        iterations = hunt(config)
+        chosen = make_backend(backend, config.workers, ray_address)
+        iterations = hunt(config, None if chosen is None or isinstance(chosen, int) else chosen)
     except (CheckpointMismatchError, ConfigError, ValueError, KeyError) as error:
         typer.echo(f"hunt: {error}", err=True)
         raise typer.Exit(code=2) from None

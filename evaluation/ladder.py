@@ -30,6 +30,7 @@ from issoku.evaluation.reference_suite import SuiteConfig, build_tournament, run
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec
 from issoku.rules.kernel.content import file_digest
+from issoku.training.backend import Workers
 
 SNAPSHOTS = "snapshots"
 DETERMINISTIC = 0.0
@@ -124,7 +125,7 @@ def export_snapshots(checkpoints: Sequence[str | Path], out: Path) -> list[Path]
 
 
 def rate_candidates(folders: Sequence[Path], temperatures: Sequence[float], suite: SuiteConfig, store: MatchStore,
-                    *, workers: int | None = None, bootstrap: int = 1000, progress: bool = True,
+                    *, workers: Workers = None, bootstrap: int = 1000, progress: bool = True,
                     root: Path | None = None) -> list[Rung]:
     """Every (export, temperature) rated on ``suite``'s scale; games go to ``store`` (a rerun plays nothing again)."""
     rungs = []

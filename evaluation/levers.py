@@ -41,6 +41,7 @@ from issoku.evaluation.tournament import Tournament, run_tournament, schedule
 from issoku.evaluation.variants import Shift, paired_shifts, simultaneous, with_variant, tournament_fingerprint
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_override
+from issoku.training.backend import Workers
 
 FINALISTS = 4
 """Successive halving stops halving when this many levers (or fewer) are left."""
@@ -180,7 +181,7 @@ def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
 
 
 def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
-               files: Sequence[str] | None = None, workers: int | None = 0, batch_size: int = 16,
+               files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
                progress: bool = False) -> tuple[list[Lever], list[Round]]:
     """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
     (``progress``: a line on stderr after each round)."""

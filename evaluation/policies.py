@@ -17,12 +17,13 @@ import copy
 import functools
 import inspect
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from issoku.evaluation.tournament import PolicySpec
 from issoku.rules.kernel.content import file_digest
+from issoku.training.backend import SHIPPED
 
 
 @functools.lru_cache(maxsize=8)
@@ -41,7 +42,7 @@ class CheckpointFactory:
     once per process (read-only, in evaluation mode).
     """
 
-    path: str
+    path: str = field(metadata=SHIPPED)
 
     def __call__(self, seed: int | None = None) -> Any:
         policy = copy.copy(_loaded_checkpoint(self.path))

@@ -31,6 +31,7 @@ from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
 from issoku.rules.kernel.content import load_model
 from issoku.training.outcomes import Proportion, wilson
+from issoku.training.backend import Workers
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
 
@@ -172,7 +173,7 @@ def score_candidate(records: Iterable[MatchRecord], suite: SuiteConfig, candidat
                            wilson(float(scores.sum()), int(scores.size), confidence), elo, float(low), float(high))
 
 
-def run_benchmark(suite: SuiteConfig, candidate: PolicySpec, store: MatchStore, workers: int | None = None,
+def run_benchmark(suite: SuiteConfig, candidate: PolicySpec, store: MatchStore, workers: Workers = None,
                   batch_size: int = 16, bootstrap: int = 1000, progress: bool = True) -> BenchmarkResult:
     """Play (or resume) the candidate's games against the suite's references, then score them."""
     tournament = benchmark_tournament(suite, candidate)
@@ -182,7 +183,7 @@ def run_benchmark(suite: SuiteConfig, candidate: PolicySpec, store: MatchStore, 
     return replace(score_candidate(store.records(), suite, candidate.name, bootstrap=bootstrap), stale=stale)
 
 
-def run_calibration(suite: SuiteConfig, store: MatchStore, workers: int | None = None,
+def run_calibration(suite: SuiteConfig, store: MatchStore, workers: Workers = None,
                     progress: bool = True) -> tuple[dict[str, float], dict[str, str]]:
     """Play the references' round robin; their ratings (the first reference at 0) and code fingerprints."""
     tournament = calibration_tournament(suite)

@@ -19,6 +19,7 @@ from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.sequential import SequentialTest, decided_cells
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Loadout, MatchSpec, Tournament, TournamentRun, run_tournament, schedule
+from issoku.training.backend import Workers
 
 
 def game_cells(loadout: Loadout, spec: MatchSpec) -> set[tuple[int, str, str]]:
@@ -42,7 +43,7 @@ def numbered(scheduled: Sequence[tuple[Loadout, MatchSpec]]) -> list[tuple[int, 
     return out
 
 
-def run_sequential(tournament: Tournament, store: MatchStore, test: SequentialTest, workers: int | None = None,
+def run_sequential(tournament: Tournament, store: MatchStore, test: SequentialTest, workers: Workers = None,
                    batch_size: int = 16, progress: bool = True) -> TournamentRun:
     """Play ``tournament`` in rounds of ``batch_size`` games per pairing (rounded up to even) until every cell is
     decided or the schedule ends; returns what it played and how many scheduled games it skipped."""

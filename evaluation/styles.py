@@ -17,6 +17,7 @@ from issoku.evaluation.reference_suite import SuiteConfig
 from issoku.evaluation.ladder import DETERMINISTIC, Rung, candidate_name, export_snapshots, rate_candidates
 from issoku.evaluation.store import MatchStore
 from issoku.training.shaping import action_shares, load_style
+from issoku.training.backend import Workers
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class StyleProfile:
 
 
 def profile_styles(checkpoints: Sequence[str | Path], suite: SuiteConfig, store: MatchStore, out: Path, *,
-                   workers: int | None = None, progress: bool = True) -> list[StyleProfile]:
+                   workers: Workers = None, progress: bool = True) -> list[StyleProfile]:
     """A :class:`StyleProfile` per checkpoint (exports go to ``out/snapshots/``, games to ``store``)."""
     styles = [read_metadata(checkpoint)["config"].get("style", "") for checkpoint in checkpoints]
     prefixes = sorted({prefix for style in styles if style for prefix in load_style(style).bonus})

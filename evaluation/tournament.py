@@ -4,9 +4,9 @@ A tournament is data (:class:`Tournament`): the env factory, the policies, the l
 arguments) and how many games each pair plays. :func:`schedule` turns it into match specs, each with
 its :func:`~issoku.evaluation.records.match_key`; :func:`make_jobs` drops the keys the store already
 holds and cuts the rest into batches; :func:`run_job` plays one batch anywhere (it needs only
-picklable, importable factories) and returns records; :func:`run_tournament` runs the jobs on a local
-process pool with a progress bar and stores each finished batch in one transaction. Another executor
-(a cluster queue) can run the same jobs and feed :meth:`MatchStore.insert` the results.
+picklable, importable factories) and returns records; :func:`run_tournament` runs the jobs on an execution
+backend (:mod:`issoku.training.backend`: the local process pool, or Ray) with a progress bar and stores each
+finished batch in one transaction.
 
 Seeds and seats: game ``g`` of a pair uses seed ``base_seed + g // 2``; odd games swap the seats, so
 each seed is played from both sides (paired design: the luck of the seed cancels between the pair).
@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, as_completed, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +35,7 @@ from issoku.evaluation.match import (DEFAULT_MAX_DECISIONS, MatchGame, env_id, l
 from issoku.evaluation.records import MatchRecord, match_key
 from issoku.evaluation.store import MatchStore
 from issoku.envs.teams import as_two_seats
-from issoku.training.workers import worker_pool
+from issoku.training.backend import ENV_FACTORY, Workers, backend_of
 
 EnvFactory = Callable[..., AECEnv]
 PolicyFactory = Callable[..., Policy]
@@ -123,7 +121,7 @@ class MatchSpec:
 class Job:
     """An independent batch of games in one loadout: everything a worker needs, picklable."""
 
-    env_factory: EnvFactory
+    env_factory: EnvFactory = field(metadata=ENV_FACTORY)
     loadout: Loadout
     policies: tuple[PolicySpec, ...]
     matches: tuple[MatchSpec, ...]
@@ -248,45 +246,30 @@ class TournamentRun:
     """Games a sequential run (:mod:`issoku.evaluation.sequential_play`) left unplayed: their cells were decided."""
 
 
-def run_tournament(tournament: Tournament, store: MatchStore, workers: int | None = None, batch_size: int = 16,
+def run_tournament(tournament: Tournament, store: MatchStore, workers: Workers = None, batch_size: int = 16,
                    progress: bool = True, scheduled: Sequence[tuple[Loadout, MatchSpec]] | None = None) -> TournamentRun:
     """Play every game of ``tournament`` not yet in ``store`` and store it; safe to kill and rerun.
 
     ``workers=0`` plays in this process; otherwise a process pool of ``workers`` processes (default:
-    one per CPU). Each finished batch is committed at once, so a killed run loses at most the
-    batches in flight. ``scheduled`` plays only those games of the tournament's schedule (a sequential
+    one per CPU), or a :class:`~issoku.training.backend.Backend` (Ray). Workers return records; only
+    this process writes the store, each finished batch committed at once, so a killed run loses at most
+    the batches in flight. ``scheduled`` plays only those games of the tournament's schedule (a sequential
     run's round); default: all of them.
     """
     total = scheduled_count(tournament) if scheduled is None else len(scheduled)
     games = iter_schedule(tournament) if scheduled is None else iter(scheduled)
     jobs = iter_jobs(tournament, games, store.keys(), batch_size)
     pending = played = 0
+
+    def counted(each: Iterable[Job]) -> Iterator[Job]:
+        nonlocal pending
+        for job in each:
+            pending += len(job.matches)
+            yield job
+
     with tqdm(total=total, unit="game", desc="tournament", disable=not progress) as bar:
-        if workers == 0:
-            for job in jobs:
-                pending += len(job.matches)
-                played += store.insert(run_job(job))
-                bar.update(len(job.matches))
-        else:
-            size = workers or os.cpu_count() or 1
-            pool = worker_pool(size, total, torch_threads=1)  # one core per worker
-            in_flight: dict[Future, int] = {}
-
-            def collect(which: set[Future]) -> None:
-                nonlocal played
-                for future in which:
-                    played += store.insert(future.result())
-                    bar.update(in_flight.pop(future))
-
-            try:
-                for job in jobs:  # at most two batches per worker in flight: the schedule stays lazy
-                    pending += len(job.matches)
-                    in_flight[pool.submit(run_job, job)] = len(job.matches)
-                    if len(in_flight) >= 2 * size:
-                        collect(wait(in_flight, return_when=FIRST_COMPLETED).done)
-                for future in as_completed(list(in_flight)):
-                    collect({future})
-            finally:
-                pool.shutdown(cancel_futures=True)
+        for job, records in backend_of(workers, torch_threads=1, most=total).map_unordered(run_job, counted(jobs)):
+            played += store.insert(records)
+            bar.update(len(job.matches))
         bar.update(total - pending)
     return TournamentRun(scheduled=total, already_stored=total - pending, played=played)

@@ -38,6 +38,7 @@ from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
 from issoku.rules.variant import Change, Variant, data_diff
+from issoku.training.backend import Workers
 
 REPORT = "report.md"
 
@@ -157,7 +158,7 @@ def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[
 
 
 def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path | None, variant: Path,
-                  workers: int | None, batch_size: int, progress: bool,
+                  workers: Workers, batch_size: int, progress: bool,
                   test: SequentialTest = SequentialTest()) -> StudyComparison | None:
     """Play a study under both versions (resuming) and measure what moved (``test``: each rate's sequential
     test); None when the variant leaves its rules unchanged."""
@@ -176,7 +177,7 @@ def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path |
 
 
 def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path, out: Path,
-            base: Path | None = None, workers: int | None = None, batch_size: int = 16, alpha: float = 0.05,
+            base: Path | None = None, workers: Workers = None, batch_size: int = 16, alpha: float = 0.05,
             progress: bool = True, thresholds: Thresholds = Thresholds()) -> Path:
     """Validate the variant (and base), play every touched study under both, write the variant report
     (``thresholds``: the verdicts of its headlines)."""
@@ -319,7 +320,7 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
 
 def variant_command(study_files: Sequence[Path] | None, env: str | None, policies: Sequence[str] | None,
                     games: int | None, seed: int | None, mirrors: bool | None, db: Path, out: Path,
-                    workers: int | None, batch_size: int, variant: Path | None, base: Path | None,
+                    workers: Workers, batch_size: int, variant: Path | None, base: Path | None,
                     allow_imports: bool = False, thresholds: Thresholds = Thresholds()) -> int:
     """The CLI's ``balance-report --variant``: prints the headlines and the report path; returns the exit status.
 

@@ -52,8 +52,8 @@ else
   "${PIP_SHOWN[@]}" $TORCH "${index[@]}"
 fi
 
-step 3 $((SECONDS - started)) "issoku and its dependencies (pip install -e '.[dev,clients]', torch held at its pin; minutes the first time)"
-"${PIP[@]}" -c scripts/constraints.txt -e '.[dev,clients]'
+step 3 $((SECONDS - started)) "issoku and its dependencies (pip install -e '.[dev,clients,ray]', torch held at its pin; minutes the first time)"
+"${PIP[@]}" -c scripts/constraints.txt -e '.[dev,clients,ray]'
 
 step 4 $((SECONDS - started)) "check"
 .venv/bin/issoku --help >/dev/null

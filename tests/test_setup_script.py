@@ -51,7 +51,7 @@ def test_setup_reuses_the_venv_installs_cpu_torch_first_then_issoku_and_says_eac
     assert "reusing .venv (Python 3.11.7)" in result.stdout and "setup: done in" in result.stdout
     torch, issoku = pip_installs(calls)
     assert torch.endswith("--progress-bar on torch==2.13.0")  # the download shows its progress
-    assert issoku.endswith("-c scripts/constraints.txt -e .[dev,clients]") and " -q " in f" {issoku} "
+    assert issoku.endswith("-c scripts/constraints.txt -e .[dev,clients,ray]") and " -q " in f" {issoku} "
     assert "torch==2.13.0" in (checkout / "scripts" / "constraints.txt").read_text()
 
 

@@ -5,18 +5,19 @@ wants how much the game *needs* it, which means letting the agent adapt. :func:`
 checkpoint, continues MaskablePPO training for ``steps`` decisions with the restriction in its action
 mask (a two-action combo: the second masked right after the first), against the unrestricted
 checkpoint on the other seat, and saves the result next to it with the original metadata plus what
-was done. One restriction is one independent job (:class:`FineTuneJob`); a finished file is reused,
-so a killed battery resumes. Restricted play then pits the fine-tuned, still restricted policy
-against the unrestricted one.
+was done. One restriction is one independent job (:class:`FineTuneJob`) on an execution backend
+(:mod:`issoku.training.backend`): the worker returns the tuned checkpoint's bytes and this process writes
+them; a finished file is reused, so a killed battery resumes. Restricted play then pits the fine-tuned,
+still restricted policy against the unrestricted one.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,16 +26,16 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.checkpoint import metadata_path, read_metadata
-from issoku.training.workers import worker_pool
+from issoku.training.backend import ENV_FACTORY, SHIPPED, Workers, backend_of
 
 
 @dataclass(frozen=True)
 class FineTuneJob:
     """One restriction's fine-tuning: everything a worker needs, picklable."""
 
-    env_factory: Callable[..., Any]
+    env_factory: Callable[..., Any] = field(metadata=ENV_FACTORY)
     env_kwargs: Mapping[str, Any]
-    checkpoint: str
+    checkpoint: str = field(metadata=SHIPPED)
     banned: tuple[int, ...]
     steps: int
     seed: int
@@ -67,26 +68,32 @@ class _RestrictedMask(gymnasium.Wrapper):
         return mask
 
 
-def fine_tune(job: FineTuneJob) -> str:
-    """Fine-tune ``job.checkpoint`` under the restriction; returns the new checkpoint's path (reused if present)."""
+def fine_tune(job: FineTuneJob) -> bytes:
+    """Fine-tune ``job.checkpoint`` under the restriction; the new checkpoint's bytes (the caller writes them)."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from issoku.agents.checkpoint import CheckpointPolicy, clip_range_of
     from issoku.agents.checkpoint_zip import load_model
     from issoku.training.make_env import make_seat_env
 
-    out = Path(job.out)
-    if out.exists() and metadata_path(out).exists():
-        return str(out)
     seat_env = make_seat_env(job.env_factory(**job.env_kwargs))
     seat_env.set_opponent(CheckpointPolicy(job.checkpoint, seed=job.seed))
     env = DummyVecEnv([lambda: _RestrictedMask(seat_env, job.banned)])
     env.seed(job.seed)
     model = load_model(job.checkpoint, env=env, clip_range=clip_range_of(read_metadata(job.checkpoint)), seed=job.seed)
     model.learn(total_timesteps=job.steps, reset_num_timesteps=False)
+    with tempfile.TemporaryDirectory() as scratch:
+        model.save(Path(scratch) / "tuned.zip")
+        return (Path(scratch) / "tuned.zip").read_bytes()
+
+
+def _write(job: FineTuneJob, tuned: bytes) -> str:
+    """Write a fine-tuned checkpoint at ``job.out``, with the original metadata plus what was done (zip last, so a
+    present zip means a whole checkpoint)."""
+    out = Path(job.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.stem + ".partial.zip")
-    model.save(partial)
+    partial.write_bytes(tuned)
     metadata = read_metadata(job.checkpoint)
     metadata["fine_tuned"] = {"from": job.checkpoint, "banned": list(job.banned), "steps": job.steps,
                               "seed": job.seed}
@@ -95,18 +102,15 @@ def fine_tune(job: FineTuneJob) -> str:
     return str(out)
 
 
-def fine_tune_all(jobs: Sequence[FineTuneJob], workers: int | None = None, progress: bool = True) -> list[str]:
-    """Run every job (``workers=0``: in this process, else a process pool); the new checkpoints in job order."""
-    done: dict[int, str] = {}
-    with tqdm(total=len(jobs), desc="fine-tuning", unit="restriction", disable=not progress) as bar:
-        if workers == 0 or len(jobs) < 2:
-            for index, job in enumerate(jobs):
-                done[index] = fine_tune(job)
-                bar.update()
-        else:
-            with worker_pool(workers, len(jobs)) as pool:
-                futures = {pool.submit(fine_tune, job): index for index, job in enumerate(jobs)}
-                for future in as_completed(futures):
-                    done[futures[future]] = future.result()
-                    bar.update()
-    return [done[index] for index in range(len(jobs))]
+def fine_tune_all(jobs: Sequence[FineTuneJob], workers: Workers = None, progress: bool = True) -> list[str]:
+    """Run every job whose checkpoint is not written yet (``workers=0``: in this process, else a process pool, or a
+    :class:`~issoku.training.backend.Backend`); workers return the bytes, this process writes the files. The new
+    checkpoints' paths, in job order."""
+    todo = [job for job in jobs if not (Path(job.out).exists() and metadata_path(job.out).exists())]
+    alone = len(todo) < 2 and (workers is None or isinstance(workers, int))  # one job: no pool to start
+    with tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="fine-tuning", unit="restriction",
+              disable=not progress) as bar:
+        for job, tuned in backend_of(0 if alone else workers).map_unordered(fine_tune, todo):
+            _write(job, tuned)
+            bar.update()
+    return [job.out for job in jobs]

@@ -17,6 +17,8 @@ from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
 
 TRAIN_DEFAULTS = TrainConfig()  # what train does with an option left out; stdlib-only, so --help stays fast
+BACKEND = typer.Option("local", "--backend", help="Where the jobs run: local (this machine's process pool, the default) or ray (a Ray cluster; pip install 'issoku[ray]'; docs/scale.md).")
+RAY_ADDRESS = typer.Option(None, "--ray-address", help="With --backend ray: the cluster's address (ray start --head prints it); default: RAY_ADDRESS, else a Ray instance started on this machine.")
 
 app = typer.Typer(help="issoku: a reinforcement-learning lab for tabletop combat rules.", no_args_is_help=True,
                   add_completion=False)
@@ -277,6 +279,8 @@ def ladder(
     over: str = typer.Option("random", "--over", help="With --target: the suite reference the target is relative to."),
     db: Path = typer.Option(Path("runs/ladder/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Build a difficulty ladder: each snapshot x temperature exported and rated on a suite's Elo scale; keep
     the rungs that spread most evenly, write them to ladder.json (docs/opponents.md)."""
@@ -284,6 +288,7 @@ def ladder(
     from issoku.evaluation.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, rate_candidates,
                                           write_ladder)
     from issoku.evaluation.store import MatchStore
+    from issoku.training.backend import make_backend
 
     try:
         spec = load_suite(suite)
@@ -294,7 +299,8 @@ def ladder(
             raise ValueError(f"--out {out}: is a file, not a folder")
         folders = export_snapshots(checkpoints, out)
         with MatchStore(db, exclusive=True) as store:
-            candidates = rate_candidates(folders, sorted(set(temperature)), spec, store, workers=workers, root=out)
+            candidates = rate_candidates(folders, sorted(set(temperature)), spec, store,
+                                         workers=make_backend(backend, workers, ray_address), root=out)
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"ladder: {error}", err=True)
         raise typer.Exit(2) from None
@@ -319,19 +325,22 @@ def styles(
     suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose games measure strength and action shares."),
     db: Path = typer.Option(Path("runs/styles/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Measure play styles: each agent's strength on a suite's Elo scale (plain game, argmax play) and its action
     shares against the first (neutral) agent, as a Markdown table (docs/opponents.md)."""
     from issoku.evaluation.reference_suite import load_suite
     from issoku.evaluation.store import MatchStore
     from issoku.evaluation.styles import format_profiles, profile_styles
+    from issoku.training.backend import make_backend
 
     try:
         spec = load_suite(suite)
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out}: is a file, not a folder")
         with MatchStore(db, exclusive=True) as store:
-            profiles = profile_styles(checkpoints, spec, store, out, workers=workers)
+            profiles = profile_styles(checkpoints, spec, store, out, workers=make_backend(backend, workers, ray_address))
     except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
         typer.echo(f"styles: {error}", err=True)
         raise typer.Exit(2) from None
@@ -346,19 +355,24 @@ def evaluate(
     seed: Optional[int] = typer.Option(None, help="Base fight seed; default: 20000003 (issoku.evaluation.checkpoint_duels.DEFAULT_SEED)."),
     out: Optional[Path] = typer.Option(None, help="Also write the result, per seat and per matchup, to this JSON file; default: none (print only)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes, each playing a slice of the duels (0: play in this process, the default)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Duel a trained checkpoint against a scripted agent: win rate with a 95 % Wilson interval."""
     import json
 
     from issoku.evaluation.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
     from issoku.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
+    from issoku.training.backend import make_backend
 
     with one_line_errors("evaluate"):
         bounded("--duels", duels, 1, MAX_GAMES)
         bounded("--seed", seed, 0)
+        bounded("--workers", workers, 0, 1024)
         check_output_file("--out", out)
         result = duel_checkpoint(checkpoint, opponent, duels, DEFAULT_SEED if seed is None else seed,
-                                 allow_imports=allow_imports)
+                                 allow_imports=allow_imports, workers=make_backend(backend, workers, ray_address))
     typer.echo(f"{checkpoint} ({result['steps']} steps) vs {opponent}: won {result['wins']}/{result['duels']} "
                f"({result['win_rate']:.1%}, 95% CI {result['win_rate_low']:.1%}-{result['win_rate_high']:.1%}), "
                f"drew {result['draws']}, lost {result['losses']}")
@@ -380,6 +394,8 @@ def balance_report(
     db: Path = typer.Option(Path("runs/balance/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     out: Path = typer.Option(Path("runs/balance/report"), "--out", help="Folder for report.md and the plots."),
     workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
     batch_size: int = typer.Option(16, "--batch-size", help="Games per job."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating intervals."),
     play: bool = typer.Option(True, "--play/--no-play", help="Play the studies first, or only report on the store."),
@@ -406,6 +422,7 @@ def balance_report(
     from issoku.evaluation.metrics import CompositionSpec
 
     from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+    from issoku.training.backend import make_backend
 
     with one_line_errors("balance-report", also=(TypeError,)):  # TypeError: a loadout keyword the env lacks
         bounded("--games", games, 1, MAX_GAMES)
@@ -430,14 +447,16 @@ def balance_report(
                 raise ValueError("--sequential: not with --variant (a variant is played on the fixed schedule; its "
                                  "report gives each figure's sequential verdict anyway)")
 
-            raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
+            raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out,
+                                             make_backend(backend, workers, ray_address), batch_size,
                                              variant, base, allow_imports, thresholds))
         files = list(study or ()) or ([] if env else default_studies())
         studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
                     for file in files]
                    or [study_from_options(None, env, policy, games, seed, mirrors)]) if play else []
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
-        runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
+        runs, report = run_balance_report(studies, db, out, workers=make_backend(backend, workers, ray_address),
+                                          batch_size=batch_size,
                                           bootstrap=bootstrap, composition=composition, pool_versions=pool_versions,
                                           thresholds=thresholds, sequential=sequential)
     for run in runs:
@@ -465,6 +484,8 @@ def hunt(
     warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface)."),
     matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat. Default: none (the env's own fighters, fixed)."),
     workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
     n_envs: int = typer.Option(8, "--n-envs", help="Training envs of each best response."),
     subprocess_envs: bool = typer.Option(False, "--subprocess-envs", help="One process per training env (SubprocVecEnv); slower than one process on a loaded 2-core machine (docs/benchmarks.md)."),
     out: Path = typer.Option(None, "--out", help="Hunt folder (resumed if it exists; default runs/hunt/<env>)."),
@@ -480,7 +501,7 @@ def hunt(
     cli_hunt(HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
                         iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
                         warm_start=warm_start, matchups=tuple(matchup or ()), workers=workers, n_envs=n_envs,
-                        subprocess_envs=subprocess_envs))
+                        subprocess_envs=subprocess_envs), backend, ray_address)
 
 
 @app.command()
@@ -494,12 +515,15 @@ def levers(
     out: Path = typer.Option(Path("runs/levers"), "--out", help="Folder for levers.csv, levers.md and the levers' variant folders."),
     db: Path = typer.Option(None, "--db", help="Match store (resumed if it exists); default <out>/matches.sqlite."),
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes per tournament (0: play in this process, the default: a lever's round is short)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect."""
     from issoku.evaluation.commands import study_from_options
     from issoku.evaluation.levers import loadouts_study, run_levers
     from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
     from issoku.rules.variant import shipped_files
+    from issoku.training.backend import make_backend
 
     with one_line_errors("levers", also=(TypeError,)):
         bounded("--budget", budget, 1, MAX_GAMES)
@@ -514,7 +538,8 @@ def levers(
         if seed is not None:
             chosen = chosen.model_copy(update={"base_seed": seed})
         ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
-                                    files=file or None, workers=workers, progress=True)
+                                    files=file or None, workers=make_backend(backend, workers, ray_address),
+                                    progress=True)
     for row in ranked[:5]:
         if row.shifts:
             typer.echo(f"  {row.name}: effect {row.effect:.3f} (round {row.round}, {row.games_per_pair} games per pairing)")
@@ -528,6 +553,8 @@ def benchmark(
     suite: str = typer.Option("breath_duel_v0", "--suite", help="A shipped suite name or a suite TOML file."),
     db: Path = typer.Option(Path("runs/benchmark/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
     workers: int = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the rating interval."),
     calibrate: bool = typer.Option(False, "--calibrate", help="Play the references' round robin and print their ratings (for the suite file)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
@@ -538,6 +565,7 @@ def benchmark(
     from issoku.evaluation.store import MatchStore
 
     from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.training.backend import make_backend
 
     with one_line_errors("benchmark", also=(ImportError,)):
         bounded("--workers", workers, 0, 1024)
@@ -547,6 +575,7 @@ def benchmark(
             if candidate is None:
                 raise ValueError("name a candidate policy (or --calibrate)")
             candidate_spec = resolve_policy(candidate)
+        workers = make_backend(backend, workers, ray_address)
         with MatchStore(db, exclusive=True) as store:
             if calibrate:
                 ratings, fingerprints = run_calibration(spec, store, workers=workers)
@@ -567,6 +596,8 @@ def head_to_head(
     env_kwargs: str = typer.Option("{}", "--env-kwargs", help='Env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
     seed: int = typer.Option(0, "--seed", help="Seed of the first pair of duels (then seed+1, ...)."),
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
     db: Optional[Path] = typer.Option(None, "--db", help="Keep the duels in this match store (a rerun plays nothing again); default: none (kept in memory)."),
 ) -> None:
     """Win, draw and loss of one agent against another over seeded duels, with 95 % intervals."""
@@ -576,6 +607,7 @@ def head_to_head(
     from issoku.evaluation.head_to_head import head_to_head as play_head_to_head
 
     from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.training.backend import make_backend
 
     with one_line_errors("head-to-head", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         bounded("--duels", duels, 1, MAX_GAMES)
@@ -587,7 +619,8 @@ def head_to_head(
         if not isinstance(kwargs, dict):
             raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
         result = play_head_to_head(agent, opponent, duels, env=env, env_kwargs=kwargs, base_seed=seed,
-                                   workers=workers, db=db or IN_MEMORY, progress=True)
+                                   workers=make_backend(backend, workers, ray_address), db=db or IN_MEMORY,
+                                   progress=True)
     typer.echo(result.summary())
 
 

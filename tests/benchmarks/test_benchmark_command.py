@@ -6,10 +6,10 @@ from benchmarks.__main__ import main
 from benchmarks.env_speed import ISSOKU_ENVS
 
 
-def test_benchmark_command_runs_and_writes_every_section(tmp_path, capsys):
+def test_benchmark_command_runs_and_writes_every_timed_section(tmp_path, capsys):
     path = tmp_path / "bench.json"
     main(["--quick", "--steps", "30", "--decisions", "30", "--wrapper-steps", "8", "--instances", "2",
-          "--json", str(path)])
+          "--sections", "aec,engine,play,ppo,memory", "--json", str(path)])
     results = json.loads(path.read_text())
     sections = {(row["section"], row["label"]) for row in results["rows"]}
     assert {("aec", label) for label in ISSOKU_ENVS} <= sections
@@ -21,6 +21,17 @@ def test_benchmark_command_runs_and_writes_every_section(tmp_path, capsys):
     assert any(t["target"].startswith("encounter_duel_v0 AEC") for t in results["targets"])
     assert ("engine", "encounter_duel") in sections and ("engine_observe", "encounter_duel") in sections
     assert "| breath_duel_v0 |" in capsys.readouterr().out
+
+
+def test_the_scheduling_section_times_empty_jobs_through_each_backend_and_stops_ray(tmp_path, capsys):
+    import sys
+
+    path = tmp_path / "scheduling.json"
+    main(["--quick", "--sections", "scheduling", "--jobs", "6", "--json", str(path)])
+    labels = {row["label"] for row in json.loads(path.read_text())["rows"] if row["section"] == "scheduling"}
+    expected = {"in process", "local pool, 2 workers"} | ({"ray, local 2 CPUs"} if "ray" in sys.modules else set())
+    assert labels == expected and "ms per job (wall)" in capsys.readouterr().out
+    assert "ray" not in sys.modules or not sys.modules["ray"].is_initialized()
 
 
 def test_the_play_section_times_a_checkpoint_one_at_a_time_and_batched(tmp_path):

@@ -4,7 +4,7 @@ import json
 
 from issoku.evaluation.commands import balance_report
 from issoku.evaluation.config import StudyConfig
-from issoku.training.finetune import FineTuneJob, fine_tune
+from issoku.training.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.store import MatchStore
 
 from tests.evaluation.toy_env import TakeAwayEnv, TakeOne, take_away_env
@@ -29,10 +29,11 @@ def tiny_checkpoint(folder):
 def test_fine_tuning_writes_a_new_checkpoint_once_and_restricted_play_uses_it(tmp_path):
     checkpoint = tiny_checkpoint(tmp_path)
     job = FineTuneJob(take_away_env, {}, str(checkpoint), (2,), steps=32, seed=0, out=str(tmp_path / "ft" / "x.zip"))
-    out = fine_tune(job)
+    [out] = fine_tune_all([job], workers=0, progress=False)
     stamp = (tmp_path / "ft" / "x.zip").stat().st_mtime_ns
     assert json.loads((tmp_path / "ft" / "x.json").read_text())["fine_tuned"]["banned"] == [2]
-    assert fine_tune(job) == out and (tmp_path / "ft" / "x.zip").stat().st_mtime_ns == stamp  # reused
+    assert fine_tune_all([job], workers=0, progress=False) == [out]
+    assert (tmp_path / "ft" / "x.zip").stat().st_mtime_ns == stamp  # reused
 
     study = StudyConfig.model_validate({
         "env": "tests.evaluation.toy_env:take_away_env", "games_per_pair": 4,
