@@ -16,6 +16,7 @@ error naming the file and the field (a typo must not silently train a neutral ag
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,13 +122,21 @@ class StyleShaping(gymnasium.Wrapper):
 
 
 def action_shares(actions: Sequence[str], prefixes: Sequence[str]) -> dict[str, float]:
-    """The share of ``actions`` (names) by kind (the part before the first ``:``) and by each of ``prefixes``."""
+    """The share of ``actions`` (names) by kind (the first ``:`` segment), by maneuver (the first two segments)
+    and by each of ``prefixes``.
+
+    Both levels, because what a segment means is the ruleset's: the Ma duel's kind is the maneuver
+    (``attack`` in ``attack:straight_thrust:torso``), while the tempo duel's first segment is only the phase
+    (``proactive``, ``react``, ``ct``) and its maneuver is the second (``proactive:feint``,
+    ``react:parry``): a feinter's table must show what it feints instead of.
+    """
     total = max(len(actions), 1)
-    shares: dict[str, float] = {}
+    counts: Counter[str] = Counter()
     for name in actions:
-        kind = name.split(":", 1)[0]
-        shares[kind] = shares.get(kind, 0.0) + 1.0 / total
+        segments = name.split(":")
+        counts.update({segments[0], ":".join(segments[:2])})
+    shares = {label: count / total for label, count in counts.items()}
     for prefix in prefixes:
-        if ":" in prefix:
+        if prefix.count(":") > 1:
             shares[prefix] = sum(matches(prefix, name) for name in actions) / total
     return dict(sorted(shares.items()))

@@ -45,6 +45,13 @@ def test_the_shipped_encounter_reference_config_is_found_by_name_and_is_valid():
     assert config.final_eval_episodes == 1000 and config.run_dir == "runs/reference_encounter_duel"
 
 
+def test_the_shipped_tempo_styles_config_is_found_by_name_and_trains_the_suites_matchup_with_any_style():
+    config = apply_overrides(TrainConfig(), read_config_file("styles_tempo_duel"))
+    assert config.env_id == "tempo_duel_v0" and config.matchups == () and config.style == ""
+    feinter = apply_overrides(config, {"style": "feinter", "style_weight": 3.0})
+    assert feinter.style == "feinter" and feinter.style_weight == 3.0 and feinter.run_dir == config.run_dir
+
+
 def test_a_config_file_by_path_is_read_and_bad_files_are_refused(tmp_path):
     good = tmp_path / "run.toml"
     good.write_text('env_id = "tempo_duel_v0"\nnet_arch = [16]\nenv_kwargs = { round_limit = 3 }\n')

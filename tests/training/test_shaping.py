@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from issoku.agents.policy import RandomLegal
 from issoku.cli import app
-from issoku.envs import breath_duel_v0
+from issoku.envs import breath_duel_v0, tempo_duel_v0
 from issoku.rules.kernel.content import DataError
 from issoku.training.config import TrainConfig
 from issoku.training.make_env import make_selfplay_env
@@ -70,9 +70,21 @@ def test_the_mean_bonus_is_added_when_the_fight_ends_in_training_and_never_in_ev
             assert 0 < expected <= 0.5 and info["style_bonus"] == pytest.approx(expected)
 
 
-def test_action_shares_count_kinds_and_two_segment_prefixes():
-    shares = action_shares(["attack:a:b", "attack:c", "half_step:close", "end_breath"], ["half_step:close", "attack"])
-    assert shares == {"attack": 0.5, "end_breath": 0.25, "half_step": 0.25, "half_step:close": 0.25}
+def test_action_shares_count_kinds_maneuvers_and_deeper_prefixes():
+    shares = action_shares(["attack:a:b", "attack:c", "half_step:close", "end_breath"],
+                           ["half_step:close", "attack", "attack:a:b"])
+    assert shares == {"attack": 0.5, "attack:a": 0.25, "attack:a:b": 0.25, "attack:c": 0.25, "end_breath": 0.25,
+                      "half_step": 0.25, "half_step:close": 0.25}
+
+
+def test_tempo_action_shares_show_the_maneuver_not_only_the_phase():
+    """The tempo duel's first segment is the phase: a feinter's table must show feints against attacks."""
+    names = tempo_duel_v0.env().unwrapped.action_names
+    played = ["proactive:feint", "proactive:melee_attack", "proactive:melee_attack", "react:parry"]
+    assert set(played) <= set(names)
+    shares = action_shares(played, sorted(load_style("feinter").bonus))
+    assert shares["proactive"] == 0.75 and shares["proactive:feint"] == 0.25
+    assert shares["proactive:melee_attack"] == 0.5 and shares["react:parry"] == 0.25
 
 
 def test_issoku_styles_rates_in_the_plain_game_and_compares_shares_with_the_first_agent(tmp_path):
