@@ -80,15 +80,17 @@ def attacks(state: "EncounterState", seat: int, free: bool = False) -> list[int]
     """EN-066 / EN-G19: a target within the weapon's range; Prone forbids [Large] weapons (EN-121)."""
     f = state.fighters[seat]
     weapon = f.weapon
-    if state.distance > weapon.range or (f.prone and weapon.size == "large"):
+    target = state.opponent(seat)
+    distance = state.distance_between(seat, target)
+    if distance > weapon.range or (f.prone and weapon.size == "large"):
         return []
     return [CODEC.encode(a) for a in ATTACKS
-            if not (a.special in ("disarm",) and state.fighters[1 - seat].weapon_state != READY)
+            if not (a.special in ("disarm",) and state.fighters[target].weapon_state != READY)
             and not (free and a.special == "extra_attack")
-            and not (a.special == "pull" and state.distance == 1)
+            and not (a.special == "pull" and distance == 1)
             and not (f.extra_attack_done and a.special == "extra_attack")
             and not (a.special == "focus_head" and not state.ruleset.focused_attack)
-            and a.special != "tactical_strike"]                                   # EN-082: no party
+            and (a.special != "tactical_strike" or state.ruleset.parties)]         # EN-082: a party's pool
 
 
 def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:

@@ -47,6 +47,8 @@ class EncounterDuel:
     version = 0
     seat_names = ("player_0", "player_1")
     seat_teams = (0, 1)
+    parties = False
+    """EN-082: no party, so no Tactics Pool and no Tactical Strike."""
     action_names = ACTION_NAMES
     decision_kinds = DECISION_KINDS
     observation_spec = SPEC
