@@ -22,7 +22,7 @@ import numpy as np
 from issoku.rules.encounters import legality
 from issoku.rules.encounters import wounds as w
 from issoku.rules.encounters.actions import (
-    ACTION_NAMES, CODEC, EARTH_DEFEND, G_BREAK, G_HIT, G_MAINTAIN, G_NEVERMIND, G_THROW,
+    CODEC, EARTH_DEFEND, G_BREAK, G_HIT, G_MAINTAIN, G_NEVERMIND, G_THROW,
     GRAPPLE, LET_GO, MOVES, PASS, READY_WEAPON, RECOVER, STAND, STANCE_ACTIONS, VOID_ACCELERATE, VOID_BOOST,
     VOID_ENDURE,
     WEAPON_GRAPPLE, Attack,
@@ -81,7 +81,7 @@ class EncounterState:
         self.outcome: dict[int, str] = {}
         self.credits: list[tuple[int, int, str]] = []   # EN-054/055: (who, whom, "downed" or "killed")
         self.tactics = [0] * (max(ruleset.seat_teams) + 1)   # EN-082 / EN-G09: each side's Tactics Pool
-        self.events.emit("EN-001", "encounter_start", None, effects=0, distance=self.distance)
+        self.events.emit("EN-001", "encounter_start", None, effects=0, **self._layout())
         self._roll_initiative()
         self._queue = list(reversed(self.order))                                    # EN-005
         self._ask_stance()
@@ -111,7 +111,11 @@ class EncounterState:
     def apply(self, flat_action: int) -> None:
         """Play one decision of the current seat; raises IllegalActionError otherwise."""
         if flat_action not in self._legal:
-            raise IllegalActionError(flat_action, self._legal, ACTION_NAMES, self.decision_kind())
+            raise IllegalActionError(flat_action, self._legal, self.ruleset.action_names, self.decision_kind())
+        self._dispatch(flat_action)
+
+    def _dispatch(self, flat_action: int) -> None:
+        """Play a legal decision (one of the duel's table)."""
         phase = self.phase
         if phase == STANCE:
             self._choose_stance(self._queue.pop(0), CODEC.decode(flat_action)[1])
@@ -168,7 +172,7 @@ class EncounterState:
 
     def clone(self) -> "EncounterState":
         """An independent copy, dice and event log included."""
-        copy = EncounterState.__new__(EncounterState)
+        copy = type(self).__new__(type(self))
         copy.ruleset, copy.events, copy._dice = self.ruleset, self.events.clone(), self._dice.clone()
         copy.fighters = [f.clone() for f in self.fighters]
         for name in ("distance", "round", "order", "turn_index", "phase", "grapple", "controller", "weapon_grapple"):
@@ -204,6 +208,10 @@ class EncounterState:
     def atn(self, seat: int, melee: bool = True, ignore_armour: bool = False) -> int:
         """The seat's Armor Target Number now (EN-067)."""
         return self.fighters[seat].atn(self.grapple, melee, ignore_armour)
+
+    def _layout(self) -> dict:
+        """Where the characters stand at the start, for the log: the duel's distance in squares."""
+        return {"distance": self.distance}
 
     def opponent(self, seat: int) -> int:
         """The character ``seat``'s attack, grapple or move is about: in a duel, the other one."""
@@ -419,6 +427,7 @@ class EncounterState:
                 self._readying_phase()
                 return
         seat = self.actor()
+        self._on_turn_start(seat)
         f = self.fighters[seat]
         f.simple_actions = SIMPLE_ACTIONS_PER_TURN                                    # EN-010
         f.free_used.clear()
@@ -433,6 +442,9 @@ class EncounterState:
             self.phase, self._legal = STANCE, legality.stance(self, seat)
             return
         self._after_stance(seat)
+
+    def _on_turn_start(self, seat: int) -> None:
+        """Effects that last until the start of the character's next turn end here (none in a duel)."""
 
     def _after_stance(self, seat: int) -> None:
         f = self.fighters[seat]

@@ -1,0 +1,294 @@
+"""An encounter skirmish in progress: the duel's state machine with N characters on EN-G10's 5-ft grid.
+
+Everything of the duel is inherited (:class:`~issoku.rules.encounters.state.EncounterState`); what a
+skirmish adds is *who*: each character has a square, distances are Chebyshev (diagonals count 5 ft), and
+an attack or a move names the character it is about (an enemy slot, or an ally for Guard, Swap and moving
+to a friend). Added rules: Guard (EN-100), Swap (EN-111), Tactical Strike and the Tactics Pool (EN-082,
+EN-G09), Downed/Killed credits per character (EN-054/055); a character Out or Dead takes no more turns and
+the encounter ends when a side has nobody able to act (EN-G18). Grapples are not offered in a skirmish v0
+(EN-083..099 stay duel-only: docs/rules/encounters.md, "not yet").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from issoku.rules.encounters import legality
+from issoku.rules.encounters.actions import GUARD, MOVES
+from issoku.rules.encounters.combat import AIR, EARTH, FIRE, PUSH_SQUARES
+from issoku.rules.encounters.skirmish_actions import BY_TARGET, TACTICS_RAISE, TARGETED, VOID_SWAP
+from issoku.rules.encounters.skirmish_observation import encode
+from issoku.rules.encounters.state import EncounterState
+from issoku.rules.kernel import Dice, EventLog, IllegalActionError
+
+if TYPE_CHECKING:
+    from issoku.rules.encounters.skirmish import EncounterSkirmish
+
+GUARD_BONUS = 10   # EN-100: the guarded character's ATN
+GUARD_MALUS = 5    # EN-100: the guardian's ATN
+Square = tuple[int, int]
+_STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+def chebyshev(a: Square, b: Square) -> int:
+    """EN-G10: squares between two squares, a diagonal step counting as one."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+class SkirmishState(EncounterState):
+    """An encounter between two sides of one to four characters (see the module docstring)."""
+
+    __slots__ = ("positions", "guards", "_focus")
+
+    def __init__(self, ruleset: "EncounterSkirmish", dice: Dice, events: EventLog) -> None:
+        self.positions: list[Square] = list(ruleset.start_positions)
+        self.guards: dict[int, int] = {}      # guardian -> the ally it guards (EN-100)
+        self._focus = 0                       # the character the decision being played is about
+        super().__init__(ruleset, dice, events)  # type: ignore[arg-type]
+
+    # ----------------------------------------------------------------- who is who
+
+    def allies(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s allies in seat order: ally slot ``k`` (1..3) is ``allies(seat)[k - 1]``."""
+        team = self.ruleset.seat_teams[seat]
+        return tuple(s for s, t in enumerate(self.ruleset.seat_teams) if t == team and s != seat)
+
+    def enemies(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s enemies in seat order: enemy slot ``k`` is ``enemies(seat)[k]``."""
+        team = self.ruleset.seat_teams[seat]
+        return tuple(s for s, t in enumerate(self.ruleset.seat_teams) if t != team)
+
+    def _slot_seat(self, seat: int, kind: str, slot: int) -> int | None:
+        others = self.enemies(seat) if kind == "enemy" else (None, *self.allies(seat))
+        return others[slot] if slot < len(others) else None
+
+    def opponent(self, seat: int) -> int:
+        """The character the decision being weighed or played is about (chosen by the action's slot)."""
+        return self._focus
+
+    def distance_between(self, seat: int, other: int) -> int:
+        """EN-G10: Chebyshev distance in 5-ft squares."""
+        return chebyshev(self.positions[seat], self.positions[other])
+
+    def _layout(self) -> dict:
+        return {"positions": tuple(self.positions)}
+
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` may know, in padded ego-centric slots (:mod:`.skirmish_observation`)."""
+        return encode(self, seat)
+
+    def clone(self) -> "SkirmishState":
+        copy = super().clone()
+        assert isinstance(copy, SkirmishState)
+        copy.positions, copy.guards, copy._focus = list(self.positions), dict(self.guards), self._focus
+        return copy
+
+    # ----------------------------------------------------------------- ATN with Guard
+
+    def guardian_of(self, seat: int) -> int | None:
+        """EN-100: the character guarding ``seat`` now (able to act, within 5 ft), if any; Guards do not stack."""
+        for guardian, ward in self.guards.items():
+            if ward == seat and self.fighters[guardian].can_act() and self.distance_between(guardian, seat) <= 1:
+                return guardian
+        return None
+
+    def atn(self, seat: int, melee: bool = True, ignore_armour: bool = False) -> int:
+        """EN-067 with Guard (EN-100): +10 while guarded (a Misc bonus), −5 while guarding within 5 ft."""
+        value = super().atn(seat, melee, ignore_armour)
+        if self.guardian_of(seat) is not None:
+            value += GUARD_BONUS
+        ward = self.guards.get(seat)
+        if ward is not None and self.distance_between(seat, ward) <= 1:
+            value -= GUARD_MALUS
+        return value
+
+    # ----------------------------------------------------------------- what may be done
+
+    def _act_legal(self, seat: int) -> list[int]:
+        f = self.fighters[seat]
+        legal = legality.own_actions(self, seat)
+        if f.simple_actions >= 2 and f.stance not in (AIR, EARTH):                  # EN-061, EN-062
+            legal += self._targeted_attacks(seat, free=False)
+            team = self.ruleset.seat_teams[seat]
+            if self.tactics[team] > 0 and not f.tactics_armed:                      # EN-G09
+                legal.append(TACTICS_RAISE)
+        legal += self._moves(seat)
+        if f.stance != FIRE and (f.simple_actions >= 1 or (f.stance == EARTH and "guard" not in f.free_used)):
+            for k, ally in enumerate(self.allies(seat), start=1):                   # EN-100, EN-063
+                if self.fighters[ally].can_act() and self.distance_between(seat, ally) <= 1 \
+                        and self.guards.get(seat) != ally:
+                    legal.append(BY_TARGET[(GUARD, "ally", k)])
+        return sorted(legal)
+
+    def _extra_attack_legal(self, seat: int) -> list[int]:
+        return self._targeted_attacks(seat, free=True)
+
+    def _targeted_attacks(self, seat: int, free: bool) -> list[int]:
+        """EN-066 against each enemy still able to act, within the weapon's range (EN-G19)."""
+        legal = []
+        for k, enemy in enumerate(self.enemies(seat)):
+            if self.fighters[enemy].can_act():
+                self._focus = enemy
+                legal += [BY_TARGET[(flat, "enemy", k)] for flat in legality.attacks(self, seat, free=free)]
+        return legal
+
+    def _round_start_legal(self, seat: int) -> list[int]:
+        """EN-007: Accelerate and Deflect, and Swap with a willing ally (EN-111: allies are the willing ones)."""
+        legal = legality.round_start(self, seat)
+        f = self.fighters[seat]
+        if f.void_points > 0 and "swap" not in f.void_spent:
+            legal += [BY_TARGET[(VOID_SWAP, "ally", k)] for k, ally in enumerate(self.allies(seat), start=1)
+                      if self.fighters[ally].can_act()]
+        return sorted(legal)
+
+    def _moves(self, seat: int) -> list[int]:
+        """EN-101..104 on the grid: toward or away from an enemy, toward an ally; a move needs a first step."""
+        kinds = legality.move_kinds(self, seat)
+        if not kinds:
+            return []
+        legal = []
+        others = [("enemy", k, s) for k, s in enumerate(self.enemies(seat))] + \
+                 [("ally", k, s) for k, s in enumerate(self.allies(seat), start=1)]
+        for flat, (kind, direction) in MOVES.items():
+            if kind not in kinds:
+                continue
+            for who, k, other in others:
+                key = (flat, who, k)
+                if key in BY_TARGET and self.fighters[other].can_act() \
+                        and self._step(seat, other, direction) is not None:
+                    legal.append(BY_TARGET[key])
+        return legal
+
+    # ----------------------------------------------------------------- playing a decision
+
+    def apply(self, flat_action: int) -> None:
+        """Play one decision of the current seat; an action naming a slot plays the duel's action about that
+        character."""
+        if flat_action not in self._legal:
+            raise IllegalActionError(flat_action, self._legal, self.ruleset.action_names, self.decision_kind())
+        seat = self.current_seat()
+        assert seat is not None
+        if flat_action == TACTICS_RAISE:                                             # EN-G09
+            self.fighters[seat].tactics_armed = True
+            team = self.ruleset.seat_teams[seat]
+            self.tactics[team] -= 1
+            self.events.emit("EN-G09", "tactics_raise", seat, side=team, pool=self.tactics[team])
+            self._continue_turn()
+            return
+        target = TARGETED.get(flat_action)
+        if target is None:
+            self._dispatch(flat_action)
+            return
+        flat, kind, slot = target
+        other = self._slot_seat(seat, kind, slot)
+        assert other is not None
+        self._focus = other
+        if flat == GUARD:
+            self._guard(seat, other)
+        elif flat == VOID_SWAP:
+            self._swap(seat, other)
+        else:
+            self._dispatch(flat)
+
+    def _guard(self, seat: int, ward: int) -> None:
+        """EN-100: a Simple Action (Free once a turn in Earth stance) until the start of the next turn."""
+        f = self.fighters[seat]
+        if f.stance == EARTH and "guard" not in f.free_used:
+            f.free_used.add("guard")
+            self.events.emit("EN-062", "action", seat, what="guard", speed="free", left=f.simple_actions)
+        else:
+            self._spend(seat, 1, "guard")
+        self.guards[seat] = ward
+        self.events.emit("EN-100", "guard", seat, ward=ward, ward_atn=self.atn(ward), own_atn=self.atn(seat))
+        self._continue_turn()
+
+    def _swap(self, seat: int, ally: int) -> None:
+        """EN-111: swap Initiative Values with a willing ally; both join the back of their new values (EN-004)."""
+        mine, theirs = self.fighters[seat].initiative, self.fighters[ally].initiative
+        self._spend_void(seat, "swap", "EN-111")
+        self._set_initiative(seat, theirs, "EN-111")
+        self._set_initiative(ally, mine, "EN-111")
+        self._next_round_start()
+
+    def _on_turn_start(self, seat: int) -> None:
+        """EN-100: a Guard lasts until the start of the guardian's next turn."""
+        ward = self.guards.pop(seat, None)
+        if ward is not None:
+            self.events.emit("EN-100", "guard_ends", seat, ward=ward)
+
+    # ----------------------------------------------------------------- the grid
+
+    def _open(self, square: Square, mover: int) -> bool:
+        """Inside the arena and not taken by another character still able to act (the fallen do not block)."""
+        size = self.ruleset.arena
+        if not (0 <= square[0] < size and 0 <= square[1] < size):
+            return False
+        return all(square != self.positions[s] for s, f in enumerate(self.fighters) if s != mover and f.can_act())
+
+    def _fire_allows(self, seat: int, square: Square) -> bool:
+        """EN-063 / EN-G10: in Fire stance no step may increase the distance to an adjacent enemy."""
+        if self.fighters[seat].stance != FIRE:
+            return True
+        here = self.positions[seat]
+        return all(chebyshev(square, self.positions[e]) <= 1 for e in self.enemies(seat)
+                   if self.fighters[e].can_act() and chebyshev(here, self.positions[e]) <= 1)
+
+    def _step(self, mover: int, other: int, direction: str, voluntary: bool = True) -> Square | None:
+        """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the open
+        neighbour that changes the distance most, ties to the one nearest in a straight line, then in a fixed
+        order; None when no step changes it that way. Fire's restriction binds only the mover's own moves."""
+        here, there = self.positions[mover], self.positions[other]
+        now = chebyshev(here, there)
+        if direction == "toward" and now <= 1:
+            return None
+        best: tuple | None = None
+        for dx, dy in _STEPS:
+            square = (here[0] + dx, here[1] + dy)
+            if not self._open(square, mover) or (voluntary and not self._fire_allows(mover, square)):
+                continue
+            gap = chebyshev(square, there)
+            if (gap < now) if direction == "toward" else (gap > now):
+                line = (square[0] - there[0]) ** 2 + (square[1] - there[1]) ** 2
+                key = (gap, line) if direction == "toward" else (-gap, -line)
+                if best is None or key < best[0]:
+                    best = (key, square)
+        return None if best is None else best[1]
+
+    def _walk(self, mover: int, other: int, squares: int, direction: str, voluntary: bool = True) -> int:
+        """Up to ``squares`` steps (:meth:`_step`); returns the steps taken."""
+        taken = 0
+        while taken < squares:
+            square = self._step(mover, other, direction, voluntary)
+            if square is None:
+                break
+            self.positions[mover] = square
+            taken += 1
+        return taken
+
+    def _relocate(self, seat: int, squares: int, direction: str) -> tuple[int, dict]:
+        other = self._focus
+        before = self.positions[seat]
+        moved = self._walk(seat, other, squares, direction)
+        return moved, {"before": before, "after": self.positions[seat], "relative_to": other,
+                       "distance": self.distance_between(seat, other) * 5}
+
+    def _shove(self, seat: int, target: int, effect: str) -> None:
+        """EN-081 on the grid: a Push moves the target away from the attacker by its squares, a Pull one square
+        toward it (not into its square)."""
+        before = self.positions[target]
+        if effect == "pull":
+            self._walk(target, seat, 1, "toward", voluntary=False)
+        else:
+            self._walk(target, seat, PUSH_SQUARES[effect], "away", voluntary=False)
+        self.events.emit("EN-081", "pulled" if effect == "pull" else "pushed", target, before=before,
+                         after=self.positions[target], distance=self.distance_between(seat, target) * 5)
+
+    def render_text(self) -> str:
+        """The duel's picture, one line per character with its square, plus the Tactics Pools."""
+        lines = super().render_text().splitlines()
+        lines[0] = f"round {self.round}  tactics pools {tuple(self.tactics)}  order: " + " > ".join(
+            self.ruleset.seat_names[s] for s in self.order)
+        return "\n".join([lines[0]] + [f"{line}  at {self.positions[s]}" for s, line in enumerate(lines[1:])])
+
