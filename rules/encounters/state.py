@@ -592,7 +592,7 @@ class EncounterState:
         if attack.special == "disarm" and f.disarm_free_raise:                       # EN-091, EN-G03
             f.disarm_free_raise, raises = 0, raises - 1
             self.events.emit("EN-091", "free_raise", seat, maneuver="disarm")
-        if f.tactics_armed:                                                            # EN-G09: from the pool
+        if f.tactics_armed and raises > 0:                                             # EN-G09: from the pool
             f.tactics_armed, raises = False, raises - 1
             self.events.emit("EN-G09", "free_raise", seat, source="tactics_pool")
         tn = raised_tn(base_atn, raises)
