@@ -18,7 +18,7 @@ from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
 from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.observation import profile
 from issoku.rules.encounters.skirmish_actions import CAPACITY, SKIRMISH_ACTION_NAMES
-from issoku.rules.encounters.skirmish_observation import SPEC, encode
+from issoku.rules.encounters.skirmish_observation import SPEC
 from issoku.rules.encounters.skirmish_state import SkirmishState
 from issoku.rules.kernel import Dice, EventLog
 
@@ -57,8 +57,8 @@ class EncounterSkirmish:
     version = 0
     parties = True
     """EN-082 / EN-G09: each side is a party with a Tactics Pool."""
-    action_names = SKIRMISH_ACTION_NAMES
-    decision_kinds = DECISION_KINDS
+    action_names: tuple[str, ...] = SKIRMISH_ACTION_NAMES
+    decision_kinds: tuple[str, ...] = DECISION_KINDS
     observation_spec = SPEC
 
     def action_content(self, name: str) -> tuple[str, ...]:

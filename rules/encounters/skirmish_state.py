@@ -41,6 +41,7 @@ class SkirmishState(EncounterState):
     """An encounter between two sides of one to four characters (see the module docstring)."""
 
     __slots__ = ("positions", "guards", "_focus")
+    ruleset: "EncounterSkirmish"  # type: ignore[assignment]  # the base types it as the duel's ruleset
 
     def __init__(self, ruleset: "EncounterSkirmish", dice: Dice, events: EventLog) -> None:
         self.positions: list[Square] = list(ruleset.start_positions)
