@@ -76,7 +76,7 @@ def test_en_007_round_start_decisions_follow_the_tie_order_of_three():
     assert asked == [2, 0, 1] and state.actor() == 2
 
 
-@pytest.mark.rule("EN-100", "EN-072", "EN-073")
+@pytest.mark.rule("EN-100", "EN-028", "EN-072", "EN-073")
 def test_en_100_guard_raises_the_ward_and_lowers_the_guardian_until_its_next_turn():
     state = to_turn(skirmish())
     assert state.actor() == 0 and "guard:ally1" in names(state)
