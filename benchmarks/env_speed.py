@@ -22,6 +22,7 @@ ISSOKU_ENVS: dict[str, tuple[str, dict[str, Any]]] = {
     "breath_skirmish_v0": ("breath_skirmish_v0", {}),
     "tempo_duel_v0": ("tempo_duel_v0", {}),
     "encounter_duel_v0": ("encounter_duel_v0", {}),
+    "encounter_skirmish_v0": ("encounter_skirmish_v0", {}),
 }
 """Benchmark label -> (registered env id, keyword arguments): every registered env, at its defaults,
 and the core breath fight the Ma duel is built on."""
