@@ -150,16 +150,17 @@ class SkirmishState(EncounterState):
         if not kinds:
             return []
         legal = []
+        blocked = self._blocked(seat)
         others = [("enemy", k, s) for k, s in enumerate(self.enemies(seat))] + \
                  [("ally", k, s) for k, s in enumerate(self.allies(seat), start=1)]
-        for flat, (kind, direction) in MOVES.items():
-            if kind not in kinds:
+        for who, k, other in others:
+            if not self.fighters[other].can_act():
                 continue
-            for who, k, other in others:
-                key = (flat, who, k)
-                if key in BY_TARGET and self.fighters[other].can_act() \
-                        and self._step(seat, other, direction) is not None:
-                    legal.append(BY_TARGET[key])
+            for direction in ("toward", "away") if who == "enemy" else ("toward",):
+                if self._step(seat, other, direction, blocked=blocked) is None:
+                    continue
+                legal += [BY_TARGET[(flat, who, k)] for flat, (kind, way) in MOVES.items()
+                          if way == direction and kind in kinds]
         return legal
 
     # ----------------------------------------------------------------- playing a decision
@@ -221,40 +222,42 @@ class SkirmishState(EncounterState):
 
     # ----------------------------------------------------------------- the grid
 
-    def _open(self, square: Square, mover: int) -> bool:
-        """Inside the arena and not taken by another character still able to act (the fallen do not block)."""
-        size = self.ruleset.arena
-        if not (0 <= square[0] < size and 0 <= square[1] < size):
-            return False
-        return all(square != self.positions[s] for s, f in enumerate(self.fighters) if s != mover and f.can_act())
+    def _blocked(self, mover: int) -> set[Square]:
+        """The squares ``mover`` cannot enter: those of the other characters still able to act (the fallen do
+        not block)."""
+        return {self.positions[s] for s, f in enumerate(self.fighters) if s != mover and f.can_act()}
 
-    def _fire_allows(self, seat: int, square: Square) -> bool:
-        """EN-063 / EN-G10: in Fire stance no step may increase the distance to an adjacent enemy."""
-        if self.fighters[seat].stance != FIRE:
-            return True
-        here = self.positions[seat]
-        return all(chebyshev(square, self.positions[e]) <= 1 for e in self.enemies(seat)
-                   if self.fighters[e].can_act() and chebyshev(here, self.positions[e]) <= 1)
-
-    def _step(self, mover: int, other: int, direction: str, voluntary: bool = True) -> Square | None:
+    def _step(self, mover: int, other: int, direction: str, voluntary: bool = True,
+              blocked: set[Square] | None = None) -> Square | None:
         """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the open
-        neighbour that changes the distance most, ties to the one nearest in a straight line, then in a fixed
-        order; None when no step changes it that way. Fire's restriction binds only the mover's own moves."""
+        neighbour inside the arena that changes the distance most, ties to the one nearest (farthest) in a
+        straight line, then in a fixed order; None when no step changes it that way. In Fire stance no step of
+        the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove is not bound."""
         here, there = self.positions[mover], self.positions[other]
         now = chebyshev(here, there)
-        if direction == "toward" and now <= 1:
+        toward = direction == "toward"
+        if toward and now <= 1:
             return None
+        if blocked is None:
+            blocked = self._blocked(mover)
+        pinned = [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
+                  and chebyshev(here, self.positions[e]) <= 1] \
+            if voluntary and self.fighters[mover].stance == FIRE else []
+        size = self.ruleset.arena
         best: tuple | None = None
         for dx, dy in _STEPS:
             square = (here[0] + dx, here[1] + dy)
-            if not self._open(square, mover) or (voluntary and not self._fire_allows(mover, square)):
+            if not (0 <= square[0] < size and 0 <= square[1] < size) or square in blocked:
                 continue
             gap = chebyshev(square, there)
-            if (gap < now) if direction == "toward" else (gap > now):
-                line = (square[0] - there[0]) ** 2 + (square[1] - there[1]) ** 2
-                key = (gap, line) if direction == "toward" else (-gap, -line)
-                if best is None or key < best[0]:
-                    best = (key, square)
+            if (gap >= now) if toward else (gap <= now):
+                continue
+            if any(chebyshev(square, enemy) > 1 for enemy in pinned):
+                continue
+            line = (square[0] - there[0]) ** 2 + (square[1] - there[1]) ** 2
+            key = (gap, line) if toward else (-gap, -line)
+            if best is None or key < best[0]:
+                best = (key, square)
         return None if best is None else best[1]
 
     def _walk(self, mover: int, other: int, squares: int, direction: str, voluntary: bool = True) -> int:
