@@ -6,7 +6,8 @@ so the side agrees on one **focus** without talking: the enemy still able to act
 (highest share of its Dead threshold taken), ties to the lowest slot. On its turn a member gets up and
 re-arms if it must, attacks the focus if it is in reach (else whoever is in reach, most wounded first),
 calling one Extra Damage raise when its mean roll clears the raised TN and spending a Free Raise from the
-Tactics Pool on it; with nobody in reach it closes on the focus. It takes Water stance, spends Endure when
+Tactics Pool on it; with nobody in reach it closes on the focus. Grappled, it Hits an enemy in its grapple when
+in control and breaks free otherwise; it never starts a grapple. It takes Water stance, spends Endure when
 hit hard and Deflect when Hurt. (Uniformly random play is the generic ``random`` policy.)
 """
 
@@ -69,6 +70,10 @@ class FocusFire:
         if decision == EXTRA_ATTACK_KIND:
             return attacks
         flags = _slice(observation, "slot0_flags")
+        if flags[FLAGS.index("grappled")]:                                   # EN-085: grapple actions only
+            held = [k for k in targets if _slice(observation, f"slot{_ENEMY_SLOTS[k]}_place")[
+                PLACE.index("in_my_grapple")]]
+            return [f"grapple:hit:enemy{k}" for k in held] + ["grapple:break"]
         if flags[FLAGS.index("prone")]:
             return ["stand"]
         if flags[FLAGS.index("weapon_ground")]:

@@ -6,35 +6,38 @@ four characters a side (1v1 … 4v4, and uneven sides such as one duelist agains
 
 The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over
 :class:`~issoku.rules.encounters.EncounterSkirmish`: the encounter duel's engine (everything of
-``encounter_duel_v0`` but grapples) with a square per character, plus Guard (EN-100), Swap (EN-111),
-Tactical Strike and the Tactics Pool (EN-082, EN-G09), mooks (EN-040, EN-056..060), who Downed or Killed
-whom (EN-054/055, ``state.credits``) and initiative ties among three or more (EN-003, EN-007). Rules and gap
-decisions: docs/rules/encounters.md.
+``encounter_duel_v0``) with a square per character, plus Guard (EN-100), Swap (EN-111), Tactical Strike and
+the Tactics Pool (EN-082, EN-G09), grapples among many (EN-083..099: joining, the contest among all, Drag),
+mooks (EN-040, EN-056..060), who Downed or Killed whom (EN-054/055, ``state.credits``) and initiative ties
+among three or more (EN-003, EN-007). Rules and gap decisions: docs/rules/encounters.md.
 
 Agents
     ``side_<s>_fighter_<n>``: every character is an agent (side 0's first). Turn order comes from initiative,
     re-sorted each round; within a turn the acting agent decides many times in a row; other agents are asked
-    for their Void Points at the round's start and for Endure when they are hit.
+    for their Void Points at the round's start, for Endure when they are hit, and to agree to end a grapple.
 
 Decisions (``infos[agent]["decision_kind"]`` and the ``decision`` observation field)
     ``stance``, ``round_start`` (``void:accelerate``, ``void:deflect``, ``void:swap:ally<k>``), ``act``,
-    ``extra_attack``, ``endure``; ``nevermind`` never arises (no grapples in a skirmish v0). A decision whose only
-    legal action is ``pass`` is taken by the rules and never reaches an agent.
+    ``extra_attack``, ``endure``, ``nevermind`` (each other participant of a grapple, in turn, agrees to end it or
+    not). A decision whose only legal action is ``pass`` is taken by the rules and never reaches an agent.
 
 Action space
-    ``Discrete(430)``, the same for every size up to 4v4: the duel's 102 actions with their numbers (its
-    untargeted attacks, moves, ``guard``, ``void:swap`` and grapple actions are never legal here), then every
-    attack against ``enemy<k>`` (k = 0..3, Tactical Strike included), ``guard:ally<k>`` and ``void:swap:ally<k>``
-    (k = 1..3), moves ``<free_move|simple_move|crawl>:<toward|away>:enemy<k>`` and ``...:toward:ally<k>``, and
-    ``tactics:free_raise``. The mask allows only enemies within the weapon's range and still able to act.
+    ``Discrete(453)``, the same for every size up to 4v4: the duel's 102 actions with their numbers (its
+    untargeted attacks, moves, ``guard``, ``void:swap``, ``grapple``, ``weapon_grapple``, ``grapple:hit`` and
+    ``grapple:throw`` are never legal here; ``grapple:break``, ``grapple:maintain``, ``grapple:nevermind`` are),
+    then every attack against ``enemy<k>`` (k = 0..3, Tactical Strike included), ``guard:ally<k>`` and
+    ``void:swap:ally<k>`` (k = 1..3), moves ``<free_move|simple_move|crawl>:<toward|away>:enemy<k>`` and
+    ``...:toward:ally<k>``, ``grapple:enemy<k>``, ``weapon_grapple:enemy<k>``, ``grapple:hit:enemy<k>``,
+    ``grapple:throw:enemy<k>``, ``tactics:free_raise``, and Drag ``grapple:drag:away:enemy<k>`` /
+    ``grapple:drag:toward:ally<k>``. The mask allows only enemies within reach and still able to act.
 
 Observation space
-    ``Dict(observation=Box(0, 1, (556,), float32), action_mask=Box(0, 1, (430,), int8))``, the same for every
+    ``Dict(observation=Box(0, 1, (564,), float32), action_mask=Box(0, 1, (453,), int8))``, the same for every
     size up to 4v4: decision, turn, round, pending_damage, tactics_pool (own side, enemy side), then eight
     padded ego-centric slots — slot 0 the observer, slots 1–3 its allies (by seat), slots 4–7 its enemies
     (enemy ``k`` in slot ``4 + k``, the ``enemy<k>`` of its actions) — each with the duel's side fields
     (wounds, rank, stance, numbers, flags, profile) and ``place`` (present, able, dx, dy, distance,
-    guarded, guarding, acting). An empty slot is all zeros. Everything in 001 is open at the table.
+    guarded, guarding, acting, in_my_grapple). An empty slot is all zeros. Everything in 001 is open at the table.
 
 Rewards (team rewards: every member of a side gets its side's outcome)
     ==========================================  =======  ========
@@ -62,8 +65,7 @@ Training and tournaments
     ``scenarios/encounter_skirmish/`` (``issoku replay``).
 
 Version history
-    v0 — first release (issue 22): the EN skirmish of docs/rules/encounters.md; grapples (EN-083..099, among
-    them the multi-participant EN-084, 086, 096) not yet.
+    v0 — first release (issue 22): the EN skirmish of docs/rules/encounters.md, grapples among many included.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from issoku.rules.encounters.kinds import DECISION_KINDS
-from issoku.rules.encounters.observation import _fill_side, _side
+from issoku.rules.encounters.observation import FLAGS, _fill_side, _side
 from issoku.rules.encounters.skirmish_actions import CAPACITY
 from issoku.rules.kernel import ObservationSpec
 
@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from issoku.rules.encounters.skirmish_state import SkirmishState
 
 SLOTS = 2 * CAPACITY
-PLACE = ("present", "able", "dx", "dy", "distance", "guarded", "guarding", "acting")
+PLACE = ("present", "able", "dx", "dy", "distance", "guarded", "guarding", "acting", "in_my_grapple")
 """Per slot: filled, able to act, offset from the observer (x, y: 0.5 is the observer's own line),
-distance, guarded now, guarding someone now, its turn now."""
+distance, guarded now, guarding someone now, its turn now, in the observer's grapple. (The slot's flags say
+whether it is grappled at all, in control, or started a Weapon Grapple.)"""
 
 SPEC = ObservationSpec((
     ("decision", len(DECISION_KINDS), 0.0, 1.0),
@@ -42,6 +43,9 @@ _PROFILE_AT = tuple(_OFFSET[f"slot{slot}_profile"] for slot in range(SLOTS))
 _PLACE_AT = tuple(_OFFSET[f"slot{slot}_place"] for slot in range(SLOTS))
 _SCALE_DAMAGE = 80.0
 _EMPTY = array("f", bytes(4 * SPEC.size))
+_FLAGS_AT = tuple(_OFFSET[f"slot{slot}_flags"] for slot in range(SLOTS))
+_GRAPPLED, _IN_CONTROL, _WEAPON_GRAPPLE = (FLAGS.index(name) for name in ("grappled", "in_control",
+                                                                            "weapon_grapple_started"))
 
 
 def slots(state: "SkirmishState", seat: int) -> tuple[int | None, ...]:
@@ -74,6 +78,7 @@ def encode(state: "SkirmishState", seat: int) -> np.ndarray:
     values[_OFFSET["tactics_pool"] + 1] = min(1.0, state.tactics[1 - team] / 5)
     here = state.positions[seat]
     reach = rules.arena - 1
+    mine = state.hold_of(seat)
     for slot, other in enumerate(slots(state, seat)):
         if other is None:
             continue
@@ -92,4 +97,11 @@ def encode(state: "SkirmishState", seat: int) -> np.ndarray:
         values[at + 5] = float(state.guardian_of(other) is not None)
         values[at + 6] = float(other in state.guards)
         values[at + 7] = float(acting == other)
+        hold = state.hold_of(other)
+        if hold is not None:
+            values[at + 8] = float(hold is mine)
+            flags = _FLAGS_AT[slot]
+            values[flags + _GRAPPLED] = 1.0
+            values[flags + _IN_CONTROL] = float(hold.controller == other)
+            values[flags + _WEAPON_GRAPPLE] = float(hold.weapon == other)
     return np.frombuffer(values, np.float32)

@@ -4,9 +4,8 @@ Everything of the duel is inherited (:class:`~issoku.rules.encounters.state.Enco
 skirmish adds is *who*: each character has a square, distances are Chebyshev (diagonals count 5 ft), and
 an attack or a move names the character it is about (an enemy slot, or an ally for Guard, Swap and moving
 to a friend). Added rules: Guard (EN-100), Swap (EN-111), Tactical Strike and the Tactics Pool (EN-082,
-EN-G09), Downed/Killed credits per character (EN-054/055); a character Out or Dead takes no more turns and
-the encounter ends when a side has nobody able to act (EN-G18). Grapples are not offered in a skirmish v0
-(EN-083..099 stay duel-only: docs/rules/encounters.md, "not yet").
+EN-G09), Downed/Killed credits per character (EN-054/055), grapples among many (EN-083..099, :mod:`.holds`); a
+character Out or Dead takes no more turns and the encounter ends when a side has nobody able to act (EN-G18).
 """
 
 from __future__ import annotations
@@ -15,12 +14,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from issoku.rules.encounters import legality
-from issoku.rules.encounters.actions import GUARD, MOVES
+from issoku.rules.encounters import holds, legality
+from issoku.rules.encounters.actions import (
+    G_BREAK, G_HIT, G_MAINTAIN, G_NEVERMIND, G_THROW, GRAPPLE, GUARD, MOVES, PASS, WEAPON_GRAPPLE,
+)
 from issoku.rules.encounters.combat import AIR, EARTH, FIRE, PUSH_SQUARES
-from issoku.rules.encounters.skirmish_actions import BY_TARGET, TACTICS_RAISE, TARGETED, VOID_SWAP
+from issoku.rules.encounters.fighter import READY
+from issoku.rules.encounters.skirmish_actions import (
+    BY_TARGET, DRAG_BY_TARGET, DRAGS, TACTICS_RAISE, TARGETED, VOID_SWAP,
+)
 from issoku.rules.encounters.skirmish_observation import encode
-from issoku.rules.encounters.state import EncounterState
+from issoku.rules.encounters.state import NEVERMIND, EncounterState
 from issoku.rules.kernel import Dice, EventLog, IllegalActionError
 
 if TYPE_CHECKING:
@@ -40,13 +44,15 @@ def chebyshev(a: Square, b: Square) -> int:
 class SkirmishState(EncounterState):
     """An encounter between two sides of one to four characters (see the module docstring)."""
 
-    __slots__ = ("positions", "guards", "_focus")
+    __slots__ = ("positions", "guards", "_focus", "holds", "_askers")
     ruleset: "EncounterSkirmish"  # type: ignore[assignment]  # the base types it as the duel's ruleset
 
     def __init__(self, ruleset: "EncounterSkirmish", dice: Dice, events: EventLog) -> None:
         self.positions: list[Square] = list(ruleset.start_positions)
         self.guards: dict[int, int] = {}      # guardian -> the ally it guards (EN-100)
         self._focus = 0                       # the character the decision being played is about
+        self.holds: list[holds.Hold] = []     # the grapples in progress (EN-083..099)
+        self._askers: list[int] = []          # who still has to agree to a Nevermind (EN-099)
         super().__init__(ruleset, dice, events)  # type: ignore[arg-type]
 
     # ----------------------------------------------------------------- who is who
@@ -84,19 +90,37 @@ class SkirmishState(EncounterState):
         copy = super().clone()
         assert isinstance(copy, SkirmishState)
         copy.positions, copy.guards, copy._focus = list(self.positions), dict(self.guards), self._focus
+        copy.holds, copy._askers = [hold.copy() for hold in self.holds], list(self._askers)
         return copy
+
+    def hold_of(self, seat: int) -> holds.Hold | None:
+        """The grapple ``seat`` takes part in, if any."""
+        for hold in self.holds:
+            if seat in hold.members:
+                return hold
+        return None
+
+    def current_seat(self) -> int | None:
+        """As the duel's, but a Nevermind is asked of each other participant in turn (EN-099)."""
+        if self.phase == NEVERMIND:
+            return self._askers[0]
+        return super().current_seat()
 
     # ----------------------------------------------------------------- ATN with Guard
 
     def guardian_of(self, seat: int) -> int | None:
         """EN-100: the character guarding ``seat`` now (able to act, within 5 ft), if any; Guards do not stack."""
         for guardian, ward in self.guards.items():
-            if ward == seat and self.fighters[guardian].can_act() and self.distance_between(guardian, seat) <= 1:
+            if ward == seat and self.fighters[guardian].can_act() and self.hold_of(guardian) is None \
+                    and self.distance_between(guardian, seat) <= 1:
                 return guardian
         return None
 
     def atn(self, seat: int, melee: bool = True, ignore_armour: bool = False) -> int:
-        """EN-067 with Guard (EN-100): +10 while guarded (a Misc bonus), −5 while guarding within 5 ft."""
+        """EN-067 with Guard (EN-100): +10 while guarded (a Misc bonus), −5 while guarding within 5 ft; a grappled
+        character's is 5 + Armor only (EN-118)."""
+        if self.hold_of(seat) is not None:
+            return self.fighters[seat].atn(True, melee, ignore_armour)
         value = super().atn(seat, melee, ignore_armour)
         if self.guardian_of(seat) is not None:
             value += GUARD_BONUS
@@ -109,7 +133,17 @@ class SkirmishState(EncounterState):
 
     def _act_legal(self, seat: int) -> list[int]:
         f = self.fighters[seat]
+        hold = self.hold_of(seat)
+        if hold is not None:
+            return self._grappled_legal(seat, hold)
         legal = legality.own_actions(self, seat)
+        if f.simple_actions >= 2:                                                   # EN-083, EN-088
+            for k, enemy in enumerate(self.enemies(seat)):
+                if self.fighters[enemy].can_act() and self.distance_between(seat, enemy) <= 1:
+                    if f.free_hand:
+                        legal.append(BY_TARGET[(GRAPPLE, "enemy", k)])
+                    if f.weapon_state == READY and f.sheet.weapon.grapple:
+                        legal.append(BY_TARGET[(WEAPON_GRAPPLE, "enemy", k)])
         if f.simple_actions >= 2 and f.stance not in (AIR, EARTH):                  # EN-061, EN-062
             legal += self._targeted_attacks(seat, free=False)
             team = self.ruleset.seat_teams[seat]
@@ -122,6 +156,42 @@ class SkirmishState(EncounterState):
                         and self.guards.get(seat) != ally:
                     legal.append(BY_TARGET[(GUARD, "ally", k)])
         return sorted(legal)
+
+    def _grappled_legal(self, seat: int, hold: holds.Hold) -> list[int]:
+        """EN-085 / EN-A08: only grapple actions; Break and Nevermind for all, Hit, Throw, Drag and Maintain for
+        the one in control."""
+        f = self.fighters[seat]
+        sa = f.simple_actions
+        legal = [PASS] + legality.boost(self, seat)
+        if sa >= 1:
+            legal.append(G_BREAK)                                                   # EN-094
+        if "nevermind" not in f.free_used:
+            legal.append(G_NEVERMIND)                                               # EN-099
+        if hold.controller != seat:
+            return sorted(legal)
+        if sa >= 2:
+            legal.append(G_MAINTAIN)                                                # EN-097
+        reach = holds.hit_range(self, seat)
+        for k, enemy in enumerate(self.enemies(seat)):
+            if enemy in hold.members:
+                distance = self.distance_between(seat, enemy)
+                if sa >= 2 and distance <= reach:
+                    legal.append(BY_TARGET[(G_HIT, "enemy", k)])                    # EN-093
+                if sa >= 1 and distance <= 1:
+                    legal.append(BY_TARGET[(G_THROW, "enemy", k)])                  # EN-095
+        if sa >= 1 and len(hold.members) == 2:                                      # EN-096: one other only
+            blocked = self._blocked(seat) - {self.positions[m] for m in hold.members}
+            for who, k, other in self._others(seat):
+                for direction in ("away",) if who == "enemy" else ("toward",):
+                    if other not in hold.members and self.fighters[other].can_act() \
+                            and self._step(seat, other, direction, voluntary=False, blocked=blocked) is not None:
+                        legal.append(DRAG_BY_TARGET[(direction, who, k)])
+        return sorted(legal)
+
+    def _others(self, seat: int) -> list[tuple[str, int, int]]:
+        """(``"enemy"``/``"ally"``, slot, seat) of every other character, enemies first."""
+        return [("enemy", k, s) for k, s in enumerate(self.enemies(seat))] + \
+               [("ally", k, s) for k, s in enumerate(self.allies(seat), start=1)]
 
     def _extra_attack_legal(self, seat: int) -> list[int]:
         return self._targeted_attacks(seat, free=True)
@@ -151,9 +221,7 @@ class SkirmishState(EncounterState):
             return []
         legal = []
         blocked = self._blocked(seat)
-        others = [("enemy", k, s) for k, s in enumerate(self.enemies(seat))] + \
-                 [("ally", k, s) for k, s in enumerate(self.allies(seat), start=1)]
-        for who, k, other in others:
+        for who, k, other in self._others(seat):
             if not self.fighters[other].can_act():
                 continue
             for direction in ("toward", "away") if who == "enemy" else ("toward",):
@@ -172,6 +240,12 @@ class SkirmishState(EncounterState):
             raise IllegalActionError(flat_action, self._legal, self.ruleset.action_names, self.decision_kind())
         seat = self.current_seat()
         assert seat is not None
+        if self.phase == NEVERMIND:
+            self._nevermind_reply(seat, flat_action == G_NEVERMIND)
+            return
+        if flat_action in (G_BREAK, G_MAINTAIN, G_NEVERMIND) or flat_action in DRAGS:
+            self._grapple_action(seat, flat_action)
+            return
         if flat_action == TACTICS_RAISE:                                             # EN-G09
             self.fighters[seat].tactics_armed = True
             team = self.ruleset.seat_teams[seat]
@@ -191,8 +265,82 @@ class SkirmishState(EncounterState):
             self._guard(seat, other)
         elif flat == VOID_SWAP:
             self._swap(seat, other)
+        elif flat in (GRAPPLE, WEAPON_GRAPPLE):
+            holds.start(self, seat, other, with_weapon=flat == WEAPON_GRAPPLE)
+            self._continue_turn()
+        elif flat == G_HIT:
+            holds.hit(self, seat, other)
+        elif flat == G_THROW:
+            self._throw(seat, other)
         else:
             self._dispatch(flat)
+
+    def _grapple_action(self, seat: int, flat_action: int) -> None:
+        """Break (EN-094), Maintain (EN-097), proposing Nevermind (EN-099) and Drag (EN-096)."""
+        f = self.fighters[seat]
+        hold = self.hold_of(seat)
+        assert hold is not None
+        if flat_action == G_BREAK:
+            self._spend(seat, 1, "grapple:break")
+            holds.leave(self, seat, "EN-094", "break")
+        elif flat_action == G_MAINTAIN:
+            self._spend(seat, 2, "grapple:maintain")
+            f.maintain = True
+            self.events.emit("EN-097", "maintain", seat)
+        elif flat_action == G_NEVERMIND:
+            f.free_used.add("nevermind")
+            self.events.emit("EN-099", "nevermind_proposed", seat)
+            self._askers = [m for m in hold.members if m != seat]
+            self.phase, self._legal = NEVERMIND, sorted([PASS, G_NEVERMIND])
+            return
+        else:
+            direction, kind, slot = DRAGS[flat_action]
+            other = self._slot_seat(seat, kind, slot)
+            assert other is not None
+            self._drag(seat, hold, other, direction)
+        self._continue_turn()
+
+    def _nevermind_reply(self, seat: int, agree: bool) -> None:
+        """EN-099: the grapple ends only if every other active participant agrees."""
+        if not agree:
+            self.events.emit("EN-099", "nevermind_declined", seat)
+            self._askers = []
+        else:
+            self.events.emit("EN-099", "nevermind_agreed", seat)
+            self._askers.pop(0)
+            if not self._askers:
+                hold = self.hold_of(seat)
+                assert hold is not None
+                holds.dissolve(self, hold)
+        if self._askers:
+            return
+        self._continue_turn()
+
+    def _throw(self, seat: int, target: int) -> None:
+        """EN-095 / EN-A09: the target lands up to 5 × Strength ft away from the thrower, Prone, out of the
+        grapple (which ends if one participant is left, EN-086)."""
+        self._spend(seat, 1, "grapple:throw")
+        before = self.positions[target]
+        holds.leave(self, target, "EN-A09", "throw")
+        self._walk(target, seat, max(1, self.fighters[seat].trait("strength")), "away", voluntary=False)
+        self.fighters[target].prone = True
+        self.events.emit("EN-095", "thrown", target, before=before, after=self.positions[target])
+        self._continue_turn()
+
+    def _drag(self, seat: int, hold: holds.Hold, other: int, direction: str) -> None:
+        """EN-096: the controller moves up to 5 × Water ft toward or away from ``other``, the one other
+        participant following square by square into the square it left."""
+        self._spend(seat, 1, "grapple:drag")
+        partner = next(m for m in hold.members if m != seat)
+        before = (self.positions[seat], self.positions[partner])
+        for _ in range(self.fighters[seat].ring("water")):
+            blocked = self._blocked(seat) - {self.positions[partner]}
+            square = self._step(seat, other, direction, voluntary=False, blocked=blocked)
+            if square is None:
+                break
+            self.positions[seat], self.positions[partner] = square, self.positions[seat]
+        self.events.emit("EN-096", "drag", seat, partner=partner, before=before,
+                         after=(self.positions[seat], self.positions[partner]))
 
     def _guard(self, seat: int, ward: int) -> None:
         """EN-100: a Simple Action (Free once a turn in Earth stance) until the start of the next turn."""
@@ -215,10 +363,19 @@ class SkirmishState(EncounterState):
         self._next_round_start()
 
     def _on_turn_start(self, seat: int) -> None:
-        """EN-100: a Guard lasts until the start of the guardian's next turn."""
+        """EN-100: a Guard lasts until the start of the guardian's next turn; EN-087: a grappled character's
+        turn starts with the contest for control among every participant."""
         ward = self.guards.pop(seat, None)
         if ward is not None:
             self.events.emit("EN-100", "guard_ends", seat, ward=ward)
+        holds.prune(self)
+        hold = self.hold_of(seat)
+        if hold is not None:
+            holds.contest(self, hold)
+
+    def _continue_turn(self) -> None:
+        holds.prune(self)
+        super()._continue_turn()
 
     # ----------------------------------------------------------------- the grid
 
@@ -282,6 +439,7 @@ class SkirmishState(EncounterState):
         """EN-081 on the grid: a Push moves the target away from the attacker by its squares, a Pull one square
         toward it (not into its square)."""
         before = self.positions[target]
+        holds.leave(self, target, "EN-081", effect)                     # moved out of its grapple
         if effect == "pull":
             self._walk(target, seat, 1, "toward", voluntary=False)
         else:

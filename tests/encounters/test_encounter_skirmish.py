@@ -213,3 +213,78 @@ def test_en_081_a_push_moves_the_target_away_on_the_grid():
     pushed = kinds(state, "pushed")[0]
     assert pushed["before"] == (8, 5) and pushed["after"] == (9, 4) == state.positions[2]   # the farthest square
     assert state.distance_between(0, 2) == 2 and pushed["distance"] == 10
+
+
+MONK_KENSHI_V_BRUTE = (("tonfa_monk", "kenshi"), ("ono_brute",))
+# monk 6k4 on 9, 9, 9, 9 = 36; kenshi 5k3 on 8, 8, 8 = 24; brute 4k2 on 1s = 2: the order is the seat order
+THREE_IN_ORDER = [9, 9, 9, 9, 1, 1] + [8, 8, 8, 1, 1] + [1, 1, 1, 1]
+# the monk's grapple test 9k4 (Jujutsu 5, Agility 4) on 9, 9 … = 20 against the brute's 15 without armour;
+# the kenshi's 5k3 (Jujutsu 2, Agility 3) on 5, 5 … = 11 against the grappled brute's 5 without armour
+GRAPPLE_AND_JOIN = [9, 9, 1, 1, 1, 1, 1, 1, 1] + [5, 5, 1, 1, 1]
+
+
+def monk_and_kenshi_hold_the_brute(faces=()):
+    state = to_turn(skirmish(MONK_KENSHI_V_BRUTE, initiative=THREE_IN_ORDER, faces=GRAPPLE_AND_JOIN + list(faces),
+                             start_distance=1))
+    assert state.positions == [(5, 5), (5, 6), (6, 6)] and state.actor() == 0
+    play(state, "grapple:enemy0")
+    assert state.hold_of(2).members == [2, 0] and state.atn(2) == 15                # EN-118: 5 + heavy armour
+    assert set(names(state)) <= {"pass", "grapple:nevermind", "void:boost"}         # EN-085: grapple actions only
+    play(state, "pass", "grapple:enemy0")
+    assert state.hold_of(2).members == [2, 0, 1] and kinds(state, "joins_grapple")[0]["actor"] == 1
+    return state
+
+
+@pytest.mark.rule("EN-083", "EN-084", "EN-085", "EN-118", "EN-087", "EN-095", "EN-094", "EN-086", "EN-A09")
+def test_en_084_three_in_one_grapple_a_contest_for_control_a_throw_and_the_last_one_out():
+    # the contest at the brute's turn: brute 8k5 on 9s = 45, monk 7k2 on 1s = 2, kenshi 5k3 on 1s = 3
+    state = monk_and_kenshi_hold_the_brute([9, 9, 9, 9, 9, 1, 1, 1] + [1] * 7 + [1] * 5)
+    play(state, "pass")
+    control = kinds(state, "grapple_control")[0]
+    assert control["members"] == (2, 0, 1) and control["totals"] == (45, 2, 3) and state.hold_of(2).controller == 2
+    assert {"grapple:hit:enemy0", "grapple:hit:enemy1", "grapple:throw:enemy0", "grapple:maintain"} <= set(names(state))
+    assert not [n for n in names(state) if "drag" in n]                             # EN-096: three in the grapple
+    play(state, "grapple:throw:enemy0")
+    assert state.hold_of(0) is None and state.fighters[0].prone and state.distance_between(0, 2) > 1
+    assert state.hold_of(2).members == [2, 1]
+    play(state, "grapple:break")
+    assert state.holds == [] and kinds(state, "grapple_ends")[-1]["rule"] == "EN-086"
+
+
+@pytest.mark.rule("EN-099")
+def test_en_099_nevermind_needs_every_other_participant():
+    tie = [1] * 8 + [4, 1, 1, 1, 1, 1, 1] + [1] * 5                             # 5, 5 and 3: nobody controls
+    state = monk_and_kenshi_hold_the_brute(tie)
+    play(state, "pass")
+    assert state.actor() == 2 and state.hold_of(2).controller is None
+    play(state, "grapple:nevermind")
+    assert state.decision_kind() == "nevermind" and state.current_seat() == 0
+    play(state, "grapple:nevermind")
+    assert state.current_seat() == 1
+    play(state, "pass")                                                            # the kenshi holds on
+    assert state.hold_of(2).members == [2, 0, 1] and state.actor() == 2 and kinds(state, "nevermind_declined")
+    state = monk_and_kenshi_hold_the_brute(tie)
+    play(state, "pass", "grapple:nevermind", "grapple:nevermind", "grapple:nevermind")
+    assert state.holds == [] and kinds(state, "grapple_ends")[-1]["why"] == "nevermind"
+
+
+@pytest.mark.rule("EN-096", "EN-087")
+def test_en_096_the_controller_drags_its_one_partner():
+    state = to_turn(skirmish(MONK_KENSHI_V_BRUTE, initiative=THREE_IN_ORDER, faces=GRAPPLE_AND_JOIN[:9],
+                             start_distance=1))
+    play(state, "grapple:enemy0")
+    hold = state.hold_of(0)
+    hold.controller, state.fighters[0].simple_actions = 0, 1                     # as if it had won the contest
+    place(state, seat1=(0, 6))
+    assert "grapple:drag:toward:ally1" in names(state)
+    play(state, "grapple:drag:toward:ally1")                                     # Water 2: two squares
+    assert state.positions[0] == (3, 6) and state.positions[2] == (4, 6)
+    assert state.distance_between(0, 2) == 1 and kinds(state, "drag")[0]["partner"] == 2
+
+
+@pytest.mark.rule("EN-052", "EN-086")
+def test_en_052_a_fallen_participant_drops_out_of_the_grapple():
+    state = monk_and_kenshi_hold_the_brute([1] * 8 + [1] * 5)
+    state.fighters[0].wounds = 99
+    play(state, "pass")                                                            # the brute's turn begins
+    assert state.hold_of(2).members == [2, 1] and kinds(state, "leaves_grapple")[0]["why"] == "fallen"
