@@ -10,6 +10,7 @@ table settings, the starting squares, the action table (the duel's, then the ord
 from __future__ import annotations
 
 import hashlib
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +88,12 @@ class EncounterSkirmish:
         self.sides = sides
         self.fighters = tuple(name for side in sides for name in side)
         self.seat_teams = tuple(team for team, side in enumerate(sides) for _ in side)
+        self.allies_of = tuple(tuple(s for s, t in enumerate(self.seat_teams) if t == team and s != seat)
+                               for seat, team in enumerate(self.seat_teams))
+        """Each seat's allies in seat order (ally slot ``k`` is ``allies_of[seat][k - 1]``)."""
+        self.enemies_of = tuple(tuple(s for s, t in enumerate(self.seat_teams) if t != team)
+                                for team in self.seat_teams)
+        """Each seat's enemies in seat order (enemy slot ``k`` is ``enemies_of[seat][k]``)."""
         self.seat_names = tuple(f"side_{team}_fighter_{rank + 1}" for team, side in enumerate(sides)
                                 for rank in range(len(side)))
         self.sheets = tuple(self.catalog.archetypes[name] for name in self.fighters)
@@ -97,7 +104,9 @@ class EncounterSkirmish:
         self.ten_dice_rule = config.ten_dice_rule
         self.focused_attack = config.focused_attack
         unarmed = self.catalog.weapons["unarmed"]
-        self.profiles = tuple((profile(sheet, sheet.weapon), profile(sheet, unarmed)) for sheet in self.sheets)
+        self.profiles = tuple((array("f", profile(sheet, sheet.weapon)), array("f", profile(sheet, unarmed)))
+                              for sheet in self.sheets)
+        """Each seat's observation profile (:mod:`.observation`), its own weapon readied and bare hands."""
         self.atn_memos: tuple[dict, ...] = tuple({} for _ in self.sheets)
         settings = (self.name, self.version, sides, config.start_distance, config.round_limit, config.arena,
                     config.ten_dice_rule, config.focused_attack, self.catalog.digest)

@@ -86,7 +86,7 @@ def encode(state: "SkirmishState", seat: int) -> np.ndarray:
         _fill_side(values, _SLOT_SIDES[slot], state, other)
         at = _PROFILE_AT[slot]
         profile = rules.profiles[other][f.weapon_state != "ready"]
-        values[at:at + len(profile)] = array("f", profile)
+        values[at:at + len(profile)] = profile
         at = _PLACE_AT[slot]
         there = state.positions[other]
         values[at] = 1.0

@@ -59,13 +59,11 @@ class SkirmishState(EncounterState):
 
     def allies(self, seat: int) -> tuple[int, ...]:
         """``seat``'s allies in seat order: ally slot ``k`` (1..3) is ``allies(seat)[k - 1]``."""
-        team = self.ruleset.seat_teams[seat]
-        return tuple(s for s, t in enumerate(self.ruleset.seat_teams) if t == team and s != seat)
+        return self.ruleset.allies_of[seat]
 
     def enemies(self, seat: int) -> tuple[int, ...]:
         """``seat``'s enemies in seat order: enemy slot ``k`` is ``enemies(seat)[k]``."""
-        team = self.ruleset.seat_teams[seat]
-        return tuple(s for s, t in enumerate(self.ruleset.seat_teams) if t != team)
+        return self.ruleset.enemies_of[seat]
 
     def _slot_seat(self, seat: int, kind: str, slot: int) -> int | None:
         others = self.enemies(seat) if kind == "enemy" else (None, *self.allies(seat))
@@ -401,17 +399,19 @@ class SkirmishState(EncounterState):
                   and chebyshev(here, self.positions[e]) <= 1] \
             if voluntary and self.fighters[mover].stance == FIRE else []
         size = self.ruleset.arena
+        tx, ty = there
         best: tuple | None = None
         for dx, dy in _STEPS:
-            square = (here[0] + dx, here[1] + dy)
-            if not (0 <= square[0] < size and 0 <= square[1] < size) or square in blocked:
+            x, y = here[0] + dx, here[1] + dy
+            if not (0 <= x < size and 0 <= y < size) or (x, y) in blocked:
                 continue
-            gap = chebyshev(square, there)
+            gap = max(abs(x - tx), abs(y - ty))
             if (gap >= now) if toward else (gap <= now):
                 continue
-            if any(chebyshev(square, enemy) > 1 for enemy in pinned):
+            if pinned and any(max(abs(x - px), abs(y - py)) > 1 for px, py in pinned):
                 continue
-            line = (square[0] - there[0]) ** 2 + (square[1] - there[1]) ** 2
+            square = (x, y)
+            line = (x - tx) ** 2 + (y - ty) ** 2
             key = (gap, line) if toward else (-gap, -line)
             if best is None or key < best[0]:
                 best = (key, square)

@@ -15,6 +15,7 @@ A decision whose only legal action is ``pass`` is taken by the rules.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -51,6 +52,12 @@ _STRONG_POSITION = Pool(1, 0)          # EN-119
 _PRONE_ATTACK = Pool(-2, 0)            # EN-121
 _DISARM_DAMAGE = Pool(1, 1)            # EN-075
 ACCELERATE_BONUS = 10                  # EN-106
+
+
+@lru_cache(maxsize=None)
+def sides_of(teams: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side, side 0 first, for seat teams ``teams`` (read on every decision: computed once)."""
+    return tuple(tuple(s for s, t in enumerate(teams) if t == team) for team in range(max(teams) + 1))
 
 
 class EncounterState:
@@ -145,8 +152,7 @@ class EncounterState:
 
     def _sides(self) -> tuple[tuple[int, ...], ...]:
         """The seats of each side, side 0 first (``ruleset.seat_teams``)."""
-        teams = self.ruleset.seat_teams
-        return tuple(tuple(s for s, t in enumerate(teams) if t == team) for team in range(max(teams) + 1))
+        return sides_of(self.ruleset.seat_teams)
 
     def is_truncated(self) -> bool:
         """The round limit ended the encounter undecided (EN-G18)."""
