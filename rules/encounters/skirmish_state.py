@@ -448,9 +448,13 @@ class SkirmishState(EncounterState):
                          after=self.positions[target], distance=self.distance_between(seat, target) * 5)
 
     def render_text(self) -> str:
-        """The duel's picture, one line per character with its square, plus the Tactics Pools."""
+        """The duel's picture, one line per character with its square, plus the Tactics Pools and the grapples."""
         lines = super().render_text().splitlines()
+        names = self.ruleset.seat_names
         lines[0] = f"round {self.round}  tactics pools {tuple(self.tactics)}  order: " + " > ".join(
-            self.ruleset.seat_names[s] for s in self.order)
+            names[s] for s in self.order) + "".join(
+            f"  [grapple {', '.join(names[m] for m in hold.members)}"
+            + (f"; {names[hold.controller]} in control]" if hold.controller is not None else "]")
+            for hold in self.holds)
         return "\n".join([lines[0]] + [f"{line}  at {self.positions[s]}" for s, line in enumerate(lines[1:])])
 
