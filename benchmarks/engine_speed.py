@@ -17,6 +17,7 @@ RULESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "breath_fight (ma=False)": ("breath_duel_v0", {"ma": False}),
     "breath_skirmish (2v2)": ("breath_skirmish_v0", {}),
     "tempo_duel": ("tempo_duel_v0", {}),
+    "tempo_skirmish (2v2)": ("tempo_skirmish_v0", {}),
     "encounter_duel": ("encounter_duel_v0", {}),
     "encounter_skirmish (2v2)": ("encounter_skirmish_v0", {}),
 }

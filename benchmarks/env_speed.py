@@ -20,12 +20,14 @@ ISSOKU_ENVS: dict[str, tuple[str, dict[str, Any]]] = {
     "breath_duel_v0": ("breath_duel_v0", {}),
     "breath_duel_v0(ma=False)": ("breath_duel_v0", {"ma": False}),
     "breath_skirmish_v0": ("breath_skirmish_v0", {}),
+    "breath_duel_v0(casters)": ("breath_duel_v0", {"fighters": ["onmyoji", "diviner"]}),
     "tempo_duel_v0": ("tempo_duel_v0", {}),
+    "tempo_skirmish_v0": ("tempo_skirmish_v0", {}),
     "encounter_duel_v0": ("encounter_duel_v0", {}),
     "encounter_skirmish_v0": ("encounter_skirmish_v0", {}),
 }
 """Benchmark label -> (registered env id, keyword arguments): every registered env, at its defaults,
-and the core breath fight the Ma duel is built on."""
+the core breath fight the Ma duel is built on, and the Ma duel of two casters (the spells module)."""
 
 BASELINE = "connect_four_v3"
 """The env the issue's targets are ratios to."""

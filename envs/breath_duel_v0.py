@@ -90,6 +90,15 @@ Version history
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
     until the end and is paid its side's result; an illegal action ends the fight by default
     (``illegal_action="raise"`` on request); ``parallel_env()``.
+    v0, amended (issue 23): casters are archetypes (``onmyoji``, ``exorcist``, ``barrier_priest``,
+    ``diviner``; with and without Ma). A fight that fields one adds the spells module (seed 004,
+    docs/rules/spells.md): the breath orders ``cast:<spell>`` (``:enemyN`` with several enemies),
+    ``channel``, ``activate``, ``abandon`` and ``command``, the preparation stance, and the ``sp_*``
+    observation fields (per fighter: preparing, progress, ward, buff, units, exhausted; the observer's
+    own spell in progress and slots left). Its spaces are larger (``Discrete(131)`` and ``(176,)`` with
+    Ma and one caster); fights without a caster keep their spaces, actions and rules. Scripted casters:
+    ``spells_caster``, ``ma_spells_caster``; scenarios ``broken_focus``, ``forced_omen``,
+    ``paper_shikigami``.
 """
 
 from __future__ import annotations
@@ -107,6 +116,7 @@ from issoku.rules.ma.config import DuelMode, MaDuelConfig
 from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
 from issoku.rules.ma.duel import ma_duel
 from issoku.rules.ma.ladder import DuelKind
+from issoku.rules.spells import with_spells
 from issoku.rules.variant import Variant
 
 ENV_ID = "breath_duel_v0"
@@ -180,9 +190,10 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
                     data: tuple[str, ...] | None, duel: MaDuelConfig | None, terrain: str | None) -> BreathRuleset:
     """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
+    data, spells = with_spells([f.archetype for f in fighters], data)  # casters only: else unchanged
     if duel is None:
-        return BreathRuleset(config, data=data, name="breath_fight")
-    return ma_duel(duel, config, data=data, content=load_content(terrain or DEFAULT_TERRAIN))
+        return BreathRuleset(config, data=data, modules=spells, name="breath_fight")
+    return ma_duel(duel, config, data=data, content=load_content(terrain or DEFAULT_TERRAIN), more_modules=spells)
 
 
 def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,

@@ -78,6 +78,10 @@ Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
     maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,
     high ground or spells.
+    v0, amended (issue 23): casters (onmyoji, exorcist, barrier_priest, diviner) are archetypes; a
+    fight that fields one adds the spells module (seed 004, docs/rules/spells.md): its orders
+    ``cast:<spell>:enemyN``, ``channel``, ``activate``, ``abandon``, ``command:enemyN`` and ``sp_*``
+    observation fields. Fights without a caster keep their spaces, actions and rules.
     v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
     stored games stay valid): infos hold integers only (``decision_kind`` an index into
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
@@ -99,6 +103,7 @@ from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
+from issoku.rules.spells import with_spells
 from issoku.rules.variant import Variant
 
 ENV_ID = "breath_skirmish_v0"
@@ -137,7 +142,8 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
                     data: tuple[str, ...] | None) -> BreathRuleset:
     """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
-    return BreathRuleset(config, data=data, modules=(ZonesModule(),), name="breath_skirmish",
+    data, spells = with_spells([f.archetype for f in fighters], data)  # casters only: else unchanged
+    return BreathRuleset(config, data=data, modules=(ZonesModule(), *spells), name="breath_skirmish",
                          seat_naming="side_fighter", capacity=CAPACITY)
 
 

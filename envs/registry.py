@@ -25,6 +25,7 @@ ENV_FACTORIES: dict[str, str] = {
     "breath_duel_v0": "issoku.envs.breath_duel_v0:env",
     "breath_skirmish_v0": "issoku.envs.breath_skirmish_v0:env",
     "tempo_duel_v0": "issoku.envs.tempo_duel_v0:env",
+    "tempo_skirmish_v0": "issoku.envs.tempo_skirmish_v0:env",
     "encounter_duel_v0": "issoku.envs.encounter_duel_v0:env",
     "encounter_skirmish_v0": "issoku.envs.encounter_skirmish_v0:env",
 }

@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
@@ -29,6 +30,7 @@ from issoku.evaluation.records import canonical_json
 from issoku.evaluation.report import write_report
 from issoku.evaluation.restricted import battery, is_restricted, restricted_tournament
 from issoku.evaluation.store import MatchStore
+from issoku.evaluation.sequential_play import run_sequential
 from issoku.evaluation.tournament import Loadout, TournamentRun, run_tournament
 
 DEFAULT_ENV = "breath_duel_v0"
@@ -209,21 +211,25 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
                    progress: bool = True, pool_versions: bool = False,
-                   thresholds: Thresholds = Thresholds()) -> tuple[list[StudyRun], Path]:
+                   thresholds: Thresholds = Thresholds(), sequential: bool = False) -> tuple[list[StudyRun], Path]:
     """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
     ``composition`` overrides the studies' own composition specs for every env; ``pool_versions`` mixes
-    the rules versions the store holds (else each has its own section); ``thresholds`` set the headlines' verdicts.
+    the rules versions the store holds (else each has its own section); ``thresholds`` set the headlines' verdicts
+    and the sequential tests' design. ``sequential`` plays each study's cells only until their test decides
+    (:mod:`issoku.evaluation.sequential_play`), after saying how many games a cell expects to need.
     """
     for study in studies:
         check_study_plays(study, composition)
+    if sequential and studies:
+        _say(thresholds.sequential.describe())
     runs: list[StudyRun] = []
     compositions: dict[str, CompositionSpec] = {}
     with MatchStore(db, exclusive=True, on_wait=_say) as store:
         for study in studies:
             env_id = _env_id(study)
-            played = run_tournament(build_tournament(study), store, workers=workers, batch_size=batch_size,
-                                    progress=progress)
+            play = partial(run_sequential, test=thresholds.sequential) if sequential else run_tournament
+            played = play(build_tournament(study), store, workers=workers, batch_size=batch_size, progress=progress)
             restricted = (run_restricted_play(study, store, workers, batch_size, progress)
                           if study.restricted_play is not None else None)
             if study.combo_table is not None:

@@ -31,6 +31,8 @@ from issoku.evaluation.example_games import Example
 from issoku.evaluation.metrics import CompositionSpec
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import split_restriction
+from issoku.evaluation.rule_trail import Trail
+from issoku.evaluation.sequential import SequentialTest
 from issoku.training.outcomes import wilson
 
 Picker = Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[Example]]
@@ -50,6 +52,8 @@ class Thresholds:
     """A combo buying at least this multiple of the median composition's Wounds per Energy is imbalanced."""
     combo_severe: float = 2.5
     """...and severe from this multiple."""
+    sequential: SequentialTest = SequentialTest()
+    """The matchup cells' sequential tests (``--delta``; δ defaults to the balance threshold on the command line)."""
 
     def describe(self, of: str = "an even ½ (a 50% score)") -> str:
         """One sentence a report opens with (``of``: what an effect is measured from)."""
@@ -111,6 +115,11 @@ class Finding:
     """Picks the example games report.html links from the headline; None: no game shows it (the first mover)."""
     shows: str = ""
     """What the picked games are ("games it decided")."""
+    about: tuple[str, ...] = ()
+    """What play the finding is about, for its rule trail: ``("policy", name)``, ``("loadout", label)``,
+    ``("first",)``, ``("actions", *names)`` (a restriction's or a combo's actions)."""
+    trail: Trail = Trail()
+    """The rule IDs, data and first lever it rests on (:mod:`issoku.evaluation.rule_trail`)."""
 
     @property
     def significant(self) -> bool:
@@ -142,7 +151,7 @@ class Finding:
         else:
             size = f"{points(self.effect, True)} pts [{points(self.low, True)}, {points(self.high, True)}]"
         verdict = f"{self.verdict(thresholds).upper()}, {self.severity(thresholds)}"
-        return f"{self.env}: {verdict}: {self.subject}: {size}{self.detail} ({self.agents} agents)."
+        return f"{self.env}: {verdict}: {self.subject}: {size}{self.detail} ({self.agents} agents).{self.trail.text()}"
 
     def games(self, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
               composition: CompositionSpec | None) -> list[Example]:
@@ -164,7 +173,7 @@ def corrected(findings: Sequence[Finding], confidence: float) -> list[Finding]:
 
 
 def score_finding(env: str, subject: str, successes: float, n: int, agents: str, detail: str = "",
-                  sign: float = 1.0, pick: Picker | None = None, shows: str = "") -> Finding:
+                  sign: float = 1.0, pick: Picker | None = None, shows: str = "", about: tuple[str, ...] = ()) -> Finding:
     """A finding on a score rate (``successes`` of ``n``, draws as halves): effect = ``sign`` × (rate − ½),
     Wilson intervals; ``pick``/``shows``: its example games."""
     def interval(level: float) -> tuple[float, float]:
@@ -174,7 +183,7 @@ def score_finding(env: str, subject: str, successes: float, n: int, agents: str,
 
     low, high = interval(0.95)
     return Finding(env, subject, sign * (successes / n - 0.5) if n else 0.0, low, high, agents, detail, interval,
-                   pick=pick, shows=shows)
+                   pick=pick, shows=shows, about=about)
 
 
 def level_text(findings: Sequence[Finding], confidence: float) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -21,7 +22,9 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
-from issoku.evaluation.combos import COMBO_TABLE, ComboCell, ComboTable, combo_usage
+from issoku.evaluation.combo_play import (PLAYED_GAMES, Breath, category_play, composition_play, policy_economy,
+                                          replay_breaths)
+from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
@@ -34,8 +37,12 @@ from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_rating
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
                                           restriction_results)
+from issoku.evaluation.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
+from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
+                                          SequentialVerdict, by_seat_label, cell_verdicts, verdict_text)
 from issoku.evaluation.store import MatchStore
 from issoku.rules.breath.content import load_catalog
+from issoku.rules.breath.kinds import BREATH
 from issoku.rules.breath.provenance import decision_drivers
 from issoku.rules.tempo.content import load_roster
 from issoku.rules.tempo.provenance import decision_drivers as tempo_decision_drivers
@@ -211,6 +218,39 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
     return lines
 
 
+def played_combo_section(breaths: Sequence[Breath], energy: Mapping[str, int], games: int, top: int = 12) -> list[str]:
+    """The combo table over every maneuver, from replayed games (:mod:`issoku.evaluation.combo_play`): the most
+    played breath compositions and what they bought, where the Energy went, and each policy's economy."""
+    if not breaths:
+        return []
+    plays = composition_play(breaths)
+    lines = ["### Played compositions (every maneuver)", "",
+             f"Every breath of {games} replayed stored games (the first by key, event for event): its composition is "
+             "every maneuver it played (attacks, aimed attacks, stances, reserved defences, half-steps, [Kata]), and "
+             "it bought the Wounds its attacks dealt, the blocks its seat made before its next breath (what a reserve "
+             "or a guard buys) and the Energy it left when it ended. Against real opponents, so defences and "
+             f"footwork are priced too. {len(breaths)} breaths, {len(plays)} compositions; the {min(top, len(plays))} "
+             "most played:", ""]
+    lines += _table(["composition", "breaths (share)", "Energy", "Wounds", "Wounds / Energy", "blocks after",
+                     "Energy left at end", "played most by"],
+                    [(" + ".join(p.composition) or "(nothing: ended at once)", f"{p.breaths} ({p.breaths / len(breaths):.0%})",
+                      f"{p.energy:.2f}", f"{p.wounds:.2f}", f"{p.wounds_per_energy:.3f}", f"{p.blocks:.2f}",
+                      f"{p.left:.1f}", ", ".join(f"{name} {count}" for name, count in p.players[:2]))
+                     for p in plays[:top]])
+    lines += ["### Energy economy", "",
+              "Where the Energy went (every `energy_spent` event by what paid it, in a breath or out of one: a "
+              "defence improvised on the opponent's breath), how many breaths included each kind of maneuver, and the "
+              "Wounds per Energy of the breaths with it against those without it.", ""]
+    lines += _table(["maneuver", "Energy (share)", "breaths with it", "Wounds / Energy with it", "without it"],
+                    [(c.category, f"{c.energy} ({c.energy_share:.0%})", c.breaths, f"{c.with_it:.3f}",
+                      f"{c.without_it:.3f}") for c in category_play(breaths, energy)])
+    lines += _table(["policy", "breaths", "Energy per breath", "Energy left when it chose to end", "ended by choice",
+                     "Energy per Wound dealt"],
+                    [(e.policy, e.breaths, f"{e.spent:.2f}", f"{e.left_when_chosen:.1f}", f"{e.chosen_share:.0%}",
+                      f"{e.energy_per_wound:.2f}") for e in policy_economy(breaths)])
+    return lines
+
+
 def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: Path,
                        covered: Sequence[str] = ()) -> list[str]:
     """Restricted play: the win-rate drop of each restriction, table and bars; ``covered`` says what the battery
@@ -232,6 +272,57 @@ def restricted_section(results: Sequence[RestrictionResult], env: str, out_dir: 
                     [(label, f"{r.drop:+.3f} [{r.drop_interval[0]:+.3f}, {r.drop_interval[1]:+.3f}]",
                       _pct(r.score)) for label, r in zip(labels, results)])
     return lines + [f"![restricted play]({png.name})", ""]
+
+
+SEQUENTIAL_KINDS = (("policy", by_policy), ("loadout", by_seat_label))
+"""The cells the sequential tests cover: policy against policy, loadout label against loadout label."""
+
+
+def sequential_verdicts(records: Sequence[MatchRecord],
+                        test: SequentialTest) -> list[tuple[str, list[tuple[CellPairs, SequentialVerdict]]]]:
+    """Per kind of cell that has any, every cell's pairs and sequential verdict."""
+    found = [(what, cell_verdicts(records, side, test)) for what, side in SEQUENTIAL_KINDS]
+    return [(what, cells) for what, cells in found if cells]
+
+
+def sequential_section(verdicts: Sequence[tuple[str, Sequence[tuple[CellPairs, SequentialVerdict]]]],
+                       test: SequentialTest) -> list[str]:
+    """Each matchup cell's GSPRT verdict (:mod:`issoku.evaluation.sequential`), and the games a δ needs at the
+    variance the pairs showed."""
+    if not verdicts:
+        return []
+    lines = ["### Sequential tests", "", test.describe(), "",
+             "Pairs: two games on one seed with the sides in swapped seats, walked in seed order; a cell stops at "
+             "the pair where its test decides (later pairs do not change it). Mean: the first side's mean pair "
+             "score over the pairs used.", ""]
+    for what, cells in verdicts:
+        variances = sorted(verdict.variance for _, verdict in cells)
+        measured = variances[len(variances) // 2]
+        at_delta, _, worst = (2 * math.ceil(pairs) for pairs in test.expected_pairs(measured))
+        lines += _table([f"{what} cell", "verdict", "pairs used / paired", "mean of first (used)", "LLR up / down",
+                         "unpaired games"],
+                        [(f"{cell.first} – {cell.second}", verdict_text(cell, verdict),
+                          f"{verdict.pairs} / {verdict.available}",
+                          f"{sum(cell.outcomes[:verdict.pairs]) / verdict.pairs:.3f}" if verdict.pairs else "n/a",
+                          f"{verdict.llr_up:+.2f} / {verdict.llr_down:+.2f}", cell.unpaired)
+                         for cell, verdict in cells])
+        lines += [f"At the median per-pair variance these {what} cells showed ({measured:.3f}), a cell expects "
+                  f"about {at_delta} games at ±δ and {worst} at worst.", ""]
+    return lines
+
+
+def sequential_headline(env: str, verdicts: Sequence[tuple[str, Sequence[tuple[CellPairs, SequentialVerdict]]]],
+                        test: SequentialTest) -> list[str]:
+    """One line: how the section's cells ended, per kind of cell, naming the imbalanced ones (up to three)."""
+    parts = []
+    for what, cells in verdicts:
+        counts = [sum(verdict.verdict == name for _, verdict in cells) for name in (IMBALANCED, BALANCED, UNDETERMINED)]
+        named = [verdict_text(cell, verdict).replace("imbalanced", f"{cell.first} – {cell.second}")
+                 for cell, verdict in cells if verdict.verdict == IMBALANCED]
+        parts.append(f"{what} cells {counts[0]} imbalanced" + (f" ({'; '.join(named)})" if 0 < len(named) <= 3 else "")
+                     + f", {counts[1]} balanced within ±δ, {counts[2]} undetermined")
+    return [f"{env}: sequential tests (GSPRT on seat-swapped pairs, δ = ±{points(test.delta)} pts, α = {test.alpha:g}, "
+            f"β = {test.beta:g}): " + "; ".join(parts) + "."] if parts else []
 
 
 def coverage_section(cover: Coverage) -> list[str]:
@@ -287,6 +378,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     summary: list[str] = []
     examples: dict[str, list[Example]] = {}
     captions: dict[str, str] = {}
+    levers = read_levers(out_dir / LEVERS)
     groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
     versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
     for group in tqdm(groups, desc="report", unit="env", disable=not progress):
@@ -300,12 +392,17 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
+        verdicts = sequential_verdicts(records, thresholds.sequential)
+        lines += sequential_section(verdicts, thresholds.sequential)
         ruleset = build_ruleset(records)
         cover = coverage(records, content_map(ruleset) if ruleset is not None else None)
         lines += coverage_section(cover)
         if table is not None:
             lines += combo_section(table, env, out_dir, records, compositions.get(env),
                                    confidence=confidence)
+        if any(BREATH in seat for record in records[:PLAYED_GAMES] for seat in record.kinds):
+            breaths, energy = replay_breaths(records)
+            lines += played_combo_section(breaths, energy, min(len(records), PLAYED_GAMES))
         restricted_records = [record for record in stored if is_restricted(record)]
         restricted = restriction_results(restricted_records, confidence)
         if restricted:
@@ -314,18 +411,20 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
                                 confidence=confidence, records=records,
                                 fielded=fielded_content(records) if table is not None else None,
-                                restricted_records=restricted_records)
+                                restricted_records=restricted_records, levers=levers)
         for finding in found:
             text = finding.line(thresholds)
             summary.append(f"- {text}")
             examples[text] = finding.games(records, restricted_records, compositions.get(env))
             captions[text] = finding.shows
-        summary += [f"- {line}" for line in notes + coverage_headline(group.label, cover)]
+        summary += [f"- {line}" for line in notes + sequential_headline(group.label, verdicts, thresholds.sequential)
+                    + coverage_headline(group.label, cover)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
              "Headlines are the effects whose corrected interval excludes zero (Bonferroni over each section's "
              "effects); the rest are listed as not significant, never as winners.", "",
+             thresholds.sequential.describe(), "",
              HEADLINES, ""] + summary + [""]
     path = out_dir / "report.md"
     path.write_text("\n".join(intro + lines))
@@ -336,6 +435,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
 
 REPLAYS = "games"
 """The folder, beside ``report.md``, of the replay pages the HTML report links."""
+LEVERS = "levers.csv"
+"""A levers CSV (``issoku levers``) beside ``report.md``: the headlines name its levers."""
 
 
 HEADLINES = "## Headlines"
@@ -354,7 +455,8 @@ def _data_keywords(group: VersionGroup) -> dict[str, object] | None:
 def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
              data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
              confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
-             restricted_records: Sequence[MatchRecord] = (), most: int = 3) -> tuple[list[Finding], list[str]]:
+             restricted_records: Sequence[MatchRecord] = (), most: int = 3,
+             levers: Sequence[Mapping[str, str]] = ()) -> tuple[list[Finding], list[str]]:
     """The findings a designer reads first, each with its verdict, severity, the agents behind it and the games
     that show it: the strongest side of each kind (shown by its most lopsided wins), the first mover, the
     restrictions that hurt (games they decided) or help most (effects whose Bonferroni-corrected interval excludes
@@ -364,6 +466,7 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions pooled, so
     none), whose provenance the strongest loadout's finding names. ``records`` (the section's games) name the
     agents; ``fielded`` (content keys the loadouts field) keeps a combo no loadout can play out of the headlines.
+    Each headline ends with its rule trail (:func:`with_trails`; ``levers``: the rows of a levers CSV).
     """
     env = analysis.env_id
     everyone = agent_kinds(analysis.policies)
@@ -385,7 +488,8 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         sides.append(score_finding(env, f"{what} **{name}** against the field", float(matchups.scores[best].sum()),
                                    int(matchups.games[best].sum()),
                                    everyone if what == "policy" else agent_kinds(labelled), detail,
-                                   pick=partial(_lopsided, pairing, shown), shows=f"{shown}'s most lopsided wins"))
+                                   pick=partial(_lopsided, pairing, shown), shows=f"{shown}'s most lopsided wins",
+                                   about=(what, name)))
         met = int(matchups.games[best, runner])
         heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]), met,
                                    "", f" (n={met})"))
@@ -397,13 +501,14 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         return low - 0.5, high - 0.5
 
     firsts = [Finding(env, "first mover's score (games balanced by move order)", first.score.value - 0.5,
-                      *first_interval(confidence), everyone, f" (n={first.score.n})", first_interval)
+                      *first_interval(confidence), everyone, f" (n={first.score.n})", first_interval, about=("first",))
               ] if first.score.n else []
     restricted_agents = agent_kinds(policies_of(restricted_records)) if restricted_records else everyone
     drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
                            result.score.n, restricted_agents,
                            f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
-                           pick=partial(_decided, result), shows="games it decided")
+                           pick=partial(_decided, result), shows="games it decided",
+                           about=("actions", *result.banned))
              for result in restricted]
     family = corrected(sides + heads + firsts + drops, confidence)
     cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
@@ -437,11 +542,38 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         combo, skipped = _combo_finding(env, table, fielded)
         found += [combo] if combo is not None else []
         notes += skipped
+    found = with_trails(found, records or (), levers)
     if quiet:
         notes.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
                      "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
                      + (f"; and {len(quiet) - 6} more" if len(quiet) > 6 else "") + ".")
     return found, notes
+
+
+def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],
+                levers: Sequence[Mapping[str, str]] = ()) -> list[Finding]:
+    """``found`` with each finding's rule trail (:mod:`issoku.evaluation.rule_trail`) read from ``records`` (the
+    section's ordinary games, replayed) and ``levers`` (a levers CSV's rows; none: the fallback lever)."""
+    if not found or not records:
+        return list(found)
+    trails = RuleTrails(records, build_ruleset(records))
+    out = []
+    for finding in found:
+        kind, names = (finding.about[0], finding.about[1:]) if finding.about else ("", ())
+        figure = ""
+        if kind in ("policy", "loadout"):
+            actions = most_used(records, names[0], by_label=kind == "loadout")
+            figure = f"{kind} {names[0]}: score"
+        elif kind == "first":
+            actions = [OPENING]
+        else:
+            actions = list(names)
+        data = trails.data_of(a for a in actions if a != OPENING)
+        lever = (lever_for(levers, figure, data, first_mover=kind == "first")
+                 or ("the initiative rules above (a rules choice, not a data field)" if kind == "first"
+                     else fallback_lever(data)))
+        out.append(replace(finding, trail=Trail(trails.rules_of(actions), data, lever)))
+    return out
 
 
 def headlines(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Sequence[RestrictionResult], *,
@@ -477,7 +609,9 @@ def _combo_finding(env: str, table: ComboTable, fielded: set[str] | None) -> tup
                           f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
                           + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}")
                           + "; the engine's expectation against a fixed defender)", kind="ratio",
-                          pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it")
+                          pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it",
+                          about=("actions", *((f"aim:{cell.aim}",) if cell.aim else
+                                              (f"{ATTACK_PREFIX}{key}" for key in cell.composition))))
     notes = [f"{env}: combos of weapons no stored loadout fields are not headlined: {', '.join(skipped)}."] \
         if skipped else []
     return finding, notes

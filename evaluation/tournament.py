@@ -23,7 +23,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, as_completed, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -244,18 +244,22 @@ class TournamentRun:
     scheduled: int
     already_stored: int
     played: int
+    skipped: int = 0
+    """Games a sequential run (:mod:`issoku.evaluation.sequential_play`) left unplayed: their cells were decided."""
 
 
 def run_tournament(tournament: Tournament, store: MatchStore, workers: int | None = None, batch_size: int = 16,
-                   progress: bool = True) -> TournamentRun:
+                   progress: bool = True, scheduled: Sequence[tuple[Loadout, MatchSpec]] | None = None) -> TournamentRun:
     """Play every game of ``tournament`` not yet in ``store`` and store it; safe to kill and rerun.
 
     ``workers=0`` plays in this process; otherwise a process pool of ``workers`` processes (default:
     one per CPU). Each finished batch is committed at once, so a killed run loses at most the
-    batches in flight.
+    batches in flight. ``scheduled`` plays only those games of the tournament's schedule (a sequential
+    run's round); default: all of them.
     """
-    total = scheduled_count(tournament)
-    jobs = iter_jobs(tournament, iter_schedule(tournament), store.keys(), batch_size)
+    total = scheduled_count(tournament) if scheduled is None else len(scheduled)
+    games = iter_schedule(tournament) if scheduled is None else iter(scheduled)
+    jobs = iter_jobs(tournament, games, store.keys(), batch_size)
     pending = played = 0
     with tqdm(total=total, unit="game", desc="tournament", disable=not progress) as bar:
         if workers == 0:

@@ -33,6 +33,7 @@ from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.report import HEADLINES, _table, read_headlines
+from issoku.evaluation.sequential import BALANCED, IMBALANCED, SequentialTest, SequentialVerdict, gsprt
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
@@ -52,6 +53,9 @@ class Shift:
     kind: str
     """``rate`` (a score or rate in [0, 1]) or ``length`` (decisions)."""
     result: PairedDifference
+    sequential: SequentialVerdict | None = None
+    """A rate's GSPRT on its per-game differences in seed order (:mod:`issoku.evaluation.sequential`, centre 0):
+    *imbalanced* — the edit moved it by δ or more; *balanced* — by less than δ; None for a length."""
 
 
 def with_variant(tournament: Tournament, variant: Path | None) -> Tournament:
@@ -96,13 +100,15 @@ def _collect(figures: dict[tuple, tuple[list[float], list[float]]], key: tuple, 
     variant.append(after)
 
 
-def paired_shifts(env_id: str, base: Iterable[MatchRecord], variant: Iterable[MatchRecord]) -> list[Shift]:
-    """Every figure's paired difference between the two versions' twin games (uncorrected p-values)."""
+def paired_shifts(env_id: str, base: Iterable[MatchRecord], variant: Iterable[MatchRecord],
+                  test: SequentialTest = SequentialTest()) -> list[Shift]:
+    """Every figure's paired difference between the two versions' twin games (uncorrected p-values), each rate
+    with its sequential verdict under ``test`` (the twins walked in seed order)."""
     base = list(base)
     twins = {_pair_key(r): r for r in base}
     balanced = {r.key for r in seat_balanced(base)}  # the first mover only where seats were swapped
     figures: dict[tuple, tuple[list[float], list[float]]] = {}
-    for after in variant:
+    for after in sorted(variant, key=lambda r: (r.seed, r.loadout, r.policies)):
         before = twins.get(_pair_key(after))
         if before is None:
             continue
@@ -121,7 +127,9 @@ def paired_shifts(env_id: str, base: Iterable[MatchRecord], variant: Iterable[Ma
         _collect(figures, ("draw rate", (), "rate"), float(before.winner is None), float(after.winner is None))
         _collect(figures, ("timeout rate", (), "rate"), float(before.truncated), float(after.truncated))
         _collect(figures, ("mean length", (), "length"), before.length, after.length)
-    return [Shift(env_id, figure, sides, kind, paired_difference(b, v))
+    return [Shift(env_id, figure, sides, kind, paired_difference(b, v),
+                  gsprt((after - before for before, after in zip(b, v)), test, centre=0.0, span=2.0)
+                  if kind == "rate" else None)
             for (figure, sides, kind), (b, v) in figures.items()]
 
 
@@ -149,9 +157,10 @@ def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[
 
 
 def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path | None, variant: Path,
-                  workers: int | None, batch_size: int, progress: bool) -> StudyComparison | None:
-    """Play a study under both versions (resuming) and measure what moved; None when the variant leaves
-    its rules unchanged."""
+                  workers: int | None, batch_size: int, progress: bool,
+                  test: SequentialTest = SequentialTest()) -> StudyComparison | None:
+    """Play a study under both versions (resuming) and measure what moved (``test``: each rate's sequential
+    test); None when the variant leaves its rules unchanged."""
     pair = _tournaments(study, base, variant)
     if pair is None:
         return None
@@ -161,7 +170,7 @@ def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path |
         keys = {spec.key for _, spec in schedule(tournament)}
         versions.append([r for r in store.records(loadouts=[lo.name for lo in tournament.loadouts]) if r.key in keys])
     env_id = versions[1][0].env_id
-    shifts = paired_shifts(env_id, *versions)
+    shifts = paired_shifts(env_id, versions[0], versions[1], test)
     agents = agent_kinds({policy for record in versions[1] for policy in record.policies})
     return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]), agents)
 
@@ -179,7 +188,8 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
     comparisons: list[StudyComparison] = []
     with MatchStore(db) as store:
         for name, study in studies:
-            found = compare_study(study, name, store, base, variant, workers, batch_size, progress)
+            found = compare_study(study, name, store, base, variant, workers, batch_size, progress,
+                                  thresholds.sequential)
             if found is not None:
                 comparisons.append(found)
     tests = sum(len(c.shifts) for c in comparisons)
@@ -213,6 +223,18 @@ def _amount(shift: Shift) -> str:
     if shift.kind == "length":
         return f"{r.base:.1f} → {r.variant:.1f} ({r.delta:+.1f} [{r.low:+.1f}, {r.high:+.1f}])"
     return f"{r.base:.1%} → {r.variant:.1%} ({100 * r.delta:+.1f} pts [{100 * r.low:+.1f}, {100 * r.high:+.1f}])"
+
+
+def _sequential(shift: Shift) -> str:
+    """A rate's sequential verdict in a few words (``moved ≥ δ (up), after 40 games``); "—" for a length."""
+    found = shift.sequential
+    if found is None:
+        return "—"
+    if found.verdict == IMBALANCED:
+        return f"moved ≥ δ ({'up' if found.direction > 0 else 'down'}), after {found.pairs} games"
+    if found.verdict == BALANCED:
+        return f"moved < δ, after {found.pairs} games"
+    return f"undetermined over {found.pairs} games"
 
 
 def _edits(changes: Sequence[Change], most: int = 2) -> str:
@@ -263,31 +285,34 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
               f"twin games. {tests} figures were tested at once: p-values are Holm-corrected, intervals "
               f"Bonferroni-simultaneous at {1 - alpha:.0%}; a figure is listed as moved only when its corrected "
               "interval excludes zero. Studies whose rules the variant leaves unchanged are not played. "
-              "Restricted play and the combo table are not compared here (run the plain report on each version).",
-              ""]
+              "Restricted play and the combo table are not compared here (run the plain report on each version). "
+              f"Sequential: each rate's GSPRT (δ = ±{100 * thresholds.sequential.delta:g} points, α = "
+              f"{thresholds.sequential.alpha:g}, β = {thresholds.sequential.beta:g}) on its per-game differences in "
+              "seed order: *moved ≥ δ*, *moved < δ* or *undetermined*, and after how many twin games it decided "
+              "(docs/balance.md, Sequential tests).", ""]
     for c in comparisons:
         lines += [f"## {c.env}: {c.study}", "", f"{c.games} games per version, paired.", ""]
         found = moved(c)
         lines += ["### Moved significantly", ""]
         lines += _table(["figure", "base → variant (difference [corrected interval])", "Holm p", "pairs",
-                         "edits behind it"],
-                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n,
+                         "sequential", "edits behind it"],
+                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n, _sequential(s),
                           _edits(related_changes(s, changes, c.content))) for s in found]) if found else ["none.", ""]
         lines += ["### Every figure", ""]
-        lines += _table(["figure", "base → variant", "Holm p", "pairs"],
-                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n)
+        lines += _table(["figure", "base → variant", "Holm p", "pairs", "sequential"],
+                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n, _sequential(s))
                          for s in sorted(c.shifts, key=lambda s: s.figure)])
     report = out / REPORT
     report.write_text("\n".join(lines))
     with (out / "variant_figures.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["env", "study", "figure", "kind", "base", "variant", "delta", "low", "high", "p",
-                         "p_holm", "pairs"])
+                         "p_holm", "pairs", "sequential", "sequential_direction", "sequential_games"])
         for c in comparisons:
             for s in sorted(c.shifts, key=lambda s: s.figure):
-                r = s.result
+                r, q = s.result, s.sequential
                 writer.writerow([c.env, c.study, s.figure, s.kind, r.base, r.variant, r.delta, r.low, r.high, r.p,
-                                 r.p_adjusted, r.n])
+                                 r.p_adjusted, r.n] + ([q.verdict, q.direction, q.pairs] if q else ["", "", ""]))
     write_html_report(report)  # report.html beside it: the same report, sortable tables (no game links)
     return report
 

@@ -85,6 +85,15 @@ def trace_record(record: MatchRecord, where: str = "the match store") -> tuple[T
     return fight, title
 
 
+def replayed(record: MatchRecord) -> Trace | None:
+    """The stored game replayed (:func:`trace_record`), or None when it cannot be here (another machine's rules, an
+    env that is not registered): what the report's analyses that read events use, skipping such games."""
+    try:
+        return trace_record(record)[0]
+    except (TraceError, KeyError, ValueError, TypeError):
+        return None
+
+
 def _trace_record(record: MatchRecord, where: str = "the match store") -> tuple[Trace, str, dict[str, int]]:
     """:func:`trace_record`, and the record's seat of each of the env's agents."""
     from issoku.envs.registry import resolve_env

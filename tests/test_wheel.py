@@ -51,7 +51,7 @@ FROM_THE_WHEEL = textwrap.dedent("""
             run_tournament(Tournament(references.env_factory, references.policies[:2], references.loadouts[:1],
                                       games_per_pair=1), store, workers=0, progress=False)
             print("suite", name)
-        assert len(default_studies()) == 6, default_studies()
+        assert len(default_studies()) == 7, default_studies()
         for path in default_studies():
             study = build_tournament(load_study(path))
             run_tournament(Tournament(study.env_factory, study.policies[:2], study.loadouts[:2], games_per_pair=1,

@@ -545,7 +545,8 @@ class BreathState:
             pending = self.stack[-1]
             owner = pending.owner
             if owner is not None:
-                return [a for a in self.ruleset.module_actions[owner] if owner.pending_legal(self, pending, slots[a].order)]
+                legal = [a for a in self.ruleset.module_actions[owner] if owner.pending_legal(self, pending, slots[a].order)]
+                return self._without_vetoed(self.fighters[pending.seat], legal) if self.ruleset.vetoers else legal
             if pending.kind == DEFEND:
                 attack = pending.context
                 return self._defense_legal(attack.target, attack.technique, attack.reserved_only)
@@ -596,7 +597,17 @@ class BreathState:
         for module, actions, orders in by_module:
             allowed = module.legal_orders(self, actor, orders)
             legal += [a for a, order in zip(actions, orders) if order in allowed]
-        return legal
+        return self._without_vetoed(actor, legal) if self.ruleset.vetoers else legal
+
+    def _without_vetoed(self, fighter: Fighter, legal: list[int]) -> list[int]:
+        """``legal`` less what a module forbids ``fighter`` now (``BreathModule.vetoes_order``)."""
+        slots, vetoers = self.ruleset.slots, self.ruleset.vetoers
+        return [a for a in legal if not any(m.vetoes_order(self, fighter, slots[a].order) for m in vetoers)]
+
+    def _stance_ends(self, f: Fighter, why: str) -> None:
+        """Tell the modules that ``f``'s stance ends (``BreathModule.on_stance_end``), before it is cleared."""
+        for module in self.ruleset.modules:
+            module.on_stance_end(self, f, why)
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
         kind = slot.kind
@@ -719,6 +730,7 @@ class BreathState:
             self._declare_stance(f, slot)
         elif kind == RELEASE_STANCE:
             self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
+            self._stance_ends(f, "released")
             f.stance = None
         elif kind == KATA:
             self._use_kata(f, slot)
@@ -745,6 +757,8 @@ class BreathState:
             cost, modifiers = self.cost_of(f, None, slot.order, stance.cost)
             self.pay(f, cost, "BR-078", "stance " + stance.key, modifiers)
         replaced = f.stance.key if f.stance is not None else None
+        if replaced is not None:
+            self._stance_ends(f, "replaced")
         f.stance = stance
         self.emit("BR-078", "stance_declared", f.seat, stance=stance.key, replaced=replaced)
 
@@ -797,6 +811,8 @@ class BreathState:
         f.defenseless = True
         self.emit(rule, "defenseless", f.seat, reservations_lost=tuple(f.reservations),
                   stance_lost=f.stance.key if f.stance else None)
+        if f.stance is not None:
+            self._stance_ends(f, "defenseless")
         f.reservations.clear()
         f.stance = None
 

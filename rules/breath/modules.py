@@ -149,6 +149,17 @@ class BreathModule:
     def after_attack(self, state: "BreathState", attack: "Attack", hit: bool) -> None:
         """React to a resolved attack (guard shaving, location effects, points)."""
 
+    def vetoes_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
+        """Forbid an order the engine or another module offers ``fighter`` now (a caster preparing a spell
+        may not relocate nor take another stance, SP-036/037). Asked only of modules that override it, and
+        only when a legal set is computed afresh (``legal_key`` must cover what it reads)."""
+        return False
+
+    def on_stance_end(self, state: "BreathState", fighter: "Fighter", why: str) -> None:
+        """``fighter``'s stance has just ended: ``released`` (BR-079), ``replaced`` by another (BR-078) or
+        ``defenseless`` (BR-G11); ``fighter.stance`` still holds the stance that ends (a spell's
+        preparation is interrupted, SP-039)."""
+
     def breath_expansions(self, state: "BreathState", fighter: "Fighter") -> list[Modifier]:
         """Named one-breath limit expansions (BR-009)."""
         return []

@@ -137,6 +137,8 @@ class BreathRuleset:
         self.module_actions = {module: tuple(a for a, slot in enumerate(self.slots) if slot.kind in module.order_kinds)
                                for module in self.modules}
         """Each module's own actions: the only answers its decisions can take (``BreathModule.pending_legal``)."""
+        self.vetoers = tuple(m for m in self.modules if type(m).vetoes_order is not BreathModule.vetoes_order)
+        """The modules that may forbid others' orders (``BreathModule.vetoes_order``); usually none."""
         self._candidates: dict[tuple[int, str], BreathCandidates] = {}
         self.legal_memo = LegalMemo()
         """Legal actions of breath and defend decisions by situation, and each distinct legal tuple by

@@ -553,11 +553,13 @@ class MaModule(BreathModule):
 
 
 def ma_duel(config: MaDuelConfig = MaDuelConfig(), breath: BreathConfig = BreathConfig(), *,
-            data: Sequence[str] | str | None = None, content: MaContent | None = None) -> BreathRuleset:
-    """The Ma and Blade duel ruleset: the breath engine with :class:`MaModule` (1:1 only, MA-001)."""
+            data: Sequence[str] | str | None = None, content: MaContent | None = None,
+            more_modules: Sequence[BreathModule] = ()) -> BreathRuleset:
+    """The Ma and Blade duel ruleset: the breath engine with :class:`MaModule` (1:1 only, MA-001), then
+    ``more_modules`` (spells)."""
     if len(breath.fighters) != 2:
         raise ValueError("Ma and Blade is a 1:1 duel (MA-001): give exactly two fighters")
-    return BreathRuleset(breath, data=data, modules=(MaModule(config, content),), name="ma_duel")
+    return BreathRuleset(breath, data=data, modules=(MaModule(config, content), *more_modules), name="ma_duel")
 
 
 __all__ = ["MaData", "MaDuelConfig", "MaModule", "ma_duel"]

@@ -150,10 +150,12 @@ ORDERS: tuple[tuple[str, ...], ...] = (
     ("ct", "feint_counter_attack"),
 )
 
-CODEC: ActionCodec[tuple[str, ...]] = ActionCodec(ORDERS)
-ACTION_NAMES: tuple[str, ...] = CODEC.names
-NUM_ACTIONS = len(CODEC)
-PASS = CODEC.encode(("pass",))
+# Techniques aimed at one enemy: in a skirmish their orders name the target's slot (``enemy<k>``, TP-G08).
+TARGETED_TECHNIQUES: tuple[str, ...] = ("aim", "move", "combat_move", "feint", "melee_attack", "ranged_attack",
+                                        "unarmed_attack")
+# Techniques acting on the fighter one is bound or grappled with (its *partner*, TP-G10): never a slot.
+PARTNER_TECHNIQUES: frozenset[str] = frozenset({"disarm", "escape", "grapple", "pin", "press", "withdraw"})
+TARGET_PREFIX = "enemy"
 
 _CT_TECHNIQUE = {"counter_attack": "ct_counter_attack", "parry": "ct_parry",
                  "feint_counter_attack": "feint_counter_attack"}
@@ -167,12 +169,53 @@ def _technique_of(order: tuple[str, ...]) -> Technique | None:
     return TECHNIQUES[order[1]]
 
 
-# Per flat action: its technique (None for pass) and movement direction (None if not a move).
-TECHNIQUE_OF: tuple[Technique | None, ...] = tuple(_technique_of(order) for order in ORDERS)
-DIRECTION_OF: tuple[str | None, ...] = tuple(order[2] if len(order) > 2 else None for order in ORDERS)
-PROACTIVE_ACTIONS = tuple(a for a, order in enumerate(ORDERS) if order[0] == "proactive")
-REACTIVE_ACTIONS = tuple(a for a, order in enumerate(ORDERS) if order[0] == "react")
-COUNTER_TEMPO_ACTIONS = tuple(a for a, order in enumerate(ORDERS) if order[0] == "ct")
+def targeted_orders(enemy_slots: int) -> tuple[tuple[str, ...], ...]:
+    """The skirmish's orders: the duel's, each targeted proactive order once per enemy slot
+    (``proactive:melee_attack:enemy0``, ``proactive:move:close:enemy2``)."""
+    orders: list[tuple[str, ...]] = []
+    for order in ORDERS:
+        if order[0] == "proactive" and order[1] in TARGETED_TECHNIQUES:
+            orders += [(*order, f"{TARGET_PREFIX}{k}") for k in range(enemy_slots)]
+        else:
+            orders.append(order)
+    return tuple(orders)
+
+
+class ActionTable:
+    """A flat action space over the 003 techniques: the codec and, per flat action, its technique (None for
+    ``pass``), movement direction and target slot (None: the duel's one opponent, or no slot)."""
+
+    def __init__(self, orders: tuple[tuple[str, ...], ...]) -> None:
+        self.orders = orders
+        self.codec: ActionCodec[tuple[str, ...]] = ActionCodec(orders)
+        self.names: tuple[str, ...] = self.codec.names
+        self.technique_of: tuple[Technique | None, ...] = tuple(_technique_of(order) for order in orders)
+        self.direction_of: tuple[str | None, ...] = tuple(
+            order[2] if len(order) > 2 and order[2] in (CLOSE, OPEN) else None for order in orders)
+        self.target_of: tuple[int | None, ...] = tuple(
+            int(order[-1][len(TARGET_PREFIX):]) if order[-1].startswith(TARGET_PREFIX) else None
+            for order in orders)
+        self.proactive = tuple(a for a, order in enumerate(orders) if order[0] == "proactive")
+        self.reactive = tuple(a for a, order in enumerate(orders) if order[0] == "react")
+        self.counter_tempo = tuple(a for a, order in enumerate(orders) if order[0] == "ct")
+
+    def __len__(self) -> int:
+        return len(self.orders)
+
+
+DUEL_TABLE = ActionTable(ORDERS)
+"""The duel's flat actions (no target slots: everything aims at the one opponent)."""
+CODEC = DUEL_TABLE.codec
+ACTION_NAMES: tuple[str, ...] = DUEL_TABLE.names
+NUM_ACTIONS = len(DUEL_TABLE)
+PASS = CODEC.encode(("pass",))
+
+# Per duel flat action: its technique (None for pass) and movement direction (None if not a move).
+TECHNIQUE_OF = DUEL_TABLE.technique_of
+DIRECTION_OF = DUEL_TABLE.direction_of
+PROACTIVE_ACTIONS = DUEL_TABLE.proactive
+REACTIVE_ACTIONS = DUEL_TABLE.reactive
+COUNTER_TEMPO_ACTIONS = DUEL_TABLE.counter_tempo
 
 # Proactive techniques in a fixed order (the observation's one-hot of a declared action).
 PROACTIVE_TECHNIQUES: tuple[str, ...] = tuple(dict.fromkeys(ORDERS[a][1] for a in PROACTIVE_ACTIONS))

@@ -1,6 +1,7 @@
 """A fighter's per-action numbers, precomputed once so the engine's hot path reads tuples.
 
-A :class:`Loadout` is one fighter holding one weapon: for every flat action its AP cost (or None when
+A :class:`Loadout` is one fighter holding one weapon: for every flat action of an
+:class:`~issoku.rules.tempo.actions.ActionTable` (the duel's, or a skirmish's with target slots) its AP cost (or None when
 that weapon cannot perform it), plus the values other fighters read as thresholds (Combat Defence,
 its armoured variant, Grapple Defence: TP-G02). Each seat has two: armed and disarmed (TP-G10).
 """
@@ -10,13 +11,12 @@ from __future__ import annotations
 from issoku.rules.tempo.actions import (
     ATHLETICS,
     DEFENCE,
+    DUEL_TABLE,
     ENDURANCE,
     FEINT_PRICED_AS,
-    PROACTIVE_ACTIONS,
-    REACTIVE_ACTIONS,
     STATUS_NAMES,
-    TECHNIQUE_OF,
     WRESTLING,
+    ActionTable,
 )
 from issoku.rules.tempo.content import MELEE_KIND, RANGED_KIND, UNARMED_KIND, Fighter, Weapon
 
@@ -33,13 +33,13 @@ class Loadout:
                  "grapple_defence", "armour_rating", "encumbrance", "max_health", "initiative_skill", "defences",
                  "proactive_by_status", "reactive_by_status")
 
-    def __init__(self, fighter: Fighter, weapon: Weapon, disarmed: bool) -> None:
+    def __init__(self, fighter: Fighter, weapon: Weapon, disarmed: bool, table: ActionTable = DUEL_TABLE) -> None:
         self.fighter = fighter
         self.weapon = weapon
         self.disarmed = disarmed
         self.costs: tuple[int | None, ...] = tuple(
             self._cost(technique.name, technique.cost) if technique is not None else 0
-            for technique in TECHNIQUE_OF
+            for technique in table.technique_of
         )
         self.skills = fighter.skills
         self.combat_defence = fighter.skills[DEFENCE]                                  # TP-G02
@@ -49,16 +49,17 @@ class Loadout:
         self.encumbrance = fighter.armour.encumbrance                                  # TP-G15
         self.max_health = 10 + 2 * fighter.skills[ENDURANCE]                           # TP-G03
         # (action, cost) pairs this weapon can perform, per status (TP-014): legality starts from these.
-        self.proactive_by_status = self._by_status(PROACTIVE_ACTIONS)
-        self.reactive_by_status = self._by_status(REACTIVE_ACTIONS)
+        self.proactive_by_status = self._by_status(table, table.proactive)
+        self.reactive_by_status = self._by_status(table, table.reactive)
         # Indexed by the outcome tables' DT kinds: fixed, CD, CD (Armoured), Grapple Defence.
         self.defences = (0, self.combat_defence, self.armoured_defence, self.grapple_defence)
         self.initiative_skill = fighter.skills[ATHLETICS]                              # TP-G06
 
-    def _by_status(self, actions: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    def _by_status(self, table: ActionTable, actions: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
         return tuple(
-            tuple((a, self.costs[a]) for a in actions
-                  if self.costs[a] is not None and TECHNIQUE_OF[a].allowed_in(status))
+            tuple((a, cost) for a in actions
+                  if (cost := self.costs[a]) is not None and (tech := table.technique_of[a]) is not None
+                  and tech.allowed_in(status))
             for status in range(len(STATUS_NAMES))
         )
 
@@ -79,9 +80,9 @@ class Loadout:
         return weapon.costs[name]
 
 
-def loadouts(fighter: Fighter, unarmed: Weapon) -> tuple[Loadout, Loadout]:
+def loadouts(fighter: Fighter, unarmed: Weapon, table: ActionTable = DUEL_TABLE) -> tuple[Loadout, Loadout]:
     """The armed and disarmed loadouts of a fighter (a fighter born unarmed has the same one twice)."""
-    armed = Loadout(fighter, fighter.weapon, disarmed=False)
+    armed = Loadout(fighter, fighter.weapon, disarmed=False, table=table)
     if fighter.weapon.kind == UNARMED_KIND:
         return armed, armed
-    return armed, Loadout(fighter, unarmed, disarmed=True)
+    return armed, Loadout(fighter, unarmed, disarmed=True, table=table)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from issoku.rules.tempo.state import TempoState
 
 _FLAGS = ("disarmed", "aimed", "loaded")
-_PROFILE = len(SKILL_NAMES) + 2 + len(WEAPON_KINDS) + 4
+PROFILE_SIZE = len(SKILL_NAMES) + 2 + len(WEAPON_KINDS) + 4
 _RANGE_SCALE = 24
 
 SPEC = ObservationSpec((
@@ -48,8 +48,8 @@ SPEC = ObservationSpec((
     ("round", 1, 0.0, 1.0),
     ("declared", len(PROACTIVE_TECHNIQUES), 0.0, 1.0),   # the exchange's declared action (feint: own view only)
     ("reaction", len(REACTIVE_TECHNIQUES), 0.0, 1.0),
-    ("self_profile", _PROFILE, 0.0, 1.0),          # skills/5, armour, weapon kind, reach, range, AP, damage
-    ("opponent_profile", _PROFILE, 0.0, 1.0),
+    ("self_profile", PROFILE_SIZE, 0.0, 1.0),          # skills/5, armour, weapon kind, reach, range, AP, damage
+    ("opponent_profile", PROFILE_SIZE, 0.0, 1.0),
 ))
 
 _SIZE = SPEC.size
@@ -92,7 +92,7 @@ def encode(state: "TempoState", seat: int) -> np.ndarray:
         vec[flags] = float(state.disarmed[who])
         vec[flags + 1] = float(state.aimed[who])
         vec[flags + 2] = float(state.loaded[who])
-        vec[profile_at:profile_at + _PROFILE] = profile(lo)
+        vec[profile_at:profile_at + PROFILE_SIZE] = profile(lo)
     vec[_OFFSET["distance"]] = state.distance / rules.max_distance
     vec[_OFFSET["round"]] = min(state.round, rules.round_limit) / rules.round_limit
     if state.declared >= 0:

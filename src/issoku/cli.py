@@ -393,6 +393,8 @@ def balance_report(
     severe_threshold: float = typer.Option(0.15, "--severe-threshold", help="Severity: an effect at least this large (points of score) is severe, from --balance-threshold moderate; default 0.15."),
     combo_threshold: float = typer.Option(1.5, "--combo-threshold", help="A combo buying at least this multiple of the median composition's Wounds per Energy is imbalanced; default 1.5."),
     combo_severe: float = typer.Option(2.5, "--combo-severe", help="...and severe from this multiple; default 2.5."),
+    sequential: bool = typer.Option(False, "--sequential", help="Play each matchup cell (policy against policy, loadout against loadout) in rounds of seat-swapped pairs only until its GSPRT decides (imbalanced, or balanced within +-delta); --games stays the cap. Says first how many games a cell expects to need. Default: off (every scheduled game)."),
+    delta: float = typer.Option(None, "--delta", help="The sequential tests' delta (points of score away from an even 0.5) in (0, 0.5]; default: --balance-threshold (0.05 when that is 0). The report's sequential verdicts use it with or without --sequential."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
 
@@ -415,9 +417,18 @@ def balance_report(
         if not 0 <= balance_threshold <= severe_threshold <= 0.5 or not 1 <= combo_threshold <= combo_severe:
             raise ValueError("thresholds: need 0 <= --balance-threshold <= --severe-threshold <= 0.5 and "
                              "1 <= --combo-threshold <= --combo-severe")
-        thresholds = Thresholds(balance_threshold, severe_threshold, combo_threshold, combo_severe)
+        from issoku.evaluation.sequential import SequentialTest
+
+        if delta is not None and not 0 < delta <= 0.5:
+            raise ValueError(f"--delta: must be in (0, 0.5], not {delta}")
+        test = SequentialTest(delta if delta is not None else balance_threshold or SequentialTest().delta)
+        thresholds = Thresholds(balance_threshold, severe_threshold, combo_threshold, combo_severe, test)
         if variant is not None or base is not None:
             from issoku.evaluation.variants import variant_command
+
+            if sequential:
+                raise ValueError("--sequential: not with --variant (a variant is played on the fixed schedule; its "
+                                 "report gives each figure's sequential verdict anyway)")
 
             raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out, workers, batch_size,
                                              variant, base, allow_imports, thresholds))
@@ -428,11 +439,12 @@ def balance_report(
         composition = CompositionSpec(composition_kind, tuple(composition_end or ())) if composition_kind else None
         runs, report = run_balance_report(studies, db, out, workers=workers, batch_size=batch_size,
                                           bootstrap=bootstrap, composition=composition, pool_versions=pool_versions,
-                                          thresholds=thresholds)
+                                          thresholds=thresholds, sequential=sequential)
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
+        skipped = f", {run.tournament.skipped} left unplayed (their cells decided)" if run.tournament.skipped else ""
         typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "
-                   f"stored, {run.tournament.scheduled} in the study{restricted}")
+                   f"stored, {run.tournament.scheduled} in the study{skipped}{restricted}")
     from issoku.evaluation.report import read_headlines
 
     for line in read_headlines(report):

@@ -1,6 +1,7 @@
 """The memo of breath and defend decisions (``BreathRuleset.legal_memo``) gives exactly what scanning every
 candidate gives, at every breath and defend decision of random fights: core breath, the Ma duel (sparring and
-hatashiai on a stage too) and the 2v2 skirmish on its zone line."""
+hatashiai on a stage too), the 2v2 skirmish on its zone line, and each of them with casters (the spells module's
+key and vetoes)."""
 
 import random
 
@@ -16,6 +17,9 @@ RULESETS = {
     "ma_sparring_hatashiai": lambda: make_ruleset(["ronin", "kenshi"], mode="sparring", kind="hatashiai",
                                                   stage="high_ground"),
     "skirmish": lambda: make_skirmish_ruleset(),
+    "casters_ma": lambda: make_ruleset(["onmyoji", "diviner"]),
+    "casters_core": lambda: make_ruleset(["exorcist", "barrier_priest"], ma=False),
+    "casters_skirmish": lambda: make_skirmish_ruleset([["onmyoji", "kenshi"], ["diviner", "ronin"]]),
 }
 
 

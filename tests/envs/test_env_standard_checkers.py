@@ -13,7 +13,7 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from issoku.agents import RandomLegal
-from issoku.envs import breath_duel_v0, breath_skirmish_v0, tempo_duel_v0
+from issoku.envs import breath_duel_v0, breath_skirmish_v0, tempo_duel_v0, tempo_skirmish_v0
 from issoku.envs.single_agent import SingleAgentEnv
 
 CONFIGS = {
@@ -21,6 +21,7 @@ CONFIGS = {
     "breath_three_way": (breath_duel_v0, {"fighters": ["kenshi", "ronin", "ashigaru"], "ma": False}),
     "breath_skirmish_2v2": (breath_skirmish_v0, {"sides": [["kenshi", "ronin"], ["ronin", "kenshi"]]}),
     "tempo_duel": (tempo_duel_v0, {}),
+    "tempo_skirmish_2v2": (tempo_skirmish_v0, {}),
 }
 
 

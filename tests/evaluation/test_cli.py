@@ -20,6 +20,19 @@ def test_report_only_from_an_existing_store(tmp_path):
     assert "<h3 id=\"ratings-of-policies\">Ratings of policies</h3>" in (tmp_path / "out" / "report.html").read_text()
 
 
+def test_a_sequential_report_says_first_what_a_delta_needs_and_stops_decided_cells(tmp_path):
+    result = CliRunner().invoke(app, ["balance-report", "--env", "tempo_duel_v0", "-p", "random", "-p",
+                                      "tempo_heuristic", "--games", "40", "--sequential", "--delta", "0.25", "-j", "0",
+                                      "--db", str(tmp_path / "m.sqlite"), "--out", str(tmp_path / "out"),
+                                      "--bootstrap", "20"])
+    assert result.exit_code == 0, result.output
+    assert "a cell expects about" in result.output.split("tournament")[0]  # said before any game
+    assert "left unplayed (their cells decided)" in result.output
+    assert "sequential tests (GSPRT on seat-swapped pairs, δ = ±25 pts" in result.output
+    assert "| random – tempo_heuristic | imbalanced (favours tempo_heuristic) |" in (
+        tmp_path / "out" / "report.md").read_text()
+
+
 def test_a_study_file_is_validated_with_file_and_field_in_the_error(tmp_path):
     good = tmp_path / "good.toml"
     good.write_text('env = "breath_duel_v0"\npolicies = ["random", "b=breath_heuristic"]\ngames_per_pair = 4\n'
@@ -61,7 +74,7 @@ def test_the_default_report_runs_the_shipped_studies_on_the_three_duels():
 
     studies = [load_study(path) for path in default_studies()]
     assert [s.env for s in studies] == ["breath_duel_v0", "breath_duel_v0", "tempo_duel_v0", "tempo_duel_v0",
-                                        "encounter_duel_v0", "encounter_duel_v0"]
+                                        "encounter_duel_v0", "encounter_duel_v0", "breath_duel_v0"]
     assert any(s.combo_table for s in studies) and sum(bool(s.restricted_play) for s in studies) == 3
     loadouts = [lo for s in studies for lo in s.all_loadouts() if lo.seat_labels]
     assert {"ninjato", "unarmed", "katana", "ono"} <= {label for lo in loadouts for label in lo.seat_labels}

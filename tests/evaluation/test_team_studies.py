@@ -1,0 +1,30 @@
+"""The shipped team studies of the skirmishes (tempo and encounter) load, and each loadout fields two valid sides."""
+
+from pathlib import Path
+
+import pytest
+
+from issoku.envs.registry import make_env
+from issoku.evaluation.commands import default_studies
+from issoku.evaluation.config import load_study
+
+TEAMS = sorted((Path(__file__).resolve().parents[2] / "evaluation" / "studies" / "teams").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", TEAMS, ids=[p.stem for p in TEAMS])
+def test_a_team_study_pairs_every_composition_both_ways(path):
+    study = load_study(path)
+    size = int(path.stem[-1])
+    loadouts = study.all_loadouts()
+    labels = len(study.loadout_grid.labels)
+    assert path.stem.startswith(study.env) and len(loadouts) == labels * (labels - 1)
+    for loadout in loadouts:
+        sides = loadout.kwargs["sides"]
+        assert [len(side) for side in sides] == [size, size]
+        make_env(study.env, sides=sides)    # every fighter exists in the data
+    assert path not in default_studies()
+
+
+def test_both_sizes_ship_for_both_skirmishes():
+    assert [p.stem for p in TEAMS] == ["encounter_skirmish_v0_2v2", "encounter_skirmish_v0_3v3",
+                                       "tempo_skirmish_v0_2v2", "tempo_skirmish_v0_3v3"]
