@@ -39,6 +39,7 @@ POLICY_FACTORIES: dict[str, str] = {
     "encounter_fire": "issoku.agents.encounter_scripted:FireStance",
     "encounter_void": "issoku.agents.encounter_scripted:VoidStance",
     "encounter_water": "issoku.agents.encounter_scripted:WaterStance",
+    "encounter_focus_fire": "issoku.agents.encounter_team:FocusFire",
 }
 
 

@@ -19,6 +19,7 @@ RULESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "tempo_duel": ("tempo_duel_v0", {}),
     "tempo_skirmish (2v2)": ("tempo_skirmish_v0", {}),
     "encounter_duel": ("encounter_duel_v0", {}),
+    "encounter_skirmish (2v2)": ("encounter_skirmish_v0", {}),
 }
 """Benchmark label -> the env id and keyword arguments whose ruleset is played (the env is made once,
 for its ruleset; the playouts never touch it)."""

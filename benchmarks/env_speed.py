@@ -24,6 +24,7 @@ ISSOKU_ENVS: dict[str, tuple[str, dict[str, Any]]] = {
     "tempo_duel_v0": ("tempo_duel_v0", {}),
     "tempo_skirmish_v0": ("tempo_skirmish_v0", {}),
     "encounter_duel_v0": ("encounter_duel_v0", {}),
+    "encounter_skirmish_v0": ("encounter_skirmish_v0", {}),
 }
 """Benchmark label -> (registered env id, keyword arguments): every registered env, at its defaults,
 the core breath fight the Ma duel is built on, and the Ma duel of two casters (the spells module)."""

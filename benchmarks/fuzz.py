@@ -61,6 +61,12 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
     "encounter_duel_v0": ("encounter_duel_v0", {}),
     "encounter_duel_v0-kusari_vs_monk_focused": ("encounter_duel_v0", {"fighters": ["kusari_fighter", "tonfa_monk"],
                                                                       "start_distance": 1, "focused_attack": True}),
+    "encounter_skirmish_v0": ("encounter_skirmish_v0", {}),
+    "encounter_skirmish_v0-1v3_mooks": ("encounter_skirmish_v0", {"sides": [["kenshi"], ["bandit", "bandit", "bandit"]],
+                                                                  "start_distance": 2}),
+    "encounter_skirmish_v0-4v4": ("encounter_skirmish_v0", {"sides": [["kenshi", "yari_guard", "archer", "tonfa_monk"],
+                                                                       ["ono_brute", "bandit", "bandit", "kusari_fighter"]],
+                                                             "start_distance": 1}),
 }
 """Every env id and the configurations fuzzed (and transcribed by :mod:`benchmarks.playthroughs`)."""
 

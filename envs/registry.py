@@ -27,6 +27,7 @@ ENV_FACTORIES: dict[str, str] = {
     "tempo_duel_v0": "issoku.envs.tempo_duel_v0:env",
     "tempo_skirmish_v0": "issoku.envs.tempo_skirmish_v0:env",
     "encounter_duel_v0": "issoku.envs.encounter_duel_v0:env",
+    "encounter_skirmish_v0": "issoku.envs.encounter_skirmish_v0:env",
 }
 
 

@@ -115,3 +115,17 @@ VOID_BOOST, VOID_ACCELERATE = action("void:boost"), action("void:accelerate")
 VOID_DEFLECT, VOID_ENDURE = action("void:deflect"), action("void:endure")
 MOVES = {action(f"{kind}:{d}"): (kind, d) for kind in ("free_move", "simple_move", "crawl") for d in DIRECTIONS}
 """Each move action's kind and direction."""
+
+
+def content_items(name: str) -> tuple[str, ...]:
+    """The content items action ``name`` exercises (the kernel's content hook): a weapon attack exercises each
+    maneuver it declares with raises (``maneuver:feint``, ``maneuver:knockdown``, ``maneuver:extra_damage``;
+    EN-G03), a plain one the ``attack`` itself; any other action is its own item. The slot a skirmish action
+    names (``enemy2``, ``ally1``) is no content."""
+    parts = [part for part in name.split(":") if not part.startswith(("enemy", "ally"))]
+    if parts[0] != "attack":
+        return (":".join(parts),)
+    if len(parts) == 1:
+        return ("attack",)
+    return tuple(dict.fromkeys("maneuver:" + ("extra_damage" if part.startswith("ed") else part)
+                               for part in parts[1:]))

@@ -21,7 +21,7 @@ class Combatant:
     __slots__ = ("sheet", "ranks", "rings", "_rank_at", "unarmed", "wounds", "initiative", "tie_seq", "stance",
                  "began_in_void", "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions",
                  "free_used", "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
-                 "extra_attack_done", "stun_tn", "disarm_free_raise", "_atn_memo")
+                 "extra_attack_done", "stun_tn", "disarm_free_raise", "tactics_armed", "_atn_memo")
 
     def __init__(self, sheet: Archetype, unarmed: Weapon, atn_memo: dict | None = None) -> None:
         """``atn_memo``: a dict for :meth:`atn` to keep its results in, shared by every fight of this sheet
@@ -53,6 +53,7 @@ class Combatant:
         self.extra_attack_done = False                      # EN-076: once per turn
         self.stun_tn: int | None = None                     # EN-113: the TN to shake Stun off; None: not stunned
         self.disarm_free_raise = 0                          # EN-091: own turn ends it still lasts (0: none)
+        self.tactics_armed = False                          # EN-G09: a Free Raise from the pool for the next attack
 
     def clone(self) -> "Combatant":
         """An independent copy."""

@@ -41,11 +41,9 @@ def stance(state: "EncounterState", seat: int) -> list[int]:
 def act(state: "EncounterState", seat: int) -> list[int]:
     """EN-010..015: what the turn's character may do next (grappled: only the grapple actions, EN-085)."""
     f = state.fighters[seat]
-    legal = [PASS]
     sa = f.simple_actions
-    if f.void_points > 0 and "boost" not in f.void_spent and not f.boost_armed:
-        legal.append(VOID_BOOST)                                                       # EN-107
     if state.grapple:                                                               # EN-085, EN-A08
+        legal = [PASS] + boost(state, seat)
         if sa >= 1:
             legal.append(G_BREAK)
         if "nevermind" not in f.free_used:
@@ -56,15 +54,31 @@ def act(state: "EncounterState", seat: int) -> list[int]:
             if sa >= 1:
                 legal.append(G_THROW)
         return sorted(legal)
+    legal = own_actions(state, seat)
     if sa >= 2 and f.stance not in (AIR, EARTH):                                   # EN-061, EN-062
         legal += attacks(state, seat)
-    if sa >= 2 and f.stance == EARTH:
-        legal.append(EARTH_DEFEND)                                                # EN-062
     if sa >= 2 and f.free_hand and state.distance == 1:
         legal.append(GRAPPLE)                                                     # EN-083
     if sa >= 2 and f.weapon_state == READY and f.sheet.weapon.grapple and state.distance == 1:
         legal.append(WEAPON_GRAPPLE)                                              # EN-088
     legal += moves(state, seat)
+    return sorted(legal)
+
+
+def boost(state: "EncounterState", seat: int) -> list[int]:
+    """EN-107: arm a Boost, once a round, while Void Points last."""
+    f = state.fighters[seat]
+    return [VOID_BOOST] if f.void_points > 0 and "boost" not in f.void_spent and not f.boost_armed else []
+
+
+def own_actions(state: "EncounterState", seat: int) -> list[int]:
+    """The turn's actions about nobody else (ungrappled): ``pass``, Boost, Earth's test, standing up and the
+    weapon handling."""
+    f = state.fighters[seat]
+    sa = f.simple_actions
+    legal = [PASS] + boost(state, seat)
+    if sa >= 2 and f.stance == EARTH:
+        legal.append(EARTH_DEFEND)                                                # EN-062
     if f.prone and sa >= 1:
         legal.append(STAND)                                                       # EN-121
     if f.weapon_state != GROUND and f.sheet.weapon.name != "unarmed" and "let_go" not in f.free_used:
@@ -80,15 +94,17 @@ def attacks(state: "EncounterState", seat: int, free: bool = False) -> list[int]
     """EN-066 / EN-G19: a target within the weapon's range; Prone forbids [Large] weapons (EN-121)."""
     f = state.fighters[seat]
     weapon = f.weapon
-    if state.distance > weapon.range or (f.prone and weapon.size == "large"):
+    target = state.opponent(seat)
+    distance = state.distance_between(seat, target)
+    if distance > weapon.range or (f.prone and weapon.size == "large"):
         return []
     return [CODEC.encode(a) for a in ATTACKS
-            if not (a.special in ("disarm",) and state.fighters[1 - seat].weapon_state != READY)
+            if not (a.special in ("disarm",) and state.fighters[target].weapon_state != READY)
             and not (free and a.special == "extra_attack")
-            and not (a.special == "pull" and state.distance == 1)
+            and not (a.special == "pull" and distance == 1)
             and not (f.extra_attack_done and a.special == "extra_attack")
             and not (a.special == "focus_head" and not state.ruleset.focused_attack)
-            and a.special != "tactical_strike"]                                   # EN-082: no party
+            and (a.special != "tactical_strike" or state.ruleset.parties)]         # EN-082: a party's pool
 
 
 def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:
@@ -103,22 +119,28 @@ def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:
 def moves(state: "EncounterState", seat: int) -> list[int]:
     """EN-101..104: Earth and Void stances cannot move (EN-062, EN-064, EN-A04); Prone only crawls;
     Fire cannot step away from an adjacent enemy (EN-063, EN-G10)."""
-    f = state.fighters[seat]
-    if f.stance in (EARTH, VOID):
-        return []
+    kinds = move_kinds(state, seat)
     legal = []
     for flat, (kind, direction) in MOVES.items():
-        if (kind == "crawl") != f.prone:
-            continue
-        cost = {"free_move": 0, "simple_move": 1, "crawl": 2}[kind]
-        if f.simple_actions < cost or (kind == "free_move" and "free_move" in f.free_used):
-            continue
-        if move_allowance(state, seat, kind) == 0:
+        if kind not in kinds:
             continue
         if direction == "toward" and state.distance == 1:
             continue
         if direction == "away" and (state.distance == state.ruleset.max_distance
-                                    or (f.stance == FIRE and state.distance == 1)):
+                                    or (state.fighters[seat].stance == FIRE and state.distance == 1)):
             continue
         legal.append(flat)
     return legal
+
+
+def move_kinds(state: "EncounterState", seat: int) -> tuple[str, ...]:
+    """The moves ``seat`` can make now, wherever to: none in Earth or Void stance (EN-062, EN-064, EN-A04);
+    Prone only crawls (EN-121); each paid with its actions (Free Move once a turn, EN-013) and within the
+    round's cap (EN-104)."""
+    f = state.fighters[seat]
+    if f.stance in (EARTH, VOID):
+        return ()
+    return tuple(kind for kind, cost in (("free_move", 0), ("simple_move", 1), ("crawl", 2))
+                 if (kind == "crawl") == f.prone and f.simple_actions >= cost
+                 and not (kind == "free_move" and "free_move" in f.free_used)
+                 and move_allowance(state, seat, kind) > 0)

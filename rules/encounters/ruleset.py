@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from issoku.rules.encounters.actions import ACTION_NAMES
+from issoku.rules.encounters.actions import ACTION_NAMES, content_items
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
 from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.observation import SPEC, profile, templates
@@ -47,6 +47,8 @@ class EncounterDuel:
     version = 0
     seat_names = ("player_0", "player_1")
     seat_teams = (0, 1)
+    parties = False
+    """EN-082: no party, so no Tactics Pool and no Tactical Strike."""
     action_names = ACTION_NAMES
     decision_kinds = DECISION_KINDS
     observation_spec = SPEC
@@ -58,11 +60,7 @@ class EncounterDuel:
         move...) is its own item."""
         if name not in self.action_names:
             raise KeyError(f"no action {name!r} in the encounter duel's table")
-        parts = name.split(":")
-        if parts[0] != "attack" or len(parts) == 1:
-            return (name,)
-        return tuple(dict.fromkeys("maneuver:" + ("extra_damage" if part.startswith("ed") else part)
-                                   for part in parts[1:]))
+        return content_items(name)
 
     def __init__(self, config: EncounterConfig = EncounterConfig(), *, catalog: Catalog | None = None,
                  data_dir: Path | str = DATA_DIR) -> None:

@@ -15,6 +15,7 @@ A decision whose only legal action is ``pass`` is taken by the rules.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,7 +23,7 @@ import numpy as np
 from issoku.rules.encounters import legality
 from issoku.rules.encounters import wounds as w
 from issoku.rules.encounters.actions import (
-    ACTION_NAMES, CODEC, EARTH_DEFEND, G_BREAK, G_HIT, G_MAINTAIN, G_NEVERMIND, G_THROW,
+    CODEC, EARTH_DEFEND, G_BREAK, G_HIT, G_MAINTAIN, G_NEVERMIND, G_THROW,
     GRAPPLE, LET_GO, MOVES, PASS, READY_WEAPON, RECOVER, STAND, STANCE_ACTIONS, VOID_ACCELERATE, VOID_BOOST,
     VOID_ENDURE,
     WEAPON_GRAPPLE, Attack,
@@ -53,12 +54,18 @@ _DISARM_DAMAGE = Pool(1, 1)            # EN-075
 ACCELERATE_BONUS = 10                  # EN-106
 
 
+@lru_cache(maxsize=None)
+def sides_of(teams: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side, side 0 first, for seat teams ``teams`` (read on every decision: computed once)."""
+    return tuple(tuple(s for s, t in enumerate(teams) if t == team) for team in range(max(teams) + 1))
+
+
 class EncounterState:
     """An encounter between seats 0 and 1 (see the module docstring)."""
 
     __slots__ = ("ruleset", "events", "_dice", "fighters", "distance", "round", "order", "turn_index", "phase",
                  "_queue", "grapple", "controller", "weapon_grapple", "pending", "effects", "_legal",
-                 "outcome")
+                 "outcome", "credits", "tactics")
 
     def __init__(self, ruleset: "EncounterDuel", dice: Dice, events: EventLog) -> None:
         self.ruleset = ruleset
@@ -79,7 +86,9 @@ class EncounterState:
         self.effects: tuple[Timed, ...] = ()   # EN-017
         self._legal: list[int] = []
         self.outcome: dict[int, str] = {}
-        self.events.emit("EN-001", "encounter_start", None, effects=0, distance=self.distance)
+        self.credits: list[tuple[int, int, str]] = []   # EN-054/055: (who, whom, "downed" or "killed")
+        self.tactics = [0] * (max(ruleset.seat_teams) + 1)   # EN-082 / EN-G09: each side's Tactics Pool
+        self.events.emit("EN-001", "encounter_start", None, effects=0, **self._layout())
         self._roll_initiative()
         self._queue = list(reversed(self.order))                                    # EN-005
         self._ask_stance()
@@ -109,7 +118,11 @@ class EncounterState:
     def apply(self, flat_action: int) -> None:
         """Play one decision of the current seat; raises IllegalActionError otherwise."""
         if flat_action not in self._legal:
-            raise IllegalActionError(flat_action, self._legal, ACTION_NAMES, self.decision_kind())
+            raise IllegalActionError(flat_action, self._legal, self.ruleset.action_names, self.decision_kind())
+        self._dispatch(flat_action)
+
+    def _dispatch(self, flat_action: int) -> None:
+        """Play a legal decision (one of the duel's table)."""
         phase = self.phase
         if phase == STANCE:
             self._choose_stance(self._queue.pop(0), CODEC.decode(flat_action)[1])
@@ -135,10 +148,11 @@ class EncounterState:
 
     def is_terminal(self) -> bool:
         """EN-G18: a side has no character able to act."""
-        for f in self.fighters:
-            if not f.can_act():
-                return True
-        return False
+        return any(not any(self.fighters[seat].can_act() for seat in members) for members in self._sides())
+
+    def _sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side, side 0 first (``ruleset.seat_teams``)."""
+        return sides_of(self.ruleset.seat_teams)
 
     def is_truncated(self) -> bool:
         """The round limit ended the encounter undecided (EN-G18)."""
@@ -149,11 +163,14 @@ class EncounterState:
         return not self.fighters[seat].can_act()
 
     def returns(self) -> tuple[float, ...]:
-        """+1 / −1 once one character cannot act; 0 for both down, a truncation or a fight in progress."""
-        down = [not f.can_act() for f in self.fighters]
+        """+1 to every member of the side still standing, −1 to every member of the side that has no character
+        able to act (fallen or not); 0 for all when both sides are down, on a truncation or in a fight in
+        progress."""
+        teams = self.ruleset.seat_teams
+        down = [not any(self.fighters[seat].can_act() for seat in members) for members in self._sides()]
         if down[0] == down[1]:
-            return (0.0, 0.0)
-        return (-1.0, 1.0) if down[0] else (1.0, -1.0)
+            return (0.0,) * len(teams)
+        return tuple(-1.0 if down[team] else 1.0 for team in teams)
 
     def observation(self, seat: int) -> np.ndarray:
         """What ``seat`` may know, ego-centric (see :mod:`issoku.rules.encounters.observation`)."""
@@ -161,7 +178,7 @@ class EncounterState:
 
     def clone(self) -> "EncounterState":
         """An independent copy, dice and event log included."""
-        copy = EncounterState.__new__(EncounterState)
+        copy = type(self).__new__(type(self))
         copy.ruleset, copy.events, copy._dice = self.ruleset, self.events.clone(), self._dice.clone()
         copy.fighters = [f.clone() for f in self.fighters]
         for name in ("distance", "round", "order", "turn_index", "phase", "grapple", "controller", "weapon_grapple"):
@@ -170,6 +187,7 @@ class EncounterState:
         copy.pending = dict(self.pending) if self.pending is not None else None
         copy.effects = self.effects
         copy.outcome = dict(self.outcome)
+        copy.credits, copy.tactics = list(self.credits), list(self.tactics)
         return copy
 
     def render_text(self) -> str:
@@ -196,6 +214,32 @@ class EncounterState:
     def atn(self, seat: int, melee: bool = True, ignore_armour: bool = False) -> int:
         """The seat's Armor Target Number now (EN-067)."""
         return self.fighters[seat].atn(self.grapple, melee, ignore_armour)
+
+    def _layout(self) -> dict:
+        """Where the characters stand at the start, for the log: the duel's distance in squares."""
+        return {"distance": self.distance}
+
+    def opponent(self, seat: int) -> int:
+        """The character ``seat``'s attack, grapple or move is about: in a duel, the other one."""
+        return 1 - seat
+
+    def distance_between(self, seat: int, other: int) -> int:
+        """Squares between two characters (EN-G10); a duel tracks only the one distance."""
+        return self.distance
+
+    # ----------------------------------------------------------------- legality hooks
+
+    def _act_legal(self, seat: int) -> list[int]:
+        """The flat actions ``seat`` may take now in its turn."""
+        return legality.act(self, seat)
+
+    def _extra_attack_legal(self, seat: int) -> list[int]:
+        """The Free attacks a successful Extra Attack allows (EN-076)."""
+        return legality.attacks(self, seat, free=True)
+
+    def _round_start_legal(self, seat: int) -> list[int]:
+        """The Void Point uses ``seat`` may make at the beginning of the round (EN-007)."""
+        return legality.round_start(self, seat)
 
     # ----------------------------------------------------------------- rolls
 
@@ -235,19 +279,25 @@ class EncounterState:
     # ----------------------------------------------------------------- set-up and rounds
 
     def _roll_initiative(self) -> None:
-        """EN-002: Insight Rank/Reflexes; EN-003: a tie is broken by a seeded coin, kept for the encounter."""
+        """EN-002: Insight Rank/Reflexes; EN-003: characters tied on a value are put in a random order (one
+        seeded die per place: a d2 for a pair, then a d(k-1)... for k tied), kept for the encounter."""
         for seat, f in enumerate(self.fighters):
             f.initiative = self._roll(seat, skill_pool(f.sheet.insight_rank, f.trait("reflexes")), "EN-002",
                                       "initiative")
-        first = 0
-        a, b = self.fighters[0].initiative, self.fighters[1].initiative
-        if a == b:
-            first = self._dice.die(2) - 1
-            self.events.emit("EN-003", "initiative_tie", first, value=a)
-        elif b > a:
-            first = 1
-        self.fighters[first].tie_seq, self.fighters[1 - first].tie_seq = 0, 1
-        self.order = (first, 1 - first)
+        order: list[int] = []
+        for value in sorted({f.initiative for f in self.fighters}, reverse=True):
+            tied = [seat for seat, f in enumerate(self.fighters) if f.initiative == value]
+            if len(tied) > 1:
+                drawn = []
+                while len(tied) > 1:
+                    drawn.append(tied.pop(self._dice.die(len(tied)) - 1))
+                tied = drawn + tied
+                self.events.emit("EN-003", "initiative_tie", tied[0], value=value,
+                                 **({"order": tuple(tied)} if len(tied) > 2 else {}))
+            order += tied
+        for place, seat in enumerate(order):
+            self.fighters[seat].tie_seq = place
+        self.order = tuple(order)
         self.events.emit("EN-002", "initiative_order", None, order=self.order,
                          values=tuple(f.initiative for f in self.fighters))
 
@@ -258,10 +308,11 @@ class EncounterState:
 
     def _sort_order(self) -> None:
         """EN-008: higher initiative first; equal values keep their tie order (EN-003, EN-004)."""
-        order = tuple(sorted((0, 1), key=lambda s: (-self._initiative_value(s), self.fighters[s].tie_seq)))
+        seats = range(len(self.fighters))
+        order = tuple(sorted(seats, key=lambda s: (-self._initiative_value(s), self.fighters[s].tie_seq)))
         if order != self.order:
             self.events.emit("EN-008", "initiative_order", None, order=order,
-                             values=tuple(self._initiative_value(s) for s in (0, 1)))
+                             values=tuple(self._initiative_value(s) for s in seats))
         self.order = order
 
     def _set_initiative(self, seat: int, value: int, rule: str) -> None:
@@ -299,12 +350,12 @@ class EncounterState:
             f.moved = 0
         self.events.emit("EN-007", "round_start", None, round=self.round)
         self._sort_order()
-        self._queue = [s for s in self.order if legality.round_start(self, s) != [PASS]]
+        self._queue = [s for s in self.order if self.fighters[s].can_act() and self._round_start_legal(s) != [PASS]]
         self._next_round_start()
 
     def _next_round_start(self) -> None:
         while self._queue:
-            legal = legality.round_start(self, self._queue[0])
+            legal = self._round_start_legal(self._queue[0])
             if legal != [PASS]:
                 self.phase, self._legal = ROUND_START, legal
                 return
@@ -337,7 +388,7 @@ class EncounterState:
         """EN-009, EN-016..018: timers tick (an effect expires entering the phase with 0 rounds left)."""
         self.events.emit("EN-016", "readying_phase", None, round=self.round)
         for seat in self.order[::-1]:                                                 # EN-016: reverse order
-            if self.fighters[seat].stun_tn is not None:
+            if self.fighters[seat].stun_tn is not None and self.fighters[seat].can_act():
                 self._shake_off_stun(seat)
         self.effects, expired = tick(self.effects)
         for effect in self.effects:
@@ -376,7 +427,13 @@ class EncounterState:
     # ----------------------------------------------------------------- turns
 
     def _begin_turn(self) -> None:
+        while not self.fighters[self.actor()].can_act():                             # EN-052/053: no turn
+            self.turn_index += 1
+            if self.turn_index == len(self.order):
+                self._readying_phase()
+                return
         seat = self.actor()
+        self._on_turn_start(seat)
         f = self.fighters[seat]
         f.simple_actions = SIMPLE_ACTIONS_PER_TURN                                    # EN-010
         f.free_used.clear()
@@ -392,6 +449,9 @@ class EncounterState:
             return
         self._after_stance(seat)
 
+    def _on_turn_start(self, seat: int) -> None:
+        """Effects that last until the start of the character's next turn end here (none in a duel)."""
+
     def _after_stance(self, seat: int) -> None:
         f = self.fighters[seat]
         if f.stance == VOID:                                                          # EN-064
@@ -404,7 +464,7 @@ class EncounterState:
         if self.is_terminal():
             self._defeat()
             return
-        legal = legality.act(self, self.actor())
+        legal = self._act_legal(self.actor())
         if legal == [PASS]:
             self._end_turn()
         else:
@@ -497,23 +557,29 @@ class EncounterState:
             self._spend(seat, 1 if kind == "simple_move" else 2, kind)
             rule = "EN-103" if kind == "simple_move" else "EN-121"
         squares = legality.move_allowance(self, seat, kind)
+        moved, where = self._relocate(seat, squares, direction)
+        f.moved += moved
+        self.events.emit(rule, "move", seat, move=kind, direction=direction, allowance=squares * 5,
+                         **where, moved_this_round=f.moved * 5, cap=f.move_cap() * 5)
+
+    def _relocate(self, seat: int, squares: int, direction: str) -> tuple[int, dict]:
+        """Move ``seat`` up to ``squares`` toward or away from :meth:`opponent`; returns the squares covered and
+        the move event's record of where. The duel's distance stops at adjacency or the arena's edge."""
         before = self.distance
         if direction == "toward":
             self.distance = max(1, before - squares)
         else:
             self.distance = min(self.ruleset.max_distance, before + squares)
-        f.moved += abs(self.distance - before)
-        self.events.emit(rule, "move", seat, move=kind, direction=direction, allowance=squares * 5,
-                         before=before * 5, after=self.distance * 5, moved_this_round=f.moved * 5,
-                         cap=f.move_cap() * 5)
+        return abs(self.distance - before), {"before": before * 5, "after": self.distance * 5}
 
     # ----------------------------------------------------------------- attacks
 
     def _attack(self, seat: int, attack: Attack, free: bool) -> None:
         """EN-066: test Weapon/Agility (Weapon/Reflexes when aimed) against ATN + 5 per raise (EN-G03)."""
-        f, target = self.fighters[seat], 1 - seat
+        f, target = self.fighters[seat], self.opponent(seat)
         t = self.fighters[target]
         weapon = f.weapon
+        distance = self.distance_between(seat, target)
         if free:
             self.events.emit("EN-076", "action", seat, what="extra_attack", speed="free", left=f.simple_actions)
         else:
@@ -523,7 +589,7 @@ class EncounterState:
         parts = []
         if f.stance == FIRE and melee:
             pool, parts = pool + _FIRE_ATTACK_BONUS, parts + ["fire+2k1"]             # EN-063
-        if weapon.reach and self.distance > 1 and t.weapon.range < self.distance:
+        if weapon.reach and distance > 1 and t.weapon.range < distance:
             pool, parts = pool + _STRONG_POSITION, parts + ["strong_position+1k0"]   # EN-119
         if f.prone and weapon.size != "large":
             pool, parts = pool + _PRONE_ATTACK, parts + ["prone-2k0"]                # EN-121
@@ -532,6 +598,9 @@ class EncounterState:
         if attack.special == "disarm" and f.disarm_free_raise:                       # EN-091, EN-G03
             f.disarm_free_raise, raises = 0, raises - 1
             self.events.emit("EN-091", "free_raise", seat, maneuver="disarm")
+        if f.tactics_armed and raises > 0:                                             # EN-G09: from the pool
+            f.tactics_armed, raises = False, raises - 1
+            self.events.emit("EN-G09", "free_raise", seat, source="tactics_pool")
         tn = raised_tn(base_atn, raises)
         total = self._roll(seat, pool, "EN-066", "attack_roll", attack=attack.name, weapon=weapon.name,
                            modifiers=tuple(parts), atn=base_atn, raises=attack.raises, tn=tn)
@@ -541,6 +610,10 @@ class EncounterState:
             return
         self.events.emit("EN-066", "hit", seat, total=total, tn=tn, margin=total - base_atn)
         after = []
+        if attack.special == "tactical_strike":                                        # EN-082, EN-G09
+            team = self.ruleset.seat_teams[seat]
+            self.tactics[team] += 1
+            self.events.emit("EN-082", "tactics_pool", seat, side=team, pool=self.tactics[team])
         if attack.special == "disarm":                                                 # EN-075
             self._deal(seat, target, _DISARM_DAMAGE, "EN-075", ("disarm",), extra=False)
             return
@@ -598,6 +671,7 @@ class EncounterState:
         result = w.outcome(before, t.wounds, t.ranks)
         if result is not None:
             self.outcome[target] = result
+            self.credits.append((attacker, target, result))
             self.events.emit("EN-055" if result == "killed" else "EN-054", result, attacker, target=target,
                              rank=t.rank().name)
         if t.can_act():
@@ -616,17 +690,22 @@ class EncounterState:
         elif effect == "knockdown":                                                    # EN-080
             t.prone = True
             self.events.emit("EN-080", "prone", target)
-        elif effect in ("push", "push_10"):                                            # EN-081
-            before = self.distance
-            self.distance = min(self.ruleset.max_distance, before + PUSH_SQUARES[effect])
-            self.events.emit("EN-081", "pushed", target, before=before * 5, after=self.distance * 5)
+        elif effect in ("push", "push_10", "pull"):                                    # EN-081
+            self._shove(seat, target, effect)
         elif effect == "focus_head":                                                   # EN-079, EN-G08
             t.stun_tn = STUN_TN
             self.events.emit("EN-G08", "stunned", target, tn=STUN_TN)
-        elif effect == "pull":
-            before = self.distance
+
+    def _shove(self, seat: int, target: int, effect: str) -> None:
+        """EN-081: a Push moves the target away by its squares (to the arena's edge), a Pull one square
+        toward the attacker (to adjacency); the duel's distance records it."""
+        before = self.distance
+        if effect == "pull":
             self.distance = max(1, before - 1)
-            self.events.emit("EN-081", "pulled", target, before=before * 5, after=self.distance * 5)
+        else:
+            self.distance = min(self.ruleset.max_distance, before + PUSH_SQUARES[effect])
+        self.events.emit("EN-081", "pulled" if effect == "pull" else "pushed", target, before=before * 5,
+                         after=self.distance * 5)
 
     def _after_attack(self, seat: int, extra: bool) -> None:
         """EN-076: a successful Extra Attack grants one Free attack at once (once per turn)."""
@@ -637,7 +716,7 @@ class EncounterState:
         if extra and not f.extra_attack_done:
             f.extra_attack_done = True
             self.events.emit("EN-076", "extra_attack", seat)
-            legal = legality.attacks(self, seat, free=True)
+            legal = self._extra_attack_legal(seat)
             if legal:
                 self.phase, self._legal = EXTRA, sorted([PASS] + legal)
                 return

@@ -8,10 +8,10 @@ from issoku.agents.registry import make_policy, policy_names
 from issoku.envs.registry import resolve_env
 
 ENVS = {"breath_duel_v0": {}, "breath_fight": {"ma": False}, "tempo_duel_v0": {}, "tempo_skirmish_v0": {},
-        "encounter_duel_v0": {}}
+        "encounter_duel_v0": {}, "encounter_skirmish_v0": {}}
 HOME = {"ma_": {"breath_duel_v0"}, "breath_": {"breath_duel_v0", "breath_fight"},
         "tempo_focus_fire": {"tempo_skirmish_v0"}, "tempo_": {"tempo_duel_v0"},
-        "encounter_": {"encounter_duel_v0"}}
+        "encounter_focus_fire": {"encounter_skirmish_v0"}, "encounter_": {"encounter_duel_v0"}}
 
 
 def ruleset_of(label: str):

@@ -1,10 +1,10 @@
-"""The shipped team studies of the tempo skirmish load, and each loadout fields two valid sides."""
+"""The shipped team studies of the skirmishes (tempo and encounter) load, and each loadout fields two valid sides."""
 
 from pathlib import Path
 
 import pytest
 
-from issoku.envs import tempo_skirmish_v0
+from issoku.envs.registry import make_env
 from issoku.evaluation.commands import default_studies
 from issoku.evaluation.config import load_study
 
@@ -16,13 +16,15 @@ def test_a_team_study_pairs_every_composition_both_ways(path):
     study = load_study(path)
     size = int(path.stem[-1])
     loadouts = study.all_loadouts()
-    assert study.env == "tempo_skirmish_v0" and len(loadouts) == 12
+    labels = len(study.loadout_grid.labels)
+    assert path.stem.startswith(study.env) and len(loadouts) == labels * (labels - 1)
     for loadout in loadouts:
         sides = loadout.kwargs["sides"]
         assert [len(side) for side in sides] == [size, size]
-        tempo_skirmish_v0.env(sides)        # every fighter exists in the data
+        make_env(study.env, sides=sides)    # every fighter exists in the data
     assert path not in default_studies()
 
 
-def test_both_sizes_ship():
-    assert [p.stem for p in TEAMS] == ["tempo_skirmish_v0_2v2", "tempo_skirmish_v0_3v3"]
+def test_both_sizes_ship_for_both_skirmishes():
+    assert [p.stem for p in TEAMS] == ["encounter_skirmish_v0_2v2", "encounter_skirmish_v0_3v3",
+                                       "tempo_skirmish_v0_2v2", "tempo_skirmish_v0_3v3"]

@@ -1,6 +1,6 @@
 """Training on issoku envs: breath_duel_v0 through the envs registry, its single-agent wrapper and scripted agents;
-tempo_duel_v0, encounter_duel_v0, breath_skirmish_v0 and tempo_skirmish_v0 (teams of fighters) train with the same
-code, unchanged."""
+tempo_duel_v0, encounter_duel_v0, breath_skirmish_v0, tempo_skirmish_v0 and encounter_skirmish_v0 (teams of fighters)
+train with the same code, unchanged."""
 
 import numpy as np
 import pytest
@@ -62,7 +62,8 @@ def test_the_identity_of_a_breath_run_names_version_and_matchups():
 @pytest.mark.parametrize("env_id, scripted", [("tempo_duel_v0", "tempo_heuristic"),
                                               ("encounter_duel_v0", "encounter_heuristic"),
                                               ("breath_skirmish_v0", "random"),
-                                              ("tempo_skirmish_v0", "tempo_focus_fire")])
+                                              ("tempo_skirmish_v0", "tempo_focus_fire"),
+                                              ("encounter_skirmish_v0", "encounter_focus_fire")])
 def test_other_issoku_envs_train_checkpoint_and_evaluate_unchanged(tmp_path, env_id, scripted):
     config = TrainConfig(env_id=env_id, opponents=(scripted,), eval_opponents=(scripted,), n_envs=2, n_steps=32,
                          batch_size=32, n_epochs=1, net_arch=(16,), total_steps=128, checkpoint_every=64,

@@ -1,0 +1,107 @@
+"""The encounter skirmish's observation: fixed, padded, ego-centric slots, one float32 vector in [0, 1].
+
+Slot 0 is the observer, slots 1..3 its allies (ally ``k`` in slot ``k``, by seat), slots 4..7 its enemies
+(enemy ``k`` in slot ``4 + k``, the ``enemy<k>`` of its attacks); an empty slot is all zeros, so every team
+size up to 4v4 shares one shape. Each slot holds the duel's side fields (wounds, rank, stance, numbers,
+flags, profile: :mod:`.observation`) plus where the character stands relative to the observer and whether
+it guards or is guarded. Everything in 001 is open at the table, so every slot is fully visible.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from issoku.rules.encounters.kinds import DECISION_KINDS
+from issoku.rules.encounters.observation import FLAGS, _fill_side, _side
+from issoku.rules.encounters.skirmish_actions import CAPACITY
+from issoku.rules.kernel import ObservationSpec
+
+if TYPE_CHECKING:
+    from issoku.rules.encounters.skirmish_state import SkirmishState
+
+SLOTS = 2 * CAPACITY
+PLACE = ("present", "able", "dx", "dy", "distance", "guarded", "guarding", "acting", "in_my_grapple")
+"""Per slot: filled, able to act, offset from the observer (x, y: 0.5 is the observer's own line),
+distance, guarded now, guarding someone now, its turn now, in the observer's grapple. (The slot's flags say
+whether it is grappled at all, in control, or started a Weapon Grapple.)"""
+
+SPEC = ObservationSpec((
+    ("decision", len(DECISION_KINDS), 0.0, 1.0),
+    ("turn", 2, 0.0, 1.0),                     # [it is my turn, I go first this round]
+    ("round", 1, 0.0, 1.0),
+    ("pending_damage", 1, 0.0, 1.0),
+    ("tactics_pool", 2, 0.0, 1.0),             # own side's Free Raises / 5, the enemy side's
+    *(field for slot in range(SLOTS) for field in (*_side(f"slot{slot}"), (f"slot{slot}_place", len(PLACE), 0.0, 1.0))),
+))
+_OFFSET = {name: SPEC.slice(name).start for name in SPEC.names}
+_SLOT_SIDES = tuple(tuple(_OFFSET[f"slot{slot}_{field}"] for field in ("wounds", "rank", "stance", "numbers", "flags"))
+                    for slot in range(SLOTS))
+_PROFILE_AT = tuple(_OFFSET[f"slot{slot}_profile"] for slot in range(SLOTS))
+_PLACE_AT = tuple(_OFFSET[f"slot{slot}_place"] for slot in range(SLOTS))
+_SCALE_DAMAGE = 80.0
+_EMPTY = array("f", bytes(4 * SPEC.size))
+_FLAGS_AT = tuple(_OFFSET[f"slot{slot}_flags"] for slot in range(SLOTS))
+_GRAPPLED, _IN_CONTROL, _WEAPON_GRAPPLE = (FLAGS.index(name) for name in ("grappled", "in_control",
+                                                                            "weapon_grapple_started"))
+
+
+def slots(state: "SkirmishState", seat: int) -> tuple[int | None, ...]:
+    """The seat in each slot of ``seat``'s observation (None: empty)."""
+    allies, enemies = state.allies(seat), state.enemies(seat)
+    return ((seat,) + allies + (None,) * (CAPACITY - 1 - len(allies)) + enemies
+            + (None,) * (CAPACITY - len(enemies)))
+
+
+def encode(state: "SkirmishState", seat: int) -> np.ndarray:
+    """The observation of ``seat`` (see :data:`SPEC`)."""
+    rules = state.ruleset
+    values = _EMPTY[:]
+    current = state.current_seat()
+    if current == seat:
+        values[_OFFSET["decision"] + DECISION_KINDS.index(state.decision_kind())] = 1.0
+    acting = state.actor() if state.round and current is not None else None
+    if acting == seat:
+        values[_OFFSET["turn"]] = 1.0
+    if state.order[0] == seat:
+        values[_OFFSET["turn"] + 1] = 1.0
+    if state.round:
+        values[_OFFSET["round"]] = min(state.round, rules.round_limit) / rules.round_limit
+    if state.pending is not None:
+        x = state.pending["rolled"] - state.pending["reduction"]
+        if x > 0:
+            values[_OFFSET["pending_damage"]] = min(1.0, x / _SCALE_DAMAGE)
+    team = rules.seat_teams[seat]
+    values[_OFFSET["tactics_pool"]] = min(1.0, state.tactics[team] / 5)
+    values[_OFFSET["tactics_pool"] + 1] = min(1.0, state.tactics[1 - team] / 5)
+    here = state.positions[seat]
+    reach = rules.arena - 1
+    mine = state.hold_of(seat)
+    for slot, other in enumerate(slots(state, seat)):
+        if other is None:
+            continue
+        f = state.fighters[other]
+        _fill_side(values, _SLOT_SIDES[slot], state, other)
+        at = _PROFILE_AT[slot]
+        profile = rules.profiles[other][f.weapon_state != "ready"]
+        values[at:at + len(profile)] = profile
+        at = _PLACE_AT[slot]
+        there = state.positions[other]
+        values[at] = 1.0
+        values[at + 1] = float(f.can_act())
+        values[at + 2] = 0.5 + (there[0] - here[0]) / (2 * reach)
+        values[at + 3] = 0.5 + (there[1] - here[1]) / (2 * reach)
+        values[at + 4] = state.distance_between(seat, other) / reach
+        values[at + 5] = float(state.guardian_of(other) is not None)
+        values[at + 6] = float(other in state.guards)
+        values[at + 7] = float(acting == other)
+        hold = state.hold_of(other)
+        if hold is not None:
+            values[at + 8] = float(hold is mine)
+            flags = _FLAGS_AT[slot]
+            values[flags + _GRAPPLED] = 1.0
+            values[flags + _IN_CONTROL] = float(hold.controller == other)
+            values[flags + _WEAPON_GRAPPLE] = float(hold.weapon == other)
+    return np.frombuffer(values, np.float32)
