@@ -468,7 +468,22 @@ class BreathState:
             module.on_breath_start(self, fighter)
 
     def _limit_of(self, fighter: Fighter) -> int:
-        """BR-008/009/059..064: the one-breath limit with every named expansion."""
+        """BR-008/009/059..064: the one-breath limit with every named expansion.
+
+        Every breath start asks; with no module expanding the breath (``BreathModule.breath_expansions``)
+        the limit depends only on the seat's sheet, the Core Zone flag and a [Kata]'s descent, so it is
+        remembered per ruleset on those.
+        """
+        limits = self.ruleset.limits
+        if limits is None:
+            return self._expanded_limit(fighter)
+        key = (fighter.seat, fighter.in_core, fighter.descent)
+        limit = limits.get(key)
+        if limit is None:
+            limit = limits[key] = self._expanded_limit(fighter)
+        return limit
+
+    def _expanded_limit(self, fighter: Fighter) -> int:
         sheet = fighter.sheet
         expansions: list[Modifier] = [("speed", speed_expansion(sheet.skill("speed")))]
         if sheet.armor.breath_bonus:
