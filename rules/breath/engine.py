@@ -201,9 +201,9 @@ class BreathState:
         """The side that won, or None."""
         return self._winner_side
 
-    def observation(self, seat: int) -> np.ndarray:
-        """What ``seat`` sees (``observe.encode``)."""
-        return encode(self, seat)
+    observation = encode
+    """What ``seat`` sees: ``observe.encode(state, seat)`` itself as the method (every env step calls it, and a
+    method that only calls it costs a call more)."""
 
     def action_cost(self, action: int) -> str | None:
         """What ``action`` costs the fighter deciding now (the optional menu hook, for a person choosing): the
@@ -506,9 +506,10 @@ class BreathState:
         """Run the rules forward until someone must decide or the fight is over."""
         while not self._over and not self.stack:
             self._legal_cache = None
-            self._check_end()
-            if self._over:
-                return
+            if self._defeated:  # nobody defeated yet: nothing can have ended (``_check_end``'s own first test)
+                self._check_end()
+                if self._over:
+                    return
             if self.actor_seat is not None:
                 actor = self.fighters[self.actor_seat]
                 why = self._breath_over(actor)
