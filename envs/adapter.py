@@ -62,22 +62,26 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
 
 
-_MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+_MASKS: dict[int, dict[tuple[int, ...], np.ndarray]] = {}
+"""Masks by action count, then by legal tuple (a lookup by the legal tuple alone: no key tuple to build per step)."""
 _MASKS_LIMIT = 65_536
 
 
 def legal_mask(legal: Sequence[int], num_actions: int) -> np.ndarray:
     """The read-only int8 mask of ``legal``, shared: a fight repeats the same few legal sets, and
     building an array costs more than finding it. The memo holds immutable arrays only; it stops
-    growing at ``_MASKS_LIMIT`` entries (a few MB at most)."""
-    key = (num_actions, tuple(legal))
-    mask = _MASKS.get(key)
+    growing at ``_MASKS_LIMIT`` entries per action count (a few MB at most)."""
+    masks = _MASKS.get(num_actions)
+    if masks is None:
+        masks = _MASKS[num_actions] = {}
+    key = tuple(legal)
+    mask = masks.get(key)
     if mask is None:
         mask = np.zeros(num_actions, dtype=np.int8)
-        mask[legal] = 1
+        mask[list(key)] = 1
         mask.flags.writeable = False  # handed out in observations and infos; legality is checked against it
-        if len(_MASKS) < _MASKS_LIMIT:
-            _MASKS[key] = mask
+        if len(masks) < _MASKS_LIMIT:
+            masks[key] = mask
     return mask
 
 
