@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from issoku.agents.batched import Decision, choose, decide_one, masked_softmax
+from issoku.agents.batched import Decision, SeededSampling, choose, decide_one, masked_softmax
 
 IDENTITY_KEYS = ("env_id", "env_version", "rules_version", "rules_fingerprint")
 """Metadata fields that must match between a checkpoint and the env it plays in."""
@@ -83,7 +83,7 @@ def clip_range_of(metadata: Mapping[str, Any]) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.2
 
 
-class CheckpointPolicy:
+class CheckpointPolicy(SeededSampling):
     """A frozen MaskablePPO checkpoint as a policy ``(observation, action_mask) -> action``.
 
     ``deterministic`` plays the most probable legal action; otherwise the action is sampled from the
@@ -106,11 +106,7 @@ class CheckpointPolicy:
             self._actor = _sb3_actor(load_model(self.path, clip_range=clip_range_of(self.metadata)).policy)
         self._actor.requires_grad_(False)
         self.deterministic = deterministic
-        self._rng = np.random.default_rng(seed)
-
-    def seed(self, seed: int | None) -> None:
-        """Restart the sampling generator (envs call this on reset so one seed fixes an episode)."""
-        self._rng = np.random.default_rng(seed)
+        self.seed(seed)
 
     def action_probabilities_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """Masked action probabilities for a batch: ``(B, obs), (B, actions) -> (B, actions)``, float64.
@@ -134,7 +130,8 @@ class CheckpointPolicy:
                         functools.partial(self._finish, observation, action_mask))
 
     def _finish(self, observation: np.ndarray, action_mask: np.ndarray, row: np.ndarray, alone: bool) -> int:
-        return choose(row, action_mask, deterministic=self.deterministic, rng=self._rng, alone=alone,
+        return choose(row, action_mask, deterministic=self.deterministic,
+                      rng=None if self.deterministic else self.sampling_rng(), alone=alone,
                       again=lambda: self.action_probabilities(observation, action_mask))
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from issoku.agents.batched import Decision, choose, decide_one
+from issoku.agents.batched import Decision, SeededSampling, choose, decide_one
 
 MANIFEST = "manifest.json"
 LADDER = "ladder.json"
@@ -66,7 +66,7 @@ def model_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-class ExportedPolicy:
+class ExportedPolicy(SeededSampling):
     """An exported opponent as a policy ``(observation, action_mask) -> action``, run by onnxruntime.
 
     ``deterministic`` plays the most probable legal action (what the checkpoint's deterministic play picks);
@@ -96,17 +96,13 @@ class ExportedPolicy:
         self._session = onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
         self.deterministic = deterministic
         self.temperature = float(temperature)
-        self._rng = np.random.default_rng(seed)
+        self.seed(seed)
 
     @property
     def identity(self) -> dict[str, Any]:
         """The env identity the export was trained for (compared like a checkpoint's metadata)."""
         keys = ("env_id", "env_version", "rules_version", "rules_fingerprint", "interface")
         return {key: self.manifest[key] for key in keys}
-
-    def seed(self, seed: int | None) -> None:
-        """Restart the sampling generator (envs call this on reset so one seed fixes an episode)."""
-        self._rng = np.random.default_rng(seed)
 
     def action_probabilities_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """Masked action probabilities for a batch: ``(B, obs) , (B, actions) -> (B, actions)``."""
@@ -128,7 +124,8 @@ class ExportedPolicy:
         return self.action_probabilities_batch(observations, action_masks).astype(np.float64)
 
     def _finish(self, observation: np.ndarray, action_mask: np.ndarray, row: np.ndarray, alone: bool) -> int:
-        return choose(row, action_mask, deterministic=self.deterministic, rng=self._rng, alone=alone,
+        return choose(row, action_mask, deterministic=self.deterministic,
+                      rng=None if self.deterministic else self.sampling_rng(), alone=alone,
                       again=lambda: self._probabilities64(np.asarray(observation)[None],
                                                           np.asarray(action_mask)[None])[0],
                       temperature=self.temperature)

@@ -46,7 +46,7 @@ and only the info entries that change are rewritten.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import gymnasium
@@ -62,22 +62,26 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
 
 
-_MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+_MASKS: dict[int, dict[tuple[int, ...], np.ndarray]] = {}
+"""Masks by action count, then by legal tuple (a lookup by the legal tuple alone: no key tuple to build per step)."""
 _MASKS_LIMIT = 65_536
 
 
 def legal_mask(legal: Sequence[int], num_actions: int) -> np.ndarray:
     """The read-only int8 mask of ``legal``, shared: a fight repeats the same few legal sets, and
     building an array costs more than finding it. The memo holds immutable arrays only; it stops
-    growing at ``_MASKS_LIMIT`` entries (a few MB at most)."""
-    key = (num_actions, tuple(legal))
-    mask = _MASKS.get(key)
+    growing at ``_MASKS_LIMIT`` entries per action count (a few MB at most)."""
+    masks = _MASKS.get(num_actions)
+    if masks is None:
+        masks = _MASKS[num_actions] = {}
+    key = tuple(legal)
+    mask = masks.get(key)
     if mask is None:
         mask = np.zeros(num_actions, dtype=np.int8)
-        mask[legal] = 1
+        mask[list(key)] = 1
         mask.flags.writeable = False  # handed out in observations and infos; legality is checked against it
-        if len(_MASKS) < _MASKS_LIMIT:
-            _MASKS[key] = mask
+        if len(masks) < _MASKS_LIMIT:
+            masks[key] = mask
     return mask
 
 
@@ -97,6 +101,23 @@ def picture_of(ruleset: Ruleset, state: GameState) -> str | None:
         return hook(state)
     hook = getattr(state, "render_text", None)
     return hook() if callable(hook) else None
+
+
+class AgentTurns:
+    """What :meth:`RulesetAECEnv.agent_iter` returns: iterable as often as PettingZoo's ``AECIterable`` (each
+    iteration yields at most ``max_iter`` agents), one generator per iteration."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: AECEnv, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class RulesetAECEnv(AECEnv):
@@ -149,8 +170,12 @@ class RulesetAECEnv(AECEnv):
         self.illegal_action_count = 0
         self.num_steps = 0
         self._seed_rng: np.random.Generator | None = None
+        self._seed_of_rng: int | None = None
+        """The seed of the last seeded ``reset``, which seeds ``_seed_rng`` when it is first needed."""
         self._acting_seat: int | None = None
         self._mask = self._no_mask
+        self._legal: Sequence[int] = ()
+        """The legal actions of the decision in progress (the mask's ones): ``step`` checks an action against them."""
         self._eliminated: set[int] = set()
         self._step_events_start = 0
         self.agents = []
@@ -193,11 +218,14 @@ class RulesetAECEnv(AECEnv):
         other options are accepted and unused.
         """
         if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
+            # The generator of later unseeded resets, made only when one comes: seeding one costs a third of
+            # a fight's set-up, and tournaments reset every game with a seed of its own.
+            self._seed_rng = None
+            self._seed_of_rng = seed
             episode_seed = int(seed)
         else:
             if self._seed_rng is None:
-                self._seed_rng = np.random.default_rng()
+                self._seed_rng = np.random.default_rng(self._seed_of_rng)
             episode_seed = int(self._seed_rng.integers(2**63 - 1))
         dice = (options or {}).get("dice")
         if dice is None:
@@ -228,10 +256,18 @@ class RulesetAECEnv(AECEnv):
                 "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
 
     def last(self, observe: bool = True) -> tuple:
-        """PettingZoo's ``last()``, with a named error (not a bare assert) when called before ``reset()``."""
+        """PettingZoo's ``last()`` (its body, not a call to it: it runs on every step), with a named error
+        (not a bare assert) when called before ``reset()``."""
         if self.game_state is None:
             raise EnvOrderError("last() before reset()")
-        return super().last(observe)
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63) -> "AgentTurns":
+        """PettingZoo's ``agent_iter``: yields ``agent_selection`` while agents remain, at most ``max_iter`` times
+        per iteration (a generator, which resumes for less than PettingZoo's iterator's ``__next__`` call)."""
+        return AgentTurns(self, max_iter)
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for an agent that is done and leaving)."""
@@ -247,46 +283,49 @@ class RulesetAECEnv(AECEnv):
         if action is None:
             raise TypeError(f"{agent} is deciding; action None is only for agents that are done")
         action = operator.index(action)  # TypeError for floats and the like; numpy ints pass
-        legal = 0 <= action < self._num_actions and self._mask[action] == 1
+        legal = action in self._legal
         if not legal and self.illegal_action == "raise":
             raise IllegalActionError(action, state.legal_actions(), self.action_names, state.decision_kind())
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for other in rewards:
-            rewards[other] = 0.0
+        # Every reward is 0 here: only the step that ends the fight pays, and every step after it is a dead
+        # step (whose ``_clear_rewards`` zeroes them), so rewards are accumulated only when this step ends it.
         if legal:
             self._step_events_start = len(state.events)
             state.apply(action)
             self.num_steps += 1
-            self._after_apply()
+            if self._after_apply():
+                self._accumulate_rewards()
         else:
             self._terminate_illegal(agent)
-        self._accumulate_rewards()
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     # -- what happens after a move --------------------------------------------------------------------
 
-    def _after_apply(self) -> None:
+    def _after_apply(self) -> bool:
+        """Move on after a legal action; True when it ended the fight (every agent has its reward)."""
         state = self.game_state
         if state.is_terminal():
             self._end(truncated=False)
-            return
+            return True
         if state.is_truncated():
             self._end(truncated=True)
-            return
+            return True
         self._next_decision()
         for seat, agent in enumerate(self.possible_agents):
             if seat not in self._eliminated and state.is_eliminated(seat):
                 self._eliminated.add(seat)  # it stays, never selected, until the fight's result pays it
                 self.infos[agent]["eliminated"] = 1
+        return False
 
     def _next_decision(self) -> None:
         """Point ``agent_selection`` at the seat to decide, fetch its mask once, update the two
         ``decision_kind`` entries that change (the previous decider's and the new one's)."""
         state = self.game_state
         seat = state.current_seat()
-        mask = legal_mask(state.legal_actions(), self._num_actions)
+        self._legal = legal = state.legal_actions()
+        mask = legal_mask(legal, self._num_actions)
         infos = self.infos
         if self._acting_seat is not None:
             infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
@@ -322,6 +361,7 @@ class RulesetAECEnv(AECEnv):
             self.infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
         self._acting_seat = None
         self._mask = self._no_mask
+        self._legal = ()
         order = self.agents
         self.agent_selection = order[(order.index(mover) + 1) % len(order)]
 

@@ -20,6 +20,7 @@ Team fights (a 2v2 skirmish): one policy plays every member of a team, through
 
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -207,9 +208,20 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
     A factory with a ``ruleset`` parameter (a scripted agent built for one ruleset, reading its
     action names and observation schema) gets the env's ruleset, so it follows each loadout's rules data.
     """
-    if "ruleset" in inspect.signature(spec.factory).parameters:
+    try:
+        takes_ruleset = _takes_ruleset(spec.factory)
+    except TypeError:  # an unhashable factory: read its signature every time
+        takes_ruleset = _takes_ruleset.__wrapped__(spec.factory)
+    if takes_ruleset:
         return spec.factory(seed=seed, ruleset=getattr(env.unwrapped, "ruleset", None))
     return spec.factory(seed=seed)
+
+
+@functools.lru_cache(maxsize=1024)
+def _takes_ruleset(factory: Callable[..., Policy]) -> bool:
+    """Whether a policy factory takes the ``ruleset`` (its signature read once per factory, not at every seat
+    of every game: reading it costs about as much as a decision)."""
+    return "ruleset" in inspect.signature(factory).parameters
 
 
 def run_job(job: Job, width: int | None = None) -> list[MatchRecord]:

@@ -201,9 +201,9 @@ class BreathState:
         """The side that won, or None."""
         return self._winner_side
 
-    def observation(self, seat: int) -> np.ndarray:
-        """What ``seat`` sees (``observe.encode``)."""
-        return encode(self, seat)
+    observation = encode
+    """What ``seat`` sees: ``observe.encode(state, seat)`` itself as the method (every env step calls it, and a
+    method that only calls it costs a call more)."""
 
     def action_cost(self, action: int) -> str | None:
         """What ``action`` costs the fighter deciding now (the optional menu hook, for a person choosing): the
@@ -468,7 +468,22 @@ class BreathState:
             module.on_breath_start(self, fighter)
 
     def _limit_of(self, fighter: Fighter) -> int:
-        """BR-008/009/059..064: the one-breath limit with every named expansion."""
+        """BR-008/009/059..064: the one-breath limit with every named expansion.
+
+        Every breath start asks; with no module expanding the breath (``BreathModule.breath_expansions``)
+        the limit depends only on the seat's sheet, the Core Zone flag and a [Kata]'s descent, so it is
+        remembered per ruleset on those.
+        """
+        limits = self.ruleset.limits
+        if limits is None:
+            return self._expanded_limit(fighter)
+        key = (fighter.seat, fighter.in_core, fighter.descent)
+        limit = limits.get(key)
+        if limit is None:
+            limit = limits[key] = self._expanded_limit(fighter)
+        return limit
+
+    def _expanded_limit(self, fighter: Fighter) -> int:
         sheet = fighter.sheet
         expansions: list[Modifier] = [("speed", speed_expansion(sheet.skill("speed")))]
         if sheet.armor.breath_bonus:
@@ -491,9 +506,10 @@ class BreathState:
         """Run the rules forward until someone must decide or the fight is over."""
         while not self._over and not self.stack:
             self._legal_cache = None
-            self._check_end()
-            if self._over:
-                return
+            if self._defeated:  # nobody defeated yet: nothing can have ended (``_check_end``'s own first test)
+                self._check_end()
+                if self._over:
+                    return
             if self.actor_seat is not None:
                 actor = self.fighters[self.actor_seat]
                 why = self._breath_over(actor)

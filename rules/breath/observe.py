@@ -195,10 +195,12 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     (acting, energy, wounds, limit, spent, standing, defenseless, defeated, checks, reservations, defense,
      zero) = layout.fighter_fields
     weapon, weapon_width, weapon_index = layout.weapon, layout.weapon_width, layout.weapon_index
+    stance_at, stance_width, stance_index = layout.stance, layout.stance_width, layout.stance_index
     defense_of = state.defense_of
     actor = state.actor_seat
+    order = layout.ego_orders[seat]
     slot = -1
-    for other_seat in layout.ego_orders[seat]:
+    for other_seat in order:
         slot += 1
         if other_seat is None:
             continue  # an empty padded slot stays all zeros
@@ -237,9 +239,9 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
         if x:
             values[zero + slot] = x / _S_ZERO if x < _S_ZERO else 1.0
         values[weapon + slot * weapon_width + weapon_index[f.weapon.key]] = 1.0
-        if f.stance is not None:
-            values[layout.stance + slot * layout.stance_width + layout.stance_index[f.stance.key]] = 1.0
-    order = layout.ego_orders[seat]
+        stance = f.stance
+        if stance is not None:
+            values[stance_at + slot * stance_width + stance_index[stance.key]] = 1.0
     used = layout.own_kata_used
     for key in me.kata_used:
         values[used + layout.kata_index[key]] = 1.0

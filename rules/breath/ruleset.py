@@ -147,6 +147,10 @@ class BreathRuleset:
         self.observation_spec: ObservationSpec = build_observation_spec(self)
         self.encoder_layout: object | None = None
         """``observe``'s offsets and templates for this ruleset, built on the first observation."""
+        self.limits: dict[tuple[int, bool, int], int] | None = None if any(
+            type(m).breath_expansions is not BreathModule.breath_expansions for m in self.modules) else {}
+        """One-breath limits by (seat, in the Core Zone, [Kata] descent), filled as fights ask
+        (``BreathState._limit_of``); None when a module expands breaths, since the key would not cover it."""
         self.fingerprint = self._fingerprint()
 
     # -- construction ------------------------------------------------------------------------------

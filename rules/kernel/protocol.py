@@ -78,8 +78,10 @@ class ObservationSpec:
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Per-element low and high bounds (for a ``gymnasium.spaces.Box``)."""
-        low = np.concatenate([np.full(size, lo, dtype=np.float32) for _, size, lo, _ in self.fields])
-        high = np.concatenate([np.full(size, hi, dtype=np.float32) for _, size, _, hi in self.fields])
+        # One repeat per bound, not an array per field: every env instance asks, and tournaments make many.
+        sizes = [size for _, size, _, _ in self.fields]
+        low = np.repeat(np.array([lo for _, _, lo, _ in self.fields], dtype=np.float32), sizes)
+        high = np.repeat(np.array([hi for _, _, _, hi in self.fields], dtype=np.float32), sizes)
         return low, high
 
     def zeros(self) -> np.ndarray:

@@ -139,6 +139,7 @@ class MaModule(BreathModule):
         self.name = f"ma:{config.digest()}:{self.content.digest}"
         """The engine keys per-fight data and the fingerprint by name, so the name carries the options."""
         self._ranges: dict[str, tuple[RangeVerdict, ...]] = {}
+        self._attack_rungs: dict[str, tuple[bool, ...]] = {}
         self._reaches: dict[str, WeaponReach] = {}
         self._costs: dict[tuple, tuple[int, list[Modifier]]] = {}
         self._legal: dict[tuple, frozenset[Order]] = {}
@@ -201,6 +202,15 @@ class MaModule(BreathModule):
             reach = self.reach(weapon_key, state.ruleset.catalog)
             table = self._ranges[weapon_key] = range_table(reach, self.config.long_weapon_opening)
         return table
+
+    def _can_attack(self, state: "BreathState", weapon_key: str) -> tuple[bool, ...]:
+        """Whether a weapon may make an ordinary attack, by rung (its range table's ``can_attack``, kept as a
+        tuple of bools: every observation reads it for both fighters)."""
+        found = self._attack_rungs.get(weapon_key)
+        if found is None:
+            found = self._attack_rungs[weapon_key] = tuple(
+                verdict.can_attack for verdict in self._range_table(weapon_key, state))
+        return found
 
     # -- orders ------------------------------------------------------------------------------------
     def _cost(self, state: "BreathState", fighter: "Fighter", order: Order) -> tuple[Technique | None, int, list[Modifier]]:
@@ -535,14 +545,12 @@ class MaModule(BreathModule):
             offsets = self._offsets = Offsets(state.ruleset.observation_spec)
         data = state.ext[self.name]
         rung = data.ladder.rung
-        ranges = self._ranges
-        can_attack = []  # a plain loop: a list comprehension's own frame costs more than two fighters
-        for f in state.fighters:
-            key = f.weapon.key
-            table = ranges.get(key)
-            if table is None:
-                table = self._range_table(key, state)
-            can_attack.append(table[rung].can_attack)
+        first, second = state.fighters  # a duel: two fighters (MA-001, ``ma_duel``)
+        rungs = self._attack_rungs
+        try:
+            can_attack = (rungs[first.weapon.key][rung], rungs[second.weapon.key][rung])
+        except KeyError:  # a weapon's first observation
+            can_attack = (self._can_attack(state, first.weapon.key)[rung], self._can_attack(state, second.weapon.key)[rung])
         stack = state.stack
         declared = stack[-1].context[1] if stack and stack[-1].owner is self else 0
         write_observation(offsets, data, state.round, order, can_attack, declared, out)

@@ -56,7 +56,8 @@ def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequenc
     """Fill the ``ma_*`` fields of ``out`` (the observation being built, zeros where unwritten) at
     offsets ``at``; ``order`` lists seats ego first, ``can_attack`` is by seat, ``declared_step`` the
     direction of a half-step awaiting its answer (0 when none). Runs on every env step: flags are
-    written only when set."""
+    written only when set, and the guard's opening is read as ``GuardTrack.is_open`` reads it (a method
+    call per seat costs more than the comparison)."""
     out[at.rung + data.ladder.rung] = 1.0
     guards, injuries, score, stage_side = data.guards, data.injuries, data.score, data.stage.side
     can, guard_at, open_at, window_at = at.can_attack, at.guard, at.guard_open, at.window
@@ -67,12 +68,12 @@ def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequenc
         if can_attack[seat]:
             out[can + slot] = 1.0
         out[guard_at + slot] = guard.value / guard.maximum
-        if guard.is_open(round_no):
+        if round_no <= guard.open_through_round:  # guard.is_open(round_no)
             out[open_at + slot] = 1.0
             if guard.window:
                 out[window_at + slot] = 1.0
         injured = _injury_flags(injuries[seat])
-        if any(injured):
+        if True in injured:
             base = at.injuries + slot * INJURY_COUNT
             for i, flag in enumerate(injured):
                 if flag:

@@ -8,7 +8,7 @@ once and the engine looks them up on the hot path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from issoku.rules.breath.content import Weapon
 from issoku.rules.ma.ladder import Rung
@@ -47,11 +47,12 @@ class RangeVerdict:
 
     modifier: int | None
     rule: str
+    can_attack: bool = field(init=False, repr=False, compare=False)
+    """Whether an ordinary attack technique may be made at all (``modifier`` is not None): a field, not a
+    property, since the legal mask and every observation read it."""
 
-    @property
-    def can_attack(self) -> bool:
-        """Whether an ordinary attack technique may be made at all."""
-        return self.modifier is not None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "can_attack", self.modifier is not None)
 
 
 def range_verdict(reach: WeaponReach, rung: Rung, long_weapon_opening: bool = False) -> RangeVerdict:

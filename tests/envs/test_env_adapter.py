@@ -67,6 +67,37 @@ def test_same_seed_same_fight_over_several_episodes():
     assert first != run(12)
 
 
+def test_unseeded_resets_after_a_seeded_one_draw_their_seeds_from_its_generator():
+    env = make_env(2)
+    env.reset(seed=5)
+    seeds = [env.episode_seed]
+    for _ in range(3):
+        env.reset()
+        seeds.append(env.episode_seed)
+    draws = np.random.default_rng(5)
+    assert seeds == [5] + [int(draws.integers(2**63 - 1)) for _ in range(3)]
+
+
+def test_agent_iter_yields_what_pettingzoos_iterator_yields_and_stops_at_max_iter():
+    from pettingzoo.utils.env import AECIterable
+
+    def turns(env, iterable):
+        env.reset(seed=3)
+        seen = []
+        for _ in range(2):  # iterated twice, as an AECIterable can be: each pass counts max_iter afresh
+            for agent in iterable(env):
+                seen.append(agent)
+                _, _, terminated, truncated, _ = env.last()
+                env.step(None if terminated or truncated else int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+        return seen
+
+    ours = turns(make_env(3), lambda env: env.agent_iter(4))
+    theirs = turns(make_env(3), lambda env: AECIterable(env, 4))
+    assert ours == theirs and len(ours) == 8
+    everything = turns(make_env(3), lambda env: env.agent_iter())
+    assert everything == turns(make_env(3), lambda env: AECIterable(env, 2**63))
+
+
 def test_agents_spaces_and_names_follow_the_ruleset():
     env = make_env(3)
     assert env.possible_agents == ["racer_0", "racer_1", "racer_2"]
