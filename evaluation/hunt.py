@@ -300,8 +300,9 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from issoku.agents.checkpoint import check_compatible, clip_range_of, read_metadata
+    from issoku.agents.checkpoint import clip_range_of, read_metadata
     from issoku.agents.checkpoint_zip import load_model
+    from issoku.evaluation.checkpoint_fit import check_checkpoint_fits
     from issoku.training.config import TrainConfig
     from issoku.training.make_env import env_identity, make_config_env
     from issoku.training.selfplay import new_model
@@ -311,13 +312,16 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
                                n_steps=config.n_steps, batch_size=config.batch_size, total_steps=config.steps)
     probe = make_config_env(train_config)
     identity = env_identity(probe, config.env_id)
-    probe.close()
+    try:
+        if config.warm_start:
+            check_checkpoint_fits(config.warm_start, probe, config.env_id)
+    finally:
+        probe.close()
     builder = _MixtureEnv(train_config, tuple(members), tuple(weights))
     env = (SubprocVecEnv if config.subprocess_envs else DummyVecEnv)([builder] * config.n_envs)
     env.seed(seed)
     if config.warm_start:
         metadata = read_metadata(config.warm_start)
-        check_compatible(metadata, identity, what=f"checkpoint {config.warm_start}")
         model = load_model(config.warm_start, env=env, clip_range=clip_range_of(metadata),
                            tensorboard_log=tensorboard_log, seed=seed)
     else:
@@ -358,27 +362,30 @@ def default_population(env_id: str) -> tuple[str, ...]:
     from issoku.evaluation.commands import STUDIES_DIR
     from issoku.evaluation.config import load_study
 
+    from issoku.evaluation.policies import expand_shipped
+
     for path in sorted(STUDIES_DIR.glob(f"*_{env_id}_policies.toml")):
-        return tuple(load_study(path).policies)
+        return tuple(map(expand_shipped, load_study(path).policies))
     raise ValueError(f"hunt: no shipped policy study for {env_id!r}; name the starting field with --policy")
 
 
 def check_checkpoints(config: HuntConfig) -> None:
     """Refuse a population or warm-start checkpoint built for other rules or another interface, every difference listed
-    (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`, as ``issoku evaluate`` does)."""
-    from issoku.agents.checkpoint import check_compatible, read_metadata
+    (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`, as ``issoku evaluate`` does:
+    :func:`~issoku.evaluation.checkpoint_fit.check_checkpoint_fits`)."""
+    from issoku.evaluation.checkpoint_fit import check_checkpoint_fits, checkpoint_paths
     from issoku.training.config import TrainConfig
-    from issoku.training.make_env import env_identity, make_config_env
+    from issoku.training.make_env import make_config_env
 
-    paths = [entry.partition("=")[2] or entry for entry in config.population]
-    paths = [path for path in (*paths, config.warm_start) if path.endswith(".zip")]
+    paths = checkpoint_paths((*config.population, *([config.warm_start] if config.warm_start else [])))
     if not paths:
         return
     probe = make_config_env(TrainConfig(env_id=config.env_id, matchups=config.matchups))
-    identity = env_identity(probe, config.env_id)
-    probe.close()
-    for path in paths:
-        check_compatible(read_metadata(path), identity, what=f"checkpoint {path}")
+    try:
+        for path in paths:
+            check_checkpoint_fits(path, probe, config.env_id)
+    finally:
+        probe.close()
 
 
 def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
@@ -410,13 +417,14 @@ def cli_hunt(config: HuntConfig) -> None:
     import typer
 
     from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.inputs import one_line
     from issoku.training.config import ConfigError
 
     try:
         check_checkpoints(config)
         iterations = hunt(config)
     except (CheckpointMismatchError, ConfigError, ValueError, KeyError) as error:
-        typer.echo(f"hunt: {error}", err=True)
+        typer.echo(f"hunt: {one_line(error)}", err=True)  # the one bad-input policy: one line, exit 2
         raise typer.Exit(code=2) from None
     report = format_report(config, iterations)
     (Path(config.out) / "hunt.md").write_text(report)

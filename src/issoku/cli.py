@@ -450,7 +450,7 @@ def hunt(
     games: int = typer.Option(40, "--games", "-n", help="Games per pair (payoff matrix and gain)."),
     threshold: float = typer.Option(0.05, help="Stop once the gain's 95 % upper bound is below this (return units)."),
     seed: int = typer.Option(0, help="Seed of games and training."),
-    warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface)."),
+    warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface), or shipped:<env> for the shipped one."),
     matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat. Default: none (the env's own fighters, fixed)."),
     workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
     n_envs: int = typer.Option(8, "--n-envs", help="Training envs of each best response."),
@@ -459,9 +459,11 @@ def hunt(
 ) -> None:
     """PSRO: learned best responses against the Nash mixture of the field, until none gains (resumable)."""
     from issoku.evaluation.hunt import HuntConfig, cli_hunt, default_population
+    from issoku.evaluation.policies import expand_shipped
 
     try:
-        population = tuple(policy or ()) or default_population(env)
+        population = tuple(map(expand_shipped, policy or ())) or default_population(env)
+        warm_start = expand_shipped(warm_start).partition("=")[2] or warm_start
     except ValueError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(2) from None
@@ -521,7 +523,9 @@ def benchmark(
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
-    from issoku.evaluation.reference_suite import format_result, load_suite, run_benchmark, run_calibration
+    from issoku.evaluation.checkpoint_fit import check_tournament_checkpoints
+    from issoku.evaluation.reference_suite import (benchmark_tournament, format_result, load_suite, run_benchmark,
+                                                   run_calibration)
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 
@@ -535,6 +539,8 @@ def benchmark(
             if candidate is None:
                 raise ValueError("name a candidate policy (or --calibrate)")
             candidate_spec = resolve_policy(candidate)
+            check_tournament_checkpoints(benchmark_tournament(spec, candidate_spec), spec.env,
+                                         allow_imports=allow_imports)
         with MatchStore(db, exclusive=True) as store:
             if calibrate:
                 ratings, fingerprints = run_calibration(spec, store, workers=workers)
