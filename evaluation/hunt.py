@@ -27,7 +27,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
+from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, run_tournament
 from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
 
@@ -65,6 +65,9 @@ class HuntConfig:
     """A checkpoint every best response starts from (same rules fingerprint and interface), or none."""
     matchups: tuple[str, ...] = ()
     """Fighter names: randomized loadouts while training (see ``TrainConfig.matchups``)."""
+    variant: str = ""
+    """A rules variant folder (:mod:`issoku.rules.variant`) the hunt plays and trains on, or none (the shipped rules).
+    A warm start from an agent of the shipped rules then explores what the variant's changes allow."""
     workers: int = 2
     """Tournament processes (the payoff matrix and the gain games)."""
     n_envs: int = 8
@@ -149,8 +152,14 @@ def _tournament(config: HuntConfig, specs: Sequence[PolicySpec], pairings: Seque
     from issoku.envs.registry import resolve_env
 
     return Tournament(env_factory=resolve_env(config.env_id), policies=tuple(specs),
+                      loadouts=(Loadout("default", env_kwargs(config)),),
                       games_per_pair=config.games_per_pair, base_seed=config.seed + seed_offset,
                       pairings=tuple(pairings) if pairings is not None else None)
+
+
+def env_kwargs(config: HuntConfig) -> dict[str, Any]:
+    """The env keyword arguments of the hunt's games and training: its rules variant, if any."""
+    return {"variant": config.variant} if config.variant else {}
 
 
 def _records(store: MatchStore, config: HuntConfig, names: Sequence[str]) -> list[MatchRecord]:
@@ -230,8 +239,10 @@ RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subproce
 def check_same_hunt(saved: Mapping[str, Any], config: HuntConfig, where: Path) -> None:
     """Refuse to resume a hunt under other settings (its iterations would mix two hunts), every difference named."""
     current = json.loads(json.dumps(asdict(config)))
-    changed = [f"{key}: the hunt in {where} was run with {saved.get(key)!r}, not {value!r}"
-               for key, value in current.items() if key not in RESUMABLE_CHANGES and saved.get(key) != value]
+    defaults = {item.name: item.default for item in fields(HuntConfig)}  # a hunt saved before a setting existed
+    changed = [f"{key}: the hunt in {where} was run with {saved.get(key, defaults[key])!r}, not {value!r}"
+               for key, value in current.items()
+               if key not in RESUMABLE_CHANGES and saved.get(key, defaults[key]) != value]
     if changed:
         raise ValueError("cannot resume with other settings (choose another --out):\n  " + "\n  ".join(changed))
 
@@ -308,7 +319,8 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
     from issoku.training.selfplay import new_model
 
     torch.set_num_threads(1)
-    train_config = TrainConfig(env_id=config.env_id, matchups=config.matchups, seed=seed, n_envs=config.n_envs,
+    train_config = TrainConfig(env_id=config.env_id, env_kwargs=env_kwargs(config), matchups=config.matchups,
+                               seed=seed, n_envs=config.n_envs,
                                n_steps=config.n_steps, batch_size=config.batch_size, total_steps=config.steps)
     probe = make_config_env(train_config)
     identity = env_identity(probe, config.env_id)
@@ -329,6 +341,14 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
     return model, {**identity, "config": train_config.to_json()}
 
 
+def _named_entry(entry: str) -> tuple[str, str]:
+    """``(name, policy entry)`` as a tournament names the policy: ``name=`` if given, else a checkpoint's stem."""
+    name, sep, target = entry.partition("=")
+    if sep:
+        return name, target
+    return (Path(entry).stem if entry.endswith(".zip") else entry), entry
+
+
 def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path) -> str:
     """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path."""
     from issoku.agents.checkpoint import metadata_path
@@ -337,8 +357,7 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
     path = out / "agents" / f"br{index + 1}.zip"
     if path.exists() and metadata_path(path).exists():
         return str(path)
-    entries = {Path(entry).stem if entry.endswith(".zip") else entry.partition("=")[0]: entry.partition("=")[2] or entry
-               for entry in (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))}
+    entries = dict(map(_named_entry, (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))))
     seed = config.seed + 7919 * (index + 1)
     model, identity = best_response_learner(config, [(name, entries.get(name, name)) for name in mixture],
                                             list(mixture.values()), seed, str(out / "tb"))
@@ -380,7 +399,7 @@ def check_checkpoints(config: HuntConfig) -> None:
     paths = checkpoint_paths((*config.population, *([config.warm_start] if config.warm_start else [])))
     if not paths:
         return
-    probe = make_config_env(TrainConfig(env_id=config.env_id, matchups=config.matchups))
+    probe = make_config_env(TrainConfig(env_id=config.env_id, env_kwargs=env_kwargs(config), matchups=config.matchups))
     try:
         for path in paths:
             check_checkpoint_fits(path, probe, config.env_id)

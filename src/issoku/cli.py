@@ -452,6 +452,7 @@ def hunt(
     seed: int = typer.Option(0, help="Seed of games and training."),
     warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface), or shipped:<env> for the shipped one."),
     matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat. Default: none (the env's own fighters, fixed)."),
+    variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/) to hunt on. Default: none (the shipped rules)."),
     workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
     n_envs: int = typer.Option(8, "--n-envs", help="Training envs of each best response."),
     subprocess_envs: bool = typer.Option(False, "--subprocess-envs", help="One process per training env (SubprocVecEnv); slower than one process on a loaded 2-core machine (docs/benchmarks.md)."),
@@ -464,12 +465,17 @@ def hunt(
     try:
         population = tuple(map(expand_shipped, policy or ())) or default_population(env)
         warm_start = expand_shipped(warm_start).partition("=")[2] or warm_start
+        if variant is not None:
+            from issoku.rules.variant import Variant
+
+            Variant(variant).validate()
     except ValueError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(2) from None
     cli_hunt(HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
                         iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
-                        warm_start=warm_start, matchups=tuple(matchup or ()), workers=workers, n_envs=n_envs,
+                        warm_start=warm_start, matchups=tuple(matchup or ()), variant=str(variant or ""),
+                        workers=workers, n_envs=n_envs,
                         subprocess_envs=subprocess_envs))
 
 
