@@ -377,7 +377,7 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
 
 
 def default_population(env_id: str) -> tuple[str, ...]:
-    """The scripted field of the env's shipped policy study (``evaluation/studies/*_<env>_policies.toml``)."""
+    """The field of the env's shipped policy study, ``evaluation/studies/*_<env>_policies.toml`` (scripted agents and the shipped learned one)."""
     from issoku.evaluation.commands import STUDIES_DIR
     from issoku.evaluation.config import load_study
 
