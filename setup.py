@@ -23,7 +23,8 @@ setup(
     packages=packages,
     package_dir=package_dir,
     # Recursive globs: the data lives in folders that are not packages (rules/*/data/, evaluation/studies/,
-    # evaluation/suites/), which a plain "*.toml" (files directly in a package folder) misses.
-    package_data={"": ["**/*.toml", "**/*.json", "**/*.md"]},
+    # evaluation/suites/), which a plain "*.toml" (files directly in a package folder) misses; the shipped
+    # checkpoints are agents/shipped/*.zip (their metadata .json comes with the JSON glob).
+    package_data={"": ["**/*.toml", "**/*.json", "**/*.md", "shipped/*.zip"]},
     include_package_data=True,
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
 from issoku.envs.registry import resolve_env
 from issoku.evaluation.findings import Thresholds
+from issoku.evaluation.checkpoint_fit import check_tournament_checkpoints
 from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names, load_study
 from issoku.training.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.match import rules_fingerprint
@@ -196,6 +197,7 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
                 raise ValueError(f"policies: {spec.name!r} cannot play {study.env} "
                                  f"({type(error).__name__}: {one_line(error)})") from None
         env.close()
+    check_tournament_checkpoints(tournament, study.env)  # refused as `issoku evaluate` refuses it, every difference listed
     spec = composition or study.composition()
     kinds = getattr(ruleset, "decision_kinds", None)
     if spec is not None and kinds is not None:

@@ -27,7 +27,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
+from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, run_tournament
 from issoku.training.backend import SHIPPED, Backend
 from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
@@ -66,6 +66,9 @@ class HuntConfig:
     """A checkpoint every best response starts from (same rules fingerprint and interface), or none."""
     matchups: tuple[str, ...] = ()
     """Fighter names: randomized loadouts while training (see ``TrainConfig.matchups``)."""
+    variant: str = ""
+    """A rules variant folder (:mod:`issoku.rules.variant`) the hunt plays and trains on, or none (the shipped rules).
+    A warm start from an agent of the shipped rules then explores what the variant's changes allow."""
     workers: int = 2
     """Tournament processes (the payoff matrix and the gain games)."""
     n_envs: int = 8
@@ -150,8 +153,14 @@ def _tournament(config: HuntConfig, specs: Sequence[PolicySpec], pairings: Seque
     from issoku.envs.registry import resolve_env
 
     return Tournament(env_factory=resolve_env(config.env_id), policies=tuple(specs),
+                      loadouts=(Loadout("default", env_kwargs(config)),),
                       games_per_pair=config.games_per_pair, base_seed=config.seed + seed_offset,
                       pairings=tuple(pairings) if pairings is not None else None)
+
+
+def env_kwargs(config: HuntConfig) -> dict[str, Any]:
+    """The env keyword arguments of the hunt's games and training: its rules variant, if any."""
+    return {"variant": config.variant} if config.variant else {}
 
 
 def _records(store: MatchStore, config: HuntConfig, names: Sequence[str]) -> list[MatchRecord]:
@@ -236,8 +245,10 @@ RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subproce
 def check_same_hunt(saved: Mapping[str, Any], config: HuntConfig, where: Path) -> None:
     """Refuse to resume a hunt under other settings (its iterations would mix two hunts), every difference named."""
     current = json.loads(json.dumps(asdict(config)))
-    changed = [f"{key}: the hunt in {where} was run with {saved.get(key)!r}, not {value!r}"
-               for key, value in current.items() if key not in RESUMABLE_CHANGES and saved.get(key) != value]
+    defaults = {item.name: item.default for item in fields(HuntConfig)}  # a hunt saved before a setting existed
+    changed = [f"{key}: the hunt in {where} was run with {saved.get(key, defaults[key])!r}, not {value!r}"
+               for key, value in current.items()
+               if key not in RESUMABLE_CHANGES and saved.get(key, defaults[key]) != value]
     if changed:
         raise ValueError("cannot resume with other settings (choose another --out):\n  " + "\n  ".join(changed))
 
@@ -306,24 +317,29 @@ def best_response_learner(config: HuntConfig, members: Sequence[tuple[str, str]]
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from issoku.agents.checkpoint import check_compatible, clip_range_of, read_metadata
+    from issoku.agents.checkpoint import clip_range_of, read_metadata
     from issoku.agents.checkpoint_zip import load_model
+    from issoku.evaluation.checkpoint_fit import check_checkpoint_fits
     from issoku.training.config import TrainConfig
     from issoku.training.make_env import env_identity, make_config_env
     from issoku.training.selfplay import new_model
 
     torch.set_num_threads(1)
-    train_config = TrainConfig(env_id=config.env_id, matchups=config.matchups, seed=seed, n_envs=config.n_envs,
+    train_config = TrainConfig(env_id=config.env_id, env_kwargs=env_kwargs(config), matchups=config.matchups,
+                               seed=seed, n_envs=config.n_envs,
                                n_steps=config.n_steps, batch_size=config.batch_size, total_steps=config.steps)
     probe = make_config_env(train_config)
     identity = env_identity(probe, config.env_id)
-    probe.close()
+    try:
+        if config.warm_start:
+            check_checkpoint_fits(config.warm_start, probe, config.env_id)
+    finally:
+        probe.close()
     builder = _MixtureEnv(train_config, tuple(members), tuple(weights))
     env = (SubprocVecEnv if config.subprocess_envs else DummyVecEnv)([builder] * config.n_envs)
     env.seed(seed)
     if config.warm_start:
         metadata = read_metadata(config.warm_start)
-        check_compatible(metadata, identity, what=f"checkpoint {config.warm_start}")
         model = load_model(config.warm_start, env=env, clip_range=clip_range_of(metadata),
                            tensorboard_log=tensorboard_log, seed=seed)
     else:
@@ -364,6 +380,14 @@ def best_response(job: BestResponseJob) -> tuple[bytes, int, dict[str, Any]]:
         return (Path(scratch) / "br.zip").read_bytes(), int(model.num_timesteps), identity
 
 
+def _named_entry(entry: str) -> tuple[str, str]:
+    """``(name, policy entry)`` as a tournament names the policy: ``name=`` if given, else a checkpoint's stem."""
+    name, sep, target = entry.partition("=")
+    if sep:
+        return name, target
+    return (Path(entry).stem if entry.endswith(".zip") else entry), entry
+
+
 def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path,
                         backend: Backend | None = None) -> str:
     """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path.
@@ -378,8 +402,7 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
     path = out / "agents" / f"br{index + 1}.zip"
     if path.exists() and metadata_path(path).exists():
         return str(path)
-    entries = {Path(entry).stem if entry.endswith(".zip") else entry.partition("=")[0]: entry.partition("=")[2] or entry
-               for entry in (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))}
+    entries = dict(map(_named_entry, (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))))
     seed = config.seed + 7919 * (index + 1)
     job = BestResponseJob(config, tuple(mixture), tuple(entries.get(name, name) for name in mixture),
                           tuple(mixture.values()), seed, index, None if backend else str(out / "tb"))
@@ -395,31 +418,34 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
 
 
 def default_population(env_id: str) -> tuple[str, ...]:
-    """The scripted field of the env's shipped policy study (``evaluation/studies/*_<env>_policies.toml``)."""
+    """The field of the env's shipped policy study, ``evaluation/studies/*_<env>_policies.toml`` (scripted agents and the shipped learned one)."""
     from issoku.evaluation.commands import STUDIES_DIR
     from issoku.evaluation.config import load_study
 
+    from issoku.evaluation.policies import expand_shipped
+
     for path in sorted(STUDIES_DIR.glob(f"*_{env_id}_policies.toml")):
-        return tuple(load_study(path).policies)
+        return tuple(map(expand_shipped, load_study(path).policies))
     raise ValueError(f"hunt: no shipped policy study for {env_id!r}; name the starting field with --policy")
 
 
 def check_checkpoints(config: HuntConfig) -> None:
     """Refuse a population or warm-start checkpoint built for other rules or another interface, every difference listed
-    (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`, as ``issoku evaluate`` does)."""
-    from issoku.agents.checkpoint import check_compatible, read_metadata
+    (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`, as ``issoku evaluate`` does:
+    :func:`~issoku.evaluation.checkpoint_fit.check_checkpoint_fits`)."""
+    from issoku.evaluation.checkpoint_fit import check_checkpoint_fits, checkpoint_paths
     from issoku.training.config import TrainConfig
-    from issoku.training.make_env import env_identity, make_config_env
+    from issoku.training.make_env import make_config_env
 
-    paths = [entry.partition("=")[2] or entry for entry in config.population]
-    paths = [path for path in (*paths, config.warm_start) if path.endswith(".zip")]
+    paths = checkpoint_paths((*config.population, *([config.warm_start] if config.warm_start else [])))
     if not paths:
         return
-    probe = make_config_env(TrainConfig(env_id=config.env_id, matchups=config.matchups))
-    identity = env_identity(probe, config.env_id)
-    probe.close()
-    for path in paths:
-        check_compatible(read_metadata(path), identity, what=f"checkpoint {path}")
+    probe = make_config_env(TrainConfig(env_id=config.env_id, env_kwargs=env_kwargs(config), matchups=config.matchups))
+    try:
+        for path in paths:
+            check_checkpoint_fits(path, probe, config.env_id)
+    finally:
+        probe.close()
 
 
 def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
@@ -452,6 +478,7 @@ def cli_hunt(config: HuntConfig, backend: str = "local", ray_address: str | None
 
     from issoku.agents.checkpoint import CheckpointMismatchError
     from issoku.training.backend import make_backend
+    from issoku.inputs import one_line
     from issoku.training.config import ConfigError
 
     try:
@@ -459,7 +486,7 @@ def cli_hunt(config: HuntConfig, backend: str = "local", ray_address: str | None
         chosen = make_backend(backend, config.workers, ray_address)
         iterations = hunt(config, None if chosen is None or isinstance(chosen, int) else chosen)
     except (CheckpointMismatchError, ConfigError, ValueError, KeyError) as error:
-        typer.echo(f"hunt: {error}", err=True)
+        typer.echo(f"hunt: {one_line(error)}", err=True)  # the one bad-input policy: one line, exit 2
         raise typer.Exit(code=2) from None
     report = format_report(config, iterations)
     (Path(config.out) / "hunt.md").write_text(report)

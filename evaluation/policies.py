@@ -5,6 +5,8 @@ One parser for study files, ``balance-report -p`` and ``issoku benchmark``:
 * ``ma_heuristic`` — a registered policy (``issoku.agents.registry``);
 * ``path/to/model.zip`` — a trained checkpoint (with its ``.json`` metadata), named by its file stem
   and fingerprinted by its bytes, so a retrained file never reuses old games;
+* ``shipped:breath_duel_v0`` — the checkpoint shipped with issoku for that env (``agents/shipped/<env>.zip``,
+  wherever issoku is installed), named by the env id;
 * ``package.module:attribute`` — a policy factory (a class, or a callable taking ``seed``), else a
   plain policy callable ``(observation, mask) -> action`` (the same object plays every game, so it
   must keep no state between games);
@@ -24,6 +26,34 @@ from typing import Any
 from issoku.evaluation.tournament import PolicySpec
 from issoku.rules.kernel.content import file_digest
 from issoku.training.backend import SHIPPED
+
+SHIPPED_PREFIX = "shipped:"
+"""A policy entry naming a checkpoint shipped inside the package: ``shipped:<env id>``."""
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "agents" / "shipped"
+"""Where the shipped checkpoints live (``issoku/agents/shipped/<env id>.zip`` and ``.json``; the wheel ships them)."""
+
+
+def shipped_checkpoints() -> dict[str, Path]:
+    """Every shipped checkpoint by env id."""
+    return {path.stem: path for path in sorted(SHIPPED_DIR.glob("*.zip"))}
+
+
+def expand_shipped(entry: str) -> str:
+    """``[name=]shipped:<env id>`` as ``<name or env id>=<path of the shipped checkpoint>``; any other entry as it is.
+
+    Study files and commands name a shipped agent this way, so the default studies find it whatever
+    the working directory and wherever issoku is installed.
+    """
+    name, sep, target = entry.partition("=")
+    if not sep:
+        name, target = "", entry
+    if not target.startswith(SHIPPED_PREFIX):
+        return entry
+    env_id = target[len(SHIPPED_PREFIX):]
+    shipped = shipped_checkpoints()
+    if env_id not in shipped:
+        raise ValueError(f"no shipped checkpoint {target!r} (shipped: {', '.join(SHIPPED_PREFIX + n for n in shipped)})")
+    return f"{name or env_id}={shipped[env_id]}"
 
 
 @functools.lru_cache(maxsize=8)
@@ -71,7 +101,7 @@ def resolve_policy(entry: str, *, allow_imports: bool = True, where: str = "poli
     """
     from issoku.agents.registry import resolve_policy_factory
 
-    name, sep, target = entry.partition("=")
+    name, sep, target = expand_shipped(entry).partition("=")
     if not sep:
         target = entry
         name = Path(entry).stem if entry.endswith(".zip") else entry.rpartition(":")[2]

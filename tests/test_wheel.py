@@ -30,6 +30,7 @@ FROM_THE_WHEEL = textwrap.dedent("""
     from issoku.evaluation.reference_suite import load_suite, shipped_suites
     from issoku.evaluation.commands import default_studies
     from issoku.evaluation.config import build_tournament, load_study
+    from issoku.evaluation.policies import shipped_checkpoints
     from issoku.evaluation.store import MatchStore
     from issoku.evaluation.tournament import Tournament, run_tournament
 
@@ -52,9 +53,11 @@ FROM_THE_WHEEL = textwrap.dedent("""
                                       games_per_pair=1), store, workers=0, progress=False)
             print("suite", name)
         assert len(default_studies()) == 7, default_studies()
+        assert sorted(shipped_checkpoints()) == ["breath_duel_v0", "encounter_duel_v0", "tempo_duel_v0"]
         for path in default_studies():
-            study = build_tournament(load_study(path))
-            run_tournament(Tournament(study.env_factory, study.policies[:2], study.loadouts[:2], games_per_pair=1,
+            study = build_tournament(load_study(path))  # the first policy and the last (a shipped checkpoint)
+            run_tournament(Tournament(study.env_factory, study.policies[:1] + study.policies[1:][-1:], study.loadouts[:2],
+                                      games_per_pair=1,
                                       mirrors=study.mirrors), store, workers=0, progress=False)
             print("study", path.name)
     from typer.testing import CliRunner

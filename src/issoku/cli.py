@@ -481,8 +481,9 @@ def hunt(
     games: int = typer.Option(40, "--games", "-n", help="Games per pair (payoff matrix and gain)."),
     threshold: float = typer.Option(0.05, help="Stop once the gain's 95 % upper bound is below this (return units)."),
     seed: int = typer.Option(0, help="Seed of games and training."),
-    warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface)."),
+    warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface), or shipped:<env> for the shipped one."),
     matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat. Default: none (the env's own fighters, fixed)."),
+    variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/) to hunt on. Default: none (the shipped rules)."),
     workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
     backend: str = BACKEND,
     ray_address: Optional[str] = RAY_ADDRESS,
@@ -492,15 +493,22 @@ def hunt(
 ) -> None:
     """PSRO: learned best responses against the Nash mixture of the field, until none gains (resumable)."""
     from issoku.evaluation.hunt import HuntConfig, cli_hunt, default_population
+    from issoku.evaluation.policies import expand_shipped
 
     try:
-        population = tuple(policy or ()) or default_population(env)
+        population = tuple(map(expand_shipped, policy or ())) or default_population(env)
+        warm_start = expand_shipped(warm_start).partition("=")[2] or warm_start
+        if variant is not None:
+            from issoku.rules.variant import Variant
+
+            Variant(variant).validate()
     except ValueError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(2) from None
     cli_hunt(HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
                         iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
-                        warm_start=warm_start, matchups=tuple(matchup or ()), workers=workers, n_envs=n_envs,
+                        warm_start=warm_start, matchups=tuple(matchup or ()), variant=str(variant or ""),
+                        workers=workers, n_envs=n_envs,
                         subprocess_envs=subprocess_envs), backend, ray_address)
 
 
@@ -560,7 +568,9 @@ def benchmark(
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
-    from issoku.evaluation.reference_suite import format_result, load_suite, run_benchmark, run_calibration
+    from issoku.evaluation.checkpoint_fit import check_tournament_checkpoints
+    from issoku.evaluation.reference_suite import (benchmark_tournament, format_result, load_suite, run_benchmark,
+                                                   run_calibration)
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.store import MatchStore
 
@@ -575,6 +585,8 @@ def benchmark(
             if candidate is None:
                 raise ValueError("name a candidate policy (or --calibrate)")
             candidate_spec = resolve_policy(candidate)
+            check_tournament_checkpoints(benchmark_tournament(spec, candidate_spec), spec.env,
+                                         allow_imports=allow_imports)
         workers = make_backend(backend, workers, ray_address)
         with MatchStore(db, exclusive=True) as store:
             if calibrate:

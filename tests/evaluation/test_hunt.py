@@ -91,3 +91,24 @@ def test_best_responses_warm_start_from_a_checkpoint_of_the_same_rules(tmp_path)
     hunt(HuntConfig(out=str(tmp_path / "b"), **{**TINY, "iterations": 1, "warm_start": start}))
     metadata = json.loads((tmp_path / "b" / "agents" / "br1.json").read_text())
     assert metadata["hunt"]["warm_start"] == start and metadata["steps"] >= 2 * 128  # continued the start's steps
+
+
+def test_a_hunt_on_a_rules_variant_plays_and_trains_on_it_warm_started_from_the_shipped_agent(tmp_path):
+    """The learned-only planted exploit's set-up (docs/balance.md): the shipped breath agent (trained on the shipped
+    rules) warm-starts best responses on a variant; the games and the best response are the variant's."""
+    from issoku.envs.breath_duel_v0 import env as breath_env
+    from issoku.evaluation.policies import shipped_checkpoints
+    from issoku.evaluation.store import MatchStore
+    from issoku.training.make_env import env_identity
+
+    variant = "tests/data/variants/learned_only_tanto_thrust"
+    config = HuntConfig(out=str(tmp_path / "h"), **{**TINY, "env_id": "breath_duel_v0", "iterations": 1,
+                                                    "population": ("random", "ma_heuristic"), "variant": variant,
+                                                    "warm_start": str(shipped_checkpoints()["breath_duel_v0"])})
+    (iteration,) = hunt(config)
+    planted = env_identity(breath_env(variant=variant), "breath_duel_v0")["rules_fingerprint"]
+    assert planted != env_identity(breath_env(), "breath_duel_v0")["rules_fingerprint"]
+    assert json.loads((tmp_path / "h" / "agents" / "br1.json").read_text())["rules_fingerprint"] == planted
+    with MatchStore(tmp_path / "h" / "matches.sqlite") as store:
+        assert {record.rules_fingerprint for record in store.records()} == {planted}
+    assert set(iteration.mixture) <= {"random", "ma_heuristic"} and iteration.kind_shares

@@ -16,13 +16,15 @@ def tiny_checkpoint(folder):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from issoku.envs.single_agent import SingleAgentEnv
+    from issoku.training.make_env import env_identity
 
     env = DummyVecEnv([lambda: SingleAgentEnv(TakeAwayEnv(), opponent=TakeOne())])
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0, device="cpu")
     model.learn(32)
     path = folder / "toy_model.zip"
     model.save(path)
-    (folder / "toy_model.json").write_text(json.dumps({"env_id": "take_away_v0"}))
+    identity = env_identity(take_away_env(), "tests.evaluation.toy_env:take_away_env")  # the env the studies name
+    (folder / "toy_model.json").write_text(json.dumps(identity))
     return path
 
 
