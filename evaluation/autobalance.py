@@ -322,13 +322,16 @@ class Search:
         self.trials.append(trial)
         return trial
 
-    def steps(self, current: Trial, lever: Lever, say: Callable[[str], None]) -> Iterator[Trial]:
+    def steps(self, current: Trial, lever: Lever, say: Callable[[str], None], limit: int) -> Iterator[Trial]:
         """The trials of ``lever``'s field at 1, 2, ... :data:`MAX_STEP` steps on top of ``current``, one by one
-        while they lower the distance, stopping at a step the data refuses."""
+        while they lower the distance, stopping at a step the data refuses or one that would spend past
+        ``limit`` games."""
         number = lever.number
         direction = lever.change.after - lever.change.before
         previous = current.distance
         for step in range(1, MAX_STEP + 1):
+            if self.spent + scheduled(self.study, self.games) > limit:
+                return
             edits = (*current.edits, (number, number.value + direction * step))
             folder = self.out / "trials" / _slug(edits)
             shutil.rmtree(folder, ignore_errors=True)
@@ -400,12 +403,11 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
             found = candidates(levers, best, {(number.file, number.address) for number, _ in best.edits})
             say(f"autobalance: {len(levers)} levers ranked, trying {', '.join(lever.name for lever in found)}")
             for lever in found:
-                for tried in search.steps(current, lever, say):
+                for tried in search.steps(current, lever, say, budget - reserve):
                     if tried.distance < best.distance:
                         best = tried
-                    if search.spent + cost > budget - reserve:
-                        stopped = "budget spent"
-                        break
+                if search.spent + cost > budget - reserve:
+                    stopped = "budget spent"
                 if best.distance == 0 or stopped:
                     break
             if best is current:

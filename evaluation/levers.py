@@ -179,7 +179,7 @@ def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
     rounds, left = [], budget
     for index, size in enumerate(sizes):
         share = left // (len(sizes) - index)
-        more = share // ((size + 1) * unit) // 2 * 2
+        more = max(share // ((size + 1) * unit) // 2 * 2, 0)  # a screen over budget leaves the rest nothing
         if index == 0:
             more = max(more, SCREEN_GAMES)
         rounds.append((size, more))
