@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from issoku.rules.encounters.ruleset import EncounterConfig
 from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
+
+if TYPE_CHECKING:
+    from issoku.evaluation.config import StudyConfig
 
 TRAIN_DEFAULTS = TrainConfig()  # what train does with an option left out; stdlib-only, so --help stays fast
 
@@ -471,6 +474,25 @@ def hunt(
                         subprocess_envs=subprocess_envs))
 
 
+def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, out: Path,
+                  files: Sequence[str] | None) -> "StudyConfig":
+    """The study ``levers`` and ``autobalance`` play (``--study`` or the env's shipped loadouts study, ``--seed``
+    its base seed), after checking the options they share; a bad one raises the one-line error."""
+    from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.levers import loadouts_study
+    from issoku.inputs import bounded, check_output_dir
+    from issoku.rules.variant import shipped_files
+
+    bounded("--seed", seed, 0)
+    bounded("--workers", workers, 0, 1024)
+    check_output_dir("--out", out)
+    unknown = sorted(set(files or ()) - set(shipped_files()))
+    if unknown:
+        raise ValueError(f"--file {unknown[0]}: no shipped data file (known: {', '.join(shipped_files())})")
+    chosen = study_from_options(study, env, None, None, seed) if study else loadouts_study(env)
+    return chosen.model_copy(update={"base_seed": seed}) if seed is not None else chosen
+
+
 @app.command()
 def levers(
     env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules data to nudge (breath_duel_v0, tempo_duel_v0: the envs that load a rules variant)."),
@@ -486,23 +508,13 @@ def levers(
     defaults: bool = typer.Option(False, "--defaults", help="Also nudge the optional numbers a file leaves out, from their schema value (a technique's check_bonus 0, a tempo action's AP: its weapon's ap); the lever adds the field."),
 ) -> None:
     """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect."""
-    from issoku.evaluation.commands import study_from_options
-    from issoku.evaluation.levers import loadouts_study, run_levers
-    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
-    from issoku.rules.variant import shipped_files
+    from issoku.evaluation.levers import run_levers
+    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
 
     with one_line_errors("levers", also=(TypeError,)):
         bounded("--budget", budget, 1, MAX_GAMES)
-        bounded("--seed", seed, 0)
         bounded("--step", step, 1)
-        bounded("--workers", workers, 0, 1024)
-        check_output_dir("--out", out)
-        unknown = sorted(set(file or ()) - set(shipped_files()))
-        if unknown:
-            raise ValueError(f"--file {unknown[0]}: no shipped data file (known: {', '.join(shipped_files())})")
-        chosen = study_from_options(study, env, None, None, seed) if study else loadouts_study(env)
-        if seed is not None:
-            chosen = chosen.model_copy(update={"base_seed": seed})
+        chosen = _levers_study(env, study, seed, workers, out, file)
         ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
                                     files=file or None, workers=workers, progress=True, variant=variant,
                                     defaults=defaults)
@@ -531,10 +543,7 @@ def autobalance(
 ) -> None:
     """The smallest data patch meeting balance targets: levers ranked, smallest steps tried first, verified on fresh seeds."""
     from issoku.evaluation.autobalance import autobalance as search, figure_text, load_targets, verdict
-    from issoku.evaluation.commands import study_from_options
-    from issoku.evaluation.levers import loadouts_study
-    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
-    from issoku.rules.variant import shipped_files
+    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
 
     with one_line_errors("autobalance", also=(TypeError,)):
         targets = load_targets(target)
@@ -542,15 +551,7 @@ def autobalance(
         bounded("--games", games, 2, MAX_GAMES)
         bounded("--verify-games", verify_games, 2, MAX_GAMES)
         bounded("--max-fields", max_fields, 1, 10)
-        bounded("--seed", seed, 0)
-        bounded("--workers", workers, 0, 1024)
-        check_output_dir("--out", out)
-        unknown = sorted(set(file or ()) - set(shipped_files()))
-        if unknown:
-            raise ValueError(f"--file {unknown[0]}: no shipped data file (known: {', '.join(shipped_files())})")
-        chosen = study_from_options(study, env, None, None, seed) if study else loadouts_study(env)
-        if seed is not None:
-            chosen = chosen.model_copy(update={"base_seed": seed})
+        chosen = _levers_study(env, study, seed, workers, out, file)
         outcome = search(chosen, targets, out, db or out / "matches.sqlite", budget, variant=variant, games=games,
                          verify_games=verify_games, max_fields=max_fields, files=file or None, workers=workers,
                          progress=True, targets_file=target)
