@@ -1,11 +1,13 @@
 """``issoku autobalance``: the smallest data patch that meets a designer's balance targets (issue 15, item 4).
 
-A designer states targets in a TOML file (:class:`Targets`): every loadout within ±N Elo of the field, the
-first mover's score inside a band. The search, after Hernandez et al. 2020 ("Metagame autobalancing for
+A designer states targets in a TOML file (:class:`Targets`): every loadout within ±N Elo of the field, none
+above +N Elo, every loadout within ±N Elo of its rating under reference rules (after an edit: put the balance
+back), the first mover's score inside a band. The search, after Hernandez et al. 2020 ("Metagame autobalancing for
 competitive multiplayer games") but editing the rules data itself rather than a meta-game's parameters:
 
 1. **Measure** the rules (the shipped data, or ``--variant DIR``) on the env's loadouts study at
-   ``games`` per pairing (seeded: ``seed``). If every target is met, no patch is needed.
+   ``games`` per pairing (seeded: ``seed``), and the reference rules on the same seeds where a target names
+   them. If every target is met, no patch is needed.
 2. **Rank the levers** of the current rules (:func:`issoku.evaluation.levers.run_levers`: every number ±1,
    paired, successive halving) by what each would do to the targets: the measured figures plus the lever's
    paired moves (the halving keeps the levers that come closest to the targets, not the biggest movers). The *distance* of a set of figures is the sum, in points of score, of how far
@@ -461,7 +463,7 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
              f"Targets: {outcome.targets.describe()}.", "", f"Verdict: {verdict(outcome)}", "",
              "## The patch (What changed)", ""]
     lines += [f"- `{c}`" for c in outcome.changes] or ["- none: the base rules were kept."]
-    lines += ["", f"Patch folder: `{outcome.patch}`" if outcome.patch else "", "",
+    lines += ["", *([f"Patch folder: `{outcome.patch}`", ""] if outcome.patch else []),
               f"## The verifying run (fresh seeds from {study.base_seed + VERIFY_SEED_OFFSET}, {verify_games} games "
               f"per pairing, {verified.figures.games} games)", "",
               "| figure | score [95 % interval] | target | met |", "|---|---|---|---|"]
