@@ -9,11 +9,11 @@ competitive multiplayer games") but editing the rules data itself rather than a 
    ``games`` per pairing (seeded: ``seed``), and the reference rules on the same seeds where a target names
    them. If every target is met, no patch is needed.
 2. **Rank the levers** of the current rules (:func:`issoku.evaluation.levers.run_levers`: every number ±1,
-   paired, successive halving) by what each would do to the targets: the measured figures plus the lever's
-   paired moves (the halving keeps the levers that come closest to the targets, not the biggest movers). The *distance* of a set of figures is the sum, in points of score, of how far
-   each lies outside its target band; a lever that moves the loadout that misses its target towards it
-   lowers the predicted distance, so such levers come first. The best :data:`CANDIDATES` fields whose lever
-   lowers it are tried, in order.
+   paired, successive halving) by their **gain**: how far the lever's paired moves take the figures that
+   miss their targets towards them (the halving keeps the levers that gain most, not the biggest movers; a
+   lever that moves the loadout missing its target the right way comes first). The best :data:`CANDIDATES`
+   fields whose lever gains are tried, in order. The *distance* of a set of figures is the sum, in points of
+   score, of how far each lies outside its target band (0: every target met).
 3. **Try smallest steps first.** Each candidate field is played at 1, 2, ... :data:`MAX_STEP` steps in its
    lever's direction (every trial a variant folder, measured on the same seeds as the base, so trials are
    paired); a field stops at the first step that meets the targets, or that no longer lowers the distance.
@@ -58,7 +58,7 @@ from issoku.rules.variant import Change, NumericField, Variant, data_diff, write
 from issoku.training.outcomes import Proportion, wilson
 
 CANDIDATES = 3
-"""Fields tried per round of the search (the best predicted first)."""
+"""Fields tried per round of the search (the best gain first)."""
 
 MAX_STEP = 4
 """Steps of a field tried at most (1, 2, ... in its lever's direction)."""
@@ -275,27 +275,38 @@ def figure_text(name: str, value: float, low: float, high: float) -> str:
     return text
 
 
-def predicted(figures: Figures, lever: Lever) -> dict[str, float]:
-    """The figures ``lever`` would give: the measured ones plus its paired moves."""
-    values = _estimates(figures)
+def moves(lever: Lever) -> dict[str, float]:
+    """The lever's paired moves of the targeted kinds of figure (a loadout's score, the first mover's)."""
+    found: dict[str, float] = {}
     for shift in lever.shifts:
         if shift.figure == "first mover's score":
-            values[FIRST_MOVER] += shift.result.delta
-        elif shift.figure.endswith(": score") and " vs " not in shift.figure:
-            name = shift.figure.removeprefix("loadout ").removesuffix(": score")
-            if f"loadout {name}" in values:
-                values[f"loadout {name}"] += shift.result.delta
-    return values
+            found[FIRST_MOVER] = shift.result.delta
+        elif shift.figure.startswith("loadout ") and shift.figure.endswith(": score") and " vs " not in shift.figure:
+            found[shift.figure.removesuffix(": score")] = shift.result.delta
+    return found
+
+
+def gain(current: Trial, lever: Lever) -> float:
+    """How far ``lever`` would move the figures that miss their targets towards them (points; a move past the
+    band counts only up to its edge, a move away counts against). Figures inside their bands are left out:
+    at a screen's few games their noise would drown the signal, and a trial measures them anyway."""
+    values, moved, total = _estimates(current.figures), moves(lever), 0.0
+    for name, band in current.bands.items():
+        missed = excess(values.get(name, band[0]), band)
+        if missed > 0 and name in moved:
+            towards = moved[name] if values[name] < band[0] else -moved[name]
+            total += min(towards, missed)
+    return total
 
 
 def candidates(levers: Sequence[Lever], current: Trial, taken: set[tuple[str, tuple[str | int, ...]]]) -> list[Lever]:
     """The first :data:`CANDIDATES` fields, in the levers' ranked order (the halving's last round first, then
-    the predicted distance), whose lever lowers the predicted distance; fields already patched are left out."""
+    the gain), whose lever gains; fields already patched are left out."""
     found: list[Lever] = []
     for lever in levers:
         where = (lever.number.file, lever.number.address)
-        if (lever.shifts and distance(predicted(current.figures, lever), current.bands) < current.distance
-                and where not in taken and all((other.number.file, other.number.address) != where for other in found)):
+        if (lever.shifts and gain(current, lever) > 0 and where not in taken
+                and all((other.number.file, other.number.address) != where for other in found)):
             found.append(lever)
     return found[:CANDIDATES]
 
@@ -400,7 +411,7 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
             levers, rounds = run_levers(study, max((budget - reserve - search.spent) // 3, 1),
                                         out / "levers" / str(len(best.edits)), db, files=files, workers=workers,
                                         variant=best.folder,
-                                        order=lambda lever: distance(predicted(current.figures, lever), current.bands))
+                                        order=lambda lever: -gain(current, lever))
             search.spent += _levers_spent(rounds, unit)
             found = candidates(levers, best, {(number.file, number.address) for number, _ in best.edits})
             say(f"autobalance: {len(levers)} levers ranked, trying {', '.join(lever.name for lever in found)}")
@@ -500,4 +511,4 @@ def _quiet(message: str) -> None:
 
 __all__ = ["CANDIDATES", "FIRST_MOVER", "Figures", "MAX_STEP", "Outcome", "Search", "TARGET_FIELDS", "Targets", "Trial",
            "VERIFY_SEED_OFFSET", "autobalance", "candidates", "distance", "elo", "expected", "figure_text",
-           "load_targets", "measure", "predicted", "verdict"]
+           "gain", "load_targets", "measure", "moves", "verdict"]
