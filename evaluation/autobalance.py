@@ -316,7 +316,6 @@ class Search:
     """The search's fixed settings and its running state (games spent, trials measured)."""
 
     study: StudyConfig
-    targets: Targets
     base: Variant
     out: Path
     store: MatchStore
@@ -394,7 +393,7 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
     say = _progress if progress else _quiet
     unit, seed = scheduled(study, 1), study.base_seed
     with MatchStore(db) as store:
-        search = Search(study, targets, base, out, store, games, workers)
+        search = Search(study, base, out, store, games, workers)
         ref_figures = search.measure((), reference, "reference").figures if has_reference else None
         search.bands = targets.bands(loadouts, ref_figures)
         for trial in search.trials:
