@@ -30,7 +30,7 @@ import math
 import re
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -40,7 +40,8 @@ from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
 from issoku.evaluation.variants import Shift, paired_shifts, simultaneous, with_variant, tournament_fingerprint
 from issoku.rules.kernel.content import DataError
-from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_override
+from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, shown,
+                                  write_override)
 from issoku.training.backend import Workers
 
 FINALISTS = 4
@@ -63,6 +64,8 @@ class Lever:
 
     change: Change
     folder: Path
+    number: NumericField
+    """The number nudged (its address in the file), before the nudge."""
     status: str = "played"
     round: int = -1
     games_per_pair: int = 0
@@ -124,21 +127,25 @@ def _slug(change: Change, sign: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() + sign
 
 
-def make_levers(folder: Path, step: int, files: Sequence[str] | None = None) -> list[Lever]:
-    """Every ``±step`` nudge of every number of the shipped ``files`` (default all), as variant folders
-    under ``folder``; a nudge the data refuses is kept with status ``invalid: ...``."""
+def make_levers(folder: Path, step: int, files: Sequence[str] | None = None, base: Variant | None = None,
+                defaults: bool = False) -> list[Lever]:
+    """Every ``±step`` nudge of every number of ``files`` (default all) in ``base`` (default the shipped data),
+    as variant folders under ``folder`` (each holds ``base``'s files too, so it is ``base`` with one edit);
+    ``defaults``: also the optional numbers the files leave at their schema value, nudged from it (the
+    lever adds the field). A nudge the data refuses is kept with status ``invalid: ...``."""
+    base = base or Variant()
     levers = []
     for relative in files or shipped_files():
-        for number in numeric_fields(relative):
+        for number in numeric_fields(relative, base, defaults):
             for sign, after in (("_down", number.value - step), ("_up", number.value + step)):
-                levers.append(_lever(folder, number, after, sign))
+                levers.append(_lever(folder, number, after, sign, base))
     return levers
 
 
-def _lever(folder: Path, number: NumericField, after: int | float, sign: str) -> Lever:
+def _lever(folder: Path, number: NumericField, after: int | float, sign: str, base: Variant) -> Lever:
     scratch = folder / "_new"
-    variant = write_override(scratch, number, after)
-    changes = data_diff(Variant(), variant)
+    variant = write_override(scratch, number, after, base)
+    changes = data_diff(base, variant)
     if len(changes) != 1:
         raise RuntimeError(f"{number}: the override wrote {len(changes)} changes, not one")
     target = folder / _slug(changes[0], sign)
@@ -147,7 +154,7 @@ def _lever(folder: Path, number: NumericField, after: int | float, sign: str) ->
             path.rmdir() if path.is_dir() else path.unlink()
         target.rmdir()
     scratch.rename(target)
-    lever = Lever(changes[0], target)
+    lever = Lever(changes[0], target, number)
     try:
         Variant(target).validate()
     except DataError as error:
@@ -156,7 +163,8 @@ def _lever(folder: Path, number: NumericField, after: int | float, sign: str) ->
     return lever
 
 
-def _records(tournament: Tournament, store: MatchStore) -> list:
+def scheduled_records(tournament: Tournament, store: MatchStore) -> list:
+    """The tournament's stored games, read by key in schedule order."""
     # by key, in schedule order: the base and every lever share loadout names, so a query by loadout would
     # read every lever's games each time
     found = (store.record(spec.key) for _, spec in schedule(tournament))
@@ -172,7 +180,7 @@ def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
     rounds, left = [], budget
     for index, size in enumerate(sizes):
         share = left // (len(sizes) - index)
-        more = share // ((size + 1) * unit) // 2 * 2
+        more = max(share // ((size + 1) * unit) // 2 * 2, 0)  # a screen over budget leaves the rest nothing
         if index == 0:
             more = max(more, SCREEN_GAMES)
         rounds.append((size, more))
@@ -180,23 +188,39 @@ def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
     return rounds
 
 
-def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
-               files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
-               progress: bool = False) -> tuple[list[Lever], list[Round]]:
-    """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
-    (``progress``: a line on stderr after each round)."""
-    if budget < 1:
-        raise ValueError(f"--budget must be at least 1, not {budget}")
-    base_tournament = build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES}))
-    base_print = tournament_fingerprint(base_tournament)
-    with tempfile.TemporaryDirectory() as scratch:  # can the env load a variant at all? (before out/ is written)
-        first = numeric_fields((files or shipped_files())[0])[0]
-        probe = write_override(scratch, first, first.value + step)
+def check_variants_load(study: StudyConfig, base: Variant, files: Sequence[str] | None = None) -> str:
+    """Validate ``base`` and check that ``study``'s env loads a variant of it (a probe written in a scratch
+    folder, before any output is); returns the base's rules fingerprint. ValueError names what is wrong."""
+    base.validate()
+    tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES})),
+                              base.root)
+    with tempfile.TemporaryDirectory() as scratch:
+        first = numeric_fields((files or shipped_files())[0], base)[0]
+        probe = write_override(scratch, first, first.value + 1, base)
         try:
-            tournament_fingerprint(with_variant(base_tournament, probe.root))
+            base_print = tournament_fingerprint(tournament)
+            tournament_fingerprint(with_variant(tournament, probe.root))
         except TypeError as error:
             raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
-    levers = make_levers(out / "variants", step, files)
+    return base_print
+
+
+def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
+               files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
+               progress: bool = False, variant: Path | None = None, defaults: bool = False,
+               order: Callable[[Lever], float] = lambda lever: -lever.effect) -> tuple[list[Lever], list[Round]]:
+    """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
+    (``progress``: a line on stderr after each round). ``variant``: the base rules are that variant folder
+    (validated first), and the levers are nudges of its data; ``defaults``: see :func:`make_levers`; ``order``:
+    what the halving ranks by, lowest first (default the effect, biggest first; ``issoku autobalance`` ranks by
+    how far the lever leaves the designer's targets)."""
+    if budget < 1:
+        raise ValueError(f"--budget must be at least 1, not {budget}")
+    base = Variant(variant)
+    base_tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES})),
+                                   variant)
+    base_print = check_variants_load(study, base, files)
+    levers = make_levers(out / "variants", step, files, base, defaults)
     relevant: dict[str, bool] = {}
     for lever in levers:  # a file the env does not read leaves its fingerprint unchanged: its levers are dropped
         if lever.status == "played" and lever.change.file not in relevant:
@@ -213,23 +237,24 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
         for index, (size, more) in enumerate(plan(len(alive), budget, unit)):
             alive = alive[:size]
             games += more
-            tournament = build_tournament(study.model_copy(update={"games_per_pair": games}))
+            tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": games})), variant)
             before = store.count()
             run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=False)
-            base_records = _records(tournament, store)
+            base_records = scheduled_records(tournament, store)
             for lever in alive:
                 lever_tournament = with_variant(tournament, lever.folder)
                 run_tournament(lever_tournament, store, workers=workers, batch_size=batch_size, progress=False)
-                shifts = paired_shifts(base_records[0].env_id, base_records, _records(lever_tournament, store))
+                shifts = paired_shifts(base_records[0].env_id, base_records, scheduled_records(lever_tournament, store))
                 lever.shifts = [replace(s, result=simultaneous(s.result, len(shifts), 0.05)) for s in shifts]
                 lever.round, lever.games_per_pair = index, games
             rounds.append(Round(len(alive), games, store.count() - before))
             if progress:
                 print(f"levers: round {index}: {len(alive)} levers at {games} games per pairing, "
                       f"{rounds[-1].played} games played", file=sys.stderr, flush=True)
-            alive.sort(key=lambda lever: (-lever.effect, lever.name))
-    ranked = sorted(levers, key=lambda lever: (-lever.round, -lever.effect, lever.name))
-    write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read))
+            alive.sort(key=lambda lever: (order(lever), lever.name))
+    ranked = sorted(levers, key=lambda lever: (-lever.round, order(lever), lever.name))
+    write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read),
+                 variant=variant)
     return ranked, rounds
 
 
@@ -241,7 +266,7 @@ def _rows(levers: Sequence[Lever]) -> list[list]:
     rows = []
     for rank, lever in enumerate(levers, 1):
         c = lever.change
-        row: list = [rank, lever.name, c.file, c.item, c.field, c.before, c.after, lever.round,
+        row: list = [rank, lever.name, c.file, c.item, c.field, shown(c.before), shown(c.after), lever.round,
                      lever.games_per_pair]
         if not lever.shifts:
             rows.append(row + [""] * (len(COLUMNS) - len(row) - 1) + [lever.status])
@@ -271,7 +296,7 @@ def _interval(result: PairedDifference) -> list[str]:
 
 
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
-                 step: int, files: Sequence[str] = (), top: int = 10) -> Path:
+                 step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None) -> Path:
     """``levers.csv`` (every lever, ranked) and ``levers.md`` (the schedule and the top levers)."""
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(levers)
@@ -281,7 +306,8 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
         writer.writerows(rows)
     played = sum(r.played for r in rounds)
     skipped = [lever for lever in levers if lever.status != "played"]
-    lines = [f"# Levers of {study.env} (±{step} on each number of its rules data)", "",
+    lines = [f"# Levers of {study.env}{f' under the variant {variant}' if variant else ''} "
+             f"(±{step} on each number of its rules data)", "",
              f"Written {datetime.date.today().isoformat()}. Budget {budget} games, {played} played "
              f"(base and levers; games already in the store are reused, not counted). Seeds from "
              f"{study.base_seed}; each lever is paired with the base game by game (same loadouts, policies, "
@@ -311,5 +337,16 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
     return report
 
 
-__all__ = ["COLUMNS", "FINALISTS", "Lever", "Round", "SCREEN_GAMES", "loadouts_study", "make_levers", "plan",
-           "run_levers", "write_levers"]
+def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int | None:
+    """Where the field ``file: item / name`` ranks among the distinct fields of ``levers`` (ranked; a field's
+    place is its best lever's), 1-based; None when no played lever nudges it."""
+    fields: list[tuple[str, str, str]] = []
+    for lever in levers:
+        key = (lever.change.file, lever.change.item, lever.change.field)
+        if lever.shifts and key not in fields:
+            fields.append(key)
+    return fields.index((file, item, name)) + 1 if (file, item, name) in fields else None
+
+
+__all__ = ["COLUMNS", "FINALISTS", "Lever", "Round", "SCREEN_GAMES", "check_variants_load", "field_rank", "loadouts_study", "make_levers",
+           "plan", "run_levers", "scheduled_records", "write_levers"]

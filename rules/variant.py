@@ -16,14 +16,15 @@ field and why. :func:`data_diff` is the structural diff a report opens with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin
 
 import tomli_w
+from pydantic import BaseModel
 
-from issoku.rules.kernel.content import DataError, read_toml
+from issoku.rules.kernel.content import LEVER_DEFAULT, LEVER_KEYS, DataError, read_toml
 
 RULES_DIR = Path(__file__).resolve().parent
 DATA_GLOBS = ("breath/data/*.toml", "ma/terrain.toml", "tempo/data/*.toml")
@@ -105,10 +106,11 @@ class Change:
 
     def __str__(self) -> str:
         item = f"{self.item}: " if self.item else ""
-        return f"{self.file}: {item}{self.field} {_show(self.before)} → {_show(self.after)}"
+        return f"{self.file}: {item}{self.field} {shown(self.before)} → {shown(self.after)}"
 
 
-def _show(value: Any) -> str:
+def shown(value: Any) -> str:
+    """A data value as the diff names it (``(absent)`` for a field one side leaves out)."""
     if value is _ABSENT:
         return "(absent)"
     return str(value).lower() if isinstance(value, bool) else str(value)
@@ -153,16 +155,72 @@ def data_diff(base: Variant, variant: Variant) -> list[Change]:
 @dataclass(frozen=True)
 class NumericField:
     """One number a data file sets: its ``file`` under ``rules/``, where it sits in the parsed file
-    (``address``: table keys and array indices), and its value."""
+    (``address``: table keys and array indices), and its value. ``absent``: the file leaves the field out
+    and ``value`` is what the schema gives it (a technique's ``check_bonus`` 0, a tempo action's AP: its
+    weapon's ``ap``); writing it adds the field."""
 
     file: str
     address: tuple[str | int, ...]
     value: int | float
+    absent: bool = False
 
 
-def numeric_fields(relative: str) -> list[NumericField]:
-    """Every number (not a boolean) the shipped data file ``relative`` sets, in file order: the fields a
-    one-at-a-time sensitivity run (``issoku levers``) nudges. Arrays of numbers count one field per entry."""
+def file_model(relative: str) -> type[BaseModel]:
+    """The pydantic model a shipped data file is validated against."""
+    from issoku.rules.breath.content import ContentFile
+    from issoku.rules.ma.content import TerrainModel
+    from issoku.rules.tempo.content import ArmourFile, FightersFile, WeaponsFile
+
+    if relative.startswith("breath/data/"):
+        return ContentFile
+    models: dict[str, type[BaseModel]] = {"ma/terrain.toml": TerrainModel, "tempo/data/weapons.toml": WeaponsFile,
+                                          "tempo/data/armour.toml": ArmourFile,
+                                          "tempo/data/fighters.toml": FightersFile}
+    if relative not in models:
+        raise KeyError(f"{relative!r} is no shipped data file")
+    return models[relative]
+
+
+def _is_number(annotation: Any) -> bool:
+    return annotation in (int, float)
+
+
+def _absent_numbers(model: type[BaseModel], raw: dict, address: tuple[str | int, ...]
+                    ) -> Iterator[tuple[tuple[str | int, ...], int | float]]:
+    """``(address, schema value)`` of every number the ``model`` would give a field ``raw`` leaves out."""
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        here = (*address, key)
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if LEVER_KEYS in extra:
+            fallback, present, keys = raw.get(str(extra[LEVER_DEFAULT])), raw.get(key, {}), extra[LEVER_KEYS]
+            if isinstance(fallback, int | float) and isinstance(keys, list):
+                yield from (((*here, str(k)), fallback) for k in keys if k not in present)
+        elif key not in raw:
+            if _is_number(info.annotation) and not info.is_required() and _is_number(type(info.default)):
+                yield here, info.default
+        else:
+            yield from _absent_inner(info.annotation, raw[key], here)
+
+
+def _absent_inner(annotation: Any, value: Any, address: tuple[str | int, ...]
+                  ) -> Iterator[tuple[tuple[str | int, ...], int | float]]:
+    origin, args = get_origin(annotation), get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel) and isinstance(value, dict):
+        yield from _absent_numbers(annotation, value, address)
+    elif origin is list and args and isinstance(value, list):
+        for index, entry in enumerate(value):
+            yield from _absent_inner(args[0], entry, (*address, index))
+    elif origin is dict and len(args) == 2 and isinstance(value, dict):
+        for name, entry in value.items():
+            yield from _absent_inner(args[1], entry, (*address, name))
+
+
+def numeric_fields(relative: str, base: Variant | None = None, defaults: bool = False) -> list[NumericField]:
+    """Every number (not a boolean) the data file ``relative`` sets (``base``'s copy, default the shipped
+    one), in file order: the fields a one-at-a-time sensitivity run (``issoku levers``) nudges. Arrays of
+    numbers count one field per entry. ``defaults``: also every optional number the file leaves at its
+    schema value (:class:`NumericField` ``absent``), after the ones it sets."""
 
     def walk(value: Any, address: tuple[str | int, ...]) -> Iterator[NumericField]:
         if isinstance(value, bool):
@@ -176,21 +234,39 @@ def numeric_fields(relative: str) -> list[NumericField]:
             for index, inner in enumerate(value):
                 yield from walk(inner, (*address, index))
 
-    return list(walk(read_toml(RULES_DIR / relative), ()))
+    raw = read_toml((base or Variant()).path(relative))
+    found = list(walk(raw, ()))
+    if defaults:
+        found += [NumericField(relative, address, value, absent=True)
+                  for address, value in _absent_numbers(file_model(relative), raw, ())]
+    return found
 
 
-def write_override(folder: Path | str, field: NumericField, value: int | float) -> Variant:
-    """A variant folder holding the shipped ``field.file`` with that one number set to ``value``."""
-    raw = read_toml(RULES_DIR / field.file)
-    inner: Any = raw
-    for step in field.address[:-1]:
-        inner = inner[step]
-    inner[field.address[-1]] = value
-    path = Path(folder) / field.file
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(tomli_w.dumps(raw))
+def write_overrides(folder: Path | str, edits: Sequence[tuple[NumericField, int | float]],
+                    base: Variant | None = None) -> Variant:
+    """A variant folder: ``base``'s files (default none: the shipped data) with each edited number set, a
+    field the file left out added (its tables made where missing)."""
+    folder = Path(folder)
+    base = base or Variant()
+    files = {relative: read_toml(base.path(relative)) for relative in
+             sorted(set(base.files) | {number.file for number, _ in edits})}
+    for number, value in edits:
+        inner: Any = files[number.file]
+        for step in number.address[:-1]:
+            inner = inner.setdefault(step, {}) if isinstance(inner, dict) else inner[step]
+        inner[number.address[-1]] = value
+    for relative, raw in files.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(tomli_w.dumps(raw))
     return Variant(folder)
 
 
+def write_override(folder: Path | str, field: NumericField, value: int | float, base: Variant | None = None) -> Variant:
+    """A variant folder holding ``base``'s files (default: the shipped ``field.file``) with that one number set
+    to ``value``."""
+    return write_overrides(folder, [(field, value)], base)
+
+
 __all__ = ["Change", "DATA_GLOBS", "NumericField", "RULES_DIR", "Variant", "data_diff",
-           "numeric_fields", "shipped_files", "write_override"]
+           "file_model", "numeric_fields", "shipped_files", "shown", "write_override", "write_overrides"]

@@ -20,6 +20,11 @@ Model = TypeVar("Model", bound=BaseModel)
 MISSING_FILE, NO_SUCH_FILE = "(file)", "no such file"
 """The one problem of a data file that is not there."""
 
+LEVER_KEYS, LEVER_DEFAULT = "lever_keys", "lever_default"
+"""``json_schema_extra`` keys of a ``dict[str, int]`` schema field whose absent keys are numbers too (so
+``issoku levers --defaults`` can nudge them): the keys it may hold, and the sibling field whose value an
+absent key takes (tempo's ``ap_by_action``: an action left out costs the weapon's ``ap``)."""
+
 
 class DataError(ValueError):
     """A content file is unreadable or invalid. ``problems`` lists ``(field, reason)`` pairs."""

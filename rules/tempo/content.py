@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from issoku.rules.kernel.content import DataError, file_digest, read_toml, validate
+from issoku.rules.kernel.content import LEVER_DEFAULT, LEVER_KEYS, DataError, file_digest, read_toml, validate
 from issoku.rules.tempo.actions import BY_WEAPON_TECHNIQUES, SKILL_NAMES
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -30,12 +30,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+_BY_WEAPON: list[JsonValue] = [name for name in sorted(BY_WEAPON_TECHNIQUES)]
+"""The actions ``ap_by_action`` may price; one it leaves out costs the weapon's ``ap``."""
+
+
 class WeaponModel(_Strict):
     """One weapon entry of weapons.toml."""
 
     kind: Literal["melee", "ranged", "unarmed"]
     ap: int = Field(ge=1, le=12, description="AP of every 'By Weapon' action (TP-G04)")
-    ap_by_action: dict[str, int] = Field(default_factory=dict, description="per-action AP overrides")
+    ap_by_action: dict[str, int] = Field(default_factory=dict, description="per-action AP overrides",
+                                         json_schema_extra={LEVER_KEYS: _BY_WEAPON, LEVER_DEFAULT: "ap"})
     damage_die: int = Field(ge=2, le=20, description="sides of the damage die (TP-G03)")
     damage_bonus: int = Field(default=0, ge=0, le=10)
     reach: int = Field(ge=0, le=4, description="threatened distance in squares (TP-G07)")

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from issoku.rules.encounters.ruleset import EncounterConfig
 from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
+
+if TYPE_CHECKING:
+    from issoku.evaluation.config import StudyConfig
 
 TRAIN_DEFAULTS = TrainConfig()  # what train does with an option left out; stdlib-only, so --help stays fast
 BACKEND = typer.Option("local", "--backend", help="Where the jobs run: local (this machine's process pool, the default) or ray (a Ray cluster; pip install 'issoku[ray]'; docs/scale.md).")
@@ -512,6 +515,25 @@ def hunt(
                         subprocess_envs=subprocess_envs), backend, ray_address)
 
 
+def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, out: Path,
+                  files: Sequence[str] | None) -> "StudyConfig":
+    """The study ``levers`` and ``autobalance`` play (``--study`` or the env's shipped loadouts study, ``--seed``
+    its base seed), after checking the options they share; a bad one raises the one-line error."""
+    from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.levers import loadouts_study
+    from issoku.inputs import bounded, check_output_dir
+    from issoku.rules.variant import shipped_files
+
+    bounded("--seed", seed, 0)
+    bounded("--workers", workers, 0, 1024)
+    check_output_dir("--out", out)
+    unknown = sorted(set(files or ()) - set(shipped_files()))
+    if unknown:
+        raise ValueError(f"--file {unknown[0]}: no shipped data file (known: {', '.join(shipped_files())})")
+    chosen = study_from_options(study, env, None, None, seed) if study else loadouts_study(env)
+    return chosen.model_copy(update={"base_seed": seed}) if seed is not None else chosen
+
+
 @app.command()
 def levers(
     env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules data to nudge (breath_duel_v0, tempo_duel_v0: the envs that load a rules variant)."),
@@ -525,34 +547,69 @@ def levers(
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes per tournament (0: play in this process, the default: a lever's round is short)."),
     backend: str = BACKEND,
     ray_address: Optional[str] = RAY_ADDRESS,
+    variant: Path = typer.Option(None, "--variant", help="A rules variant folder as the base: its levers are nudges of its data (default: the shipped rules)."),
+    defaults: bool = typer.Option(False, "--defaults", help="Also nudge the optional numbers a file leaves out, from their schema value (a technique's check_bonus 0, a tempo action's AP: its weapon's ap); the lever adds the field."),
 ) -> None:
     """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect."""
-    from issoku.evaluation.commands import study_from_options
-    from issoku.evaluation.levers import loadouts_study, run_levers
-    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
-    from issoku.rules.variant import shipped_files
+    from issoku.evaluation.levers import run_levers
+    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
     from issoku.training.backend import make_backend
 
     with one_line_errors("levers", also=(TypeError,)):
         bounded("--budget", budget, 1, MAX_GAMES)
-        bounded("--seed", seed, 0)
         bounded("--step", step, 1)
-        bounded("--workers", workers, 0, 1024)
-        check_output_dir("--out", out)
-        unknown = sorted(set(file or ()) - set(shipped_files()))
-        if unknown:
-            raise ValueError(f"--file {unknown[0]}: no shipped data file (known: {', '.join(shipped_files())})")
-        chosen = study_from_options(study, env, None, None, seed) if study else loadouts_study(env)
-        if seed is not None:
-            chosen = chosen.model_copy(update={"base_seed": seed})
+        chosen = _levers_study(env, study, seed, workers, out, file)
         ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
                                     files=file or None, workers=make_backend(backend, workers, ray_address),
-                                    progress=True)
+                                    progress=True, variant=variant, defaults=defaults)
     for row in ranked[:5]:
         if row.shifts:
             typer.echo(f"  {row.name}: effect {row.effect:.3f} (round {row.round}, {row.games_per_pair} games per pairing)")
     typer.echo(f"csv: {out / 'levers.csv'}")
     typer.echo(f"summary: {out / 'levers.md'}")
+
+
+@app.command()
+def autobalance(
+    target: Path = typer.Option(..., "--target", help="Targets TOML file: loadout_elo_within = 75, first_mover = [0.45, 0.55] (docs/balance.md#autobalance)."),
+    env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules to patch (breath_duel_v0, tempo_duel_v0: the envs that load a rules variant)."),
+    variant: Path = typer.Option(None, "--variant", help="A rules variant folder to patch (default: the shipped rules)."),
+    budget: int = typer.Option(20_000, "--budget", help="Games to spend: every measured version, the levers' rankings and the verification (scheduled games counted)."),
+    games: int = typer.Option(20, "--games", "-n", help="Games per pairing of each measured version in the search."),
+    verify_games: int = typer.Option(40, "--verify-games", help="Games per pairing of the verifying run (fresh seeds)."),
+    max_fields: int = typer.Option(2, "--max-fields", help="Fields a patch may touch at most."),
+    seed: int = typer.Option(None, "--seed", help="Base seed of the search's games (the verification's start 1 000 000 above); default: the study's base_seed."),
+    study: Path = typer.Option(None, "--study", help="A study TOML file to play; default: the env's shipped loadouts study."),
+    file: list[str] = typer.Option(None, "--file", help="Only levers of this data file (path under rules/); repeat. Default: every data file the env reads."),
+    out: Path = typer.Option(Path("runs/autobalance"), "--out", help="Folder for patch/, autobalance.md, autobalance.csv, the levers' rankings and the trials."),
+    db: Path = typer.Option(None, "--db", help="Match store (resumed if it exists); default <out>/matches.sqlite."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes per tournament (0: play in this process)."),
+) -> None:
+    """The smallest data patch meeting balance targets: levers ranked, smallest steps tried first, verified on fresh seeds."""
+    from issoku.evaluation.autobalance import autobalance as search, figure_text, load_targets, verdict
+    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+
+    with one_line_errors("autobalance", also=(TypeError,)):
+        targets = load_targets(target)
+        bounded("--budget", budget, 1, MAX_GAMES)
+        bounded("--games", games, 2, MAX_GAMES)
+        bounded("--verify-games", verify_games, 2, MAX_GAMES)
+        bounded("--max-fields", max_fields, 1, 10)
+        chosen = _levers_study(env, study, seed, workers, out, file)
+        outcome = search(chosen, targets, out, db or out / "matches.sqlite", budget, variant=variant, games=games,
+                         verify_games=verify_games, max_fields=max_fields, files=file or None, workers=workers,
+                         progress=True, targets_file=target)
+    typer.echo(f"targets: {targets.describe()}")
+    typer.echo(f"patch: {outcome.patch or '(none: the base rules are kept)'}")
+    for change in outcome.changes:
+        typer.echo(f"  {change}")
+    typer.echo(f"verifying run (fresh seeds, {outcome.verified.figures.games} games):")
+    for name, (value, low, high) in outcome.verified.figures.values().items():
+        band = outcome.verified.bands.get(name)
+        target = f" (target [{band[0]:.1%}, {band[1]:.1%}])" if band else ""
+        typer.echo(f"  {name}: {figure_text(name, value, low, high)}{target}")
+    typer.echo(f"verdict: {verdict(outcome)}")
+    typer.echo(f"report: {out / 'autobalance.md'}")
 
 
 @app.command("benchmark")

@@ -32,7 +32,7 @@ def test_the_halving_plan_screens_everything_then_halves_within_the_budget():
     assert [size for size, _ in rounds] == [20, 10, 5, 3]
     assert all(more % 2 == 0 for _, more in rounds) and rounds[0][1] >= 2
     assert sum(more * (size + 1) * 35 for size, more in rounds) <= 100_000
-    assert plan(20, 1, 35)[0] == (20, 2)  # the screen's floor, whatever the budget
+    assert plan(20, 1, 35) == [(20, 2), (10, 0), (5, 0), (3, 0)]  # the screen's floor, whatever the budget
 
 
 def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_path):

@@ -1,0 +1,513 @@
+"""``issoku autobalance``: the smallest data patch that meets a designer's balance targets (issue 15, item 4).
+
+A designer states targets in a TOML file (:class:`Targets`): every loadout within ±N Elo of the field, none
+above +N Elo, every loadout within ±N Elo of its rating under reference rules (after an edit: put the balance
+back), the first mover's score inside a band. The search, after Hernandez et al. 2020 ("Metagame autobalancing for
+competitive multiplayer games") but editing the rules data itself rather than a meta-game's parameters:
+
+1. **Measure** the rules (the shipped data, or ``--variant DIR``) on the env's loadouts study at
+   ``games`` per pairing (seeded: ``seed``), and the reference rules on the same seeds where a target names
+   them. If every target is met, no patch is needed.
+2. **Rank the levers** of the current rules (:func:`issoku.evaluation.levers.run_levers`: every number ±1,
+   paired, successive halving) by their **gain**: how far the lever's paired moves take the figures that
+   miss their targets towards them (the halving keeps the levers that gain most, not the biggest movers; a
+   lever that moves the loadout missing its target the right way comes first). The best :data:`CANDIDATES`
+   fields whose lever gains are tried, in order. The *distance* of a set of figures is the sum, in points of
+   score, of how far each lies outside its target band (0: every target met).
+3. **Try smallest steps first.** Each candidate field is played at 1, 2, ... :data:`MAX_STEP` steps in its
+   lever's direction (every trial a variant folder, measured on the same seeds as the base, so trials are
+   paired); a field stops at the first step that meets the targets, or that no longer lowers the distance.
+   The first field whose trial meets every target ends the search; else the trial with the smallest
+   distance is kept and the search adds a second field on top of it (levers ranked again on the patched
+   rules), up to ``max_fields``.
+4. **Verify with fresh seeds.** The patch is measured again on a seed range the search never saw
+   (``seed + VERIFY_SEED_OFFSET``, ``verify_games`` per pairing), and the verdict (met, or not met: which
+   target) comes from that run alone.
+
+Budget (``budget`` games): every measurement costs its scheduled games (``games`` × pairings), each lever
+ranking a third of what is left (its screen plays every lever 2 games per pairing whatever that share is),
+and the verification's games are set aside first. Games the match store already holds are reused, but the
+budget counts scheduled games, so the search takes the same path on a fresh or a reused store: the output
+is deterministic for a given seed.
+
+Out (``out``): ``patch/`` (the patched rules as a variant folder: the base variant's files with the edits),
+``autobalance.md`` (targets, what changed, the verifying figures with their intervals, verdict, the trials),
+``autobalance.csv`` (every measured version's figures), ``levers/<n>/`` (each ranking) and ``trials/``.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import shutil
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.levers import Lever, Round, check_variants_load, run_levers, scheduled_records
+from issoku.evaluation.metrics import FirstMover, balanced_first_mover
+from issoku.evaluation.store import MatchStore
+from issoku.evaluation.tournament import run_tournament, schedule
+from issoku.evaluation.variants import with_variant
+from issoku.rules.kernel.content import DataError, load_model
+from issoku.rules.variant import Change, NumericField, Variant, data_diff, write_overrides
+from issoku.training.outcomes import Proportion, wilson
+
+CANDIDATES = 3
+"""Fields tried per round of the search (the best gain first)."""
+
+MAX_STEP = 4
+"""Steps of a field tried at most (1, 2, ... in its lever's direction)."""
+
+VERIFY_SEED_OFFSET = 1_000_000
+"""The verifying run's seeds start this far above the search's: a range the search never played."""
+
+FIRST_MOVER = "first mover"
+
+
+class Targets(BaseModel):
+    """A designer's balance targets (a TOML file); at least one must be set. The loadout targets cover every
+    loadout of the study, or those ``loadouts`` names."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    loadout_elo_within: float | None = Field(
+        default=None, gt=0, le=1000, description="every loadout's score against the field within ± this Elo of even")
+    loadout_elo_max: float | None = Field(
+        default=None, ge=-1000, le=1000, description="no loadout above this Elo against the field (no dominant one)")
+    reference_elo_within: float | None = Field(
+        default=None, gt=0, le=1000,
+        description="every loadout within ± this Elo of its own rating under the reference rules (same seeds)")
+    reference: str = Field(
+        default="shipped", min_length=1, description="the reference rules: 'shipped' or a variant folder")
+    first_mover: tuple[float, float] | None = Field(
+        default=None, description="the first mover's score (games balanced by move order) inside [low, high]")
+    loadouts: tuple[str, ...] | None = Field(
+        default=None, min_length=1, description="the loadouts the loadout targets cover (default: all)")
+
+    @field_validator("first_mover")
+    @classmethod
+    def _band(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and not 0.0 <= value[0] <= value[1] <= 1.0:
+            raise ValueError(f"must be [low, high] with 0 <= low <= high <= 1, not {list(value)}")
+        return value
+
+    @field_validator("reference")
+    @classmethod
+    def _reference(cls, value: str) -> str:
+        if value != SHIPPED and not Path(value).is_dir():
+            raise ValueError(f"{value!r} is neither 'shipped' nor a variant folder")
+        return value
+
+    @model_validator(mode="after")
+    def _something(self) -> "Targets":
+        if all(getattr(self, name) is None for name in TARGET_FIELDS):
+            raise ValueError(f"no target set (known: {', '.join(TARGET_FIELDS)})")
+        return self
+
+    @property
+    def reference_rules(self) -> Path | None:
+        """The reference variant folder (None: the shipped rules)."""
+        return None if self.reference == SHIPPED else Path(self.reference)
+
+    def bands(self, loadouts: Sequence[str], reference: Figures | None = None) -> dict[str, tuple[float, float]]:
+        """Each targeted figure's band in score (an Elo target as the scores it allows) for a study of
+        ``loadouts``; ``reference``: the reference rules' figures on the same seeds (``reference_elo_within``)."""
+        found: dict[str, tuple[float, float]] = {}
+        covered = [name for name in loadouts if self.loadouts is None or name in self.loadouts]
+        for name in covered:
+            low, high = 0.0, 1.0
+            if self.loadout_elo_within is not None:
+                low, high = expected(-self.loadout_elo_within), expected(self.loadout_elo_within)
+            if self.loadout_elo_max is not None:
+                high = min(high, expected(self.loadout_elo_max))
+            if self.reference_elo_within is not None and reference is not None and name in reference.loadouts:
+                rating = elo(reference.loadouts[name].value)
+                low = max(low, expected(rating - self.reference_elo_within))
+                high = min(high, expected(rating + self.reference_elo_within))
+            if (low, high) != (0.0, 1.0):
+                found[f"loadout {name}"] = (low, high)
+        if self.first_mover is not None:
+            found[FIRST_MOVER] = self.first_mover
+        return found
+
+    def check(self, loadouts: Sequence[str], path: Path) -> None:
+        """Refuse ``loadouts`` naming a loadout the study does not play (:class:`DataError` on ``path``)."""
+        unknown = sorted(set(self.loadouts or ()) - set(loadouts))
+        if unknown:
+            raise DataError(path, [("loadouts", f"unknown loadout {unknown[0]!r} (the study plays: "
+                                                f"{', '.join(loadouts)})")])
+
+    def describe(self) -> str:
+        """The targets as a sentence."""
+        which = f"loadout ({', '.join(self.loadouts)})" if self.loadouts else "loadout"
+        parts = []
+        if self.loadout_elo_within is not None:
+            parts.append(f"every {which} within ±{self.loadout_elo_within:g} Elo of the field")
+        if self.loadout_elo_max is not None:
+            parts.append(f"no {which} above {self.loadout_elo_max:+g} Elo against the field")
+        if self.reference_elo_within is not None:
+            parts.append(f"every {which} within ±{self.reference_elo_within:g} Elo of its rating under the "
+                         f"{'shipped rules' if self.reference == SHIPPED else self.reference}")
+        if self.first_mover is not None:
+            parts.append(f"first mover's score in [{self.first_mover[0]:.0%}, {self.first_mover[1]:.0%}]")
+        return "; ".join(parts)
+
+
+SHIPPED = "shipped"
+TARGET_FIELDS = ("loadout_elo_within", "loadout_elo_max", "reference_elo_within", "first_mover")
+"""The fields of :class:`Targets` that set a target (the others say what a target covers)."""
+
+
+def load_targets(path: Path) -> Targets:
+    """The targets file, validated (a bad one raises :class:`DataError`: file, field, why)."""
+    return load_model(path, Targets)
+
+
+def expected(elo: float) -> float:
+    """The score a side rated ``elo`` above its opponents expects."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo(score: float) -> float:
+    """The Elo difference a score implies (clipped at ±1000 for a perfect record)."""
+    score = min(max(score, expected(-1000.0)), expected(1000.0))
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One rules version's measured figures: each loadout's score against the field, the first mover's."""
+
+    loadouts: dict[str, Proportion]
+    first_mover: FirstMover
+    games: int
+
+    def values(self) -> dict[str, tuple[float, float, float]]:
+        """Every figure as ``(estimate, low, high)`` (95 %)."""
+        found = {f"loadout {name}": (p.value, p.low, p.high) for name, p in self.loadouts.items()}
+        found[FIRST_MOVER] = (self.first_mover.score.value, self.first_mover.score.low, self.first_mover.score.high)
+        return found
+
+
+def excess(value: float, band: tuple[float, float]) -> float:
+    """How far ``value`` lies outside ``band`` (0 inside)."""
+    return max(0.0, band[0] - value, value - band[1])
+
+
+def distance(values: dict[str, float], bands: dict[str, tuple[float, float]]) -> float:
+    """The sum of every targeted figure's excess: 0 when every target is met."""
+    return sum(excess(values[name], band) for name, band in bands.items() if name in values)
+
+
+def measure(study: StudyConfig, variant: Path | None, store: MatchStore, games: int, seed: int,
+            workers: int | None) -> Figures:
+    """Play the study under ``variant`` at ``games`` per pairing from ``seed`` (resuming) and measure it."""
+    tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": games,
+                                                                        "base_seed": seed})), variant)
+    run_tournament(tournament, store, workers=workers, progress=False)
+    records = scheduled_records(tournament, store)
+    scores: dict[str, list[float]] = {}
+    for record in records:
+        labels = record.seat_labels
+        if len(labels) == 2 and all(labels) and labels[0] != labels[1]:
+            for seat in (0, 1):
+                scores.setdefault(labels[seat], []).append(record.score(seat))
+    loadouts = {name: wilson(sum(found), len(found)) for name, found in sorted(scores.items())}
+    return Figures(loadouts, balanced_first_mover(records), len(records))
+
+
+def scheduled(study: StudyConfig, games: int) -> int:
+    """Games one measurement at ``games`` per pairing schedules."""
+    return sum(1 for _ in schedule(build_tournament(study.model_copy(update={"games_per_pair": games}))))
+
+
+@dataclass
+class Trial:
+    """One measured version: its edits on top of the base, its folder, its figures and the target bands they
+    were held to (``phase``: base, search, verify, or reference: the reference rules themselves)."""
+
+    edits: tuple[tuple[NumericField, int | float], ...]
+    folder: Path | None
+    figures: Figures
+    bands: dict[str, tuple[float, float]]
+    phase: str = "search"
+
+    @property
+    def distance(self) -> float:
+        """The sum of every targeted figure's excess: 0 when every target is met."""
+        return distance(_estimates(self.figures), self.bands)
+
+    def misses(self) -> list[str]:
+        """The targets missed, each as a line (empty: every target met)."""
+        lines = []
+        for name, (value, low, high) in self.figures.values().items():
+            band = self.bands.get(name)
+            if band is not None and excess(value, band) > 0:
+                lines.append(f"{name}: {figure_text(name, value, low, high)} outside [{band[0]:.1%}, {band[1]:.1%}]")
+        return lines
+
+
+@dataclass
+class Outcome:
+    """What the search found and what the verifying run says of it."""
+
+    targets: Targets
+    base: Trial
+    best: Trial
+    verified: Trial
+    changes: list[Change]
+    patch: Path | None
+    trials: list[Trial] = field(default_factory=list)
+    spent: int = 0
+    stopped: str = ""
+
+
+def figure_text(name: str, value: float, low: float, high: float) -> str:
+    """A figure with its interval, a loadout's also in Elo against the field."""
+    text = f"{value:.1%} [{low:.1%}, {high:.1%}]"
+    if name.startswith("loadout "):
+        text += f" ({elo(value):+.0f} Elo [{elo(low):+.0f}, {elo(high):+.0f}])"
+    return text
+
+
+def moves(lever: Lever) -> dict[str, float]:
+    """The lever's paired moves of the targeted kinds of figure (a loadout's score, the first mover's)."""
+    found: dict[str, float] = {}
+    for shift in lever.shifts:
+        if shift.figure == "first mover's score":
+            found[FIRST_MOVER] = shift.result.delta
+        elif shift.figure.startswith("loadout ") and shift.figure.endswith(": score") and " vs " not in shift.figure:
+            found[shift.figure.removesuffix(": score")] = shift.result.delta
+    return found
+
+
+def gain(current: Trial, lever: Lever) -> float:
+    """How far ``lever`` would move the figures that miss their targets towards them (points; a move past the
+    band counts only up to its edge, a move away counts against). Figures inside their bands are left out:
+    at a screen's few games their noise would drown the signal, and a trial measures them anyway."""
+    values, moved, total = _estimates(current.figures), moves(lever), 0.0
+    for name, band in current.bands.items():
+        missed = excess(values.get(name, band[0]), band)
+        if missed > 0 and name in moved:
+            towards = moved[name] if values[name] < band[0] else -moved[name]
+            total += min(towards, missed)
+    return total
+
+
+def candidates(levers: Sequence[Lever], current: Trial, taken: set[tuple[str, tuple[str | int, ...]]]) -> list[Lever]:
+    """The first :data:`CANDIDATES` fields, in the levers' ranked order (the halving's last round first, then
+    the gain), whose lever gains; fields already patched are left out."""
+    found: list[Lever] = []
+    for lever in levers:
+        where = (lever.number.file, lever.number.address)
+        if (lever.shifts and gain(current, lever) > 0 and where not in taken
+                and all((other.number.file, other.number.address) != where for other in found)):
+            found.append(lever)
+    return found[:CANDIDATES]
+
+
+@dataclass
+class Search:
+    """The search's fixed settings and its running state (games spent, trials measured)."""
+
+    study: StudyConfig
+    base: Variant
+    out: Path
+    store: MatchStore
+    games: int
+    workers: int | None
+    bands: dict[str, tuple[float, float]] = field(default_factory=dict)
+    trials: list[Trial] = field(default_factory=list)
+    spent: int = 0
+
+    def measure(self, edits: tuple[tuple[NumericField, int | float], ...], folder: Path | None,
+                phase: str = "search") -> Trial:
+        """Play and measure one version on the search's seeds (its games counted)."""
+        figures = measure(self.study, folder, self.store, self.games, self.study.base_seed, self.workers)
+        self.spent += figures.games
+        trial = Trial(edits, folder, figures, self.bands, phase)
+        self.trials.append(trial)
+        return trial
+
+    def steps(self, current: Trial, lever: Lever, say: Callable[[str], None], limit: int) -> Iterator[Trial]:
+        """The trials of ``lever``'s field at 1, 2, ... :data:`MAX_STEP` steps on top of ``current``, one by one
+        while they lower the distance, stopping at a step the data refuses or one that would spend past
+        ``limit`` games."""
+        number = lever.number
+        direction = lever.change.after - lever.change.before
+        previous = current.distance
+        for step in range(1, MAX_STEP + 1):
+            if self.spent + scheduled(self.study, self.games) > limit:
+                return
+            edits = (*current.edits, (number, number.value + direction * step))
+            folder = self.out / "trials" / _slug(edits)
+            shutil.rmtree(folder, ignore_errors=True)
+            try:
+                write_overrides(folder, edits, self.base).validate()
+            except DataError:
+                shutil.rmtree(folder, ignore_errors=True)
+                return
+            tried = self.measure(edits, folder)
+            say(f"autobalance: {_edits_text(edits)}: distance {tried.distance:.3f}")
+            yield tried
+            if tried.distance == 0 or tried.distance >= previous:
+                return
+            previous = tried.distance
+
+
+def _slug(edits: Sequence[tuple[NumericField, int | float]]) -> str:
+    number, value = edits[-1]
+    parts = [str(part) for part in (*number.address, value)]
+    return f"{len(edits)}_" + "_".join(parts).replace("/", "_").replace(".", "_")
+
+
+def _levers_spent(rounds: Sequence[Round], unit: int) -> int:
+    """The games a levers run schedules: each round's new games per pairing for its levers and the base."""
+    before = [0] + [r.games_per_pair for r in rounds]
+    return sum((r.games_per_pair - previous) * (r.levers + 1) * unit for r, previous in zip(rounds, before))
+
+
+def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budget: int,
+                variant: Path | None = None, games: int = 20, verify_games: int = 40, max_fields: int = 2,
+                files: Sequence[str] | None = None, workers: int | None = 0, progress: bool = False,
+                targets_file: Path = Path("targets")) -> Outcome:
+    """Search for the smallest patch of ``variant`` (default the shipped rules) meeting ``targets``, verify
+    it on fresh seeds, and write ``out`` (see the module docstring)."""
+    base = Variant(variant)
+    check_variants_load(study, base, files)
+    has_reference, reference = targets.reference_elo_within is not None, targets.reference_rules
+    Variant(reference).validate()
+    loadouts = sorted({label for lo in build_tournament(study).loadouts for label in lo.seat_labels if label})
+    targets.check(loadouts, targets_file)
+    versions = 2 if has_reference else 1
+    cost, verify_cost = scheduled(study, games), scheduled(study, verify_games)
+    if budget < versions * (cost + verify_cost):
+        raise ValueError(f"--budget {budget} buys no search: measuring one version takes {cost} games and "
+                         f"the verification {verify_cost}{' (each twice: the reference too)' if versions == 2 else ''}")
+    out.mkdir(parents=True, exist_ok=True)
+    say = _progress if progress else _quiet
+    unit, seed = scheduled(study, 1), study.base_seed
+    with MatchStore(db) as store:
+        search = Search(study, base, out, store, games, workers)
+        ref_figures = search.measure((), reference, "reference").figures if has_reference else None
+        search.bands = targets.bands(loadouts, ref_figures)
+        for trial in search.trials:
+            trial.bands = search.bands
+        start = search.measure((), variant, "base")
+        best, stopped = start, ""
+        say(f"autobalance: base distance {start.distance:.3f} ({len(start.figures.loadouts)} loadouts, {cost} games)")
+        reserve = versions * verify_cost
+        while best.distance > 0 and not stopped:
+            if len(best.edits) >= max_fields:
+                stopped = f"{max_fields} fields patched"
+                break
+            current = best
+            levers, rounds = run_levers(study, max((budget - reserve - search.spent) // 3, 1),
+                                        out / "levers" / str(len(best.edits)), db, files=files, workers=workers,
+                                        variant=best.folder,
+                                        order=lambda lever: -gain(current, lever))
+            search.spent += _levers_spent(rounds, unit)
+            found = candidates(levers, best, {(number.file, number.address) for number, _ in best.edits})
+            say(f"autobalance: {len(levers)} levers ranked, trying {', '.join(lever.name for lever in found)}")
+            for lever in found:
+                for tried in search.steps(current, lever, say, budget - reserve):
+                    if tried.distance < best.distance:
+                        best = tried
+                if search.spent + cost > budget - reserve:
+                    stopped = "budget spent"
+                if best.distance == 0 or stopped:
+                    break
+            if best is current:
+                stopped = stopped or "no lever lowers the distance"
+        fresh = seed + VERIFY_SEED_OFFSET
+        ref_verified = measure(study, reference, store, verify_games, fresh, workers) if has_reference else None
+        figures = measure(study, best.folder, store, verify_games, fresh, workers)
+        verified = Trial(best.edits, best.folder, figures, targets.bands(loadouts, ref_verified), "verify")
+        search.trials.append(verified)
+        search.spent += reserve
+    patch = None
+    if best.edits:
+        patch = out / "patch"
+        shutil.rmtree(patch, ignore_errors=True)
+        write_overrides(patch, best.edits, base)
+    changes = data_diff(base, Variant(patch)) if patch else []
+    outcome = Outcome(targets, start, best, verified, changes, patch, search.trials, search.spent, stopped)
+    write_outcome(out, study, outcome, variant, games, verify_games, budget)
+    return outcome
+
+
+def _estimates(figures: Figures) -> dict[str, float]:
+    return {name: value for name, (value, _, _) in figures.values().items()}
+
+
+def _edits_text(edits: Sequence[tuple[NumericField, int | float]]) -> str:
+    return "; ".join(f"{number.file}: {'.'.join(map(str, number.address))} = {value}" for number, value in edits) \
+        or "(no edit)"
+
+
+CSV_COLUMNS = ("trial", "phase", "patch", "seed_from", "games", "distance", "figure", "value", "low", "high",
+               "target_low", "target_high", "excess")
+
+
+def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path | None, games: int,
+                  verify_games: int, budget: int) -> Path:
+    """``autobalance.csv`` (every measured version's figures) and ``autobalance.md`` (the verdict first)."""
+    with (out / "autobalance.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CSV_COLUMNS)
+        for index, trial in enumerate(outcome.trials):
+            seed = study.base_seed + (VERIFY_SEED_OFFSET if trial.phase == "verify" else 0)
+            for name, (value, low, high) in trial.figures.values().items():
+                band = trial.bands.get(name)
+                writer.writerow([index, trial.phase, _edits_text(trial.edits), seed, trial.figures.games,
+                                 f"{trial.distance:.4f}", name, f"{value:.4f}", f"{low:.4f}", f"{high:.4f}",
+                                 *([f"{band[0]:.4f}", f"{band[1]:.4f}", f"{excess(value, band):.4f}"] if band
+                                   else ["", "", ""])])
+    verified = outcome.verified
+    lines = [f"# Autobalance of {study.env} ({variant or 'the shipped rules'})", "",
+             f"Targets: {outcome.targets.describe()}.", "", f"Verdict: {verdict(outcome)}", "",
+             "## The patch (What changed)", ""]
+    lines += [f"- `{c}`" for c in outcome.changes] or ["- none: the base rules were kept."]
+    lines += ["", *([f"Patch folder: `{outcome.patch}`", ""] if outcome.patch else []),
+              f"## The verifying run (fresh seeds from {study.base_seed + VERIFY_SEED_OFFSET}, {verify_games} games "
+              f"per pairing, {verified.figures.games} games)", "",
+              "| figure | score [95 % interval] | target | met |", "|---|---|---|---|"]
+    for name, (value, low, high) in verified.figures.values().items():
+        band = verified.bands.get(name)
+        target = f"[{band[0]:.1%}, {band[1]:.1%}]" if band else ""
+        met = ("yes" if excess(value, band) == 0 else "no") if band else ""
+        lines.append(f"| {name} | {figure_text(name, value, low, high)} | {target} | {met} |")
+    lines += ["", f"## The search (seeds from {study.base_seed}, {games} games per pairing per version)", "",
+              f"Budget {budget} games, {outcome.spent} scheduled (every measured version, the levers' rankings in "
+              f"`levers/`, the verification; games a store already held are reused). "
+              f"Stopped: {outcome.stopped or ('targets met' if outcome.best.distance == 0 else 'search ended')}.", "",
+              "| # | phase | patch | distance (points outside the targets) |", "|---|---|---|---|"]
+    lines += [f"| {index} | {trial.phase} | {_edits_text(trial.edits)} | {trial.distance:.3f} |"
+              for index, trial in enumerate(outcome.trials)]
+    report = out / "autobalance.md"
+    report.write_text("\n".join(lines) + "\n")
+    return report
+
+
+def verdict(outcome: Outcome) -> str:
+    """``met`` or ``not met: <the targets missed>``, from the verifying run."""
+    misses = outcome.verified.misses()
+    return "met (every target, on the verifying run's estimates)" if not misses else "not met: " + "; ".join(misses)
+
+
+def _progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _quiet(message: str) -> None:
+    """No progress lines."""
+
+
+__all__ = ["CANDIDATES", "FIRST_MOVER", "Figures", "MAX_STEP", "Outcome", "Search", "TARGET_FIELDS", "Targets", "Trial",
+           "VERIFY_SEED_OFFSET", "autobalance", "candidates", "distance", "elo", "expected", "figure_text",
+           "gain", "load_targets", "measure", "moves", "verdict"]

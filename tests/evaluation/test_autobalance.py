@@ -1,0 +1,120 @@
+"""``issoku autobalance`` and the levers of the planted exploits (issue 15, items 3 and 4)."""
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from issoku.cli import app
+from issoku.evaluation.autobalance import Targets, autobalance, elo, expected, load_targets
+from issoku.evaluation.levers import field_rank, loadouts_study, run_levers
+from issoku.rules.kernel.content import DataError
+from issoku.rules.variant import Variant, data_diff, numeric_fields, write_override
+
+PLANTED = Path(__file__).resolve().parents[1] / "data" / "variants"
+ARMOUR = "tempo/data/armour.toml"
+
+
+@pytest.mark.parametrize(("name", "file", "value"), [("attack_ninjato_cut", "breath/data/weapons.toml", 5),
+                                                     ("tempo_spear_counter_ap", "tempo/data/weapons.toml", 1)])
+def test_a_planted_field_the_shipped_file_leaves_out_is_a_lever_at_its_schema_value(tmp_path, name, file, value):
+    planted = data_diff(Variant(), Variant(PLANTED / name))
+    assert len(planted) == 1 and str(planted[0]).count("(absent)") == 1
+    absent = [f for f in numeric_fields(file, defaults=True) if f.absent]
+    assert not any(f.absent for f in numeric_fields(file))  # only with defaults
+    found = [f for f in absent if str(data_diff(Variant(), write_override(tmp_path / f"{len(f.address)}", f, value)
+                                                )[0]) == str(planted[0])]
+    assert len(found) == 1
+    # the schema's value: a technique's check_bonus 0; an action left out of ap_by_action costs the weapon's ap 4
+    assert found[0].value == (0 if name == "attack_ninjato_cut" else 4)
+
+
+def test_a_lever_of_a_variant_is_that_variant_with_one_edit(tmp_path):
+    base = Variant(PLANTED / "tempo_spear_counter_ap")
+    rating = next(f for f in numeric_fields(ARMOUR, base) if f.address == ("armour", "medium", "rating"))
+    lever = write_override(tmp_path / "lever", rating, 5, base)
+    assert set(lever.files) == {ARMOUR, "tempo/data/weapons.toml"}  # the base's own edit comes along
+    assert [str(c) for c in data_diff(base, lever)] == [f"{ARMOUR}: medium: rating 4 → 5"]
+    counter = next(f for f in numeric_fields("tempo/data/weapons.toml", base)
+                   if f.address[-2:] == ("ap_by_action", "counter_attack"))
+    assert counter.value == 1 and not counter.absent  # the variant sets it: an ordinary number of the variant
+
+
+def test_levers_of_the_exploited_armour_rank_the_planted_field_first(tmp_path):
+    # levers of the exploited rules (medium rating 8) at the mistype's scale (±4): the planted field leads
+    study = loadouts_study("tempo_duel_v0")
+    ranked, _ = run_levers(study, 2000, tmp_path / "l", tmp_path / "l.sqlite", step=4, files=[ARMOUR],
+                           variant=PLANTED / "armour_tempo_medium")
+    assert field_rank(ranked, ARMOUR, "medium", "rating") == 1
+    assert ranked[0].name == f"{ARMOUR}: medium: rating 8 → 4"
+
+
+def test_elo_and_expected_score_are_inverse():
+    assert expected(0) == 0.5 and abs(elo(expected(75)) - 75) < 1e-9 and elo(1.0) == pytest.approx(1000)
+
+
+def test_autobalance_on_the_exploited_armour_patches_the_planted_field_first_and_is_deterministic(tmp_path):
+    study = loadouts_study("tempo_duel_v0")
+    targets = Targets(reference_elo_within=50)
+    runs = []
+    for name in ("a", "b"):
+        outcome = autobalance(study, targets, tmp_path / name, tmp_path / f"{name}.sqlite", 6000,
+                              variant=PLANTED / "armour_tempo_medium", games=20, verify_games=20, files=[ARMOUR])
+        runs.append(outcome)
+    first = runs[0]
+    assert first.changes and (first.changes[0].file, first.changes[0].item, first.changes[0].field) == (
+        ARMOUR, "medium", "rating")
+    assert first.changes[0].after < 8  # back towards the shipped 4
+    assert first.base.distance > 0 and first.verified.phase == "verify"
+    assert first.spent <= 6000
+    for produced in ("autobalance.csv", "patch/tempo/data/armour.toml"):
+        assert (tmp_path / "a" / produced).read_bytes() == (tmp_path / "b" / produced).read_bytes(), produced
+    assert "## The patch (What changed)" in (tmp_path / "a" / "autobalance.md").read_text()
+
+
+def test_targets_already_met_need_no_patch(tmp_path):
+    study = loadouts_study("tempo_duel_v0")
+    outcome = autobalance(study, Targets(loadout_elo_within=1000), tmp_path / "o", tmp_path / "o.sqlite", 2000,
+                          games=4, verify_games=4, files=[ARMOUR])
+    assert outcome.patch is None and outcome.changes == [] and outcome.verified.misses() == []
+    assert not (tmp_path / "o" / "patch").exists()
+
+
+@pytest.mark.parametrize(("text", "field"), [
+    ("loadout_elo_within = 75\nfirst_movr = [0.45, 0.55]\n", "first_movr"),
+    ("first_mover = [0.6, 0.4]\n", "first_mover"),
+    ("loadout_elo_within = -5\n", "loadout_elo_within"),
+    ("loadouts = ['fencer']\n", "(top level)"),
+    ("reference_elo_within = 50\nreference = 'no/such/folder'\n", "reference"),
+    ("loadout_elo_within = 75\nloadouts = ['samurai']\n", "loadouts"),
+    ("loadout_elo_within = [75\n", "(syntax)"),
+])
+def test_a_bad_targets_file_is_one_line_naming_file_and_field_exit_2(tmp_path, text, field):
+    path = tmp_path / "targets.toml"
+    path.write_text(text)
+    result = CliRunner().invoke(app, ["autobalance", "--env", "tempo_duel_v0", "--target", str(path),
+                                      "--out", str(tmp_path / "out"), "--budget", "100000"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("autobalance: ") and str(path) in lines[0], lines
+    assert field in lines[0], lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_load_targets_refuses_a_file_that_sets_no_target(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text("reference = 'shipped'\n")
+    with pytest.raises(DataError, match="no target set"):
+        load_targets(path)
+
+
+def test_bad_options_are_one_line_exit_2(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text("loadout_elo_within = 75\n")
+    for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "10"],
+                 ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
+                 ["--env", "tempo_duel_v0", "--variant", str(tmp_path / "missing")]):
+        result = CliRunner().invoke(app, ["autobalance", "--target", str(path), *args, "--out", str(tmp_path / "o")])
+        assert result.exit_code == 2, (args, result.output)
+        assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("autobalance: "), result.output
+    assert not (tmp_path / "o").exists()
