@@ -68,6 +68,9 @@ class SpellModel(_Strict):
     effect: Literal["attack", "ward", "dispel", "buff", "summon"]
     amount: int = Field(ge=1, le=5, description="Wounds, Defense, check bonus or the unit's attack bonus")
     instant: bool = Field(default=False, description="SP-024: a single-stage spell above 1-dan")
+    unit: Literal["shikigami", "puppet", "squad"] | None = Field(
+        default=None, description="a summon's unit (SP-G14): shikigami or puppet (control actions, BR-041) or "
+        "squad (squad orders, BR-042); a summon without one brings a shikigami")
     perk_discount: PerkDiscountModel | None = Field(default=None, description="SP-063: the activation stage "
                                                     "costs `amount` less to a caster of `school` (floor 1)")
     stages: list[StageModel] = Field(min_length=1, max_length=4)
@@ -102,6 +105,7 @@ class CasterModel(_Strict):
     spells: list[str] = Field(min_length=1)
     studied: list[str] = []
     techniques: bool = Field(default=False, description="SP-071: a spell PC never uses the core technique system")
+    transfer: bool = Field(default=False, description="BR-031: a scholar, who may transfer Energy to an ally 1:1")
 
 
 class SpellsFile(_Strict):
@@ -138,6 +142,8 @@ class Spell:
     source: str
     perk_discount: tuple[str, int] | None = None
     """SP-063: ``(school, amount)`` off the activation stage for a caster of that school."""
+    unit: str | None = None
+    """A summon's unit (SP-G14): ``shikigami``, ``puppet`` or ``squad``; None for any other effect."""
 
     @property
     def total_energy(self) -> int:
@@ -182,6 +188,8 @@ class Caster:
     spells: tuple[str, ...]
     studied: tuple[str, ...]
     techniques: bool
+    transfer: bool = False
+    """BR-031: a scholar's Energy transfer to an ally (SP-G14)."""
 
     def skill(self, name: str) -> int:
         """Level in a spell skill or hardiness (0 untrained)."""
@@ -215,9 +223,14 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
         if len(m.stages) == 1 and m.dan > 1 and not m.instant:
             raise DataError(spells, [(f"spell[{index}].stages", "a single stage above 1-dan needs instant = true "
                                       "(SP-024: an instant spell at a higher dan is named as such)")])
+        if m.unit is not None and m.effect != "summon":
+            raise DataError(spells, [(f"spell[{index}].unit", f"only a summon brings a unit; this spell's effect "
+                                      f"is {m.effect!r}")])
         discount = (m.perk_discount.school, m.perk_discount.amount) if m.perk_discount is not None else None
+        unit = (m.unit or "shikigami") if m.effect == "summon" else None
         catalog[m.key] = Spell(m.key, m.label or m.key.replace("_", " "), m.spell_list, m.dan, m.effect, m.amount,
-                               m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source, discount)
+                               m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source, discount,
+                               unit)
     school_perks = _perks(schools, "school", school_file.school)
     for index, m in enumerate(spell_file.spell):
         if m.perk_discount is not None and m.perk_discount.school not in school_perks:
@@ -227,7 +240,7 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
     sheets: dict[str, Caster] = {}
     for index, c in enumerate(caster_file.caster):
         sheet = Caster(c.key, c.pc_dan, tuple(sorted(c.skills.items())), c.school, c.class_, tuple(c.spells),
-                       tuple(c.studied), c.techniques)
+                       tuple(c.studied), c.techniques, c.transfer)
         problem = check_caster(sheet, catalog, school_perks, class_perks)
         if problem is not None:
             field, why = problem

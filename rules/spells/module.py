@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from issoku.rules.breath.engine import Attack, BreathState
     from issoku.rules.breath.fighter import Fighter
 
-CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND = "cast", "channel", "activate", "abandon", "command"
+CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER = ("cast", "channel", "activate", "abandon", "command",
+                                                         "squad", "transfer")
 """The module's order kinds, named once."""
 PREPARATION_STANCE = "spell_preparation"
 """The catalog stance a preparing caster holds (SP-017), from ``rules/spells/data/archetypes.toml``."""
@@ -53,6 +54,20 @@ UNIT_WOUNDS = 1
 """BR-G18: a unit's strike removes 1 Wound."""
 MAX_UNITS = 2
 """BR-041: at most two control actions a round, so more than two units could never all act; a caster keeps two."""
+ADVANCE, VOLLEY_FIRE, SHIELD_WALL = "advance", "volley_fire", "shield_wall"
+"""BR-016/077: the squad orders the seed names (SP-G14 gives them their effects)."""
+SQUAD_ORDER_COST = 2
+"""BR-077: a squad order costs 2 Energy..."""
+WISE_SQUAD_ORDER_COST = 1
+"""...or 1 when the orderer's Wisdom is 2 or more (BR-A03)."""
+SQUAD_WISDOM = 2
+"""BR-A03: the Wisdom that lowers a squad order to 1 Energy."""
+ADVANCE_BONUS = 1
+"""SP-G14: an advancing squad's volleys get +1 until the round ends (twice keeps one, BR-036)."""
+SHIELD_WALL_DEFENSE = 1
+"""SP-G14: a shield wall gives its commander +1 Defense until the round ends (stacks with a ward, BR-036)."""
+TRANSFER_AMOUNT = 1
+"""BR-031/044: one order moves 1 Energy from the scholar to an ally, 1:1."""
 FLEXIBLE = 0
 """The dan key of flexible slots (SP-G11) in a slot pool."""
 
@@ -83,7 +98,8 @@ class Casting:
 class SpellsData:
     """Per-fight state, kept at ``state.ext[module.name]``; lists are by seat."""
 
-    __slots__ = ("casters", "slots", "casting", "breath_no", "wards", "buffs", "exhausted", "units", "last_hit")
+    __slots__ = ("casters", "slots", "casting", "breath_no", "wards", "buffs", "exhausted", "units", "last_hit",
+                 "squads", "advance", "shield")
 
     def __init__(self, casters: list[Caster | None], slots: list[dict[tuple[str, int], int] | None]) -> None:
         n = len(casters)
@@ -97,7 +113,12 @@ class SpellsData:
         self.buffs = [0] * n
         self.exhausted = [False] * n
         self.units: list[list[Spell]] = [[] for _ in range(n)]
+        """Shikigami and puppets: moved by control actions (BR-041)."""
         self.last_hit = [0] * n
+        self.squads: list[Spell | None] = [None] * n
+        """A commander's squad: moved by squad orders (BR-042); one, since the orders name no squad (SP-G14)."""
+        self.advance = [0] * n
+        self.shield = [0] * n
 
     def clone(self) -> "SpellsData":
         twin = SpellsData.__new__(SpellsData)
@@ -109,13 +130,14 @@ class SpellsData:
         twin.exhausted = list(self.exhausted)
         twin.units = [list(u) for u in self.units]
         twin.last_hit = list(self.last_hit)
+        twin.squads, twin.advance, twin.shield = list(self.squads), list(self.advance), list(self.shield)
         return twin
 
 
 class SpellsModule(BreathModule):
     """Seed 004 on the breath engine (see the module docstring)."""
 
-    order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND)
+    order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER)
 
     def __init__(self, content: SpellContent | None = None) -> None:
         self.content = content or default_spell_content()
@@ -136,6 +158,10 @@ class SpellsModule(BreathModule):
         for spell in self.content.spells.values():
             orders += [(CAST, spell.key, *t) for t in targets] if spell.effect in TARGETED else [(CAST, spell.key)]
         orders += [(CHANNEL,), (ACTIVATE,), (ABANDON,)] + [(COMMAND, *t) for t in targets]
+        if any(spell.unit == "squad" for spell in self.content.spells.values()):
+            orders += [(SQUAD, ADVANCE), *[(SQUAD, VOLLEY_FIRE, *t) for t in targets], (SQUAD, SHIELD_WALL)]
+        if max_targets > 1 and any(caster.transfer for caster in self.content.casters.values()):
+            orders += [(TRANSFER, f"ally{i}") for i in range(max_targets - 1)]
         self._orders = tuple(orders)
         return orders
 
@@ -169,7 +195,8 @@ class SpellsModule(BreathModule):
         casting = data.casting[seat]
         progress = None if casting is None else (casting.spell.key, casting.paid,
                                                  casting.last_breath == data.breath_no[seat])
-        return (tuple(slots.values()) if slots is not None else None, progress, len(data.units[seat]))
+        return (tuple(slots.values()) if slots is not None else None, progress, len(data.units[seat]),
+                data.squads[seat] is not None)
 
     def legal_orders(self, state: "BreathState", fighter: "Fighter", orders: Sequence[Order]) -> set[Order]:
         """What ``fighter`` may cast, continue, activate, abandon or command now."""
@@ -192,6 +219,10 @@ class SpellsModule(BreathModule):
                 legal.add((ACTIVATE,) if casting.next_is_last else (CHANNEL,))
         if data.units[seat]:
             legal.update(o for o in orders if o[0] == COMMAND and self._can_command(state, data, fighter, o))
+        if data.squads[seat] is not None:
+            legal.update(o for o in orders if o[0] == SQUAD and self._can_order_squad(state, fighter, o))
+        if caster.transfer and fighter.energy >= TRANSFER_AMOUNT:
+            legal.update(o for o in orders if o[0] == TRANSFER and self._ally(state, fighter, o) is not None)
         return legal
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
@@ -209,7 +240,9 @@ class SpellsModule(BreathModule):
             return False  # SP-039: a Defenseless fighter cannot hold the preparation stance
         if spell.effect in TARGETED and self._target(state, fighter, order) is None:
             return False
-        if spell.effect == "summon" and len(data.units[fighter.seat]) >= MAX_UNITS:
+        if spell.unit == "squad" and data.squads[fighter.seat] is not None:
+            return False
+        if spell.unit in ("shikigami", "puppet") and len(data.units[fighter.seat]) >= MAX_UNITS:
             return False
         return self._stage_price(state, fighter, caster, spell, 0)[0] <= fighter.energy
 
@@ -219,6 +252,29 @@ class SpellsModule(BreathModule):
         if self._unit_to_command(state, data, fighter) is None:
             return False
         return self._stage_cost(state, fighter, UNIT_ACTION_COST) <= fighter.energy
+
+    def _can_order_squad(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
+        """BR-042/043: only a squad takes squad orders (a puppet never does); volley fire needs a target."""
+        if order[1] == VOLLEY_FIRE and self._target(state, fighter, order) is None:
+            return False
+        return self._squad_order_price(state, fighter, order)[0] <= fighter.energy
+
+    @staticmethod
+    def _squad_order_price(state: "BreathState", fighter: "Fighter", order: Order) -> tuple[int, list[Modifier]]:
+        """BR-077 (BR-A03): 2 Energy, 1 with Wisdom 2+; then Rule 2 with the modifiers (BR-045)."""
+        base = WISE_SQUAD_ORDER_COST if fighter.sheet.wits >= SQUAD_WISDOM else SQUAD_ORDER_COST
+        return state.cost_of(fighter, None, order, base)
+
+    @staticmethod
+    def _ally(state: "BreathState", fighter: "Fighter", order: Order) -> "Fighter | None":
+        """BR-044: the ``allyN``-th other fighter of the scholar's side, standing (a fighter has Energy of its
+        own; units are never fighters, so no order can name one)."""
+        sheets = state.ruleset.sheets
+        allies = [seat for seat, sheet in enumerate(sheets)
+                  if sheet.side == sheets[fighter.seat].side and seat != fighter.seat]
+        slot = int(order[1][4:])
+        ally = state.fighters[allies[slot]] if slot < len(allies) else None
+        return None if ally is None or ally.defeated else ally
 
     def _unit_to_command(self, state: "BreathState", data: SpellsData, fighter: "Fighter") -> int | None:
         """BR-041: the first unit not yet controlled this round, within the shared 0-Energy cap."""
@@ -288,6 +344,10 @@ class SpellsModule(BreathModule):
                 self._activate(state, data, fighter, casting)
         elif kind == ABANDON:
             self._interrupt(state, data, fighter, "abandoned", "SP-G06")
+        elif kind == SQUAD:
+            self._squad_order(state, data, fighter, order)
+        elif kind == TRANSFER:
+            self._transfer(state, fighter, order)
         else:
             self._command(state, data, fighter, order)
 
@@ -412,9 +472,13 @@ class SpellsModule(BreathModule):
                 state.emit("SP-G01", "dispel", caster.seat, spell=spell.key, target=target.seat,
                            ward_lost=data.wards[target.seat], buff_lost=data.buffs[target.seat])
                 data.wards[target.seat] = data.buffs[target.seat] = 0
+        elif spell.unit == "squad":
+            data.squads[caster.seat] = spell
+            state.emit("BR-042", "unit_summoned", caster.seat, spell=spell.key, unit="squad", unit_energy=0,
+                       units=1)
         else:
             data.units[caster.seat].append(spell)
-            state.emit("BR-032", "unit_summoned", caster.seat, spell=spell.key, unit_energy=0,
+            state.emit("BR-032", "unit_summoned", caster.seat, spell=spell.key, unit=spell.unit, unit_energy=0,
                        units=len(data.units[caster.seat]))
 
     def _focus(self, state: "BreathState", data: SpellsData, caster: "Fighter", wounds: int) -> None:
@@ -440,12 +504,45 @@ class SpellsModule(BreathModule):
         effect = f"control:{index}"
         fighter.zero_energy_used.append(effect)
         state.emit("BR-041", "control_action", fighter.seat, unit=unit.key, used_this_round=len(fighter.zero_energy_used))
+        self._unit_strike(state, data, fighter, order, unit, unit.amount)
+
+    def _squad_order(self, state: "BreathState", data: SpellsData, fighter: "Fighter", order: Order) -> None:
+        """BR-042: a squad order on its own track (no 0-Energy cap), paid in the breath (BR-016, BR-077);
+        its effect is SP-G14's."""
+        squad = data.squads[fighter.seat]
+        assert squad is not None
+        cost, modifiers = self._squad_order_price(state, fighter, order)
+        state.pay(fighter, cost, "BR-077", f"squad order {order[1]}", modifiers)
+        state.emit("BR-042", "squad_order", fighter.seat, unit=squad.key, order=order[1], cost=cost)
+        seat = fighter.seat
+        if order[1] == ADVANCE:
+            data.advance[seat] = ADVANCE_BONUS
+        elif order[1] == SHIELD_WALL:
+            data.shield[seat] = SHIELD_WALL_DEFENSE
+        else:
+            self._unit_strike(state, data, fighter, order, squad, squad.amount + data.advance[seat])
+
+    def _transfer(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
+        """BR-031/044 (BR-G18): the scholar pays in its breath, the ally gains the same as normal Energy,
+        and the ally's 0-Energy cap stays its own."""
+        ally = self._ally(state, fighter, order)
+        assert ally is not None
+        state.pay(fighter, TRANSFER_AMOUNT, "BR-031", f"transfer to {state.ruleset.seat_names[ally.seat]}")
+        before = ally.energy
+        ally.energy += TRANSFER_AMOUNT
+        state.emit("BR-044", "energy_transferred", fighter.seat, to=ally.seat, amount=TRANSFER_AMOUNT,
+                   before=before, after=ally.energy)
+
+    def _unit_strike(self, state: "BreathState", data: SpellsData, fighter: "Fighter", order: Order, unit: Spell,
+                     bonus: int) -> None:
+        """BR-040 / BR-G18: 2d10 + the unit's bonus against Defense (ward and shield wall in); a hit removes
+        1 Wound and no defense technique meets it (a unit carries no weapon)."""
         target = self._target(state, fighter, order)
         assert target is not None
-        defense = state.defense_of(target, 0, data.wards[target.seat])
-        check = state.dice.check(unit.amount, defense)
+        defense = state.defense_of(target, 0, data.wards[target.seat] + data.shield[target.seat])
+        check = state.dice.check(bonus, defense)
         state.emit("BR-040", "unit_strike", fighter.seat, unit=unit.key, target=target.seat, dice=check.dice,
-                   bonus=unit.amount, total=check.total, defense=defense, hit=check.success)
+                   bonus=bonus, total=check.total, defense=defense, hit=check.success)
         if check.success:
             before = target.wounds
             target.wounds -= UNIT_WOUNDS
@@ -460,8 +557,10 @@ class SpellsModule(BreathModule):
         return [("spell_buff", bonus)] if bonus else []
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
-        """A ward spell's Defense this round (SP-G01)."""
-        return state.ext[self.name].wards[attack.target.seat], 0
+        """A ward spell's Defense and a squad's shield wall this round (SP-G01, SP-G14; different names
+        stack, BR-036)."""
+        data: SpellsData = state.ext[self.name]
+        return data.wards[attack.target.seat] + data.shield[attack.target.seat], 0
 
     def hit_wounds(self, state: "BreathState", attack: "Attack", wounds: int) -> int:
         """Remember the breach Wounds for focus resistance (SP-040, SP-G09); the module runs last."""
@@ -492,7 +591,7 @@ class SpellsModule(BreathModule):
         """Wards and buffs last until the round ends (SP-G01)."""
         data: SpellsData = state.ext[self.name]
         for seat in range(len(data.wards)):
-            data.wards[seat] = data.buffs[seat] = 0
+            data.wards[seat] = data.buffs[seat] = data.advance[seat] = data.shield[seat] = 0
 
     def on_round_start(self, state: "BreathState") -> None:
         """SP-042/043 (SP-A05): an exhausted caster starts this round at Energy 1, Defenseless; the next
@@ -512,12 +611,13 @@ class SpellsModule(BreathModule):
 
     # -- observation -------------------------------------------------------------------------------------
     def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
-        """Per fighter, ego first: preparing, progress, ward, buff, units, exhausted (what the table sees:
+        """Per fighter, ego first: preparing, progress, ward (with a shield wall), buff, units, squad, exhausted (what the table sees:
         the stance and its beat, not the spell); then the observer's own spell in progress (one-hot over
         the catalog) and slots left per dan (SP-016: summed over lists; flexible last)."""
         n = num_fighters
         return (("sp_preparing", n, 0.0, 1.0), ("sp_progress", n, 0.0, 1.0), ("sp_ward", n, 0.0, 1.0),
-                ("sp_buff", n, 0.0, 1.0), ("sp_units", n, 0.0, 1.0), ("sp_exhausted", n, 0.0, 1.0),
+                ("sp_buff", n, 0.0, 1.0), ("sp_units", n, 0.0, 1.0), ("sp_squad", n, 0.0, 1.0),
+                ("sp_exhausted", n, 0.0, 1.0),
                 ("sp_own_spell", len(self.content.spells), 0.0, 1.0), ("sp_own_slots", len(SPELL_DANS) + 1, 0.0, 1.0))
 
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
@@ -534,9 +634,11 @@ class SpellsModule(BreathModule):
             if casting is not None:
                 out[at["sp_preparing"] + slot] = 1.0
                 out[at["sp_progress"] + slot] = casting.paid / len(casting.spell.stages)
-            out[at["sp_ward"] + slot] = min(1.0, data.wards[seat] / 5)
+            out[at["sp_ward"] + slot] = min(1.0, (data.wards[seat] + data.shield[seat]) / 5)
             out[at["sp_buff"] + slot] = min(1.0, data.buffs[seat] / 5)
             out[at["sp_units"] + slot] = len(data.units[seat]) / MAX_UNITS
+            if data.squads[seat] is not None:
+                out[at["sp_squad"] + slot] = 1.0
             if data.exhausted[seat]:
                 out[at["sp_exhausted"] + slot] = 1.0
         me = order[0]
@@ -565,6 +667,7 @@ class SpellsModule(BreathModule):
             extra = "".join(f" {label}+{value}" for label, value in (("ward", data.wards[seat]),
                                                                       ("buff", data.buffs[seat])) if value)
             units = f" units {len(data.units[seat])}" if data.units[seat] else ""
+            units += " squad" if data.squads[seat] is not None else ""
             parts.append(f"{name} {doing} (slots {slots}){extra}{units}")
         return "  spells: " + "  ".join(parts) if parts else ""
 
