@@ -206,11 +206,14 @@ class SpellContent:
     casters: dict[str, Caster]
     digest: str
     files: tuple[Path, ...]
+    breath: Path = BREATH_FILE
+    """The casters' breath-side sheets and the preparation stance, joined to a caster fight's breath data."""
 
 
 def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = SCHOOLS_FILE,
-                       casters: Path | str = CASTERS_FILE) -> SpellContent:
-    """Validate the three files into a frozen :class:`SpellContent`; each caster is held to the build rules."""
+                       casters: Path | str = CASTERS_FILE, breath: Path | str = BREATH_FILE) -> SpellContent:
+    """Validate the three files into a frozen :class:`SpellContent`; each caster is held to the build rules.
+    ``breath``: the casters' breath sheets (validated with the breath data they join, by the breath catalog)."""
     from issoku.rules.spells.build import check_caster
 
     spell_file = validate(spells, read_toml(spells), SpellsFile)
@@ -247,7 +250,7 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
             raise DataError(casters, [(f"caster[{index}].{field}", why)])
         sheets[c.key] = sheet
     files = (Path(spells), Path(schools), Path(casters))
-    return SpellContent(catalog, school_perks, class_perks, sheets, file_digest(*files), files)
+    return SpellContent(catalog, school_perks, class_perks, sheets, file_digest(*files), files, Path(breath))
 
 
 def _perks(path: Path | str, table: str, models: list[PerkModel]) -> dict[str, Perk]:
@@ -265,5 +268,12 @@ def default_spell_content() -> SpellContent:
     return load_spell_content()
 
 
+@lru_cache(maxsize=16)
+def spell_content_at(spells: str, schools: str, casters: str, breath: str) -> SpellContent:
+    """The spell content of these files (a rules variant's), loaded once per process for each set."""
+    return load_spell_content(spells, schools, casters, breath)
+
+
 __all__ = ["BREATH_FILE", "Caster", "DISPERSED", "LISTS", "PREPARATION", "Perk", "SPELL_DANS", "Spell",
-           "SpellContent", "Stage", "TATSUJIN", "default_spell_content", "load_spell_content"]
+           "SpellContent", "Stage", "TATSUJIN", "default_spell_content", "load_spell_content",
+           "spell_content_at"]
