@@ -68,6 +68,8 @@ class SpellModel(_Strict):
     effect: Literal["attack", "ward", "dispel", "buff", "summon"]
     amount: int = Field(ge=1, le=5, description="Wounds, Defense, check bonus or the unit's attack bonus")
     instant: bool = Field(default=False, description="SP-024: a single-stage spell above 1-dan")
+    reactive: bool = Field(default=False, description="SP-024/SP-G13: cast only as an improvised reaction to "
+                           "an enemy spell aimed at the caster (a ward or a dispel of one stage)")
     unit: Literal["shikigami", "puppet", "squad"] | None = Field(
         default=None, description="a summon's unit (SP-G14): shikigami or puppet (control actions, BR-041) or "
         "squad (squad orders, BR-042); a summon without one brings a shikigami")
@@ -144,6 +146,8 @@ class Spell:
     """SP-063: ``(school, amount)`` off the activation stage for a caster of that school."""
     unit: str | None = None
     """A summon's unit (SP-G14): ``shikigami``, ``puppet`` or ``squad``; None for any other effect."""
+    reactive: bool = False
+    """SP-G13: cast only as a reaction to an enemy spell aimed at the caster."""
 
     @property
     def total_energy(self) -> int:
@@ -226,6 +230,9 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
         if len(m.stages) == 1 and m.dan > 1 and not m.instant:
             raise DataError(spells, [(f"spell[{index}].stages", "a single stage above 1-dan needs instant = true "
                                       "(SP-024: an instant spell at a higher dan is named as such)")])
+        if m.reactive and (m.effect not in ("ward", "dispel") or len(m.stages) != 1):
+            raise DataError(spells, [(f"spell[{index}].reactive", "a reactive spell is a ward or a dispel of one "
+                                      "stage (SP-024: a reactive defensive or emergency dispel spell is instant)")])
         if m.unit is not None and m.effect != "summon":
             raise DataError(spells, [(f"spell[{index}].unit", f"only a summon brings a unit; this spell's effect "
                                       f"is {m.effect!r}")])
@@ -233,7 +240,7 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
         unit = (m.unit or "shikigami") if m.effect == "summon" else None
         catalog[m.key] = Spell(m.key, m.label or m.key.replace("_", " "), m.spell_list, m.dan, m.effect, m.amount,
                                m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source, discount,
-                               unit)
+                               unit, m.reactive)
     school_perks = _perks(schools, "school", school_file.school)
     for index, m in enumerate(spell_file.spell):
         if m.perk_discount is not None and m.perk_discount.school not in school_perks:

@@ -5,7 +5,9 @@ is "a sub-application of the Energy-dispersal structure", so :class:`SpellsModul
 
 * orders ``cast:<spell>[:enemyN]`` (pays the first stage; a one-stage spell activates at once),
   ``channel`` (a middle stage of a great or mixed spell), ``activate`` (the last stage and the casting
-  check, SP-035), ``abandon`` (SP-G06), ``command[:enemyN]`` (a summoned unit strikes, BR-040..041);
+  check, SP-035), ``abandon`` (SP-G06), ``command[:enemyN]`` (a shikigami or puppet strikes, BR-040..041),
+  ``squad:<order>`` (a squad order, BR-042, BR-077), ``transfer:allyN`` (a scholar's Energy, BR-031/044);
+* the ``spell_reaction`` decision: ``react:<spell>`` or ``no_reaction`` to an enemy spell (SP-G13);
 * the preparation stance (SP-017, SP-036..039): it holds the fighter's stance slot, forbids another stance
   and every relocation (a half-step or resisting one under Ma and Blade, SP-G10; a zone move), and its end
   by any stance-removal effect interrupts the spell (SP-047), as does failed focus resistance (SP-040);
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from issoku.rules.breath.content import Catalog
 from issoku.rules.breath.costs import Modifier, final_cost
-from issoku.rules.breath.modules import BreathModule, Order
+from issoku.rules.breath.modules import BreathModule, Order, Pending
 from issoku.rules.breath.zones import ZonesModule
 from issoku.rules.ma.duel import HALF_STEP, RESIST
 from issoku.rules.kernel.dice import CheckResult
@@ -39,6 +41,10 @@ if TYPE_CHECKING:
 
 CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER = ("cast", "channel", "activate", "abandon", "command",
                                                          "squad", "transfer")
+REACT, NO_REACTION = "react", "no_reaction"
+"""The answers to a spell aimed at a caster who knows a reactive spell (SP-G13)."""
+SPELL_REACTION = "spell_reaction"
+"""The module's decision kind: the target of a succeeding enemy spell may answer it (SP-G13)."""
 """The module's order kinds, named once."""
 PREPARATION_STANCE = "spell_preparation"
 """The catalog stance a preparing caster holds (SP-017), from ``rules/spells/data/archetypes.toml``."""
@@ -137,7 +143,8 @@ class SpellsData:
 class SpellsModule(BreathModule):
     """Seed 004 on the breath engine (see the module docstring)."""
 
-    order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER)
+    order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER, REACT, NO_REACTION)
+    decision_kinds = (SPELL_REACTION,)
 
     def __init__(self, content: SpellContent | None = None) -> None:
         self.content = content or default_spell_content()
@@ -155,19 +162,24 @@ class SpellsModule(BreathModule):
                              "to the breath data (issoku.rules.spells.spell_data)")
         targets = [()] if max_targets == 1 else [(f"enemy{i}",) for i in range(max_targets)]
         orders: list[Order] = []
+        reactive = [spell.key for spell in self.content.spells.values() if spell.reactive]
         for spell in self.content.spells.values():
+            if spell.reactive:
+                continue
             orders += [(CAST, spell.key, *t) for t in targets] if spell.effect in TARGETED else [(CAST, spell.key)]
         orders += [(CHANNEL,), (ACTIVATE,), (ABANDON,)] + [(COMMAND, *t) for t in targets]
         if any(spell.unit == "squad" for spell in self.content.spells.values()):
             orders += [(SQUAD, ADVANCE), *[(SQUAD, VOLLEY_FIRE, *t) for t in targets], (SQUAD, SHIELD_WALL)]
         if max_targets > 1 and any(caster.transfer for caster in self.content.casters.values()):
             orders += [(TRANSFER, f"ally{i}") for i in range(max_targets - 1)]
+        if reactive:
+            orders += [(REACT, key) for key in reactive] + [(NO_REACTION,)]
         self._orders = tuple(orders)
         return orders
 
     def order_content(self, order: Order) -> tuple[str, ...]:
-        """A cast exercises its spell (``spell:<key>``)."""
-        return (f"spell:{order[1]}",) if order[0] == CAST else ()
+        """A cast or a reaction exercises its spell (``spell:<key>``)."""
+        return (f"spell:{order[1]}",) if order[0] in (CAST, REACT) else ()
 
     def new_data(self, state: "BreathState") -> SpellsData:
         """Each caster's sheet and full slot pools (SP-009: a fight starts rested)."""
@@ -402,7 +414,11 @@ class SpellsModule(BreathModule):
                    total=check.total, target=check.target, tn_rule=_TN_RULE[spell.dan], success=check.success)
         if check.success:
             state.emit("SP-035", "spell_activated", seat, spell=spell.key, energy=casting.energy)
-            self._effect(state, data, caster, spell, state.fighters[casting.target])
+            target = state.fighters[casting.target]
+            if self._reactions(state, data, caster, target, spell):
+                state.push(Pending(SPELL_REACTION, target.seat, (seat, spell.key), self))
+            else:
+                self._effect(state, data, caster, spell, target)
         else:
             state.emit("SP-046", "casting_failed", seat, spell=spell.key, energy_lost=casting.energy,
                        slot="consumed")
@@ -444,21 +460,95 @@ class SpellsModule(BreathModule):
         if rule != "SP-047":
             state.emit("SP-047", "interruption_failure", caster.seat, spell=casting.spell.key)
 
+    # -- reactions (SP-G13, SP-024) -------------------------------------------------------------------
+    def _reactions(self, state: "BreathState", data: SpellsData, caster: "Fighter", target: "Fighter",
+                   spell: Spell) -> list[Spell]:
+        """The reactive spells ``target`` may answer ``spell`` with: an enemy's attack or dispel aimed at it
+        and in reach; a known reactive spell with a slot and its improvised 1.5× Energy (BR-020, BR-G03);
+        not while Defenseless (SP-043). A ward answers only an attack."""
+        sheet = data.casters[target.seat]
+        if (sheet is None or target is caster or spell.effect not in TARGETED or target.defenseless
+                or not self._in_reach(state, caster, target)):
+            return []
+        return [r for r in self.content.spells.values()
+                if r.reactive and (r.key in sheet.spells or r.key in sheet.studied)
+                and (r.effect == "dispel" or spell.effect == "attack")
+                and self._slot_for(data, target.seat, r) is not None
+                and self._reaction_price(state, target, r)[0] <= target.energy]
+
+    @staticmethod
+    def _reaction_price(state: "BreathState", fighter: "Fighter", spell: Spell) -> tuple[int, list[Modifier]]:
+        return state.cost_of(fighter, None, (REACT, spell.key), spell.stages[0].energy, improvised=True)
+
+    def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
+        """``no_reaction`` always; ``react:<spell>`` for a reactive spell the target may cast now."""
+        if order[0] == NO_REACTION:
+            return True
+        if order[0] != REACT:
+            return False
+        data: SpellsData = state.ext[self.name]
+        caster_seat, key = pending.context
+        reactions = self._reactions(state, data, state.fighters[caster_seat], state.fighters[pending.seat],
+                                    self.content.spells[key])
+        return any(r.key == order[1] for r in reactions)
+
+    def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
+        """The reaction (SP-G13): commit its slot (SP-G04), pay 1.5× out of the breath (BR-020), roll its
+        casting check (SP-028); a dispel that succeeds stops the enemy spell, a ward takes its amount off
+        the attack's Wounds; then the enemy spell lands as it is left."""
+        data: SpellsData = state.ext[self.name]
+        caster_seat, key = pending.context
+        caster, target, spell = state.fighters[caster_seat], state.fighters[pending.seat], self.content.spells[key]
+        if order[0] == NO_REACTION:
+            self._effect(state, data, caster, spell, target)
+            return
+        reaction = self.content.spells[order[1]]
+        seat = target.seat
+        slot = self._slot_for(data, seat, reaction)
+        assert slot is not None
+        data.slots[seat][slot] -= 1  # type: ignore[index]
+        state.emit("SP-G04", "slot_committed", seat, spell=reaction.key, list=reaction.list, dan=reaction.dan,
+                   flexible=slot[1] == FLEXIBLE, left=data.slots[seat][slot])  # type: ignore[index]
+        cost, modifiers = self._reaction_price(state, target, reaction)
+        state.pay(target, cost, "SP-G13", f"react {reaction.key} (improvised)", modifiers, in_breath=False)
+        sheet = data.casters[seat]
+        assert sheet is not None
+        check = roll_casting_check(state.dice, target.sheet.wits, sheet.skill(reaction.list), reaction.dan,
+                                   state.check_modifiers(target))
+        state.emit("SP-028", "casting_check", seat, spell=reaction.key, dice=check.dice, modifiers=check.modifiers,
+                   total=check.total, target=check.target, tn_rule=_TN_RULE[reaction.dan], success=check.success)
+        ward = 0
+        if not check.success:
+            state.emit("SP-046", "casting_failed", seat, spell=reaction.key, energy_lost=cost, slot="consumed")
+            if check.karmic:
+                self._backlash(state, target, reaction)
+        elif reaction.effect == "dispel":
+            state.emit("SP-G13", "spell_countered", seat, spell=spell.key, caster=caster_seat, by=reaction.key)
+            return
+        else:
+            ward = reaction.amount
+            state.emit("SP-G13", "spell_warded", seat, spell=spell.key, caster=caster_seat, by=reaction.key,
+                       wounds_stopped=min(ward, spell.amount))
+        if not target.defeated:
+            self._effect(state, data, caster, spell, target, ward)
+
     # -- effects (SP-G01) ------------------------------------------------------------------------------
     def _effect(self, state: "BreathState", data: SpellsData, caster: "Fighter", spell: Spell,
-                target: "Fighter") -> None:
+                target: "Fighter", ward: int = 0) -> None:
+        """Apply ``spell``'s effect; ``ward``: Wounds a reactive ward took off an attack (SP-G13)."""
         effect = spell.effect
         if effect in TARGETED and target is not caster and not self._in_reach(state, caster, target):
             state.emit("SP-G13", "spell_no_target", caster.seat, spell=spell.key, target=target.seat)
             return
         if effect == "attack":
+            wounds = max(0, spell.amount - ward)
             before = target.wounds
-            target.wounds -= spell.amount
-            state.emit("SP-G01", "spell_hit", caster.seat, spell=spell.key, target=target.seat, wounds=spell.amount,
+            target.wounds -= wounds
+            state.emit("SP-G01", "spell_hit", caster.seat, spell=spell.key, target=target.seat, wounds=wounds,
                        before=before, after=target.wounds)
             state.check_defeat(target)
-            if not target.defeated and data.casting[target.seat] is not None and needs_focus(spell.amount, False):
-                self._focus(state, data, target, spell.amount)
+            if not target.defeated and data.casting[target.seat] is not None and needs_focus(wounds, False):
+                self._focus(state, data, target, wounds)
         elif effect == "ward":
             data.wards[caster.seat] = max(data.wards[caster.seat], spell.amount)
             state.emit("SP-G01", "ward", caster.seat, spell=spell.key, defense=data.wards[caster.seat])
