@@ -31,8 +31,8 @@ from issoku.rules.breath.zones import ZonesModule
 from issoku.rules.ma.duel import HALF_STEP, RESIST
 from issoku.rules.kernel.dice import CheckResult
 from issoku.rules.spells.build import slot_pools
-from issoku.rules.spells.casting import (BACKLASH_WOUNDS, EXHAUSTED_ENERGY, focus_tn, is_forced, needs_focus,
-                                         roll_casting_check, stage_timing_ok, structure_rule)
+from issoku.rules.spells.casting import (BACKLASH_WOUNDS, EXHAUSTED_ENERGY, CastingCheck, focus_tn, is_forced,
+                                         needs_focus, roll_casting_check, stage_timing_ok, structure_rule)
 from issoku.rules.spells.content import SPELL_DANS, Caster, Spell, SpellContent, default_spell_content
 
 if TYPE_CHECKING:
@@ -406,12 +406,7 @@ class SpellsModule(BreathModule):
             data.casting[seat] = None
             if caster.stance is not None and caster.stance.key == PREPARATION_STANCE:
                 caster.stance = None
-        sheet = data.casters[seat]
-        assert sheet is not None
-        check = roll_casting_check(state.dice, caster.sheet.wits, sheet.skill(spell.list), spell.dan,
-                                   state.check_modifiers(caster))
-        state.emit("SP-028", "casting_check", seat, spell=spell.key, dice=check.dice, modifiers=check.modifiers,
-                   total=check.total, target=check.target, tn_rule=_TN_RULE[spell.dan], success=check.success)
+        check = self._casting_check(state, data, caster, spell)
         if check.success:
             state.emit("SP-035", "spell_activated", seat, spell=spell.key, energy=casting.energy)
             target = state.fighters[casting.target]
@@ -426,6 +421,18 @@ class SpellsModule(BreathModule):
                 self._backlash(state, caster, spell)
         if is_forced(spell, casting.rounds):
             self._exhaust(state, data, caster, spell)
+
+    @staticmethod
+    def _casting_check(state: "BreathState", data: SpellsData, caster: "Fighter", spell: Spell) -> CastingCheck:
+        """SP-028: 2d10 + Wisdom + the list's skill against the dan's TN (SP-029..034), logged."""
+        sheet = data.casters[caster.seat]
+        assert sheet is not None
+        check = roll_casting_check(state.dice, caster.sheet.wits, sheet.skill(spell.list), spell.dan,
+                                   state.check_modifiers(caster))
+        state.emit("SP-028", "casting_check", caster.seat, spell=spell.key, dice=check.dice,
+                   modifiers=check.modifiers, total=check.total, target=check.target, tn_rule=_TN_RULE[spell.dan],
+                   success=check.success)
+        return check
 
     def _backlash(self, state: "BreathState", caster: "Fighter", spell: Spell) -> None:
         """SP-048 / SP-G08: 3 Wounds, and half an attack spell's Wounds (rounded down) turned on the caster;
@@ -511,12 +518,7 @@ class SpellsModule(BreathModule):
                    flexible=slot[1] == FLEXIBLE, left=data.slots[seat][slot])  # type: ignore[index]
         cost, modifiers = self._reaction_price(state, target, reaction)
         state.pay(target, cost, "SP-G13", f"react {reaction.key} (improvised)", modifiers, in_breath=False)
-        sheet = data.casters[seat]
-        assert sheet is not None
-        check = roll_casting_check(state.dice, target.sheet.wits, sheet.skill(reaction.list), reaction.dan,
-                                   state.check_modifiers(target))
-        state.emit("SP-028", "casting_check", seat, spell=reaction.key, dice=check.dice, modifiers=check.modifiers,
-                   total=check.total, target=check.target, tn_rule=_TN_RULE[reaction.dan], success=check.success)
+        check = self._casting_check(state, data, target, reaction)
         ward = 0
         if not check.success:
             state.emit("SP-046", "casting_failed", seat, spell=reaction.key, energy_lost=cost, slot="consumed")
