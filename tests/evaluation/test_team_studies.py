@@ -1,14 +1,16 @@
-"""The shipped team studies of the tempo skirmish load, and each loadout fields two valid sides."""
+"""The shipped team studies (the tempo skirmish's, the breath skirmish's with casters) load, and each loadout
+fields two valid sides."""
 
 from pathlib import Path
 
 import pytest
 
-from issoku.envs import tempo_skirmish_v0
+from issoku.envs import breath_skirmish_v0, tempo_skirmish_v0
 from issoku.evaluation.commands import default_studies
 from issoku.evaluation.config import load_study
 
-TEAMS = sorted((Path(__file__).resolve().parents[2] / "evaluation" / "studies" / "teams").glob("*.toml"))
+FOLDER = Path(__file__).resolve().parents[2] / "evaluation" / "studies" / "teams"
+TEAMS = sorted(FOLDER.glob("tempo_skirmish_v0_*.toml"))
 
 
 @pytest.mark.parametrize("path", TEAMS, ids=[p.stem for p in TEAMS])
@@ -26,3 +28,16 @@ def test_a_team_study_pairs_every_composition_both_ways(path):
 
 def test_both_sizes_ship():
     assert [p.stem for p in TEAMS] == ["tempo_skirmish_v0_2v2", "tempo_skirmish_v0_3v3"]
+
+
+def test_the_casters_skirmish_study_pairs_every_composition_both_ways():
+    path = FOLDER / "breath_skirmish_v0_casters.toml"
+    study = load_study(path)
+    loadouts = study.all_loadouts()
+    assert study.env == "breath_skirmish_v0" and len(loadouts) == 12 and path not in default_studies()
+    for loadout in loadouts:
+        sides = loadout.kwargs["sides"]
+        assert [len(side) for side in sides] == [2, 2]
+        breath_skirmish_v0.env(sides)
+    assert sorted(p.name for p in FOLDER.glob("*.toml")) == ["breath_skirmish_v0_casters.toml",
+                                                             *(p.name for p in TEAMS)]
