@@ -108,6 +108,8 @@ class CasterModel(_Strict):
     studied: list[str] = []
     techniques: bool = Field(default=False, description="SP-071: a spell PC never uses the core technique system")
     transfer: bool = Field(default=False, description="BR-031: a scholar, who may transfer Energy to an ally 1:1")
+    retainer_command: bool = Field(default=False, description="BR-046: −1 Energy on the commander's squad orders, "
+                                   "and on nothing else")
 
 
 class SpellsFile(_Strict):
@@ -194,6 +196,8 @@ class Caster:
     techniques: bool
     transfer: bool = False
     """BR-031: a scholar's Energy transfer to an ally (SP-G14)."""
+    retainer_command: bool = False
+    """BR-046 (BR-T09): the commander's squad orders cost 1 less (Rule 2, floor 1); nothing else does."""
 
     def skill(self, name: str) -> int:
         """Level in a spell skill or hardiness (0 untrained)."""
@@ -250,7 +254,7 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
     sheets: dict[str, Caster] = {}
     for index, c in enumerate(caster_file.caster):
         sheet = Caster(c.key, c.pc_dan, tuple(sorted(c.skills.items())), c.school, c.class_, tuple(c.spells),
-                       tuple(c.studied), c.techniques, c.transfer)
+                       tuple(c.studied), c.techniques, c.transfer, c.retainer_command)
         problem = check_caster(sheet, catalog, school_perks, class_perks)
         if problem is not None:
             field, why = problem

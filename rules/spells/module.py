@@ -271,11 +271,15 @@ class SpellsModule(BreathModule):
             return False
         return self._squad_order_price(state, fighter, order)[0] <= fighter.energy
 
-    @staticmethod
-    def _squad_order_price(state: "BreathState", fighter: "Fighter", order: Order) -> tuple[int, list[Modifier]]:
-        """BR-077 (BR-A03): 2 Energy, 1 with Wisdom 2+; then Rule 2 with the modifiers (BR-045)."""
+    def _squad_order_price(self, state: "BreathState", fighter: "Fighter", order: Order) -> tuple[int, list[Modifier]]:
+        """BR-077 (BR-A03): 2 Energy, 1 with Wisdom 2+; then Rule 2 with the modifiers (BR-045), the retainer
+        command's −1 among them: it names squad orders, so it reaches them and nothing else (BR-046)."""
         base = WISE_SQUAD_ORDER_COST if fighter.sheet.wits >= SQUAD_WISDOM else SQUAD_ORDER_COST
-        return state.cost_of(fighter, None, order, base)
+        cost, modifiers = state.cost_of(fighter, None, order, base)
+        sheet = state.ext[self.name].casters[fighter.seat]
+        if sheet is None or not sheet.retainer_command:
+            return cost, modifiers
+        return final_cost(base, [*modifiers, ("retainer_command", -1)])
 
     @staticmethod
     def _ally(state: "BreathState", fighter: "Fighter", order: Order) -> "Fighter | None":

@@ -153,3 +153,15 @@ def test_sp_g14_only_a_summon_names_a_unit(tmp_path):
         'key = "fire_talisman"\nlist = "sorcery"\ndan = 1\neffect = "attack"\nunit = "puppet"\n'), encoding="utf-8")
     with pytest.raises(DataError, match=r"spell\[0\]\.unit.*only a summon"):
         load_spell_content(spells, SCHOOLS_FILE)
+
+
+@pytest.mark.rule("BR-046", "BR-T09", "BR-045")
+def test_br_t09_the_retainer_command_discounts_squad_orders_never_a_katana_cut(tmp_path):
+    content = content_with(tmp_path, COMMANDER.replace("transfer = true", "retainer_command = true"))
+    commander = FighterSpec("onmyoji", 0, weapon="uchigatana", wits=1)  # squad orders at 2 (BR-A03)
+    state = scripted(caster_rules(commander, "ronin", content=content), [5, 5] + [9, 9] * 20)
+    play(state, "cast:paper_host", "end_breath", "stand", "activate", "end_breath", "stand")
+    play(state, "squad:advance", "attack:uchigatana.horizontal_cut")
+    order, cut = events(state, "energy_spent")[-2:]
+    assert (order.data["cost"], order.data["modifiers"]) == (1, (("retainer_command", -1),))  # 2 − 1
+    assert (cut.data["what"], cut.data["cost"], cut.data["modifiers"]) == ("uchigatana.horizontal_cut", 2, ())
