@@ -165,3 +165,31 @@ def test_br_t09_the_retainer_command_discounts_squad_orders_never_a_katana_cut(t
     order, cut = events(state, "energy_spent")[-2:]
     assert (order.data["cost"], order.data["modifiers"]) == (1, (("retainer_command", -1),))  # 2 − 1
     assert (cut.data["what"], cut.data["cost"], cut.data["modifiers"]) == ("uchigatana.horizontal_cut", 2, ())
+
+
+@pytest.mark.rule("BR-031", "BR-042", "SP-G13")
+def test_random_play_with_squads_puppets_transfer_and_reactions_keeps_the_rules(tmp_path):
+    """Random legal play in a 2v2 of sheets that know every new piece: each fight ends, a clone taken at any
+    decision (a pending reaction included) plays the same action, and every new order comes up."""
+    import numpy as np
+
+    from issoku.rules.breath.engine import BreathState
+    from issoku.rules.spells.content import CASTERS_FILE
+
+    text = CASTERS_FILE.read_text(encoding="utf-8")
+    text = text.replace('"paper_shikigami"]', '"paper_shikigami"]\nstudied = ["counter_sign", "paper_host"]\n'
+                        'transfer = true\nretainer_command = true')
+    text = text.replace('"guardian_spirit"]', '"guardian_spirit"]\nstudied = ["mirror_ward", "straw_puppet"]')
+    rules = caster_rules(FighterSpec("onmyoji", 0), FighterSpec("barrier_priest", 0), FighterSpec("onmyoji", 1),
+                         FighterSpec("barrier_priest", 1), content=content_with(tmp_path, text))
+    rng = np.random.default_rng(7)
+    seen: set[str] = set()
+    for _ in range(6):
+        state = BreathState.initial(rules, int(rng.integers(1 << 30)))
+        while not state.is_over():
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+            seen.add(rules.action_names[action].split(":")[0])
+            state.clone().apply(action)
+            state.apply(action)
+    assert {"squad", "transfer", "react", "no_reaction", "command"} <= seen
