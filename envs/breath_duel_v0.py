@@ -117,6 +117,7 @@ from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
 from issoku.rules.ma.duel import ma_duel
 from issoku.rules.ma.ladder import DuelKind
 from issoku.rules.spells import with_spells
+from issoku.rules.spells.content import spell_content_at
 from issoku.rules.variant import Variant
 
 ENV_ID = "breath_duel_v0"
@@ -174,23 +175,28 @@ def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = Tr
     """
     if not ma and (duel_options or terrain is not None):
         raise ValueError(f"duel options {sorted(duel_options) + (['terrain'] if terrain else [])} need ma=True")
+    spell_files = None
     if variant is not None:
         if data is not None or terrain is not None:
             raise ValueError("variant replaces data and terrain: give one or the other")
         overlay = Variant(variant)
         data, terrain = overlay.breath_data(), (overlay.terrain() if ma else None)
+        spell_files = overlay.spell_files() if overlay.touches("spells") else None
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
     duel = duel_config(**duel_options) if ma else None
     return _cached_ruleset(fighter_specs(fighters), round_limit, allies_side, sources, duel,
-                           str(terrain) if terrain is not None else None)
+                           str(terrain) if terrain is not None else None, spell_files)
 
 
 @lru_cache(maxsize=64)
 def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_side: int,
-                    data: tuple[str, ...] | None, duel: MaDuelConfig | None, terrain: str | None) -> BreathRuleset:
-    """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
+                    data: tuple[str, ...] | None, duel: MaDuelConfig | None, terrain: str | None,
+                    spell_files: tuple[str, str, str, str] | None = None) -> BreathRuleset:
+    """Rulesets are immutable, so vectorised envs share one instead of each loading the content;
+    ``spell_files``: a variant's spells files (:meth:`Variant.spell_files`)."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
-    data, spells = with_spells([f.archetype for f in fighters], data)  # casters only: else unchanged
+    content = spell_content_at(*spell_files) if spell_files is not None else None
+    data, spells = with_spells([f.archetype for f in fighters], data, content)  # casters only: else unchanged
     if duel is None:
         return BreathRuleset(config, data=data, modules=spells, name="breath_fight")
     return ma_duel(duel, config, data=data, content=load_content(terrain or DEFAULT_TERRAIN), more_modules=spells)

@@ -104,6 +104,7 @@ from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
 from issoku.rules.spells import with_spells
+from issoku.rules.spells.content import spell_content_at
 from issoku.rules.variant import Variant
 
 ENV_ID = "breath_skirmish_v0"
@@ -129,20 +130,25 @@ def make_ruleset(sides: Sequence[Sequence[FighterLike]] | None = None, round_lim
                  allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None,
                  variant: Path | str | None = None) -> BreathRuleset:
     """The skirmish ruleset these arguments configure (shared between envs built with the same ones)."""
+    spell_files = None
     if variant is not None:
         if data is not None:
             raise ValueError("variant replaces data: give one or the other")
-        data = Variant(variant).breath_data()
+        overlay = Variant(variant)
+        data, spell_files = overlay.breath_data(), (overlay.spell_files() if overlay.touches("spells") else None)
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
-    return _cached_ruleset(side_specs(sides), round_limit, allies_side, sources)
+    return _cached_ruleset(side_specs(sides), round_limit, allies_side, sources, spell_files)
 
 
 @lru_cache(maxsize=64)
 def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_side: int,
-                    data: tuple[str, ...] | None) -> BreathRuleset:
-    """Rulesets are immutable, so vectorised envs share one instead of each loading the content."""
+                    data: tuple[str, ...] | None,
+                    spell_files: tuple[str, str, str, str] | None = None) -> BreathRuleset:
+    """Rulesets are immutable, so vectorised envs share one instead of each loading the content;
+    ``spell_files``: a variant's spells files (:meth:`Variant.spell_files`)."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
-    data, spells = with_spells([f.archetype for f in fighters], data)  # casters only: else unchanged
+    content = spell_content_at(*spell_files) if spell_files is not None else None
+    data, spells = with_spells([f.archetype for f in fighters], data, content)  # casters only: else unchanged
     return BreathRuleset(config, data=data, modules=(ZonesModule(), *spells), name="breath_skirmish",
                          seat_naming="side_fighter", capacity=CAPACITY)
 

@@ -2,7 +2,7 @@
 
 A designer's loop is *edit one number, ask what it did*. A variant folder holds only the edited files,
 at their paths under ``rules/`` (``breath/data/weapons.toml``, ``ma/terrain.toml``,
-``tempo/data/weapons.toml``); every other file stays the shipped one. :class:`Variant` resolves each
+``tempo/data/weapons.toml``, ``spells/data/spells.toml``); every other file stays the shipped one. :class:`Variant` resolves each
 data file to its overlay or shipped path, so a ruleset loads a variant exactly as it loads the shipped
 data (``breath_duel_v0.env(variant=DIR)``, ``tempo_duel_v0.env(variant=DIR)``), and the fingerprint
 changes with the bytes, as for any data change.
@@ -27,7 +27,7 @@ from pydantic import BaseModel
 from issoku.rules.kernel.content import LEVER_DEFAULT, LEVER_KEYS, DataError, read_toml
 
 RULES_DIR = Path(__file__).resolve().parent
-DATA_GLOBS = ("breath/data/*.toml", "ma/terrain.toml", "tempo/data/*.toml")
+DATA_GLOBS = ("breath/data/*.toml", "ma/terrain.toml", "tempo/data/*.toml", "spells/data/*.toml")
 """The shipped data files a variant may replace, relative to ``rules/``."""
 
 
@@ -65,12 +65,18 @@ class Variant:
         return self.files.get(relative, RULES_DIR / relative)
 
     def touches(self, system: str) -> bool:
-        """Whether the variant edits a file of ``system`` (``breath``, ``ma``, ``tempo``)."""
+        """Whether the variant edits a file of ``system`` (``breath``, ``ma``, ``tempo``, ``spells``)."""
         return any(relative.split("/")[0] == system for relative in self.files)
 
     def breath_data(self) -> list[Path]:
         """The breath content files, shipped order, each replaced by the variant's copy where it has one."""
         return [self.path(relative) for relative in shipped_files() if relative.startswith("breath/data/")]
+
+    def spell_files(self) -> tuple[str, str, str, str]:
+        """The spells module's files (catalog, perks, caster sheets, the casters' breath sheets), each the
+        variant's copy where it has one: the arguments of :func:`~issoku.rules.spells.content.spell_content_at`."""
+        return tuple(str(self.path(f"spells/data/{name}.toml"))  # type: ignore[return-value]
+                     for name in ("spells", "schools", "casters", "archetypes"))
 
     def terrain(self) -> Path:
         """The Ma duel's terrain file."""
@@ -85,6 +91,7 @@ class Variant:
         """Load every system the variant touches; bad data raises :class:`DataError` (file, field, why)."""
         from issoku.rules.breath.content import load_catalog
         from issoku.rules.ma.content import load_content
+        from issoku.rules.spells.content import load_spell_content
         from issoku.rules.tempo.content import DATA_DIR, load_roster
 
         if self.touches("breath") or self.touches("ma"):
@@ -92,6 +99,9 @@ class Variant:
             load_content(self.terrain())
         if self.touches("tempo"):
             load_roster(DATA_DIR, self.tempo_files())
+        if self.touches("spells"):
+            content = load_spell_content(*self.spell_files())
+            load_catalog([*self.breath_data(), content.breath])
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,11 @@ def fields_casters(archetypes: Iterable[str], content: SpellContent | None = Non
     return any(name in casters for name in archetypes)
 
 
-def spell_data(data: Sequence[str] | None) -> tuple[str, ...]:
-    """The breath data a fight with casters loads: the given (or shipped) files plus the casters' sheets."""
-    return (*(data if data is not None else (str(BREATH_DATA_DIR),)), str(BREATH_FILE))
+def spell_data(data: Sequence[str] | None, content: SpellContent | None = None) -> tuple[str, ...]:
+    """The breath data a fight with casters loads: the given (or shipped) files plus the casters' sheets
+    (``content``'s, a rules variant's; else the shipped ones)."""
+    breath = content.breath if content is not None else BREATH_FILE
+    return (*(data if data is not None else (str(BREATH_DATA_DIR),)), str(breath))
 
 
 def with_spells(archetypes: Iterable[str], data: Sequence[str] | None,
@@ -34,7 +36,7 @@ def with_spells(archetypes: Iterable[str], data: Sequence[str] | None,
     Wounds of a hit, SP-040)."""
     if not fields_casters(archetypes, content):
         return (tuple(data) if data is not None else None), ()
-    return spell_data(data), (SpellsModule(content),)
+    return spell_data(data, content), (SpellsModule(content),)
 
 
 __all__ = ["SpellsModule", "fields_casters", "spell_data", "with_spells"]

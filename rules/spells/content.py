@@ -68,6 +68,11 @@ class SpellModel(_Strict):
     effect: Literal["attack", "ward", "dispel", "buff", "summon"]
     amount: int = Field(ge=1, le=5, description="Wounds, Defense, check bonus or the unit's attack bonus")
     instant: bool = Field(default=False, description="SP-024: a single-stage spell above 1-dan")
+    reactive: bool = Field(default=False, description="SP-024/SP-G13: cast only as an improvised reaction to "
+                           "an enemy spell aimed at the caster (a ward or a dispel of one stage)")
+    unit: Literal["shikigami", "puppet", "squad"] | None = Field(
+        default=None, description="a summon's unit (SP-G14): shikigami or puppet (control actions, BR-041) or "
+        "squad (squad orders, BR-042); a summon without one brings a shikigami")
     perk_discount: PerkDiscountModel | None = Field(default=None, description="SP-063: the activation stage "
                                                     "costs `amount` less to a caster of `school` (floor 1)")
     stages: list[StageModel] = Field(min_length=1, max_length=4)
@@ -102,6 +107,9 @@ class CasterModel(_Strict):
     spells: list[str] = Field(min_length=1)
     studied: list[str] = []
     techniques: bool = Field(default=False, description="SP-071: a spell PC never uses the core technique system")
+    transfer: bool = Field(default=False, description="BR-031: a scholar, who may transfer Energy to an ally 1:1")
+    retainer_command: bool = Field(default=False, description="BR-046: −1 Energy on the commander's squad orders, "
+                                   "and on nothing else")
 
 
 class SpellsFile(_Strict):
@@ -138,6 +146,10 @@ class Spell:
     source: str
     perk_discount: tuple[str, int] | None = None
     """SP-063: ``(school, amount)`` off the activation stage for a caster of that school."""
+    unit: str | None = None
+    """A summon's unit (SP-G14): ``shikigami``, ``puppet`` or ``squad``; None for any other effect."""
+    reactive: bool = False
+    """SP-G13: cast only as a reaction to an enemy spell aimed at the caster."""
 
     @property
     def total_energy(self) -> int:
@@ -182,6 +194,10 @@ class Caster:
     spells: tuple[str, ...]
     studied: tuple[str, ...]
     techniques: bool
+    transfer: bool = False
+    """BR-031: a scholar's Energy transfer to an ally (SP-G14)."""
+    retainer_command: bool = False
+    """BR-046 (BR-T09): the commander's squad orders cost 1 less (Rule 2, floor 1); nothing else does."""
 
     def skill(self, name: str) -> int:
         """Level in a spell skill or hardiness (0 untrained)."""
@@ -198,11 +214,14 @@ class SpellContent:
     casters: dict[str, Caster]
     digest: str
     files: tuple[Path, ...]
+    breath: Path = BREATH_FILE
+    """The casters' breath-side sheets and the preparation stance, joined to a caster fight's breath data."""
 
 
 def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = SCHOOLS_FILE,
-                       casters: Path | str = CASTERS_FILE) -> SpellContent:
-    """Validate the three files into a frozen :class:`SpellContent`; each caster is held to the build rules."""
+                       casters: Path | str = CASTERS_FILE, breath: Path | str = BREATH_FILE) -> SpellContent:
+    """Validate the three files into a frozen :class:`SpellContent`; each caster is held to the build rules.
+    ``breath``: the casters' breath sheets (validated with the breath data they join, by the breath catalog)."""
     from issoku.rules.spells.build import check_caster
 
     spell_file = validate(spells, read_toml(spells), SpellsFile)
@@ -215,9 +234,17 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
         if len(m.stages) == 1 and m.dan > 1 and not m.instant:
             raise DataError(spells, [(f"spell[{index}].stages", "a single stage above 1-dan needs instant = true "
                                       "(SP-024: an instant spell at a higher dan is named as such)")])
+        if m.reactive and (m.effect not in ("ward", "dispel") or len(m.stages) != 1):
+            raise DataError(spells, [(f"spell[{index}].reactive", "a reactive spell is a ward or a dispel of one "
+                                      "stage (SP-024: a reactive defensive or emergency dispel spell is instant)")])
+        if m.unit is not None and m.effect != "summon":
+            raise DataError(spells, [(f"spell[{index}].unit", f"only a summon brings a unit; this spell's effect "
+                                      f"is {m.effect!r}")])
         discount = (m.perk_discount.school, m.perk_discount.amount) if m.perk_discount is not None else None
+        unit = (m.unit or "shikigami") if m.effect == "summon" else None
         catalog[m.key] = Spell(m.key, m.label or m.key.replace("_", " "), m.spell_list, m.dan, m.effect, m.amount,
-                               m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source, discount)
+                               m.instant, tuple(Stage(s.energy, s.mode) for s in m.stages), m.source, discount,
+                               unit, m.reactive)
     school_perks = _perks(schools, "school", school_file.school)
     for index, m in enumerate(spell_file.spell):
         if m.perk_discount is not None and m.perk_discount.school not in school_perks:
@@ -227,14 +254,14 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
     sheets: dict[str, Caster] = {}
     for index, c in enumerate(caster_file.caster):
         sheet = Caster(c.key, c.pc_dan, tuple(sorted(c.skills.items())), c.school, c.class_, tuple(c.spells),
-                       tuple(c.studied), c.techniques)
+                       tuple(c.studied), c.techniques, c.transfer, c.retainer_command)
         problem = check_caster(sheet, catalog, school_perks, class_perks)
         if problem is not None:
             field, why = problem
             raise DataError(casters, [(f"caster[{index}].{field}", why)])
         sheets[c.key] = sheet
     files = (Path(spells), Path(schools), Path(casters))
-    return SpellContent(catalog, school_perks, class_perks, sheets, file_digest(*files), files)
+    return SpellContent(catalog, school_perks, class_perks, sheets, file_digest(*files), files, Path(breath))
 
 
 def _perks(path: Path | str, table: str, models: list[PerkModel]) -> dict[str, Perk]:
@@ -252,5 +279,12 @@ def default_spell_content() -> SpellContent:
     return load_spell_content()
 
 
+@lru_cache(maxsize=16)
+def spell_content_at(spells: str, schools: str, casters: str, breath: str) -> SpellContent:
+    """The spell content of these files (a rules variant's), loaded once per process for each set."""
+    return load_spell_content(spells, schools, casters, breath)
+
+
 __all__ = ["BREATH_FILE", "Caster", "DISPERSED", "LISTS", "PREPARATION", "Perk", "SPELL_DANS", "Spell",
-           "SpellContent", "Stage", "TATSUJIN", "default_spell_content", "load_spell_content"]
+           "SpellContent", "Stage", "TATSUJIN", "default_spell_content", "load_spell_content",
+           "spell_content_at"]

@@ -5,7 +5,9 @@ is "a sub-application of the Energy-dispersal structure", so :class:`SpellsModul
 
 * orders ``cast:<spell>[:enemyN]`` (pays the first stage; a one-stage spell activates at once),
   ``channel`` (a middle stage of a great or mixed spell), ``activate`` (the last stage and the casting
-  check, SP-035), ``abandon`` (SP-G06), ``command[:enemyN]`` (a summoned unit strikes, BR-040..041);
+  check, SP-035), ``abandon`` (SP-G06), ``command[:enemyN]`` (a shikigami or puppet strikes, BR-040..041),
+  ``squad:<order>`` (a squad order, BR-042, BR-077), ``transfer:allyN`` (a scholar's Energy, BR-031/044);
+* the ``spell_reaction`` decision: ``react:<spell>`` or ``no_reaction`` to an enemy spell (SP-G13);
 * the preparation stance (SP-017, SP-036..039): it holds the fighter's stance slot, forbids another stance
   and every relocation (a half-step or resisting one under Ma and Blade, SP-G10; a zone move), and its end
   by any stance-removal effect interrupts the spell (SP-047), as does failed focus resistance (SP-040);
@@ -24,20 +26,25 @@ from typing import TYPE_CHECKING
 
 from issoku.rules.breath.content import Catalog
 from issoku.rules.breath.costs import Modifier, final_cost
-from issoku.rules.breath.modules import BreathModule, Order
+from issoku.rules.breath.modules import BreathModule, Order, Pending
 from issoku.rules.breath.zones import ZonesModule
 from issoku.rules.ma.duel import HALF_STEP, RESIST
 from issoku.rules.kernel.dice import CheckResult
 from issoku.rules.spells.build import slot_pools
-from issoku.rules.spells.casting import (BACKLASH_WOUNDS, EXHAUSTED_ENERGY, focus_tn, is_forced, needs_focus,
-                                         roll_casting_check, stage_timing_ok, structure_rule)
+from issoku.rules.spells.casting import (BACKLASH_WOUNDS, EXHAUSTED_ENERGY, CastingCheck, focus_tn, is_forced,
+                                         needs_focus, roll_casting_check, stage_timing_ok, structure_rule)
 from issoku.rules.spells.content import SPELL_DANS, Caster, Spell, SpellContent, default_spell_content
 
 if TYPE_CHECKING:
     from issoku.rules.breath.engine import Attack, BreathState
     from issoku.rules.breath.fighter import Fighter
 
-CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND = "cast", "channel", "activate", "abandon", "command"
+CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER = ("cast", "channel", "activate", "abandon", "command",
+                                                         "squad", "transfer")
+REACT, NO_REACTION = "react", "no_reaction"
+"""The answers to a spell aimed at a caster who knows a reactive spell (SP-G13)."""
+SPELL_REACTION = "spell_reaction"
+"""The module's decision kind: the target of a succeeding enemy spell may answer it (SP-G13)."""
 """The module's order kinds, named once."""
 PREPARATION_STANCE = "spell_preparation"
 """The catalog stance a preparing caster holds (SP-017), from ``rules/spells/data/archetypes.toml``."""
@@ -53,6 +60,20 @@ UNIT_WOUNDS = 1
 """BR-G18: a unit's strike removes 1 Wound."""
 MAX_UNITS = 2
 """BR-041: at most two control actions a round, so more than two units could never all act; a caster keeps two."""
+ADVANCE, VOLLEY_FIRE, SHIELD_WALL = "advance", "volley_fire", "shield_wall"
+"""BR-016/077: the squad orders the seed names (SP-G14 gives them their effects)."""
+SQUAD_ORDER_COST = 2
+"""BR-077: a squad order costs 2 Energy..."""
+WISE_SQUAD_ORDER_COST = 1
+"""...or 1 when the orderer's Wisdom is 2 or more (BR-A03)."""
+SQUAD_WISDOM = 2
+"""BR-A03: the Wisdom that lowers a squad order to 1 Energy."""
+ADVANCE_BONUS = 1
+"""SP-G14: an advancing squad's volleys get +1 until the round ends (twice keeps one, BR-036)."""
+SHIELD_WALL_DEFENSE = 1
+"""SP-G14: a shield wall gives its commander +1 Defense until the round ends (stacks with a ward, BR-036)."""
+TRANSFER_AMOUNT = 1
+"""BR-031/044: one order moves 1 Energy from the scholar to an ally, 1:1."""
 FLEXIBLE = 0
 """The dan key of flexible slots (SP-G11) in a slot pool."""
 
@@ -83,7 +104,8 @@ class Casting:
 class SpellsData:
     """Per-fight state, kept at ``state.ext[module.name]``; lists are by seat."""
 
-    __slots__ = ("casters", "slots", "casting", "breath_no", "wards", "buffs", "exhausted", "units", "last_hit")
+    __slots__ = ("casters", "slots", "casting", "breath_no", "wards", "buffs", "exhausted", "units", "last_hit",
+                 "squads", "advance", "shield")
 
     def __init__(self, casters: list[Caster | None], slots: list[dict[tuple[str, int], int] | None]) -> None:
         n = len(casters)
@@ -97,7 +119,12 @@ class SpellsData:
         self.buffs = [0] * n
         self.exhausted = [False] * n
         self.units: list[list[Spell]] = [[] for _ in range(n)]
+        """Shikigami and puppets: moved by control actions (BR-041)."""
         self.last_hit = [0] * n
+        self.squads: list[Spell | None] = [None] * n
+        """A commander's squad: moved by squad orders (BR-042); one, since the orders name no squad (SP-G14)."""
+        self.advance = [0] * n
+        self.shield = [0] * n
 
     def clone(self) -> "SpellsData":
         twin = SpellsData.__new__(SpellsData)
@@ -109,13 +136,15 @@ class SpellsData:
         twin.exhausted = list(self.exhausted)
         twin.units = [list(u) for u in self.units]
         twin.last_hit = list(self.last_hit)
+        twin.squads, twin.advance, twin.shield = list(self.squads), list(self.advance), list(self.shield)
         return twin
 
 
 class SpellsModule(BreathModule):
     """Seed 004 on the breath engine (see the module docstring)."""
 
-    order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND)
+    order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER, REACT, NO_REACTION)
+    decision_kinds = (SPELL_REACTION,)
 
     def __init__(self, content: SpellContent | None = None) -> None:
         self.content = content or default_spell_content()
@@ -133,15 +162,24 @@ class SpellsModule(BreathModule):
                              "to the breath data (issoku.rules.spells.spell_data)")
         targets = [()] if max_targets == 1 else [(f"enemy{i}",) for i in range(max_targets)]
         orders: list[Order] = []
+        reactive = [spell.key for spell in self.content.spells.values() if spell.reactive]
         for spell in self.content.spells.values():
+            if spell.reactive:
+                continue
             orders += [(CAST, spell.key, *t) for t in targets] if spell.effect in TARGETED else [(CAST, spell.key)]
         orders += [(CHANNEL,), (ACTIVATE,), (ABANDON,)] + [(COMMAND, *t) for t in targets]
+        if any(spell.unit == "squad" for spell in self.content.spells.values()):
+            orders += [(SQUAD, ADVANCE), *[(SQUAD, VOLLEY_FIRE, *t) for t in targets], (SQUAD, SHIELD_WALL)]
+        if max_targets > 1 and any(caster.transfer for caster in self.content.casters.values()):
+            orders += [(TRANSFER, f"ally{i}") for i in range(max_targets - 1)]
+        if reactive:
+            orders += [(REACT, key) for key in reactive] + [(NO_REACTION,)]
         self._orders = tuple(orders)
         return orders
 
     def order_content(self, order: Order) -> tuple[str, ...]:
-        """A cast exercises its spell (``spell:<key>``)."""
-        return (f"spell:{order[1]}",) if order[0] == CAST else ()
+        """A cast or a reaction exercises its spell (``spell:<key>``)."""
+        return (f"spell:{order[1]}",) if order[0] in (CAST, REACT) else ()
 
     def new_data(self, state: "BreathState") -> SpellsData:
         """Each caster's sheet and full slot pools (SP-009: a fight starts rested)."""
@@ -169,7 +207,8 @@ class SpellsModule(BreathModule):
         casting = data.casting[seat]
         progress = None if casting is None else (casting.spell.key, casting.paid,
                                                  casting.last_breath == data.breath_no[seat])
-        return (tuple(slots.values()) if slots is not None else None, progress, len(data.units[seat]))
+        return (tuple(slots.values()) if slots is not None else None, progress, len(data.units[seat]),
+                data.squads[seat] is not None)
 
     def legal_orders(self, state: "BreathState", fighter: "Fighter", orders: Sequence[Order]) -> set[Order]:
         """What ``fighter`` may cast, continue, activate, abandon or command now."""
@@ -192,6 +231,10 @@ class SpellsModule(BreathModule):
                 legal.add((ACTIVATE,) if casting.next_is_last else (CHANNEL,))
         if data.units[seat]:
             legal.update(o for o in orders if o[0] == COMMAND and self._can_command(state, data, fighter, o))
+        if data.squads[seat] is not None:
+            legal.update(o for o in orders if o[0] == SQUAD and self._can_order_squad(state, fighter, o))
+        if caster.transfer and fighter.energy >= TRANSFER_AMOUNT:
+            legal.update(o for o in orders if o[0] == TRANSFER and self._ally(state, fighter, o) is not None)
         return legal
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
@@ -209,7 +252,9 @@ class SpellsModule(BreathModule):
             return False  # SP-039: a Defenseless fighter cannot hold the preparation stance
         if spell.effect in TARGETED and self._target(state, fighter, order) is None:
             return False
-        if spell.effect == "summon" and len(data.units[fighter.seat]) >= MAX_UNITS:
+        if spell.unit == "squad" and data.squads[fighter.seat] is not None:
+            return False
+        if spell.unit in ("shikigami", "puppet") and len(data.units[fighter.seat]) >= MAX_UNITS:
             return False
         return self._stage_price(state, fighter, caster, spell, 0)[0] <= fighter.energy
 
@@ -219,6 +264,33 @@ class SpellsModule(BreathModule):
         if self._unit_to_command(state, data, fighter) is None:
             return False
         return self._stage_cost(state, fighter, UNIT_ACTION_COST) <= fighter.energy
+
+    def _can_order_squad(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
+        """BR-042/043: only a squad takes squad orders (a puppet never does); volley fire needs a target."""
+        if order[1] == VOLLEY_FIRE and self._target(state, fighter, order) is None:
+            return False
+        return self._squad_order_price(state, fighter, order)[0] <= fighter.energy
+
+    def _squad_order_price(self, state: "BreathState", fighter: "Fighter", order: Order) -> tuple[int, list[Modifier]]:
+        """BR-077 (BR-A03): 2 Energy, 1 with Wisdom 2+; then Rule 2 with the modifiers (BR-045), the retainer
+        command's −1 among them: it names squad orders, so it reaches them and nothing else (BR-046)."""
+        base = WISE_SQUAD_ORDER_COST if fighter.sheet.wits >= SQUAD_WISDOM else SQUAD_ORDER_COST
+        cost, modifiers = state.cost_of(fighter, None, order, base)
+        sheet = state.ext[self.name].casters[fighter.seat]
+        if sheet is None or not sheet.retainer_command:
+            return cost, modifiers
+        return final_cost(base, [*modifiers, ("retainer_command", -1)])
+
+    @staticmethod
+    def _ally(state: "BreathState", fighter: "Fighter", order: Order) -> "Fighter | None":
+        """BR-044: the ``allyN``-th other fighter of the scholar's side, standing (a fighter has Energy of its
+        own; units are never fighters, so no order can name one)."""
+        sheets = state.ruleset.sheets
+        allies = [seat for seat, sheet in enumerate(sheets)
+                  if sheet.side == sheets[fighter.seat].side and seat != fighter.seat]
+        slot = int(order[1][4:])
+        ally = state.fighters[allies[slot]] if slot < len(allies) else None
+        return None if ally is None or ally.defeated else ally
 
     def _unit_to_command(self, state: "BreathState", data: SpellsData, fighter: "Fighter") -> int | None:
         """BR-041: the first unit not yet controlled this round, within the shared 0-Energy cap."""
@@ -288,6 +360,10 @@ class SpellsModule(BreathModule):
                 self._activate(state, data, fighter, casting)
         elif kind == ABANDON:
             self._interrupt(state, data, fighter, "abandoned", "SP-G06")
+        elif kind == SQUAD:
+            self._squad_order(state, data, fighter, order)
+        elif kind == TRANSFER:
+            self._transfer(state, fighter, order)
         else:
             self._command(state, data, fighter, order)
 
@@ -334,15 +410,14 @@ class SpellsModule(BreathModule):
             data.casting[seat] = None
             if caster.stance is not None and caster.stance.key == PREPARATION_STANCE:
                 caster.stance = None
-        sheet = data.casters[seat]
-        assert sheet is not None
-        check = roll_casting_check(state.dice, caster.sheet.wits, sheet.skill(spell.list), spell.dan,
-                                   state.check_modifiers(caster))
-        state.emit("SP-028", "casting_check", seat, spell=spell.key, dice=check.dice, modifiers=check.modifiers,
-                   total=check.total, target=check.target, tn_rule=_TN_RULE[spell.dan], success=check.success)
+        check = self._casting_check(state, data, caster, spell)
         if check.success:
             state.emit("SP-035", "spell_activated", seat, spell=spell.key, energy=casting.energy)
-            self._effect(state, data, caster, spell, state.fighters[casting.target])
+            target = state.fighters[casting.target]
+            if self._reactions(state, data, caster, target, spell):
+                state.push(Pending(SPELL_REACTION, target.seat, (seat, spell.key), self))
+            else:
+                self._effect(state, data, caster, spell, target)
         else:
             state.emit("SP-046", "casting_failed", seat, spell=spell.key, energy_lost=casting.energy,
                        slot="consumed")
@@ -350,6 +425,18 @@ class SpellsModule(BreathModule):
                 self._backlash(state, caster, spell)
         if is_forced(spell, casting.rounds):
             self._exhaust(state, data, caster, spell)
+
+    @staticmethod
+    def _casting_check(state: "BreathState", data: SpellsData, caster: "Fighter", spell: Spell) -> CastingCheck:
+        """SP-028: 2d10 + Wisdom + the list's skill against the dan's TN (SP-029..034), logged."""
+        sheet = data.casters[caster.seat]
+        assert sheet is not None
+        check = roll_casting_check(state.dice, caster.sheet.wits, sheet.skill(spell.list), spell.dan,
+                                   state.check_modifiers(caster))
+        state.emit("SP-028", "casting_check", caster.seat, spell=spell.key, dice=check.dice,
+                   modifiers=check.modifiers, total=check.total, target=check.target, tn_rule=_TN_RULE[spell.dan],
+                   success=check.success)
+        return check
 
     def _backlash(self, state: "BreathState", caster: "Fighter", spell: Spell) -> None:
         """SP-048 / SP-G08: 3 Wounds, and half an attack spell's Wounds (rounded down) turned on the caster;
@@ -384,21 +471,90 @@ class SpellsModule(BreathModule):
         if rule != "SP-047":
             state.emit("SP-047", "interruption_failure", caster.seat, spell=casting.spell.key)
 
+    # -- reactions (SP-G13, SP-024) -------------------------------------------------------------------
+    def _reactions(self, state: "BreathState", data: SpellsData, caster: "Fighter", target: "Fighter",
+                   spell: Spell) -> list[Spell]:
+        """The reactive spells ``target`` may answer ``spell`` with: an enemy's attack or dispel aimed at it
+        and in reach; a known reactive spell with a slot and its improvised 1.5× Energy (BR-020, BR-G03);
+        not while Defenseless (SP-043). A ward answers only an attack."""
+        sheet = data.casters[target.seat]
+        if (sheet is None or target is caster or spell.effect not in TARGETED or target.defenseless
+                or not self._in_reach(state, caster, target)):
+            return []
+        return [r for r in self.content.spells.values()
+                if r.reactive and (r.key in sheet.spells or r.key in sheet.studied)
+                and (r.effect == "dispel" or spell.effect == "attack")
+                and self._slot_for(data, target.seat, r) is not None
+                and self._reaction_price(state, target, r)[0] <= target.energy]
+
+    @staticmethod
+    def _reaction_price(state: "BreathState", fighter: "Fighter", spell: Spell) -> tuple[int, list[Modifier]]:
+        return state.cost_of(fighter, None, (REACT, spell.key), spell.stages[0].energy, improvised=True)
+
+    def pending_legal(self, state: "BreathState", pending: Pending, order: Order) -> bool:
+        """``no_reaction`` always; ``react:<spell>`` for a reactive spell the target may cast now."""
+        if order[0] == NO_REACTION:
+            return True
+        if order[0] != REACT:
+            return False
+        data: SpellsData = state.ext[self.name]
+        caster_seat, key = pending.context
+        reactions = self._reactions(state, data, state.fighters[caster_seat], state.fighters[pending.seat],
+                                    self.content.spells[key])
+        return any(r.key == order[1] for r in reactions)
+
+    def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
+        """The reaction (SP-G13): commit its slot (SP-G04), pay 1.5× out of the breath (BR-020), roll its
+        casting check (SP-028); a dispel that succeeds stops the enemy spell, a ward takes its amount off
+        the attack's Wounds; then the enemy spell lands as it is left."""
+        data: SpellsData = state.ext[self.name]
+        caster_seat, key = pending.context
+        caster, target, spell = state.fighters[caster_seat], state.fighters[pending.seat], self.content.spells[key]
+        if order[0] == NO_REACTION:
+            self._effect(state, data, caster, spell, target)
+            return
+        reaction = self.content.spells[order[1]]
+        seat = target.seat
+        slot = self._slot_for(data, seat, reaction)
+        assert slot is not None
+        data.slots[seat][slot] -= 1  # type: ignore[index]
+        state.emit("SP-G04", "slot_committed", seat, spell=reaction.key, list=reaction.list, dan=reaction.dan,
+                   flexible=slot[1] == FLEXIBLE, left=data.slots[seat][slot])  # type: ignore[index]
+        cost, modifiers = self._reaction_price(state, target, reaction)
+        state.pay(target, cost, "SP-G13", f"react {reaction.key} (improvised)", modifiers, in_breath=False)
+        check = self._casting_check(state, data, target, reaction)
+        ward = 0
+        if not check.success:
+            state.emit("SP-046", "casting_failed", seat, spell=reaction.key, energy_lost=cost, slot="consumed")
+            if check.karmic:
+                self._backlash(state, target, reaction)
+        elif reaction.effect == "dispel":
+            state.emit("SP-G13", "spell_countered", seat, spell=spell.key, caster=caster_seat, by=reaction.key)
+            return
+        else:
+            ward = reaction.amount
+            state.emit("SP-G13", "spell_warded", seat, spell=spell.key, caster=caster_seat, by=reaction.key,
+                       wounds_stopped=min(ward, spell.amount))
+        if not target.defeated:
+            self._effect(state, data, caster, spell, target, ward)
+
     # -- effects (SP-G01) ------------------------------------------------------------------------------
     def _effect(self, state: "BreathState", data: SpellsData, caster: "Fighter", spell: Spell,
-                target: "Fighter") -> None:
+                target: "Fighter", ward: int = 0) -> None:
+        """Apply ``spell``'s effect; ``ward``: Wounds a reactive ward took off an attack (SP-G13)."""
         effect = spell.effect
         if effect in TARGETED and target is not caster and not self._in_reach(state, caster, target):
             state.emit("SP-G13", "spell_no_target", caster.seat, spell=spell.key, target=target.seat)
             return
         if effect == "attack":
+            wounds = max(0, spell.amount - ward)
             before = target.wounds
-            target.wounds -= spell.amount
-            state.emit("SP-G01", "spell_hit", caster.seat, spell=spell.key, target=target.seat, wounds=spell.amount,
+            target.wounds -= wounds
+            state.emit("SP-G01", "spell_hit", caster.seat, spell=spell.key, target=target.seat, wounds=wounds,
                        before=before, after=target.wounds)
             state.check_defeat(target)
-            if not target.defeated and data.casting[target.seat] is not None and needs_focus(spell.amount, False):
-                self._focus(state, data, target, spell.amount)
+            if not target.defeated and data.casting[target.seat] is not None and needs_focus(wounds, False):
+                self._focus(state, data, target, wounds)
         elif effect == "ward":
             data.wards[caster.seat] = max(data.wards[caster.seat], spell.amount)
             state.emit("SP-G01", "ward", caster.seat, spell=spell.key, defense=data.wards[caster.seat])
@@ -412,9 +568,13 @@ class SpellsModule(BreathModule):
                 state.emit("SP-G01", "dispel", caster.seat, spell=spell.key, target=target.seat,
                            ward_lost=data.wards[target.seat], buff_lost=data.buffs[target.seat])
                 data.wards[target.seat] = data.buffs[target.seat] = 0
+        elif spell.unit == "squad":
+            data.squads[caster.seat] = spell
+            state.emit("BR-042", "unit_summoned", caster.seat, spell=spell.key, unit="squad", unit_energy=0,
+                       units=1)
         else:
             data.units[caster.seat].append(spell)
-            state.emit("BR-032", "unit_summoned", caster.seat, spell=spell.key, unit_energy=0,
+            state.emit("BR-032", "unit_summoned", caster.seat, spell=spell.key, unit=spell.unit, unit_energy=0,
                        units=len(data.units[caster.seat]))
 
     def _focus(self, state: "BreathState", data: SpellsData, caster: "Fighter", wounds: int) -> None:
@@ -440,12 +600,45 @@ class SpellsModule(BreathModule):
         effect = f"control:{index}"
         fighter.zero_energy_used.append(effect)
         state.emit("BR-041", "control_action", fighter.seat, unit=unit.key, used_this_round=len(fighter.zero_energy_used))
+        self._unit_strike(state, data, fighter, order, unit, unit.amount)
+
+    def _squad_order(self, state: "BreathState", data: SpellsData, fighter: "Fighter", order: Order) -> None:
+        """BR-042: a squad order on its own track (no 0-Energy cap), paid in the breath (BR-016, BR-077);
+        its effect is SP-G14's."""
+        squad = data.squads[fighter.seat]
+        assert squad is not None
+        cost, modifiers = self._squad_order_price(state, fighter, order)
+        state.pay(fighter, cost, "BR-077", f"squad order {order[1]}", modifiers)
+        state.emit("BR-042", "squad_order", fighter.seat, unit=squad.key, order=order[1], cost=cost)
+        seat = fighter.seat
+        if order[1] == ADVANCE:
+            data.advance[seat] = ADVANCE_BONUS
+        elif order[1] == SHIELD_WALL:
+            data.shield[seat] = SHIELD_WALL_DEFENSE
+        else:
+            self._unit_strike(state, data, fighter, order, squad, squad.amount + data.advance[seat])
+
+    def _transfer(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
+        """BR-031/044 (BR-G18): the scholar pays in its breath, the ally gains the same as normal Energy,
+        and the ally's 0-Energy cap stays its own."""
+        ally = self._ally(state, fighter, order)
+        assert ally is not None
+        state.pay(fighter, TRANSFER_AMOUNT, "BR-031", f"transfer to {state.ruleset.seat_names[ally.seat]}")
+        before = ally.energy
+        ally.energy += TRANSFER_AMOUNT
+        state.emit("BR-044", "energy_transferred", fighter.seat, to=ally.seat, amount=TRANSFER_AMOUNT,
+                   before=before, after=ally.energy)
+
+    def _unit_strike(self, state: "BreathState", data: SpellsData, fighter: "Fighter", order: Order, unit: Spell,
+                     bonus: int) -> None:
+        """BR-040 / BR-G18: 2d10 + the unit's bonus against Defense (ward and shield wall in); a hit removes
+        1 Wound and no defense technique meets it (a unit carries no weapon)."""
         target = self._target(state, fighter, order)
         assert target is not None
-        defense = state.defense_of(target, 0, data.wards[target.seat])
-        check = state.dice.check(unit.amount, defense)
+        defense = state.defense_of(target, 0, data.wards[target.seat] + data.shield[target.seat])
+        check = state.dice.check(bonus, defense)
         state.emit("BR-040", "unit_strike", fighter.seat, unit=unit.key, target=target.seat, dice=check.dice,
-                   bonus=unit.amount, total=check.total, defense=defense, hit=check.success)
+                   bonus=bonus, total=check.total, defense=defense, hit=check.success)
         if check.success:
             before = target.wounds
             target.wounds -= UNIT_WOUNDS
@@ -460,8 +653,10 @@ class SpellsModule(BreathModule):
         return [("spell_buff", bonus)] if bonus else []
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
-        """A ward spell's Defense this round (SP-G01)."""
-        return state.ext[self.name].wards[attack.target.seat], 0
+        """A ward spell's Defense and a squad's shield wall this round (SP-G01, SP-G14; different names
+        stack, BR-036)."""
+        data: SpellsData = state.ext[self.name]
+        return data.wards[attack.target.seat] + data.shield[attack.target.seat], 0
 
     def hit_wounds(self, state: "BreathState", attack: "Attack", wounds: int) -> int:
         """Remember the breach Wounds for focus resistance (SP-040, SP-G09); the module runs last."""
@@ -492,7 +687,7 @@ class SpellsModule(BreathModule):
         """Wards and buffs last until the round ends (SP-G01)."""
         data: SpellsData = state.ext[self.name]
         for seat in range(len(data.wards)):
-            data.wards[seat] = data.buffs[seat] = 0
+            data.wards[seat] = data.buffs[seat] = data.advance[seat] = data.shield[seat] = 0
 
     def on_round_start(self, state: "BreathState") -> None:
         """SP-042/043 (SP-A05): an exhausted caster starts this round at Energy 1, Defenseless; the next
@@ -512,12 +707,13 @@ class SpellsModule(BreathModule):
 
     # -- observation -------------------------------------------------------------------------------------
     def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
-        """Per fighter, ego first: preparing, progress, ward, buff, units, exhausted (what the table sees:
+        """Per fighter, ego first: preparing, progress, ward (with a shield wall), buff, units, squad, exhausted (what the table sees:
         the stance and its beat, not the spell); then the observer's own spell in progress (one-hot over
         the catalog) and slots left per dan (SP-016: summed over lists; flexible last)."""
         n = num_fighters
         return (("sp_preparing", n, 0.0, 1.0), ("sp_progress", n, 0.0, 1.0), ("sp_ward", n, 0.0, 1.0),
-                ("sp_buff", n, 0.0, 1.0), ("sp_units", n, 0.0, 1.0), ("sp_exhausted", n, 0.0, 1.0),
+                ("sp_buff", n, 0.0, 1.0), ("sp_units", n, 0.0, 1.0), ("sp_squad", n, 0.0, 1.0),
+                ("sp_exhausted", n, 0.0, 1.0),
                 ("sp_own_spell", len(self.content.spells), 0.0, 1.0), ("sp_own_slots", len(SPELL_DANS) + 1, 0.0, 1.0))
 
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
@@ -534,9 +730,11 @@ class SpellsModule(BreathModule):
             if casting is not None:
                 out[at["sp_preparing"] + slot] = 1.0
                 out[at["sp_progress"] + slot] = casting.paid / len(casting.spell.stages)
-            out[at["sp_ward"] + slot] = min(1.0, data.wards[seat] / 5)
+            out[at["sp_ward"] + slot] = min(1.0, (data.wards[seat] + data.shield[seat]) / 5)
             out[at["sp_buff"] + slot] = min(1.0, data.buffs[seat] / 5)
             out[at["sp_units"] + slot] = len(data.units[seat]) / MAX_UNITS
+            if data.squads[seat] is not None:
+                out[at["sp_squad"] + slot] = 1.0
             if data.exhausted[seat]:
                 out[at["sp_exhausted"] + slot] = 1.0
         me = order[0]
@@ -565,6 +763,7 @@ class SpellsModule(BreathModule):
             extra = "".join(f" {label}+{value}" for label, value in (("ward", data.wards[seat]),
                                                                       ("buff", data.buffs[seat])) if value)
             units = f" units {len(data.units[seat])}" if data.units[seat] else ""
+            units += " squad" if data.squads[seat] is not None else ""
             parts.append(f"{name} {doing} (slots {slots}){extra}{units}")
         return "  spells: " + "  ".join(parts) if parts else ""
 
