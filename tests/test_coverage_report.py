@@ -9,17 +9,17 @@ def test_an_id_counts_as_exercised_only_through_a_passing_test_that_drove_a_figh
         (frozenset({"BR-025"}), True, True),    # a fight, passing
         (frozenset({"BR-001"}), True, False),   # a helper, passing
         (frozenset({"BR-002"}), False, True),   # a fight, failing
-        (frozenset({"BR-016"}), True, True),    # listed as not yet
+        (frozenset({"BR-037"}), True, True),    # listed as not yet
         (frozenset({"BR-999"}), True, True),    # no such ID
     ])["BR"]
     assert "BR-025" in report["exercised"]
     assert "BR-001" in report["helper-only"] and "BR-002" in report["helper-only"]
-    assert report["named_not_yet"] == ["BR-016"] and report["unknown"] == ["BR-999"]
+    assert report["named_not_yet"] == ["BR-037"] and report["unknown"] == ["BR-999"]
     assert "BR-003" in report["missing"] and "BR-069" in report["not yet"]
     table = render({"BR": report})
     total = sum(entry.system == "BR" for entry in load_reference().values())
     assert table.splitlines()[2].startswith(f"| BR | {total} | 1 | 2 | ")
-    assert "BR named_not_yet: BR-016" in table
+    assert "BR named_not_yet: BR-037" in table
 
 
 def test_promote_marks_engine_only_the_driven_ids_of_the_named_system(tmp_path, monkeypatch):

@@ -109,7 +109,7 @@ def test_the_installed_wheel_runs_every_env_every_suite_and_the_default_studies(
     lines = run.stdout.splitlines()
     assert {line.removeprefix("env ") for line in lines if line.startswith("env ")} == set(env_ids())
     assert sum(line.startswith("command ") for line in lines) == 4
-    assert sum(line.startswith("suite ") for line in lines) == 3 and sum(line.startswith("study ") for line in lines) == 6
+    assert sum(line.startswith("suite ") for line in lines) == 3 and sum(line.startswith("study ") for line in lines) == 7
     help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
                                timeout=120, env=wheel_only)
     assert help_text.returncode == 0 and "balance-report" in help_text.stdout
