@@ -56,7 +56,7 @@ RANKINGS = ("effect", "z")
 """What the halving may rank by: the raw effect, or the standardized one (:attr:`Lever.z`)."""
 
 COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs",
-           "effect", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
+           "effect", "z", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
            "first_mover_delta", "first_mover_low", "first_mover_high",
            "matchup", "matchup_delta", "matchup_low", "matchup_high",
            "spread_base", "spread_lever", "status")
@@ -280,7 +280,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             alive.sort(key=lambda lever: (order(lever), lever.name))
     ranked = sorted(levers, key=lambda lever: (-lever.round, order(lever), lever.name))
     write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read),
-                 variant=variant)
+                 variant=variant, screen_games=screen_games)
     return ranked, rounds
 
 
@@ -299,7 +299,7 @@ def _rows(levers: Sequence[Lever]) -> list[list]:
             continue
         top = effects[id(lever)]
         first, matchup = lever.figure("first"), lever.figure("matchup")
-        row += [top.result.n, _num(lever.effect), top.figure, *_interval(top.result),
+        row += [top.result.n, _num(lever.effect), _num(lever.z), top.figure, *_interval(top.result),
                 _num(corrected[id(lever)].p_adjusted)]
         row += _interval(first.result) if first else ["", "", ""]
         row += [matchup.figure, *_interval(matchup.result)] if matchup else ["", "", "", ""]
@@ -322,7 +322,8 @@ def _interval(result: PairedDifference) -> list[str]:
 
 
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
-                 step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None) -> Path:
+                 step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None,
+                 screen_games: int = SCREEN_GAMES) -> Path:
     """``levers.csv`` (every lever, ranked) and ``levers.md`` (the schedule and the top levers)."""
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(levers)
@@ -338,7 +339,9 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
              f"(base and levers; games already in the store are reused, not counted). Seeds from "
              f"{study.base_seed}; each lever is paired with the base game by game (same loadouts, policies, "
              "seats and seeds). Effect: the largest move of a side's score or of the first mover's score; "
-             "intervals are 95 % Bonferroni-simultaneous over the lever's figures, p Holm-corrected over the "
+             "z: the largest such move over half its interval's width (the halving ranks by the one asked for); "
+             f"the screen played {screen_games} games per pairing; intervals are 95 % Bonferroni-simultaneous over "
+             "the lever's figures, p Holm-corrected over the "
              f"levers. Data files the env reads: {', '.join(files) or '(none)'}.", "", "## Schedule (successive halving)", "",
              "| round | levers | games per pairing | games played |", "|---|---|---|---|"]
     lines += [f"| {i} | {r.levers} | {r.games_per_pair} | {r.played} |" for i, r in enumerate(rounds)]

@@ -8,13 +8,14 @@ import tomli_w
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.levers import COLUMNS, Lever, loadouts_study, plan, ranking, run_levers
+from issoku.evaluation.levers import COLUMNS, Lever, field_rank, loadouts_study, plan, ranking, run_levers
 from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.variants import Shift
 from issoku.rules.variant import (RULES_DIR, Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
                                   write_override)
 
 ARMOUR = "tempo/data/armour.toml"
+STANCES = "breath/data/stances.toml"
 
 
 def test_every_shipped_data_file_round_trips_through_the_toml_writer():
@@ -70,6 +71,16 @@ def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_p
     assert "## Schedule (successive halving)" in (tmp_path / "a" / "levers.md").read_text()
     run_levers(study, 2000, tmp_path / "b", tmp_path / "b.sqlite", step=4, files=[ARMOUR])
     assert (tmp_path / "a" / "levers.csv").read_bytes() == (tmp_path / "b" / "levers.csv").read_bytes()
+
+
+def test_a_planted_breath_stance_exploit_ranks_in_the_top_3_fields_of_the_unedited_rules(tmp_path):
+    # ±2 on the breath stances, ranked by z: "spear_wall: cost 2 → 0" is tests/data/variants/stance_spear_wall_cost.
+    study = loadouts_study("breath_duel_v0")
+    ranked, _ = run_levers(study, 1000, tmp_path / "s", tmp_path / "s.sqlite", step=2, files=[STANCES],
+                           order=ranking("z"))
+    assert field_rank(ranked, STANCES, "spear_wall", "cost") in (1, 2, 3)
+    planted = next(lever for lever in ranked if lever.name == f"{STANCES}: spear_wall: cost 2 → 0")
+    assert planted.figure("side").figure == "loadout yari: score" and planted.effect > 0
 
 
 def test_bad_inputs_are_one_line_exit_2(tmp_path):
