@@ -13,9 +13,11 @@ fingerprint unchanged (the other rulesets' data) are dropped.
 planned up front (every lever, then the better half, ... down to :data:`FINALISTS`); each round gets
 an equal share of the budget left, spent as more games per pairing (always an even number, so seats
 swap, and a prefix of the next round's schedule: earlier games are reused from the store) for the
-surviving levers and the base. The first round (the screen) plays at least 2 games per pairing per
-lever, whatever the budget. After each round the levers are ranked by their **effect**: the largest
-paired move of a loadout's (or policy's) score or of the first mover's score; the better half survives.
+surviving levers and the base. The first round (the screen) plays at least ``screen_games`` (default 2)
+games per pairing per lever, whatever the budget. After each round the levers are ranked by their
+**effect**: the largest paired move of a loadout's (or policy's) score or of the first mover's score, or
+(``rank="z"``) by that move over its standard error, so that a noisy figure on few games does not win the
+screen; the better half survives.
 
 The CSV (``levers.csv``) has one row per lever, ranked (round reached, then effect, then name); the
 Markdown summary (``levers.md``) names the schedule and the top levers, each named like the variant
@@ -48,10 +50,13 @@ FINALISTS = 4
 """Successive halving stops halving when this many levers (or fewer) are left."""
 
 SCREEN_GAMES = 2
-"""Games per pairing of the first round (the screen): one with each seat order."""
+"""Default games per pairing of the first round (the screen): one with each seat order."""
+
+RANKINGS = ("effect", "z")
+"""What the halving may rank by: the raw effect, or the standardized one (:attr:`Lever.z`)."""
 
 COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs",
-           "effect", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
+           "effect", "z", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
            "first_mover_delta", "first_mover_low", "first_mover_high",
            "matchup", "matchup_delta", "matchup_low", "matchup_high",
            "spread_base", "spread_lever", "status")
@@ -78,12 +83,7 @@ class Lever:
 
     def figure(self, which: str) -> Shift | None:
         """The biggest move among the lever's ``side`` scores, ``matchup`` scores, or the ``first`` mover's."""
-        def kind(s: Shift) -> str:
-            if s.figure == "first mover's score":
-                return "first"
-            return "matchup" if " vs " in s.figure else ("side" if s.figure.endswith(": score") else "")
-
-        found = [s for s in self.shifts if kind(s) == which]
+        found = [s for s in self.shifts if _kind(s) == which]
         return max(found, key=lambda s: (abs(s.result.delta), s.figure), default=None)
 
     @property
@@ -92,6 +92,15 @@ class Lever:
         moves = [abs(s.result.delta) for s in (self.figure("side"), self.figure("first")) if s is not None]
         return max(moves, default=0.0)
 
+    @property
+    def z(self) -> float:
+        """The standardized effect: the largest ``|move| / half-width of its interval`` among the sides' scores and
+        the first mover's (every figure of a lever has the same simultaneous level, so this orders as
+        ``|move| / standard error``): a big move on few noisy games ranks below a smaller, surer one."""
+        ratios = [abs(r.delta) / max((r.high - r.low) / 2, 1e-12)
+                  for s in self.shifts if _kind(s) in ("side", "first") for r in (s.result,)]
+        return max(ratios, default=0.0)
+
     def spread(self) -> tuple[float, float]:
         """Max minus min of the sides' mean scores, base and lever (point estimates)."""
         sides = [s.result for s in self.shifts if s.figure.endswith(": score") and " vs " not in s.figure]
@@ -99,6 +108,19 @@ class Lever:
             return math.nan, math.nan
         return (max(r.base for r in sides) - min(r.base for r in sides),
                 max(r.variant for r in sides) - min(r.variant for r in sides))
+
+
+def _kind(shift: Shift) -> str:
+    if shift.figure == "first mover's score":
+        return "first"
+    return "matchup" if " vs " in shift.figure else ("side" if shift.figure.endswith(": score") else "")
+
+
+def ranking(rank: str) -> Callable[[Lever], float]:
+    """The halving's sort key for ``rank`` (one of :data:`RANKINGS`), lowest first."""
+    if rank not in RANKINGS:
+        raise ValueError(f"--rank must be one of {', '.join(RANKINGS)}, not {rank!r}")
+    return (lambda lever: -lever.z) if rank == "z" else (lambda lever: -lever.effect)
 
 
 @dataclass(frozen=True)
@@ -171,9 +193,9 @@ def scheduled_records(tournament: Tournament, store: MatchStore) -> list:
     return [record for record in found if record is not None]
 
 
-def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
+def plan(levers: int, budget: int, unit: int, screen: int = SCREEN_GAMES) -> list[tuple[int, int]]:
     """The halving's rounds as ``(levers, new games per pairing)``, budget split evenly over the rounds
-    (the first round plays at least :data:`SCREEN_GAMES`); ``unit``: games per pairing step of one version."""
+    (the first round plays at least ``screen``); ``unit``: games per pairing step of one version."""
     sizes = [levers]
     while sizes[-1] > FINALISTS:
         sizes.append(math.ceil(sizes[-1] / 2))
@@ -182,7 +204,7 @@ def plan(levers: int, budget: int, unit: int) -> list[tuple[int, int]]:
         share = left // (len(sizes) - index)
         more = max(share // ((size + 1) * unit) // 2 * 2, 0)  # a screen over budget leaves the rest nothing
         if index == 0:
-            more = max(more, SCREEN_GAMES)
+            more = max(more, screen)
         rounds.append((size, more))
         left -= more * (size + 1) * unit
     return rounds
@@ -208,14 +230,18 @@ def check_variants_load(study: StudyConfig, base: Variant, files: Sequence[str] 
 def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
                files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
                progress: bool = False, variant: Path | None = None, defaults: bool = False,
-               order: Callable[[Lever], float] = lambda lever: -lever.effect) -> tuple[list[Lever], list[Round]]:
+               order: Callable[[Lever], float] = lambda lever: -lever.effect,
+               screen_games: int = SCREEN_GAMES) -> tuple[list[Lever], list[Round]]:
     """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
     (``progress``: a line on stderr after each round). ``variant``: the base rules are that variant folder
     (validated first), and the levers are nudges of its data; ``defaults``: see :func:`make_levers`; ``order``:
     what the halving ranks by, lowest first (default the effect, biggest first; ``issoku autobalance`` ranks by
-    how far the lever leaves the designer's targets)."""
+    how far the lever leaves the designer's targets, :func:`ranking` the standardized effect); ``screen_games``:
+    the first round's games per pairing (even, at least 2: more buys a screen that small effects survive)."""
     if budget < 1:
         raise ValueError(f"--budget must be at least 1, not {budget}")
+    if screen_games < 2 or screen_games % 2:
+        raise ValueError(f"--screen-games must be an even number, at least 2, not {screen_games}")
     base = Variant(variant)
     base_tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES})),
                                    variant)
@@ -234,7 +260,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     rounds: list[Round] = []
     games = 0
     with MatchStore(db) as store:
-        for index, (size, more) in enumerate(plan(len(alive), budget, unit)):
+        for index, (size, more) in enumerate(plan(len(alive), budget, unit, screen_games)):
             alive = alive[:size]
             games += more
             tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": games})), variant)
@@ -254,7 +280,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             alive.sort(key=lambda lever: (order(lever), lever.name))
     ranked = sorted(levers, key=lambda lever: (-lever.round, order(lever), lever.name))
     write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read),
-                 variant=variant)
+                 variant=variant, screen_games=screen_games)
     return ranked, rounds
 
 
@@ -273,7 +299,7 @@ def _rows(levers: Sequence[Lever]) -> list[list]:
             continue
         top = effects[id(lever)]
         first, matchup = lever.figure("first"), lever.figure("matchup")
-        row += [top.result.n, _num(lever.effect), top.figure, *_interval(top.result),
+        row += [top.result.n, _num(lever.effect), _num(lever.z), top.figure, *_interval(top.result),
                 _num(corrected[id(lever)].p_adjusted)]
         row += _interval(first.result) if first else ["", "", ""]
         row += [matchup.figure, *_interval(matchup.result)] if matchup else ["", "", "", ""]
@@ -296,7 +322,8 @@ def _interval(result: PairedDifference) -> list[str]:
 
 
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
-                 step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None) -> Path:
+                 step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None,
+                 screen_games: int = SCREEN_GAMES) -> Path:
     """``levers.csv`` (every lever, ranked) and ``levers.md`` (the schedule and the top levers)."""
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(levers)
@@ -312,7 +339,9 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
              f"(base and levers; games already in the store are reused, not counted). Seeds from "
              f"{study.base_seed}; each lever is paired with the base game by game (same loadouts, policies, "
              "seats and seeds). Effect: the largest move of a side's score or of the first mover's score; "
-             "intervals are 95 % Bonferroni-simultaneous over the lever's figures, p Holm-corrected over the "
+             "z: the largest such move over half its interval's width (the halving ranks by the one asked for); "
+             f"the screen played {screen_games} games per pairing; intervals are 95 % Bonferroni-simultaneous over "
+             "the lever's figures, p Holm-corrected over the "
              f"levers. Data files the env reads: {', '.join(files) or '(none)'}.", "", "## Schedule (successive halving)", "",
              "| round | levers | games per pairing | games played |", "|---|---|---|---|"]
     lines += [f"| {i} | {r.levers} | {r.games_per_pair} | {r.played} |" for i, r in enumerate(rounds)]
@@ -348,5 +377,5 @@ def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int 
     return fields.index((file, item, name)) + 1 if (file, item, name) in fields else None
 
 
-__all__ = ["COLUMNS", "FINALISTS", "Lever", "Round", "SCREEN_GAMES", "check_variants_load", "field_rank", "loadouts_study", "make_levers",
-           "plan", "run_levers", "scheduled_records", "write_levers"]
+__all__ = ["COLUMNS", "FINALISTS", "Lever", "RANKINGS", "Round", "SCREEN_GAMES", "check_variants_load", "field_rank", "loadouts_study", "make_levers",
+           "plan", "ranking", "run_levers", "scheduled_records", "write_levers"]

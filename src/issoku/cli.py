@@ -549,9 +549,11 @@ def levers(
     ray_address: Optional[str] = RAY_ADDRESS,
     variant: Path = typer.Option(None, "--variant", help="A rules variant folder as the base: its levers are nudges of its data (default: the shipped rules)."),
     defaults: bool = typer.Option(False, "--defaults", help="Also nudge the optional numbers a file leaves out, from their schema value (a technique's check_bonus 0, a tempo action's AP: its weapon's ap); the lever adds the field."),
+    screen_games: int = typer.Option(2, "--screen-games", help="Games per pairing of the first round, which plays every lever (even, at least 2); more lets small effects survive the screen."),
+    rank: str = typer.Option("effect", "--rank", help="What the halving ranks by: effect (the biggest move) or z (that move over its standard error: noise on few games does not win)."),
 ) -> None:
     """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect."""
-    from issoku.evaluation.levers import run_levers
+    from issoku.evaluation.levers import ranking, run_levers
     from issoku.inputs import MAX_GAMES, bounded, one_line_errors
     from issoku.training.backend import make_backend
 
@@ -561,10 +563,11 @@ def levers(
         chosen = _levers_study(env, study, seed, workers, out, file)
         ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
                                     files=file or None, workers=make_backend(backend, workers, ray_address),
-                                    progress=True, variant=variant, defaults=defaults)
+                                    progress=True, variant=variant, defaults=defaults, order=ranking(rank),
+                                    screen_games=screen_games)
     for row in ranked[:5]:
         if row.shifts:
-            typer.echo(f"  {row.name}: effect {row.effect:.3f} (round {row.round}, {row.games_per_pair} games per pairing)")
+            typer.echo(f"  {row.name}: effect {row.effect:.3f}, z {row.z:.2f} (round {row.round}, {row.games_per_pair} games per pairing)")
     typer.echo(f"csv: {out / 'levers.csv'}")
     typer.echo(f"summary: {out / 'levers.md'}")
 

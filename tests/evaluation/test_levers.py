@@ -2,15 +2,20 @@
 
 import csv
 import tomllib
+from dataclasses import replace
 
 import tomli_w
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.levers import COLUMNS, loadouts_study, plan, run_levers
-from issoku.rules.variant import RULES_DIR, Variant, data_diff, numeric_fields, shipped_files, write_override
+from issoku.evaluation.levers import COLUMNS, Lever, field_rank, loadouts_study, plan, ranking, run_levers
+from issoku.evaluation.stats import PairedDifference
+from issoku.evaluation.variants import Shift
+from issoku.rules.variant import (RULES_DIR, Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
+                                  write_override)
 
 ARMOUR = "tempo/data/armour.toml"
+STANCES = "breath/data/stances.toml"
 
 
 def test_every_shipped_data_file_round_trips_through_the_toml_writer():
@@ -33,6 +38,23 @@ def test_the_halving_plan_screens_everything_then_halves_within_the_budget():
     assert all(more % 2 == 0 for _, more in rounds) and rounds[0][1] >= 2
     assert sum(more * (size + 1) * 35 for size, more in rounds) <= 100_000
     assert plan(20, 1, 35) == [(20, 2), (10, 0), (5, 0), (3, 0)]  # the screen's floor, whatever the budget
+    assert plan(20, 1, 35, screen=8) == [(20, 8), (10, 0), (5, 0), (3, 0)]  # --screen-games raises the floor
+
+
+def _lever(name: str, delta: float, half_width: float) -> Lever:
+    move = PairedDifference(0.5, 0.5 + delta, delta, delta - half_width, delta + half_width, 0.5, 0.5, 40)
+    return Lever(Change(ARMOUR, name, "rating", 4, 5), RULES_DIR, NumericField(ARMOUR, (name,), 4),
+                 shifts=[Shift("tempo_duel_v0", "loadout knight: score", ("knight",), "rate", move),
+                         Shift("tempo_duel_v0", "knight vs fencer: knight's score", ("knight",), "rate",
+                               replace(move, delta=9.0, low=8.0, high=10.0))])
+
+
+def test_rank_z_puts_a_sure_small_move_before_a_noisy_big_one():
+    noisy, sure = _lever("noisy", 0.30, 0.40), _lever("sure", 0.10, 0.05)
+    assert (noisy.effect, sure.effect) == (0.30, 0.10)  # the matchup figures are left out
+    assert abs(noisy.z - 0.75) < 1e-9 and abs(sure.z - 2.0) < 1e-9
+    assert sorted([sure, noisy], key=ranking("effect")) == [noisy, sure]
+    assert sorted([noisy, sure], key=ranking("z")) == [sure, noisy]
 
 
 def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_path):
@@ -51,10 +73,21 @@ def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_p
     assert (tmp_path / "a" / "levers.csv").read_bytes() == (tmp_path / "b" / "levers.csv").read_bytes()
 
 
+def test_a_planted_breath_stance_exploit_ranks_in_the_top_3_fields_of_the_unedited_rules(tmp_path):
+    # ±2 on the breath stances, ranked by z: "spear_wall: cost 2 → 0" is tests/data/variants/stance_spear_wall_cost.
+    study = loadouts_study("breath_duel_v0")
+    ranked, _ = run_levers(study, 1000, tmp_path / "s", tmp_path / "s.sqlite", step=2, files=[STANCES],
+                           order=ranking("z"))
+    assert field_rank(ranked, STANCES, "spear_wall", "cost") in (1, 2, 3)
+    planted = next(lever for lever in ranked if lever.name == f"{STANCES}: spear_wall: cost 2 → 0")
+    assert planted.figure("side").figure == "loadout yari: score" and planted.effect > 0
+
+
 def test_bad_inputs_are_one_line_exit_2(tmp_path):
     runner = CliRunner()
     for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "0"],
-                 ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"]):
+                 ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
+                 ["--env", "tempo_duel_v0", "--screen-games", "3"], ["--env", "tempo_duel_v0", "--rank", "loudest"]):
         result = runner.invoke(app, ["levers", *args, "--out", str(tmp_path / "out")])
         assert result.exit_code == 2, (args, result.output)
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("levers: "), result.output
