@@ -11,7 +11,8 @@ either seat, against every label of the grid drawn per episode, played by the ge
 agent of the loadout it fields.
 
 The jobs run on the execution backend (workers return the checkpoint bytes, this process writes them);
-a label whose checkpoint is already written is reused, so a killed run resumes. Seeds: label ``i`` of the
+a label whose checkpoint is already written is reused, so a killed run resumes (one written with other
+settings is refused, not reused). Seeds: label ``i`` of the
 grid trains with ``seed + i``.
 """
 
@@ -55,6 +56,7 @@ def plan_loadout_agents(study_file: str | Path, source: str, steps: int, seed: i
     if not checkpoint.endswith(".zip") or not Path(checkpoint).is_file():
         raise ValueError(f"--from: no checkpoint file at {checkpoint} (a .zip written by issoku train, or shipped:<env>)")
     jobs = loadout_jobs(study, checkpoint, steps, seed, out, where=str(study_file))
+    _check_reused(jobs)
     first = jobs[0]
     env = first.env_factory(**{**first.env_kwargs, first.seat_key: [first.fighter, first.fighter]})
     try:
@@ -62,6 +64,19 @@ def plan_loadout_agents(study_file: str | Path, source: str, steps: int, seed: i
     finally:
         env.close()
     return jobs
+
+
+def _check_reused(jobs: list[LoadoutFineTuneJob]) -> None:
+    """Refuse a folder holding a label tuned otherwise (another general agent, fighter, step count or seed): reusing
+    it would field an agent the command line does not describe."""
+    from issoku.agents.checkpoint import metadata_path, read_metadata
+
+    for job in jobs:
+        if Path(job.out).exists() and metadata_path(job.out).exists():
+            written = read_metadata(job.out).get("fine_tuned")
+            if written != job.record():
+                raise ValueError(f"--out: {job.out} was fine-tuned as {written}, not as this run asks ({job.record()}); "
+                                 "give another --out folder, or delete that file")
 
 
 def finetune_loadouts(jobs: list[LoadoutFineTuneJob], workers: Workers = None, progress: bool = True) -> list[str]:

@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -155,11 +155,8 @@ def _write(job: FineTuneJob | LoadoutFineTuneJob, tuned: bytes) -> str:
     return str(out)
 
 
-Tunable = TypeVar("Tunable", FineTuneJob, LoadoutFineTuneJob)
-
-
-def fine_tune_all(jobs: Sequence[Tunable], workers: Workers = None, progress: bool = True,
-                  tune: Callable[[Tunable], bytes] = fine_tune, unit: str = "restriction") -> list[str]:
+def fine_tune_all(jobs: Sequence[FineTuneJob] | Sequence[LoadoutFineTuneJob], workers: Workers = None,
+                  progress: bool = True, tune: Callable[[Any], bytes] = fine_tune, unit: str = "restriction") -> list[str]:
     """Run every job whose checkpoint is not written yet (``tune``: :func:`fine_tune` or :func:`fine_tune_loadout`) (``workers=0``: in this process, else a process pool, or a
     :class:`~issoku.training.backend.Backend`); workers return the bytes, this process writes the files. The new
     checkpoints' paths, in job order."""

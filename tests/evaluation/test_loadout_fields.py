@@ -8,7 +8,7 @@ import pytest
 from issoku.evaluation.commands import balance_report
 from issoku.evaluation.config import StudyConfig
 from issoku.evaluation.fields import field_headlines, field_of
-from issoku.evaluation.loadout_agents import finetune_loadouts, loadout_jobs
+from issoku.evaluation.loadout_agents import finetune_loadouts, loadout_jobs, plan_loadout_agents
 from issoku.evaluation.policies import resolve_policy
 from issoku.evaluation.store import MatchStore
 from issoku.training.finetune import fine_tune_loadout
@@ -28,7 +28,11 @@ def grid_study(policies):
 
 def test_one_agent_per_label_written_once_then_each_seat_played_by_its_loadouts_agent(tmp_path):
     checkpoint = tiny_checkpoint(tmp_path, ENV, take_away_fighters())
-    jobs = loadout_jobs(grid_study(["random"]), str(checkpoint), steps=32, seed=5, out=tmp_path / "agents")
+    study_file = tmp_path / "study.toml"
+    study_file.write_text(f'env = "{ENV}"\npolicies = ["per_loadout:not_yet"]\n[loadout_grid]\nseat_key = "fighters"\n'
+                          'labels = ["a", "bb"]\nmirrors = true\n')
+    jobs = plan_loadout_agents(study_file, str(checkpoint), steps=32, seed=5, out=tmp_path / "agents",
+                               allow_imports=True)
     assert [(job.label, job.fighter, job.seed) for job in jobs] == [("a", "a", 5), ("bb", "bb", 6)]
     assert jobs[0].opponents == ("a", "bb")
     paths = finetune_loadouts(jobs, workers=0, progress=False)
@@ -38,6 +42,11 @@ def test_one_agent_per_label_written_once_then_each_seat_played_by_its_loadouts_
     stamp = (tmp_path / "agents" / "a.zip").stat().st_mtime_ns
     assert finetune_loadouts(jobs, workers=0, progress=False) == paths
     assert (tmp_path / "agents" / "a.zip").stat().st_mtime_ns == stamp  # reused, not retrained
+
+    with pytest.raises(ValueError, match="a.zip was fine-tuned as .* not as this run asks"):
+        plan_loadout_agents(study_file, str(checkpoint), steps=64, seed=5, out=tmp_path / "agents", allow_imports=True)
+    assert len(plan_loadout_agents(study_file, str(checkpoint), steps=32, seed=5, out=tmp_path / "agents",
+                                   allow_imports=True)) == 2  # the same settings: reused
 
     spec = resolve_policy(f"tuned=per_loadout:{tmp_path / 'agents'}")
     assert spec.factory.labels == ("a", "bb")
