@@ -68,9 +68,11 @@ def check_checkpoint_fits(checkpoint: str | Path, env: Any, env_id: str, *, allo
 def check_tournament_checkpoints(tournament: Any, env_id: str, *, allow_imports: bool = False) -> None:
     """Every checkpoint policy of ``tournament`` checked in every one of its loadouts' envs (see
     :func:`check_checkpoint_fits`), before a game is played or a store written."""
-    from issoku.evaluation.policies import CheckpointFactory
+    from issoku.evaluation.policies import CheckpointFactory, PerLoadoutFactory
 
     paths = [spec.factory.path for spec in tournament.policies if isinstance(spec.factory, CheckpointFactory)]
+    paths += [path for spec in tournament.policies if isinstance(spec.factory, PerLoadoutFactory)
+              for path in spec.factory.paths]
     for loadout in tournament.loadouts if paths else ():
         env = tournament.env_factory(**dict(loadout.kwargs))
         try:

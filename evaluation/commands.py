@@ -192,7 +192,8 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
         ruleset = getattr(env.unwrapped, "ruleset", None)
         for spec in tournament.policies:
             try:
-                make_seat_policy(spec, 0, env)
+                for label in loadout.seat_labels or ("",):
+                    make_seat_policy(spec, 0, env, label)
             except (AttributeError, TypeError, ValueError, KeyError) as error:
                 raise ValueError(f"policies: {spec.name!r} cannot play {study.env} "
                                  f"({type(error).__name__}: {one_line(error)})") from None

@@ -88,14 +88,15 @@ class LoadoutGrid(BaseModel):
             raise ValueError(f"templates name labels not in the grid: {sorted(unknown)}")
         return self
 
-    def _entry(self, label: str) -> Any:
+    def entry(self, label: str) -> Any:
+        """What a seat fielding ``label`` puts in the env keyword ``seat_key``."""
         return _fill(self.templates.get(label, self.seat_template), label)
 
     def loadouts(self) -> tuple[LoadoutConfig, ...]:
         """The grid's loadouts, named ``"<label0>-vs-<label1>"``."""
         return tuple(
             LoadoutConfig(name=f"{a}-vs-{b}", seat_labels=(a, b),
-                          kwargs={**self.kwargs, self.seat_key: [self._entry(a), self._entry(b)]})
+                          kwargs={**self.kwargs, self.seat_key: [self.entry(a), self.entry(b)]})
             for a in self.labels for b in self.labels if a != b or self.mirrors)
 
 

@@ -7,6 +7,9 @@ One parser for study files, ``balance-report -p`` and ``issoku benchmark``:
   and fingerprinted by its bytes, so a retrained file never reuses old games;
 * ``shipped:breath_duel_v0`` — the checkpoint shipped with issoku for that env (``agents/shipped/<env>.zip``,
   wherever issoku is installed), named by the env id;
+* ``per_loadout:DIR`` — a loadout grid's learned field: each seat played by the checkpoint ``DIR/<label>.zip``
+  of the loadout label it fields (``issoku finetune-loadouts`` writes them), named by the folder's name and
+  fingerprinted by all its checkpoints;
 * ``package.module:attribute`` — a policy factory (a class, or a callable taking ``seed``), else a
   plain policy callable ``(observation, mask) -> action`` (the same object plays every game, so it
   must keep no state between games);
@@ -29,6 +32,8 @@ from issoku.training.backend import SHIPPED
 
 SHIPPED_PREFIX = "shipped:"
 """A policy entry naming a checkpoint shipped inside the package: ``shipped:<env id>``."""
+PER_LOADOUT_PREFIX = "per_loadout:"
+"""A policy entry naming a folder of per-loadout checkpoints: ``per_loadout:<folder>``."""
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "agents" / "shipped"
 """Where the shipped checkpoints live (``issoku/agents/shipped/<env id>.zip`` and ``.json``; the wheel ships them)."""
 
@@ -81,6 +86,30 @@ class CheckpointFactory:
 
 
 @dataclass(frozen=True)
+class PerLoadoutFactory:
+    """A picklable policy factory playing each seat with the checkpoint of the loadout label that seat fields."""
+
+    labels: tuple[str, ...]
+    paths: tuple[str, ...] = field(metadata=SHIPPED)
+
+    def __call__(self, seed: int | None = None, seat_label: str = "") -> Any:
+        if seat_label not in self.labels:
+            folder = Path(self.paths[0]).parent
+            raise ValueError(f"no fine-tuned checkpoint {folder / (seat_label or '<label>')}.zip for loadout "
+                             f"{seat_label!r} (issoku finetune-loadouts writes one per label of the study's grid)")
+        return CheckpointFactory(self.paths[self.labels.index(seat_label)])(seed)
+
+
+def per_loadout_policy(name: str, folder: str, where: str) -> PolicySpec:
+    """The :class:`PolicySpec` of ``per_loadout:<folder>``: its ``<label>.zip`` checkpoints, one per loadout label."""
+    paths = sorted(path for path in Path(folder).glob("*.zip") if not path.name.endswith(".partial.zip"))
+    if not paths:
+        raise ValueError(f"{where}: no checkpoints in {folder} (issoku finetune-loadouts writes them)")
+    return PolicySpec(name or Path(folder).name, PerLoadoutFactory(tuple(p.stem for p in paths), tuple(map(str, paths))),
+                      file_digest(*paths))
+
+
+@dataclass(frozen=True)
 class FixedCallable:
     """A picklable factory returning the plain policy callable an import path names."""
 
@@ -105,6 +134,8 @@ def resolve_policy(entry: str, *, allow_imports: bool = True, where: str = "poli
     if not sep:
         target = entry
         name = Path(entry).stem if entry.endswith(".zip") else entry.rpartition(":")[2]
+    if target.startswith(PER_LOADOUT_PREFIX):
+        return per_loadout_policy(name if sep else "", target[len(PER_LOADOUT_PREFIX):], where)
     if target.endswith(".zip"):
         if not Path(target).is_file():
             raise ValueError(f"{where}: no checkpoint file at {target}")

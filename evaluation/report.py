@@ -27,6 +27,7 @@ from issoku.evaluation.combo_play import (PLAYED_GAMES, Breath, category_play, c
 from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
+from issoku.evaluation.fields import field_headlines
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
 from issoku.evaluation.html_report import write_html_report
@@ -418,7 +419,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             examples[text] = finding.games(records, restricted_records, compositions.get(env))
             captions[text] = finding.shows
         summary += [f"- {line}" for line in notes + sequential_headline(group.label, verdicts, thresholds.sequential)
-                    + coverage_headline(group.label, cover)]
+                    + coverage_headline(group.label, cover)
+                    + field_headlines(group.label, records, bootstrap, seed, confidence)]
     intro = ["# issoku balance report", "",
              f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",

@@ -202,26 +202,33 @@ def policy_seed(match_seed: int, seat: int) -> int:
     return match_seed * 2 + seat
 
 
-def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv) -> Policy:
+def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv, seat_label: str = "") -> Policy:
     """A fresh policy for one seat of one game.
 
     A factory with a ``ruleset`` parameter (a scripted agent built for one ruleset, reading its
-    action names and observation schema) gets the env's ruleset, so it follows each loadout's rules data.
+    action names and observation schema) gets the env's ruleset, so it follows each loadout's rules data;
+    one with a ``seat_label`` parameter (a loadout grid's per-loadout agents) gets what the seat fields.
     """
+    extra: dict[str, Any] = {}
+    if _takes(spec.factory, "ruleset"):
+        extra["ruleset"] = getattr(env.unwrapped, "ruleset", None)
+    if _takes(spec.factory, "seat_label"):
+        extra["seat_label"] = seat_label
+    return spec.factory(seed=seed, **extra)
+
+
+def _takes(factory: Callable[..., Policy], parameter: str) -> bool:
     try:
-        takes_ruleset = _takes_ruleset(spec.factory)
+        return _takes_parameter(factory, parameter)
     except TypeError:  # an unhashable factory: read its signature every time
-        takes_ruleset = _takes_ruleset.__wrapped__(spec.factory)
-    if takes_ruleset:
-        return spec.factory(seed=seed, ruleset=getattr(env.unwrapped, "ruleset", None))
-    return spec.factory(seed=seed)
+        return _takes_parameter.__wrapped__(factory, parameter)
 
 
 @functools.lru_cache(maxsize=1024)
-def _takes_ruleset(factory: Callable[..., Policy]) -> bool:
-    """Whether a policy factory takes the ``ruleset`` (its signature read once per factory, not at every seat
+def _takes_parameter(factory: Callable[..., Policy], parameter: str) -> bool:
+    """Whether a policy factory takes ``parameter`` (its signature read once per factory, not at every seat
     of every game: reading it costs about as much as a decision)."""
-    return "ruleset" in inspect.signature(factory).parameters
+    return parameter in inspect.signature(factory).parameters
 
 
 def run_job(job: Job, width: int | None = None) -> list[MatchRecord]:
@@ -235,7 +242,9 @@ def run_job(job: Job, width: int | None = None) -> list[MatchRecord]:
     specs = {p.name: p for p in job.policies}
     envs = [as_two_seats(job.env_factory(**job.loadout.kwargs))]
     try:
-        games = [MatchGame(tuple(make_seat_policy(specs[name], policy_seed(match.seed, seat), envs[0])
+        labels = job.loadout.seat_labels
+        games = [MatchGame(tuple(make_seat_policy(specs[name], policy_seed(match.seed, seat), envs[0],
+                                                  labels[seat] if labels else "")
                                  for seat, name in enumerate(match.policies)),
                            match.seed, match.key, job.loadout.name, job.loadout.kwargs, match.policies,
                            job.loadout.seat_labels or None, job.max_decisions)

@@ -21,6 +21,10 @@ from issoku.cli import app
 SCENARIO = 'env = "breath_duel_v0"\nseed = 1\n'
 STUDY = 'env = "breath_duel_v0"\npolicies = ["random", "breath_heuristic"]\ngames_per_pair = 2\n'
 TRAIN = ["train", "--run-dir", "{tmp}/run", "--set", "progress_bar=false"]
+ROOT = Path(__file__).resolve().parents[1]
+FINETUNE = ["finetune-loadouts", "--study", str(ROOT / "evaluation/studies/2_breath_duel_v0_loadouts.toml"), "--from",
+            "shipped:breath_duel_v0", "--out", "{tmp}/agents", "-j", "0"]
+GRID = '[loadout_grid]\nseat_key = "fighters"\nlabels = ["kenshi", "ronin"]\n'
 REPORT = ["balance-report", "--env", "tempo_duel_v0", "-p", "random", "-p", "tempo_heuristic", "--games", "2",
           "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"]
 
@@ -63,6 +67,17 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("report --delta 0", [*REPORT, "--sequential", "--delta", "0"], {}, "--delta: must be in (0, 0.5], not 0.0"),
     ("report --sequential --variant", [*REPORT, "--sequential", "--variant", "tests/data/variants/defence_nodachi_parry"],
      {}, "--sequential: not with --variant"),
+    ("finetune-loadouts --steps 0", [*FINETUNE, "--steps", "0"], {}, "--steps must be at least 1, not 0"),
+    ("finetune-loadouts no grid", [*FINETUNE, "--study", "s.toml"], {"s.toml": STUDY}, "s.toml: loadout_grid: the study has none"),
+    ("finetune-loadouts --from missing", [*FINETUNE, "--from", "{tmp}/none.zip"], {}, "--from: no checkpoint file at"),
+    ("finetune-loadouts --from another env", [*FINETUNE, "--from", "shipped:tempo_duel_v0"], {},
+     "env_id: checkpoint"),
+    ("report per_loadout missing label", ["balance-report", "--study", "s.toml", "--db", "{tmp}/store/m.sqlite", "--out",
+                                          "{tmp}/report", "-j", "0"],
+     {"s.toml": 'env = "breath_duel_v0"\npolicies = ["per_loadout:agents"]\n' + GRID,
+      "agents/kenshi.zip": (ROOT / "agents/shipped/breath_duel_v0.zip").read_bytes(),
+      "agents/kenshi.json": (ROOT / "agents/shipped/breath_duel_v0.json").read_text()},
+     "no fine-tuned checkpoint agents/ronin.zip for loadout 'ronin'"),
     ("evaluate --duels 0", ["evaluate", "{tmp}/c.zip", "--duels", "0"], {}, "--duels must be at least 1, not 0"),
     ("head-to-head --duels 0", ["head-to-head", "--duels", "0"], {}, "--duels must be at least 1, not 0"),
     ("duel --seed -1", ["duel", "--seed", "-1"], {}, "--seed must be at least 0, not -1"),

@@ -9,6 +9,10 @@ was done. One restriction is one independent job (:class:`FineTuneJob`) on an ex
 (:mod:`issoku.training.backend`): the worker returns the tuned checkpoint's bytes and this process writes
 them; a finished file is reused, so a killed battery resumes. Restricted play then pits the fine-tuned,
 still restricted policy against the unrestricted one.
+
+The same machinery makes a loadout study's learned field (:class:`LoadoutFineTuneJob`): the general agent
+fine-tuned once per fighter of a loadout grid, that fighter always on the learner's side, its opponents the
+grid's fighters drawn per episode (both seat orders), played by the general agent.
 """
 
 from __future__ import annotations
@@ -41,6 +45,32 @@ class FineTuneJob:
     seed: int
     out: str
 
+    def record(self) -> dict[str, Any]:
+        """What the tuned checkpoint's metadata says was done."""
+        return {"from": self.checkpoint, "banned": list(self.banned), "steps": self.steps, "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class LoadoutFineTuneJob:
+    """One fighter's fine-tuning for a loadout grid: the learner always fields ``fighter`` (the entry of the env
+    keyword ``seat_key``), against each of ``opponents`` on either seat, drawn per episode."""
+
+    env_factory: Callable[..., Any] = field(metadata=ENV_FACTORY)
+    env_kwargs: Mapping[str, Any]
+    checkpoint: str = field(metadata=SHIPPED)
+    seat_key: str
+    label: str
+    fighter: Any
+    opponents: tuple[Any, ...]
+    steps: int
+    seed: int
+    out: str
+
+    def record(self) -> dict[str, Any]:
+        """What the tuned checkpoint's metadata says was done."""
+        return {"from": self.checkpoint, "loadout": self.label, "fighter": self.fighter, "steps": self.steps,
+                "seed": self.seed}
+
 
 class _RestrictedMask(gymnasium.Wrapper):
     """The learner's action mask without the banned action (a combo: only right after its first action)."""
@@ -70,24 +100,48 @@ class _RestrictedMask(gymnasium.Wrapper):
 
 def fine_tune(job: FineTuneJob) -> bytes:
     """Fine-tune ``job.checkpoint`` under the restriction; the new checkpoint's bytes (the caller writes them)."""
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from issoku.agents.checkpoint import CheckpointPolicy, clip_range_of
-    from issoku.agents.checkpoint_zip import load_model
+    from issoku.agents.checkpoint import CheckpointPolicy
     from issoku.training.make_env import make_seat_env
 
     seat_env = make_seat_env(job.env_factory(**job.env_kwargs))
     seat_env.set_opponent(CheckpointPolicy(job.checkpoint, seed=job.seed))
-    env = DummyVecEnv([lambda: _RestrictedMask(seat_env, job.banned)])
-    env.seed(job.seed)
-    model = load_model(job.checkpoint, env=env, clip_range=clip_range_of(read_metadata(job.checkpoint)), seed=job.seed)
-    model.learn(total_timesteps=job.steps, reset_num_timesteps=False)
+    return _learn(job.checkpoint, [lambda: _RestrictedMask(seat_env, job.banned)], job.steps, job.seed)
+
+
+def fine_tune_loadout(job: LoadoutFineTuneJob) -> bytes:
+    """Fine-tune ``job.checkpoint`` fielding one fighter: two training envs, the fighter on seat 0 in one and on
+    seat 1 in the other, each drawing its opponent's fighter per episode; the general agent plays the opponent."""
+    from issoku.agents.checkpoint import CheckpointPolicy
+    from issoku.envs.single_agent import SingleAgentEnv
+    from issoku.training.matchups import MatchupMixEnv
+
+    def seat_env(seat: int) -> Callable[[], Any]:
+        pairings = [[job.fighter, other] if seat == 0 else [other, job.fighter] for other in job.opponents]
+        mix = MatchupMixEnv([job.env_factory(**{**job.env_kwargs, job.seat_key: pairing}) for pairing in pairings],
+                            [f"{index}" for index in range(len(pairings))])
+        env = SingleAgentEnv(mix, opponent=CheckpointPolicy(job.checkpoint, seed=job.seed + seat), learner_seat=seat)
+        return lambda: env
+
+    return _learn(job.checkpoint, [seat_env(0), seat_env(1)], job.steps, job.seed)
+
+
+def _learn(checkpoint: str, envs: Sequence[Callable[[], gymnasium.Env]], steps: int, seed: int) -> bytes:
+    """Continue training ``checkpoint`` on ``envs`` for ``steps`` decisions; the new checkpoint's bytes."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from issoku.agents.checkpoint import clip_range_of
+    from issoku.agents.checkpoint_zip import load_model
+
+    env = DummyVecEnv(list(envs))
+    env.seed(seed)
+    model = load_model(checkpoint, env=env, clip_range=clip_range_of(read_metadata(checkpoint)), seed=seed)
+    model.learn(total_timesteps=steps, reset_num_timesteps=False)
     with tempfile.TemporaryDirectory() as scratch:
         model.save(Path(scratch) / "tuned.zip")
         return (Path(scratch) / "tuned.zip").read_bytes()
 
 
-def _write(job: FineTuneJob, tuned: bytes) -> str:
+def _write(job: FineTuneJob | LoadoutFineTuneJob, tuned: bytes) -> str:
     """Write a fine-tuned checkpoint at ``job.out``, with the original metadata plus what was done (zip last, so a
     present zip means a whole checkpoint)."""
     out = Path(job.out)
@@ -95,22 +149,22 @@ def _write(job: FineTuneJob, tuned: bytes) -> str:
     partial = out.with_name(out.stem + ".partial.zip")
     partial.write_bytes(tuned)
     metadata = read_metadata(job.checkpoint)
-    metadata["fine_tuned"] = {"from": job.checkpoint, "banned": list(job.banned), "steps": job.steps,
-                              "seed": job.seed}
+    metadata["fine_tuned"] = job.record()
     metadata_path(out).write_text(json.dumps(metadata, indent=1))
     os.replace(partial, out)
     return str(out)
 
 
-def fine_tune_all(jobs: Sequence[FineTuneJob], workers: Workers = None, progress: bool = True) -> list[str]:
-    """Run every job whose checkpoint is not written yet (``workers=0``: in this process, else a process pool, or a
+def fine_tune_all(jobs: Sequence[FineTuneJob] | Sequence[LoadoutFineTuneJob], workers: Workers = None,
+                  progress: bool = True, tune: Callable[[Any], bytes] = fine_tune, unit: str = "restriction") -> list[str]:
+    """Run every job whose checkpoint is not written yet (``tune``: :func:`fine_tune` or :func:`fine_tune_loadout`) (``workers=0``: in this process, else a process pool, or a
     :class:`~issoku.training.backend.Backend`); workers return the bytes, this process writes the files. The new
     checkpoints' paths, in job order."""
     todo = [job for job in jobs if not (Path(job.out).exists() and metadata_path(job.out).exists())]
     alone = len(todo) < 2 and (workers is None or isinstance(workers, int))  # one job: no pool to start
-    with tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="fine-tuning", unit="restriction",
+    with tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="fine-tuning", unit=unit,
               disable=not progress) as bar:
-        for job, tuned in backend_of(0 if alone else workers).map_unordered(fine_tune, todo):
+        for job, tuned in backend_of(0 if alone else workers).map_unordered(tune, todo):
             _write(job, tuned)
             bar.update()
     return [job.out for job in jobs]

@@ -515,6 +515,36 @@ def hunt(
                         subprocess_envs=subprocess_envs), backend, ray_address)
 
 
+@app.command("finetune-loadouts")
+def finetune_loadouts(
+    study: Path = typer.Option(..., "--study", help="A study TOML file with a loadout_grid (docs/balance.md): one agent is fine-tuned per label of its grid."),
+    source: str = typer.Option(..., "--from", help="The general agent to start from: a checkpoint .zip written by issoku train, or shipped:<env> for the shipped one."),
+    steps: int = typer.Option(20_000, help="Learner decisions of fine-tuning per loadout."),
+    seed: int = typer.Option(0, help="Seed of the first label's fine-tuning (label i trains with seed + i)."),
+    out: Path = typer.Option(..., "--out", help="Folder for <label>.zip and its metadata; labels already written there are reused (a killed run resumes). A study fields them as per_loadout:<folder>."),
+    workers: int = typer.Option(None, "--workers", "-j", help="Worker processes, one loadout each (0: in this process; default: one per CPU)."),
+    backend: str = BACKEND,
+    ray_address: Optional[str] = RAY_ADDRESS,
+    allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
+) -> None:
+    """A loadout study's learned field: the general agent fine-tuned once per loadout of the study's grid."""
+    from issoku.evaluation.loadout_agents import finetune_loadouts as run_finetune_loadouts
+    from issoku.evaluation.loadout_agents import plan_loadout_agents
+    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+    from issoku.training.backend import make_backend
+
+    with one_line_errors("finetune-loadouts", also=(TypeError,)):  # TypeError: a grid keyword the env lacks
+        bounded("--steps", steps, 1, MAX_GAMES)
+        bounded("--seed", seed, 0)
+        bounded("--workers", workers, 0, 1024)
+        check_output_dir("--out", out)
+        jobs = plan_loadout_agents(study, source, steps, seed, out, allow_imports=allow_imports)
+        paths = run_finetune_loadouts(jobs, make_backend(backend, workers, ray_address))
+    for path in paths:
+        typer.echo(path)
+    typer.echo(f"field them with: policies = [\"per_loadout:{out}\"]")
+
+
 def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, out: Path,
                   files: Sequence[str] | None) -> "StudyConfig":
     """The study ``levers`` and ``autobalance`` play (``--study`` or the env's shipped loadouts study, ``--seed``

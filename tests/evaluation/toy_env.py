@@ -118,6 +118,12 @@ def take_away_env(**kwargs) -> TakeAwayEnv:
     return TakeAwayEnv(**kwargs)
 
 
+def take_away_fighters(fighters: tuple[str, str] = ("a", "a"), **kwargs) -> TakeAwayEnv:
+    """Take-away with a loadout grid's ``fighters`` keyword (the per-loadout agents' tests): the seat-0 fighter's
+    name sets the smallest pile, so each pairing is a slightly different game with the same spaces."""
+    return TakeAwayEnv(min_pile=9 + len(fighters[0]), **kwargs)
+
+
 def race_v0(target: int = 10, start: int = 0, render_mode: str | None = None) -> TakeAwayEnv:
     """Take-away as the training tests play it: a race from ``start`` to ``target`` (see the module docstring)."""
     return TakeAwayEnv(max_pile=target, pile=target - start, one_hot=True, name="race_v0", named=False,

@@ -10,8 +10,9 @@ from issoku.evaluation.store import MatchStore
 from tests.evaluation.toy_env import TakeAwayEnv, TakeOne, take_away_env
 
 
-def tiny_checkpoint(folder):
-    """A MaskablePPO checkpoint of take-away after a few dozen steps (what issoku.training would write)."""
+def tiny_checkpoint(folder, env_id="tests.evaluation.toy_env:take_away_env", named_env=None):
+    """A MaskablePPO checkpoint of take-away after a few dozen steps (what issoku.training would write), its
+    metadata naming the env the studies name (``env_id``, built as ``named_env``)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -23,7 +24,7 @@ def tiny_checkpoint(folder):
     model.learn(32)
     path = folder / "toy_model.zip"
     model.save(path)
-    identity = env_identity(take_away_env(), "tests.evaluation.toy_env:take_away_env")  # the env the studies name
+    identity = env_identity(named_env if named_env is not None else take_away_env(), env_id)
     (folder / "toy_model.json").write_text(json.dumps(identity))
     return path
 

@@ -1,0 +1,118 @@
+"""Per-loadout learned agents (issoku finetune-loadouts, ``per_loadout:DIR``) and the scripted/learned field
+headlines of a loadout study: plumbing on the toy game and the disagreement logic on hand-made records."""
+
+import json
+
+import pytest
+
+from issoku.evaluation.commands import balance_report
+from issoku.evaluation.config import StudyConfig
+from issoku.evaluation.fields import field_headlines, field_of
+from issoku.evaluation.loadout_agents import finetune_loadouts, loadout_jobs, plan_loadout_agents
+from issoku.evaluation.policies import resolve_policy
+from issoku.evaluation.store import MatchStore
+from issoku.training.finetune import fine_tune_loadout
+
+from tests.evaluation.factories import make_record
+from tests.evaluation.toy_env import take_away_fighters
+from tests.training.test_finetune import tiny_checkpoint
+
+ENV = "tests.evaluation.toy_env:take_away_fighters"
+GRID = {"seat_key": "fighters", "labels": ["a", "bb"], "mirrors": True}
+
+
+def grid_study(policies):
+    return StudyConfig.model_validate({"env": ENV, "policies": policies, "games_per_pair": 4, "mirrors": True,
+                                       "loadout_grid": GRID})
+
+
+def test_one_agent_per_label_written_once_then_each_seat_played_by_its_loadouts_agent(tmp_path):
+    checkpoint = tiny_checkpoint(tmp_path, ENV, take_away_fighters())
+    study_file = tmp_path / "study.toml"
+    study_file.write_text(f'env = "{ENV}"\npolicies = ["per_loadout:not_yet"]\n[loadout_grid]\nseat_key = "fighters"\n'
+                          'labels = ["a", "bb"]\nmirrors = true\n')
+    jobs = plan_loadout_agents(study_file, str(checkpoint), steps=32, seed=5, out=tmp_path / "agents",
+                               allow_imports=True)
+    assert [(job.label, job.fighter, job.seed) for job in jobs] == [("a", "a", 5), ("bb", "bb", 6)]
+    assert jobs[0].opponents == ("a", "bb")
+    paths = finetune_loadouts(jobs, workers=0, progress=False)
+    assert paths == [str(tmp_path / "agents" / "a.zip"), str(tmp_path / "agents" / "bb.zip")]
+    tuned = json.loads((tmp_path / "agents" / "bb.json").read_text())["fine_tuned"]
+    assert (tuned["loadout"], tuned["fighter"], tuned["steps"], tuned["seed"]) == ("bb", "bb", 32, 6)
+    stamp = (tmp_path / "agents" / "a.zip").stat().st_mtime_ns
+    assert finetune_loadouts(jobs, workers=0, progress=False) == paths
+    assert (tmp_path / "agents" / "a.zip").stat().st_mtime_ns == stamp  # reused, not retrained
+
+    with pytest.raises(ValueError, match="a.zip was fine-tuned as .* not as this run asks"):
+        plan_loadout_agents(study_file, str(checkpoint), steps=64, seed=5, out=tmp_path / "agents", allow_imports=True)
+    assert len(plan_loadout_agents(study_file, str(checkpoint), steps=32, seed=5, out=tmp_path / "agents",
+                                   allow_imports=True)) == 2  # the same settings: reused
+
+    spec = resolve_policy(f"tuned=per_loadout:{tmp_path / 'agents'}")
+    assert spec.factory.labels == ("a", "bb")
+    with pytest.raises(ValueError, match="no fine-tuned checkpoint .*ccc.zip for loadout 'ccc'"):
+        spec.factory(seed=0, seat_label="ccc")
+
+    runs, report = balance_report([grid_study(["random"]), grid_study([f"tuned=per_loadout:{tmp_path / 'agents'}"])],
+                                  tmp_path / "m.sqlite", tmp_path / "out", workers=0, bootstrap=10, progress=False)
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        fields = {field_of(record) for record in store.records()}
+    assert fields == {"scripted", "learned"}
+    text = report.read_text()
+    assert "loadouts in the scripted field (scripted agents only)" in text
+    assert "loadouts in the learned field (learned agents only)" in text
+
+
+def test_fine_tuning_a_loadout_is_deterministic_given_its_seed(tmp_path):
+    checkpoint = tiny_checkpoint(tmp_path, ENV, take_away_fighters())
+    [job] = loadout_jobs(grid_study(["random"]), str(checkpoint), steps=32, seed=0, out=tmp_path)[:1]
+    import io
+    import zipfile
+
+    def weights(blob):
+        return zipfile.ZipFile(io.BytesIO(blob)).read("policy.pth")
+
+    assert weights(fine_tune_loadout(job)) == weights(fine_tune_loadout(job))
+
+
+def test_a_study_without_a_grid_is_refused_naming_the_field():
+    study = StudyConfig.model_validate({"env": ENV, "policies": ["random"]})
+    with pytest.raises(ValueError, match="s.toml: loadout_grid: the study has none"):
+        loadout_jobs(study, "x.zip", 32, 0, "out", where="s.toml")
+
+
+def games(policy, score_of, games_per_pair=40):
+    """Seat-swapped games between every pair of labels, the first label of a pair winning ``score_of(a, b)`` of them."""
+    records = []
+    labels = ("unarmed", "ninjato", "staff")
+    for a in labels:
+        for b in labels:
+            if a == b:
+                continue
+            wins = round(score_of(a, b) * games_per_pair)
+            for g in range(games_per_pair):
+                returns = (1.0, -1.0) if g < wins else (-1.0, 1.0)
+                records.append(make_record((policy, policy), returns, seed=g, loadout=f"{a}-vs-{b}", labels=(a, b),
+                                           env_id="toy_v0"))
+    return records
+
+
+ORDER = {"unarmed": 2, "ninjato": 1, "staff": 0}
+
+
+def test_every_loadout_whose_place_or_verdict_differs_between_the_fields_is_flagged():
+    scripted = games("random", lambda a, b: 0.9 if ORDER[a] > ORDER[b] else 0.1)  # unarmed >> ninjato >> staff
+    flipped = games("tuned", lambda a, b: 0.9 if ORDER[a] < ORDER[b] else 0.1)  # the learned field: staff on top
+    lines = field_headlines("toy_v0", scripted + flipped, bootstrap=50)
+    flags = [line for line in lines if "DISAGREE" in line]
+    assert len(flags) == 2 and not any("ninjato" in line.split("DISAGREE")[1] for line in flags)  # ninjato 2nd in both
+    assert flags[0].startswith("toy_v0: DISAGREE: unarmed strongest in the scripted field (+")
+    assert "above the field) but weakest in the learned field (" in flags[0] and "below the field)" in flags[0]
+
+
+def test_fields_that_agree_get_one_line_saying_so_and_one_field_gets_none():
+    strong = games("random", lambda a, b: 0.9 if ORDER[a] > ORDER[b] else 0.1)
+    same = games("tuned", lambda a, b: 0.85 if ORDER[a] > ORDER[b] else 0.15)
+    assert field_headlines("toy_v0", strong + same, bootstrap=50)[-1] == \
+        "toy_v0: the scripted and the learned field agree on every loadout's place and verdict."
+    assert field_headlines("toy_v0", strong, bootstrap=50) == []
