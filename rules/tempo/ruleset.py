@@ -122,6 +122,9 @@ class TempoRules:
         self.enemies: tuple[tuple[int, ...], ...] = tuple(
             tuple(o for o in seats if self.seat_teams[o] != self.seat_teams[s]) for s in seats)
         """Each seat's enemies by seat: enemy slot ``k`` of a targeted order is ``enemies[seat][k]``."""
+        self.side_seats: tuple[tuple[int, ...], ...] = tuple(
+            tuple(s for s in seats if self.seat_teams[s] == side) for side in (0, 1))
+        """The seats of each side, so asking whether a side is down (every step) walks only its own seats."""
         settings: tuple[Any, ...] = (self.name, self.version, self.fighters, self.initiator, self.start_distance, self.round_limit,
                     self.ap_per_round, self.base_movement, self.max_distance, self.roster.digest)
         if self.many:

@@ -363,7 +363,8 @@ class TempoState:
             self._end_turn()
 
     def _side_down(self, side: int) -> bool:
-        return all(hp <= 0 for hp, team in zip(self.hp, self.ruleset.seat_teams) if team == side)
+        hp = self.hp
+        return all(hp[seat] <= 0 for seat in self.ruleset.side_seats[side])
 
     # ----------------------------------------------------------------- the three decisions
 
