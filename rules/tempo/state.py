@@ -149,7 +149,9 @@ class TempoState:
 
     def is_terminal(self) -> bool:
         """A side has no fighter standing (TP-G03, TP-G14)."""
-        return any(self._side_down(side) for side in (0, 1))
+        if min(self.hp) > 0:        # nobody has fallen (most steps): no side can be down
+            return False
+        return self._side_down(0) or self._side_down(1)
 
     def is_truncated(self) -> bool:
         """The round limit ended the fight undecided (TP-G14)."""
@@ -471,7 +473,7 @@ class TempoState:
             target = self.target_of(seat, a)
             if target < 0 or (self.hp[target] <= 0 and name not in ("ready", "recover_weapon", "reload")):
                 continue
-            distance = self.distance_between(seat, target)
+            distance = self.distance if self.pos is None else self.distance_between(seat, target)
             if name == "move" or name == "combat_move":
                 if table.direction_of[a] == CLOSE:
                     if distance <= 1:
