@@ -1,0 +1,163 @@
+"""What a hunt on a rules variant found about the edited data: the best response's play of every action that rests on it.
+
+A hunt with ``--variant DIR`` asks one question a designer cares about: does a learner exploit my edit? The
+variant's structural diff (:func:`issoku.rules.variant.data_diff`, the *What changed* of ``balance-report
+--variant``) names the edited entries (``tanto / parry``); the ruleset's content hook (``action_content``, read
+through :func:`issoku.evaluation.coverage.content_map` as the coverage does) names the content items each action
+exercises (``improvise:tanto.parry`` exercises ``defence:tanto.parry``). An action *touches* an edit when one of its
+items is the edited entry. For each such action this module measures its share of the best response's decisions
+against the mixture's (and the warm-start agent's, when it is in the field), with a 95 % interval on the difference,
+and the rule IDs it produced (:class:`issoku.evaluation.rule_trail.RuleTrails`). An edit no game of the hunt
+exercised is *untested by play*: the hunt cannot speak about it.
+
+The shares are ratios of decisions pooled over games, and decisions within a game are not independent, so each
+share's variance is the ratio estimator's over games (the delta method: ``Σ (c_i − R·d_i)² / (n (n−1) d̄²)`` for
+``c_i`` uses among ``d_i`` decisions in game ``i``); a mixture's share is its members' weighted sum.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from issoku.evaluation.records import MatchRecord
+from issoku.rules.variant import Change
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95 % interval."""
+
+
+@dataclass(frozen=True)
+class EditedPlay:
+    """One action that rests on edited data, and how a best response played it."""
+
+    action: str
+    edits: list[str]
+    """The edits it touches, as the diff writes them (``breath/data/weapons.toml: tanto / parry: check_bonus ...``)."""
+    share: float
+    """Its share of the best response's decisions."""
+    mixture_share: float
+    """Its share of the mixture's decisions (each member's share weighted by its weight)."""
+    low: float
+    high: float
+    """95 % interval of ``share − mixture_share``."""
+    warm_share: float | None = None
+    """Its share of the warm-start agent's decisions, when that agent is in the field (None otherwise)."""
+    played: bool = False
+    """Whether any game of the hunt exercised it (any policy, either seat)."""
+    rules: list[str] | None = None
+    """The rule IDs its decisions produced, most frequent first (replayed games)."""
+
+    @property
+    def rose(self) -> bool:
+        """The best response plays it significantly more than the mixture (the interval excludes zero, upwards)."""
+        return self.low > 0
+
+
+def touches(item: str, change: Change) -> bool:
+    """Whether content ``item`` (``defence:tanto.parry``, ``stance:spear_wall``, ``react:counter_attack``) is the
+    entry ``change`` edits: the item's key parts (``tanto``, ``parry``) appear in a row in the edit's path
+    (``tanto / parry`` then the field ``check_bonus``; a tempo weapon's ``spear / ap_by_action`` then ``counter_attack``)."""
+    key = tuple(item.split(":", 1)[-1].split("."))
+    path = (*change.item.split(" / "), change.field) if change.item else (change.field,)
+    return any(path[start:start + len(key)] == key for start in range(len(path) - len(key) + 1))
+
+
+def edited_actions(content: Mapping[str, Sequence[str]], changes: Sequence[Change]) -> dict[str, list[str]]:
+    """Each action of ``content`` (action -> content items) that touches some edit, with those edits in words."""
+    found: dict[str, list[str]] = {}
+    for action, items in content.items():
+        edits = [str(change) for change in changes if any(touches(item, change) for item in items)]
+        if edits:
+            found[action] = edits
+    return found
+
+
+def _per_game(records: Sequence[MatchRecord], policy: str, action: str) -> tuple[list[int], list[int]]:
+    """Per game of ``policy``: its uses of ``action`` and its decisions (both seats if it played both)."""
+    uses, decisions = [], []
+    for record in records:
+        seats = [seat for seat, name in enumerate(record.policies) if name == policy]
+        if seats:
+            uses.append(sum(record.actions[seat].count(action) for seat in seats))
+            decisions.append(sum(len(record.actions[seat]) for seat in seats))
+    return uses, decisions
+
+
+def share_and_variance(records: Sequence[MatchRecord], policy: str, action: str) -> tuple[float, float]:
+    """``policy``'s share of decisions that were ``action``, and its variance over games (the ratio estimator's)."""
+    uses, decisions = _per_game(records, policy, action)
+    total = sum(decisions)
+    if not total:
+        return 0.0, 0.0
+    share = sum(uses) / total
+    n = len(decisions)
+    if n < 2:
+        return share, 0.0
+    mean = total / n
+    residual = sum((c - share * d) ** 2 for c, d in zip(uses, decisions))
+    return share, residual / (n * (n - 1) * mean ** 2)
+
+
+def edited_play(changes: Sequence[Change], content: Mapping[str, Sequence[str]], best_response: str,
+                br_records: Sequence[MatchRecord], mixture: Mapping[str, float],
+                mixture_records: Sequence[MatchRecord], warm_start: str | None = None,
+                rules_of: Callable[[Sequence[str]], Sequence[str]] | None = None) -> list[EditedPlay]:
+    """Every action touching an edit: the best response's share against the mixture's (95 % interval on the
+    difference), the warm-start member's share, whether any game played it; rising ones first.
+
+    ``rules_of`` (actions -> rule IDs: :meth:`~issoku.evaluation.rule_trail.RuleTrails.rules_of`) names the rules of each
+    action played.
+    """
+    every = [*br_records, *mixture_records]
+    found = []
+    for action, edits in edited_actions(content, changes).items():
+        share, variance = share_and_variance(br_records, best_response, action)
+        mixed = mixed_variance = 0.0
+        for name, weight in mixture.items():
+            member, member_variance = share_and_variance(mixture_records, name, action)
+            mixed += weight * member
+            mixed_variance += weight ** 2 * member_variance
+        half = Z95 * math.sqrt(variance + mixed_variance)
+        played = any(action in seat for record in every for seat in record.actions)
+        warm = share_and_variance(mixture_records, warm_start, action)[0] if warm_start else None
+        rules = list(rules_of([action])) if played and rules_of is not None else None
+        found.append(EditedPlay(action, edits, share, mixed, share - mixed - half, share - mixed + half, warm,
+                                played, rules))
+    return sorted(found, key=lambda play: (not play.rose, not play.played, -(play.share - play.mixture_share),
+                                           play.action))
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def finding_lines(best_response: str, plays: Sequence[EditedPlay], gain: tuple[float, float, float]) -> list[str]:
+    """The hunt report's lines about the edited data for one best response: each action it played (FOUND when it
+    rose significantly over the mixture), then the edited actions no game played (untested by play)."""
+    gain_text = f"gain {gain[0]:+.2f} [{gain[1]:+.2f}, {gain[2]:+.2f}]"
+    lines = []
+    for play in plays:
+        if not play.played:
+            continue
+        warm = f"; the warm start {_pct(play.warm_share)}" if play.warm_share is not None else ""
+        rules = f"; rules {', '.join(play.rules)}" if play.rules else ""
+        verdict = "FOUND: " if play.rose else ""
+        moved = "significantly more" if play.rose else "not significantly more"
+        lines.append(f"{verdict}{best_response} plays `{play.action}` {_pct(play.mixture_share)} → {_pct(play.share)} "
+                     f"of decisions ({moved} than the mixture: {100 * (play.share - play.mixture_share):+.1f} pts "
+                     f"[{100 * play.low:+.1f}, {100 * play.high:+.1f}]{warm}) (edited: {'; '.join(play.edits)}{rules}); "
+                     f"{gain_text}")
+    unplayed = [play for play in plays if not play.played]
+    if unplayed:
+        edits = sorted({edit for play in unplayed for edit in play.edits})
+        lines.append(f"untested by play: no game of the hunt played {', '.join(f'`{p.action}`' for p in unplayed)} "
+                     f"(edited: {'; '.join(edits)}): the hunt cannot speak about it.")
+    return lines
+
+
+def untouched_edits(changes: Sequence[Change], content: Mapping[str, Sequence[str]]) -> list[str]:
+    """The edits no action rests on directly (an armour value, an archetype's skill): a per-action view cannot see them."""
+    return [str(change) for change in changes
+            if not any(touches(item, change) for items in content.values() for item in items)]
