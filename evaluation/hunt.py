@@ -226,6 +226,7 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                     if other in scores:
                         scores[other].append(record.score(seat))
             gain, low, high = gain_interval(scores, mixture)
+            warm_name, warm_records = _warm_start_games(config, store, specs, mixture, index, workers)
             new_shares = action_shares(br_records, br_spec.name)
             old_shares = _mixture_shares(records, mixture, action_kind)
             iteration = Iteration(
@@ -235,7 +236,7 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                 differences=differences(new_shares, old_shares),
                 action_differences=differences(action_shares(br_records, br_spec.name, str),
                                                _mixture_shares(records, mixture, str), min_change=0.02),
-                edited=_edited_play(config, changes, records, br_records, br_spec.name, mixture))
+                edited=_edited_play(changes, records, br_records, br_spec.name, mixture, warm_name, warm_records))
             done.append(iteration)
             learned.append(checkpoint)
             atomic_write_json(state_path, {"config": asdict(config), "changes": [str(c) for c in changes],
@@ -257,6 +258,28 @@ def variant_changes(config: HuntConfig) -> list[Any]:
     return data_diff(Variant(None), Variant(config.variant)) if config.variant else []
 
 
+WARM_START = "warm_start"
+"""The warm-start agent's name in the games it plays against a mixture (when it is not in the field itself)."""
+
+
+def _warm_start_games(config: HuntConfig, store: MatchStore, specs: Sequence[PolicySpec], mixture: Mapping[str, float],
+                      index: int, workers: Any) -> tuple[str | None, list[MatchRecord]]:
+    """On a variant, the warm-start agent's games against the mixture (its name and records): the baseline of what
+    the best response made of the edit (its field member's games, or games played here when it is no member)."""
+    from issoku.evaluation.policies import expand_shipped, resolve_policy
+
+    if not (config.variant and config.warm_start):
+        return None, []
+    member = warm_start_member(config)
+    if member is None:
+        warm = resolve_policy(f"{WARM_START}={_named_entry(expand_shipped(config.warm_start))[1]}")
+        run_tournament(_tournament(config, [*specs, warm], [(WARM_START, name) for name in mixture],
+                                   1_000_000 * (index + 1) + 500_000), store, workers=workers, progress=config.progress)
+    name = member or WARM_START
+    return name, [record for record in store.records(config.env_id) if name in record.policies
+                  and set(record.policies) <= {name, *mixture}]
+
+
 def warm_start_member(config: HuntConfig) -> str | None:
     """The population member that is the warm-start checkpoint itself (the shipped agent in the default field), if any."""
     from issoku.evaluation.policies import expand_shipped
@@ -271,9 +294,11 @@ def warm_start_member(config: HuntConfig) -> str | None:
     return None
 
 
-def _edited_play(config: HuntConfig, changes: Sequence[Any], records: Sequence[MatchRecord],
-                 br_records: Sequence[MatchRecord], best_response: str, mixture: Mapping[str, float]) -> list[EditedPlay]:
-    """Each action resting on the variant's edits, as the best response and the mixture played it; [] without edits."""
+def _edited_play(changes: Sequence[Any], records: Sequence[MatchRecord], br_records: Sequence[MatchRecord],
+                 best_response: str, mixture: Mapping[str, float], warm_name: str | None,
+                 warm_records: Sequence[MatchRecord]) -> list[EditedPlay]:
+    """Each action resting on the variant's edits, as the best response, the mixture and the warm start played it;
+    [] without edits."""
     from issoku.evaluation.coverage import build_ruleset, content_map
     from issoku.evaluation.rule_trail import RuleTrails
 
@@ -281,8 +306,8 @@ def _edited_play(config: HuntConfig, changes: Sequence[Any], records: Sequence[M
     if ruleset is None:
         return []
     mine = [record for record in br_records if best_response in record.policies]
-    return edited_play(changes, content_map(ruleset), best_response, mine, mixture, records,
-                       warm_start_member(config), RuleTrails(mine, ruleset).rules_of)
+    return edited_play(changes, content_map(ruleset), best_response, mine, mixture, records, warm_name, warm_records,
+                       RuleTrails(mine, ruleset).rules_of)
 
 
 RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subprocess_envs")

@@ -71,6 +71,19 @@ def test_the_same_share_as_the_mixture_is_no_finding():
     assert finding_lines("br1", [play], (0.0, -0.1, 0.1))[0].startswith("br1 plays `improvise:tanto.parry` 5.0% → 5.0%")
 
 
+def test_a_share_its_warm_start_already_had_is_no_finding_even_over_a_mixture_that_never_plays_it():
+    """Learned-only content: the scripted mixture never plays it, so the warm start is the baseline that counts."""
+    br, mixture = _hunt_games(br_parries=4)
+    warm = [replace(game, key=f"w{game.key}", policies=("warm_start", "ma_heuristic")) for game in br]
+    (play, *_) = edited_play(variant_changes(CONFIG), content_map(build_ruleset(br)), "br1", br, {"ma_heuristic": 1.0},
+                             mixture, "warm_start", warm)
+    assert play.low > 0 and play.warm_share == play.share and not play.rose
+    line = finding_lines("br1", [play], (0.0, -0.1, 0.1))[0]
+    assert line.startswith("USED: br1 plays `improvise:tanto.parry` 5.0% → 45.0% of decisions (significantly more than "
+                           "the mixture")
+    assert "; not significantly more than its warm start, which played it 45.0%: +0.0 pts" in line
+
+
 def test_the_hunt_report_on_a_variant_opens_with_its_diff_and_what_the_best_response_made_of_it():
     iteration = Iteration(population=["ma_heuristic"], mixture={"ma_heuristic": 1.0}, best_response="agents/br1.zip",
                           gain=0.31, gain_low=0.12, gain_high=0.5, gain_by_opponent={"ma_heuristic": 0.31},
