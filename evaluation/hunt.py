@@ -563,7 +563,11 @@ def _variant_sections(config: HuntConfig, iterations: Sequence[Iteration]) -> li
     if unseen:
         lines += [f"No action rests directly on {'; '.join(f'`{edit}`' for edit in unseen)}: the per-action view below "
                   "cannot see it (the gain and the shares of the iterations still can).", ""]
-    lines += ["## The edited data in play", ""]
+    lines += ["## The edited data in play", "",
+              "FOUND: the best response plays it significantly more than the mixture and than its warm start; USED: more "
+              "than the mixture only. Either says what training moved toward on these rules, not that the edit caused "
+              "it: a best response may move the same way on the base rules. To attribute a move or a gain to the edit, "
+              "run the same hunt without --variant (same --seed) and compare (docs/balance.md).", ""]
     for it in iterations:
         found = finding_lines(Path(it.best_response).stem, it.edited, (it.gain, it.gain_low, it.gain_high))
         lines += [f"- {line}" for line in found] or [f"- {Path(it.best_response).stem}: no action rests on the edits."]

@@ -91,7 +91,8 @@ def test_the_hunt_report_on_a_variant_opens_with_its_diff_and_what_the_best_resp
     report = format_report(CONFIG, [iteration])
     assert report.startswith(f"# Hunt on breath_duel_v0 (rules variant {PARRY})")
     assert f"## What changed\n\n- `{EDIT}`\n" in report
-    assert "## The edited data in play\n\n- FOUND: br1 plays `improvise:tanto.parry` 5.0% → 45.0%" in report
+    assert "## The edited data in play\n\nFOUND: " in report
+    assert "\n- FOUND: br1 plays `improvise:tanto.parry` 5.0% → 45.0%" in report
     assert report.index("## What changed") < report.index("| iteration |")
     assert "# Hunt on breath_duel_v0\n" in format_report(replace(CONFIG, variant=""), [iteration])  # no variant: no diff
 
