@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from issoku.evaluation.hunt_edits import EditedPlay, edited_play, finding_lines, untouched_edits
+from issoku.evaluation.hunt_edits import Z95, EditedPlay, edited_play, finding_lines, untouched_edits
 from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
@@ -42,10 +42,6 @@ from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, run_to
 from issoku.training.backend import SHIPPED, Backend
 from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95 % interval."""
-
 
 @dataclass(frozen=True)
 class HuntConfig:
