@@ -6,10 +6,12 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.autobalance import Targets, autobalance, elo, expected, load_targets
+from issoku.evaluation.autobalance import LOCAL, Targets, autobalance, elo, expected, load_targets
+from issoku.evaluation.config import build_tournament
 from issoku.evaluation.levers import field_rank, loadouts_study, run_levers
+from issoku.evaluation.locality import ownership
 from issoku.rules.kernel.content import DataError
-from issoku.rules.variant import Variant, data_diff, numeric_fields, write_override
+from issoku.rules.variant import Variant, data_diff, numeric_fields, shipped_files, write_override
 
 PLANTED = Path(__file__).resolve().parents[1] / "data" / "variants"
 ARMOUR = "tempo/data/armour.toml"
@@ -53,18 +55,47 @@ def test_elo_and_expected_score_are_inverse():
     assert expected(0) == 0.5 and abs(elo(expected(75)) - 75) < 1e-9 and elo(1.0) == pytest.approx(1000)
 
 
+def owned_addresses(env, labels, variant=None):
+    owned = ownership(build_tournament(loadouts_study(env)).loadouts, labels, Variant(variant), shipped_files())
+    return {(n.file, n.address) for f in shipped_files() for n in numeric_fields(f, Variant(variant)) if owned.owns(n)}
+
+
+def test_a_loadout_owns_its_sheet_and_what_the_sheet_names_not_what_those_name():
+    spearman = owned_addresses("tempo_duel_v0", ["spearman"])
+    assert (ARMOUR, ("armour", "medium", "rating")) in spearman  # the armour the sheet names
+    assert ("tempo/data/weapons.toml", ("weapons", "spear", "ap")) in spearman  # its weapon
+    assert ("tempo/data/fighters.toml", ("fighters", "spearman", "melee")) in spearman  # the sheet itself
+    assert not any(address[1] in ("light", "longsword", "fencer") for _, address in spearman)
+    assert not any(file.startswith("breath/") for file, _ in spearman)  # same names in another ruleset
+    nodachi = owned_addresses("breath_duel_v0", ["nodachi"])  # the ronin's sheet, breath arrays by index
+    files = {file for file, _ in nodachi}
+    assert {"breath/data/archetypes.toml", "breath/data/weapons.toml", "breath/data/stances.toml"} <= files
+    weapons = {address[1] for file, address in nodachi if file == "breath/data/weapons.toml"}
+    assert len(weapons) == 1  # the nodachi alone: its guard stance's whitelist names three more, not followed
+    assert "breath/data/maneuvers.toml" not in files  # the common table: no sheet names it
+
+
 def test_autobalance_on_the_exploited_armour_patches_the_planted_field_first_and_is_deterministic(tmp_path):
     study = loadouts_study("tempo_duel_v0")
     targets = Targets(reference_elo_within=50)
     runs = []
     for name in ("a", "b"):
         outcome = autobalance(study, targets, tmp_path / name, tmp_path / f"{name}.sqlite", 6000,
-                              variant=PLANTED / "armour_tempo_medium", games=20, verify_games=20, files=[ARMOUR])
+                              variant=PLANTED / "armour_tempo_medium", games=20, verify_games=20, files=[ARMOUR],
+                              screen_games=4)
         runs.append(outcome)
     first = runs[0]
     assert first.changes and (first.changes[0].file, first.changes[0].item, first.changes[0].field) == (
         ARMOUR, "medium", "rating")
     assert first.changes[0].after < 8  # back towards the shipped 4
+    # the local stage came first: its ranking screened only the missing loadouts' armour (the knife fighter's
+    # `none` and anyone's fields outside the miss were left to a wide stage that was never needed)
+    assert first.best.stage == LOCAL and all(trial.stage == LOCAL for trial in first.trials if trial.phase == "search")
+    assert first.stages[0].startswith("round 1, local: ") and "spearman" in first.stages[0]
+    screened = (tmp_path / "a" / "levers" / "0-local" / "levers.csv").read_text()
+    assert "medium: rating" in screened and "none: rating" not in screened
+    assert not (tmp_path / "a" / "levers" / "0-wide").exists()
+    assert "Found by the local stage" in (tmp_path / "a" / "autobalance.md").read_text()
     assert first.base.distance > 0 and first.verified.phase == "verify"
     assert first.spent <= 6000
     for produced in ("autobalance.csv", "patch/tempo/data/armour.toml"):
@@ -113,8 +144,10 @@ def test_bad_options_are_one_line_exit_2(tmp_path):
     path.write_text("loadout_elo_within = 75\n")
     for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "10"],
                  ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
-                 ["--env", "tempo_duel_v0", "--variant", str(tmp_path / "missing")]):
+                 ["--env", "tempo_duel_v0", "--variant", str(tmp_path / "missing")],
+                 ["--env", "tempo_duel_v0", "--screen-games", "0"], ["--env", "tempo_duel_v0", "--screen-games", "3"]):
         result = CliRunner().invoke(app, ["autobalance", "--target", str(path), *args, "--out", str(tmp_path / "o")])
         assert result.exit_code == 2, (args, result.output)
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("autobalance: "), result.output
+        assert "--screen-games" in result.output or "--screen-games" not in args, result.output
     assert not (tmp_path / "o").exists()
