@@ -324,11 +324,19 @@ def gain(current: Trial, lever: Lever) -> float:
     return total
 
 
+def plateau(lever: Lever) -> bool:
+    """Whether ``lever``'s step changed none of the targeted kinds of figure at all: the nudge fell on a plateau
+    (a skill rank the rules treat like the next), which says nothing about the field's direction; the search
+    probes such a field at twice the step."""
+    return bool(lever.shifts) and all(delta == 0 for delta in moves(lever).values())
+
+
 def missing_loadouts(trial: Trial) -> list[str]:
-    """The loadouts whose figure misses its target in ``trial``."""
+    """The loadouts whose figure misses its target in ``trial``, the biggest miss first."""
     values = _estimates(trial.figures)
-    return [name.removeprefix("loadout ") for name, band in trial.bands.items()
-            if name.startswith("loadout ") and excess(values.get(name, band[0]), band) > 0]
+    missed = {name.removeprefix("loadout "): excess(values.get(name, band[0]), band)
+              for name, band in trial.bands.items() if name.startswith("loadout ")}
+    return sorted((name for name, amount in missed.items() if amount > 0), key=lambda name: (-missed[name], name))
 
 
 def candidates(levers: Sequence[Lever], current: Trial, taken: set[tuple[str, tuple[str | int, ...]]]) -> list[Lever]:
@@ -370,13 +378,15 @@ class Search:
 
     def steps(self, current: Trial, lever: Lever, say: Callable[[str], None], limit: int,
               stage: str) -> Iterator[Trial]:
-        """The trials of ``lever``'s field at 1, 2, ... :data:`MAX_STEP` steps on top of ``current``, one by one
+        """The trials of ``lever``'s field at 1, 2, ... :data:`MAX_STEP` steps on top of ``current`` (from the
+        lever's own step: 2 for a probe), one by one
         until one meets the targets or :data:`PATIENCE` in a row do not lower the field's best distance,
         stopping at a step the data refuses or one that would spend past ``limit`` games."""
         number = lever.number
-        direction = lever.change.after - lever.change.before
+        size = lever.change.after - lever.change.before
+        direction = 1 if size > 0 else -1
         lowest, stale = current.distance, 0
-        for step in range(1, MAX_STEP + 1):
+        for step in range(int(abs(size)), MAX_STEP + 1):  # a probe's lever starts past the plateau it crossed
             if self.spent + scheduled(self.study, self.games) > limit:
                 return
             edits = (*current.edits, (number, number.value + direction * step))
@@ -410,17 +420,40 @@ def _levers_spent(rounds: Sequence[Round], unit: int) -> int:
     return sum((r.games_per_pair - previous) * (r.levers + 1) * unit for r, previous in zip(rounds, before))
 
 
-def _stages(search: Search, current: Trial, files: Sequence[str]) -> list[tuple[str, Ownership | None]]:
-    """The stages of a round on top of ``current``: local (what the missing loadouts own, where they own a
-    number of ``files``), then wide (the rest; everything when there is no local stage)."""
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a search round: its name (:data:`LOCAL` or :data:`WIDE`), the content its levers sit in
+    (``owned``; None: any), and the content earlier stages of the round screened (left out here)."""
+
+    name: str
+    owned: Ownership | None
+    before: tuple[Ownership, ...] = ()
+
+    def keep(self, number: NumericField) -> bool:
+        """Whether ``number`` is a lever of this stage."""
+        return ((self.owned is None or self.owned.owns(number))
+                and not any(earlier.owns(number) for earlier in self.before))
+
+    def describe(self) -> str:
+        """What the stage screens, for the report."""
+        if self.owned is None:
+            return "every other lever" if self.before else "every lever"
+        return f"the content {', '.join(self.owned.labels)} own ({self.owned.describe()})"
+
+
+def _stages(study: StudyConfig, current: Trial) -> list[Stage]:
+    """The stages of a round on top of ``current``: local to the loadout missing its target by most, then to
+    every loadout that misses (when more than one does), then wide (the rest)."""
     missing = missing_loadouts(current)
     if not missing:
-        return [(WIDE, None)]
+        return [Stage(WIDE, None)]
     # the sheets may sit in a file the levers leave out (--file): ownership reads every data file
-    owned = ownership(build_tournament(search.study).loadouts, missing, Variant(current.folder), shipped_files())
-    if not any(owned.owns(number) for relative in files for number in numeric_fields(relative, Variant(current.folder))):
-        return [(WIDE, None)]
-    return [(LOCAL, owned), (WIDE, owned)]
+    loadouts, variant = build_tournament(study).loadouts, Variant(current.folder)
+    worst = ownership(loadouts, missing[:1], variant, shipped_files())
+    stages = [Stage(LOCAL, worst)]
+    if len(missing) > 1:
+        stages.append(Stage(LOCAL, ownership(loadouts, missing, variant, shipped_files()), (worst,)))
+    return [*stages, Stage(WIDE, None, tuple(stage.owned for stage in stages if stage.owned))]
 
 
 def _screen(stage: str, screen_games: int, share: int, levers: int, unit: int) -> int:
@@ -470,33 +503,39 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
                 break
             current = best
             taken = {(number.file, number.address) for number, _ in current.edits}
-            for stage, owned in _stages(search, current, every_file):
+            for index, stage in enumerate(_stages(study, current)):
                 if search.spent + cost > budget - reserve:
                     stopped = "budget spent"
                     break
                 share = max((budget - reserve - search.spent) // 3, 1)
-                keep = None if owned is None else (owned.owns if stage == LOCAL else
-                                                   lambda number, owned=owned: not owned.owns(number))
                 count = 2 * sum(1 for relative in every_file
-                                for number in numeric_fields(relative, Variant(current.folder))
-                                if keep is None or keep(number))
+                                for number in numeric_fields(relative, Variant(current.folder)) if stage.keep(number))
                 if not count:
                     continue
-                screen = _screen(stage, screen_games, share, count, unit)
-                levers, rounds = run_levers(study, share, out / "levers" / f"{len(current.edits)}-{stage}", db,
-                                            files=files, workers=workers, variant=current.folder,
+                screen = _screen(stage.name, screen_games, share, count, unit)
+                levers, rounds = run_levers(study, share, out / "levers" / f"{len(current.edits)}-{index}-{stage.name}",
+                                            db, files=files, workers=workers, variant=current.folder,
                                             order=lambda lever: -gain(current, lever), screen_games=screen,
-                                            keep=keep)
+                                            keep=stage.keep)
                 search.spent += _levers_spent(rounds, unit)
+                flat = {(lever.number.file, lever.number.address) for lever in levers if plateau(lever)}
+                if flat and search.spent + cost <= budget - reserve:
+                    probes, rounds = run_levers(
+                        study, max((budget - reserve - search.spent) // 3, 1),
+                        out / "levers" / f"{len(current.edits)}-{index}-{stage.name}-probe", db, step=2, files=files,
+                        workers=workers, variant=current.folder, order=lambda lever: -gain(current, lever),
+                        screen_games=screen,
+                        keep=lambda number: stage.keep(number) and (number.file, number.address) in flat)
+                    search.spent += _levers_spent(rounds, unit)
+                    levers = sorted([*levers, *probes], key=lambda lever: (-gain(current, lever), lever.name))
                 found = candidates(levers, current, taken)
                 search.stages.append(
-                    f"round {len(current.edits) + 1}, {stage}: {len(levers)} levers screened at {screen} games per "
-                    f"pairing" + (f" (the content {', '.join(owned.labels)} own: {owned.describe()})"
-                                  if stage == LOCAL and owned else "")
-                    + f"; tried: {', '.join(lever.name for lever in found) or 'none (no lever gains)'}")
+                    f"round {len(current.edits) + 1}, {stage.name}: {len(levers)} levers of {stage.describe()} "
+                    f"screened at {screen} games per pairing; tried: "
+                    f"{', '.join(lever.name for lever in found) or 'none (no lever gains)'}")
                 say(f"autobalance: {search.stages[-1]}")
                 for lever in found:
-                    for tried in search.steps(current, lever, say, budget - reserve, stage):
+                    for tried in search.steps(current, lever, say, budget - reserve, stage.name):
                         if tried.distance < best.distance:
                             best = tried
                     if search.spent + cost > budget - reserve:
@@ -602,7 +641,7 @@ def _quiet(message: str) -> None:
     """No progress lines."""
 
 
-__all__ = ["CANDIDATES", "FIRST_MOVER", "Figures", "LOCAL", "MAX_STEP", "Outcome", "PATIENCE", "SCREEN_GAMES", "Search",
+__all__ = ["CANDIDATES", "FIRST_MOVER", "Figures", "LOCAL", "MAX_STEP", "Outcome", "PATIENCE", "SCREEN_GAMES", "Search", "Stage",
            "TARGET_FIELDS", "Targets", "Trial", "VERIFY_SEED_OFFSET", "WIDE", "autobalance", "candidates", "distance",
-           "elo", "expected", "figure_text", "gain", "load_targets", "measure", "missing_loadouts", "moves",
+           "elo", "expected", "figure_text", "gain", "load_targets", "measure", "missing_loadouts", "moves", "plateau",
            "stage_text", "verdict"]
