@@ -8,14 +8,17 @@ competitive multiplayer games") but editing the rules data itself rather than a 
 1. **Measure** the rules (the shipped data, or ``--variant DIR``) on the env's loadouts study at
    ``games`` per pairing (seeded: ``seed``), and the reference rules on the same seeds where a target names
    them. If every target is met, no patch is needed.
-2. **Search where the miss is, then widen.** Each round of the search has up to two stages. The
-   **local** stage's levers are the numbers of the content the loadouts missing their targets own
+2. **Search where the miss is, then widen.** Each round of the search has up to three stages. The
+   **local** stages' levers are the numbers of the content a loadout missing its target owns
    (:mod:`issoku.evaluation.locality`: the fighter's sheet and what it names: its weapon, armour, stances),
-   since a designer fixing a loadout edits its own content before every other fighter's; they are few, so
-   their screen plays ``screen_games`` per pairing (default :data:`SCREEN_GAMES`: enough for a move of a few
-   points to show on the breath duel). Only if no local patch meets the targets does the **wide** stage rank
-   the other levers (screened at what a third of the budget left buys, at least 2 and at most
-   ``screen_games`` games per pairing). A first-mover target is owned by no loadout: it goes wide at once.
+   since a designer fixing a loadout edits its own content before every other fighter's: first the
+   loadout that misses by most, then (when several miss) the others'. They are few, so their screen plays
+   ``screen_games`` per pairing (default :data:`SCREEN_GAMES`: enough for a move of a few points to show on
+   the breath duel). Only if no local patch meets the targets does the **wide** stage rank the other
+   levers (screened at what a third of the budget left buys, at least 2 and at most ``screen_games`` games
+   per pairing). A first-mover target is owned by no loadout: it goes wide at once. A lever whose step
+   moved no targeted figure at all fell on a plateau (:func:`plateau`); its field is probed at twice the
+   step, in the same stage, and ranked with the others.
 3. **Rank the levers** of a stage (:func:`issoku.evaluation.levers.run_levers`: every number ±1, paired,
    successive halving) by their **gain**: how much the lever's paired moves shrink the excess of the
    figures that miss their targets (a move that overshoots the band counts only what it lands inside,
@@ -43,7 +46,7 @@ is deterministic for a given seed.
 Out (``out``): ``patch/`` (the patched rules as a variant folder: the base variant's files with the edits),
 ``autobalance.md`` (targets, what changed and which stage found it, the verifying figures with their
 intervals, verdict, the trials), ``autobalance.csv`` (every measured version's figures),
-``levers/<fields>-<stage>/`` (each ranking) and ``trials/``.
+``levers/<fields>-<n>-<stage>[-probe]/`` (each ranking) and ``trials/``.
 """
 
 from __future__ import annotations
