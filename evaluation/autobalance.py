@@ -8,31 +8,45 @@ competitive multiplayer games") but editing the rules data itself rather than a 
 1. **Measure** the rules (the shipped data, or ``--variant DIR``) on the env's loadouts study at
    ``games`` per pairing (seeded: ``seed``), and the reference rules on the same seeds where a target names
    them. If every target is met, no patch is needed.
-2. **Rank the levers** of the current rules (:func:`issoku.evaluation.levers.run_levers`: every number ±1,
-   paired, successive halving) by their **gain**: how far the lever's paired moves take the figures that
-   miss their targets towards them (the halving keeps the levers that gain most, not the biggest movers; a
-   lever that moves the loadout missing its target the right way comes first). The best :data:`CANDIDATES`
-   fields whose lever gains are tried, in order. The *distance* of a set of figures is the sum, in points of
-   score, of how far each lies outside its target band (0: every target met).
-3. **Try smallest steps first.** Each candidate field is played at 1, 2, ... :data:`MAX_STEP` steps in its
-   lever's direction (every trial a variant folder, measured on the same seeds as the base, so trials are
-   paired); a field stops at the first step that meets the targets, or that no longer lowers the distance.
-   The first field whose trial meets every target ends the search; else the trial with the smallest
-   distance is kept and the search adds a second field on top of it (levers ranked again on the patched
-   rules), up to ``max_fields``.
-4. **Verify with fresh seeds.** The patch is measured again on a seed range the search never saw
+2. **Search where the miss is, then widen.** Each round of the search has up to three stages. The
+   **local** stages' levers are the numbers of the content a loadout missing its target owns
+   (:mod:`issoku.evaluation.locality`: the fighter's sheet and what it names: its weapon, armour, stances),
+   since a designer fixing a loadout edits its own content before every other fighter's: first the
+   loadout that misses by most, then (when several miss) the others'. They are few, so their screen plays
+   ``screen_games`` per pairing (default :data:`SCREEN_GAMES`: enough for a move of a few points to show on
+   the breath duel). Only if no local patch meets the targets does the **wide** stage rank the other
+   levers (screened at what a third of the budget left buys, at least 2 and at most ``screen_games`` games
+   per pairing). A first-mover target is owned by no loadout: it goes wide at once. A lever whose step
+   moved no targeted figure at all fell on a plateau (:func:`plateau`); its field is probed at twice the
+   step, in the same stage, and ranked with the others.
+3. **Rank the levers** of a stage (:func:`issoku.evaluation.levers.run_levers`: every number ±1, paired,
+   successive halving) by their **gain**: how much the lever's paired moves shrink the excess of the
+   figures that miss their targets (a move that overshoots the band counts only what it lands inside,
+   and against it what lies past the far edge). The best :data:`CANDIDATES` fields whose lever gains are
+   tried, in order. The *distance* of a set of figures is the sum, in points of score, of how far each
+   lies outside its target band (0: every target met).
+4. **Walk a field before switching.** Each candidate field is played at 1, 2, ... :data:`MAX_STEP` steps in
+   its lever's direction (every trial a variant folder, measured on the same seeds as the base, so trials
+   are paired); a field stops at the first step that meets the targets, that the data refuses, or after
+   :data:`PATIENCE` steps in a row that do not lower the field's best distance (a field that halves the
+   miss is walked on, one noisy step does not stop it). The first field whose trial meets every target
+   ends the search; else the trial with the smallest distance is kept and the search adds a second field
+   on top of it (levers ranked again on the patched rules), up to ``max_fields``.
+5. **Verify with fresh seeds.** The patch is measured again on a seed range the search never saw
    (``seed + VERIFY_SEED_OFFSET``, ``verify_games`` per pairing), and the verdict (met, or not met: which
    target) comes from that run alone.
 
 Budget (``budget`` games): every measurement costs its scheduled games (``games`` × pairings), each lever
-ranking a third of what is left (its screen plays every lever 2 games per pairing whatever that share is),
+ranking a third of what is left (its screen plays every lever at least the stage's screen games per
+pairing whatever that share is),
 and the verification's games are set aside first. Games the match store already holds are reused, but the
 budget counts scheduled games, so the search takes the same path on a fresh or a reused store: the output
 is deterministic for a given seed.
 
 Out (``out``): ``patch/`` (the patched rules as a variant folder: the base variant's files with the edits),
-``autobalance.md`` (targets, what changed, the verifying figures with their intervals, verdict, the trials),
-``autobalance.csv`` (every measured version's figures), ``levers/<n>/`` (each ranking) and ``trials/``.
+``autobalance.md`` (targets, what changed and which stage found it, the verifying figures with their
+intervals, verdict, the trials), ``autobalance.csv`` (every measured version's figures),
+``levers/<fields>-<n>-<stage>[-probe]/`` (each ranking) and ``trials/``.
 """
 
 from __future__ import annotations
@@ -49,19 +63,29 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from issoku.evaluation.config import StudyConfig, build_tournament
 from issoku.evaluation.levers import Lever, Round, check_variants_load, run_levers, scheduled_records
+from issoku.evaluation.locality import Ownership, ownership
 from issoku.evaluation.metrics import FirstMover, balanced_first_mover
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import run_tournament, schedule
 from issoku.evaluation.variants import with_variant
 from issoku.rules.kernel.content import DataError, load_model
-from issoku.rules.variant import Change, NumericField, Variant, data_diff, write_overrides
+from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_overrides
 from issoku.training.outcomes import Proportion, wilson
 
 CANDIDATES = 3
 """Fields tried per round of the search (the best gain first)."""
 
-MAX_STEP = 4
+MAX_STEP = 8
 """Steps of a field tried at most (1, 2, ... in its lever's direction)."""
+
+PATIENCE = 2
+"""A field's walk stops after this many steps in a row that do not lower its best distance."""
+
+SCREEN_GAMES = 8
+"""Default games per pairing of the local stage's screen (about 80 games per loadout on the breath duel)."""
+
+LOCAL, WIDE = "local", "wide"
+"""The stages of a search round: the levers the missing loadouts own, then the others."""
 
 VERIFY_SEED_OFFSET = 1_000_000
 """The verifying run's seeds start this far above the search's: a range the search never played."""
@@ -236,6 +260,8 @@ class Trial:
     figures: Figures
     bands: dict[str, tuple[float, float]]
     phase: str = "search"
+    stage: str = ""
+    """The search stage whose lever proposed the last edit (:data:`LOCAL` or :data:`WIDE`)."""
 
     @property
     def distance(self) -> float:
@@ -265,6 +291,8 @@ class Outcome:
     trials: list[Trial] = field(default_factory=list)
     spent: int = 0
     stopped: str = ""
+    stages: list[str] = field(default_factory=list)
+    """What each stage ranked, as lines (stage, levers, screen, the loadouts it served)."""
 
 
 def figure_text(name: str, value: float, low: float, high: float) -> str:
@@ -287,16 +315,31 @@ def moves(lever: Lever) -> dict[str, float]:
 
 
 def gain(current: Trial, lever: Lever) -> float:
-    """How far ``lever`` would move the figures that miss their targets towards them (points; a move past the
-    band counts only up to its edge, a move away counts against). Figures inside their bands are left out:
-    at a screen's few games their noise would drown the signal, and a trial measures them anyway."""
+    """How much ``lever``'s paired moves would shrink the excess of the figures that miss their targets
+    (points: a move into the band gains the whole excess, one past its far edge loses what lies beyond, a
+    move away counts against). Figures inside their bands are left out: at a screen's few games their noise
+    would drown the signal, and a trial measures them anyway."""
     values, moved, total = _estimates(current.figures), moves(lever), 0.0
     for name, band in current.bands.items():
         missed = excess(values.get(name, band[0]), band)
         if missed > 0 and name in moved:
-            towards = moved[name] if values[name] < band[0] else -moved[name]
-            total += min(towards, missed)
+            total += missed - excess(values[name] + moved[name], band)
     return total
+
+
+def plateau(lever: Lever) -> bool:
+    """Whether ``lever``'s step changed none of the targeted kinds of figure at all: the nudge fell on a plateau
+    (a skill rank the rules treat like the next), which says nothing about the field's direction; the search
+    probes such a field at twice the step."""
+    return bool(lever.shifts) and all(delta == 0 for delta in moves(lever).values())
+
+
+def missing_loadouts(trial: Trial) -> list[str]:
+    """The loadouts whose figure misses its target in ``trial``, the biggest miss first."""
+    values = _estimates(trial.figures)
+    missed = {name.removeprefix("loadout "): excess(values.get(name, band[0]), band)
+              for name, band in trial.bands.items() if name.startswith("loadout ")}
+    return sorted((name for name, amount in missed.items() if amount > 0), key=lambda name: (-missed[name], name))
 
 
 def candidates(levers: Sequence[Lever], current: Trial, taken: set[tuple[str, tuple[str | int, ...]]]) -> list[Lever]:
@@ -324,24 +367,29 @@ class Search:
     bands: dict[str, tuple[float, float]] = field(default_factory=dict)
     trials: list[Trial] = field(default_factory=list)
     spent: int = 0
+    stages: list[str] = field(default_factory=list)
+    """What each stage ranked and tried, as lines."""
 
     def measure(self, edits: tuple[tuple[NumericField, int | float], ...], folder: Path | None,
-                phase: str = "search") -> Trial:
+                phase: str = "search", stage: str = "") -> Trial:
         """Play and measure one version on the search's seeds (its games counted)."""
         figures = measure(self.study, folder, self.store, self.games, self.study.base_seed, self.workers)
         self.spent += figures.games
-        trial = Trial(edits, folder, figures, self.bands, phase)
+        trial = Trial(edits, folder, figures, self.bands, phase, stage)
         self.trials.append(trial)
         return trial
 
-    def steps(self, current: Trial, lever: Lever, say: Callable[[str], None], limit: int) -> Iterator[Trial]:
-        """The trials of ``lever``'s field at 1, 2, ... :data:`MAX_STEP` steps on top of ``current``, one by one
-        while they lower the distance, stopping at a step the data refuses or one that would spend past
-        ``limit`` games."""
+    def steps(self, current: Trial, lever: Lever, say: Callable[[str], None], limit: int,
+              stage: str) -> Iterator[Trial]:
+        """The trials of ``lever``'s field at 1, 2, ... :data:`MAX_STEP` steps on top of ``current`` (from the
+        lever's own step: 2 for a probe), one by one
+        until one meets the targets or :data:`PATIENCE` in a row do not lower the field's best distance,
+        stopping at a step the data refuses or one that would spend past ``limit`` games."""
         number = lever.number
-        direction = lever.change.after - lever.change.before
-        previous = current.distance
-        for step in range(1, MAX_STEP + 1):
+        size = lever.change.after - lever.change.before
+        direction = 1 if size > 0 else -1
+        lowest, stale = current.distance, 0
+        for step in range(int(abs(size)), MAX_STEP + 1):  # a probe's lever starts past the plateau it crossed
             if self.spent + scheduled(self.study, self.games) > limit:
                 return
             edits = (*current.edits, (number, number.value + direction * step))
@@ -352,12 +400,15 @@ class Search:
             except DataError:
                 shutil.rmtree(folder, ignore_errors=True)
                 return
-            tried = self.measure(edits, folder)
-            say(f"autobalance: {_edits_text(edits)}: distance {tried.distance:.3f}")
+            tried = self.measure(edits, folder, stage=stage)
+            say(f"autobalance: {stage}: {_edits_text(edits)}: distance {tried.distance:.3f}")
             yield tried
-            if tried.distance == 0 or tried.distance >= previous:
+            if tried.distance == 0:
                 return
-            previous = tried.distance
+            stale = 0 if tried.distance < lowest else stale + 1
+            lowest = min(lowest, tried.distance)
+            if stale >= PATIENCE:
+                return
 
 
 def _slug(edits: Sequence[tuple[NumericField, int | float]]) -> str:
@@ -372,12 +423,58 @@ def _levers_spent(rounds: Sequence[Round], unit: int) -> int:
     return sum((r.games_per_pair - previous) * (r.levers + 1) * unit for r, previous in zip(rounds, before))
 
 
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a search round: its name (:data:`LOCAL` or :data:`WIDE`), the content its levers sit in
+    (``owned``; None: any), and the content earlier stages of the round screened (left out here)."""
+
+    name: str
+    owned: Ownership | None
+    before: tuple[Ownership, ...] = ()
+
+    def keep(self, number: NumericField) -> bool:
+        """Whether ``number`` is a lever of this stage."""
+        return ((self.owned is None or self.owned.owns(number))
+                and not any(earlier.owns(number) for earlier in self.before))
+
+    def describe(self) -> str:
+        """What the stage screens, for the report."""
+        if self.owned is None:
+            return "every other lever" if self.before else "every lever"
+        return f"the content {', '.join(self.owned.labels)} own ({self.owned.describe()})"
+
+
+def _stages(study: StudyConfig, current: Trial) -> list[Stage]:
+    """The stages of a round on top of ``current``: local to the loadout missing its target by most, then to
+    every loadout that misses (when more than one does), then wide (the rest)."""
+    missing = missing_loadouts(current)
+    if not missing:
+        return [Stage(WIDE, None)]
+    # the sheets may sit in a file the levers leave out (--file): ownership reads every data file
+    loadouts, variant = build_tournament(study).loadouts, Variant(current.folder)
+    worst = ownership(loadouts, missing[:1], variant, shipped_files())
+    stages = [Stage(LOCAL, worst)]
+    if len(missing) > 1:
+        stages.append(Stage(LOCAL, ownership(loadouts, missing, variant, shipped_files()), (worst,)))
+    return [*stages, Stage(WIDE, None, tuple(stage.owned for stage in stages if stage.owned))]
+
+
+def _screen(stage: str, screen_games: int, share: int, levers: int, unit: int) -> int:
+    """The stage's screen games per pairing: ``screen_games`` locally; wide, what ``share`` games buy for
+    about ``levers`` levers and the base, even, between 2 and ``screen_games``."""
+    if stage == LOCAL:
+        return screen_games
+    return max(2, min(screen_games, share // ((levers + 1) * unit) // 2 * 2))
+
+
 def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budget: int,
                 variant: Path | None = None, games: int = 20, verify_games: int = 40, max_fields: int = 2,
                 files: Sequence[str] | None = None, workers: int | None = 0, progress: bool = False,
-                targets_file: Path = Path("targets")) -> Outcome:
+                targets_file: Path = Path("targets"), screen_games: int = SCREEN_GAMES) -> Outcome:
     """Search for the smallest patch of ``variant`` (default the shipped rules) meeting ``targets``, verify
     it on fresh seeds, and write ``out`` (see the module docstring)."""
+    if screen_games < 2 or screen_games % 2:
+        raise ValueError(f"--screen-games must be an even number, at least 2, not {screen_games}")
     base = Variant(variant)
     check_variants_load(study, base, files)
     has_reference, reference = targets.reference_elo_within is not None, targets.reference_rules
@@ -402,24 +499,52 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
         best, stopped = start, ""
         say(f"autobalance: base distance {start.distance:.3f} ({len(start.figures.loadouts)} loadouts, {cost} games)")
         reserve = versions * verify_cost
+        every_file = list(files or shipped_files())
         while best.distance > 0 and not stopped:
             if len(best.edits) >= max_fields:
                 stopped = f"{max_fields} fields patched"
                 break
             current = best
-            levers, rounds = run_levers(study, max((budget - reserve - search.spent) // 3, 1),
-                                        out / "levers" / str(len(best.edits)), db, files=files, workers=workers,
-                                        variant=best.folder,
-                                        order=lambda lever: -gain(current, lever))
-            search.spent += _levers_spent(rounds, unit)
-            found = candidates(levers, best, {(number.file, number.address) for number, _ in best.edits})
-            say(f"autobalance: {len(levers)} levers ranked, trying {', '.join(lever.name for lever in found)}")
-            for lever in found:
-                for tried in search.steps(current, lever, say, budget - reserve):
-                    if tried.distance < best.distance:
-                        best = tried
+            taken = {(number.file, number.address) for number, _ in current.edits}
+            for index, stage in enumerate(_stages(study, current)):
                 if search.spent + cost > budget - reserve:
                     stopped = "budget spent"
+                    break
+                share = max((budget - reserve - search.spent) // 3, 1)
+                count = 2 * sum(1 for relative in every_file
+                                for number in numeric_fields(relative, Variant(current.folder)) if stage.keep(number))
+                if not count:
+                    continue
+                screen = _screen(stage.name, screen_games, share, count, unit)
+                levers, rounds = run_levers(study, share, out / "levers" / f"{len(current.edits)}-{index}-{stage.name}",
+                                            db, files=files, workers=workers, variant=current.folder,
+                                            order=lambda lever: -gain(current, lever), screen_games=screen,
+                                            keep=stage.keep)
+                search.spent += _levers_spent(rounds, unit)
+                flat = {(lever.number.file, lever.number.address) for lever in levers if plateau(lever)}
+                if flat and search.spent + cost <= budget - reserve:
+                    probes, rounds = run_levers(
+                        study, max((budget - reserve - search.spent) // 3, 1),
+                        out / "levers" / f"{len(current.edits)}-{index}-{stage.name}-probe", db, step=2, files=files,
+                        workers=workers, variant=current.folder, order=lambda lever: -gain(current, lever),
+                        screen_games=screen,
+                        keep=lambda number: stage.keep(number) and (number.file, number.address) in flat)
+                    search.spent += _levers_spent(rounds, unit)
+                    levers = sorted([*levers, *probes], key=lambda lever: (-gain(current, lever), lever.name))
+                found = candidates(levers, current, taken)
+                search.stages.append(
+                    f"round {len(current.edits) + 1}, {stage.name}: {len(levers)} levers of {stage.describe()} "
+                    f"screened at {screen} games per pairing; tried: "
+                    f"{', '.join(lever.name for lever in found) or 'none (no lever gains)'}")
+                say(f"autobalance: {search.stages[-1]}")
+                for lever in found:
+                    for tried in search.steps(current, lever, say, budget - reserve, stage.name):
+                        if tried.distance < best.distance:
+                            best = tried
+                    if search.spent + cost > budget - reserve:
+                        stopped = "budget spent"
+                    if best.distance == 0 or stopped:
+                        break
                 if best.distance == 0 or stopped:
                     break
             if best is current:
@@ -427,7 +552,8 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
         fresh = seed + VERIFY_SEED_OFFSET
         ref_verified = measure(study, reference, store, verify_games, fresh, workers) if has_reference else None
         figures = measure(study, best.folder, store, verify_games, fresh, workers)
-        verified = Trial(best.edits, best.folder, figures, targets.bands(loadouts, ref_verified), "verify")
+        verified = Trial(best.edits, best.folder, figures, targets.bands(loadouts, ref_verified), "verify",
+                         best.stage)
         search.trials.append(verified)
         search.spent += reserve
     patch = None
@@ -436,7 +562,8 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
         shutil.rmtree(patch, ignore_errors=True)
         write_overrides(patch, best.edits, base)
     changes = data_diff(base, Variant(patch)) if patch else []
-    outcome = Outcome(targets, start, best, verified, changes, patch, search.trials, search.spent, stopped)
+    outcome = Outcome(targets, start, best, verified, changes, patch, search.trials, search.spent, stopped,
+                      search.stages)
     write_outcome(out, study, outcome, variant, games, verify_games, budget)
     return outcome
 
@@ -450,7 +577,7 @@ def _edits_text(edits: Sequence[tuple[NumericField, int | float]]) -> str:
         or "(no edit)"
 
 
-CSV_COLUMNS = ("trial", "phase", "patch", "seed_from", "games", "distance", "figure", "value", "low", "high",
+CSV_COLUMNS = ("trial", "phase", "stage", "patch", "seed_from", "games", "distance", "figure", "value", "low", "high",
                "target_low", "target_high", "excess")
 
 
@@ -464,7 +591,7 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
             seed = study.base_seed + (VERIFY_SEED_OFFSET if trial.phase == "verify" else 0)
             for name, (value, low, high) in trial.figures.values().items():
                 band = trial.bands.get(name)
-                writer.writerow([index, trial.phase, _edits_text(trial.edits), seed, trial.figures.games,
+                writer.writerow([index, trial.phase, trial.stage, _edits_text(trial.edits), seed, trial.figures.games,
                                  f"{trial.distance:.4f}", name, f"{value:.4f}", f"{low:.4f}", f"{high:.4f}",
                                  *([f"{band[0]:.4f}", f"{band[1]:.4f}", f"{excess(value, band):.4f}"] if band
                                    else ["", "", ""])])
@@ -473,6 +600,8 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
              f"Targets: {outcome.targets.describe()}.", "", f"Verdict: {verdict(outcome)}", "",
              "## The patch (What changed)", ""]
     lines += [f"- `{c}`" for c in outcome.changes] or ["- none: the base rules were kept."]
+    if outcome.changes:
+        lines += ["", f"Found by the {stage_text(outcome.best.stage)}."]
     lines += ["", *([f"Patch folder: `{outcome.patch}`", ""] if outcome.patch else []),
               f"## The verifying run (fresh seeds from {study.base_seed + VERIFY_SEED_OFFSET}, {verify_games} games "
               f"per pairing, {verified.figures.games} games)", "",
@@ -486,12 +615,19 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
               f"Budget {budget} games, {outcome.spent} scheduled (every measured version, the levers' rankings in "
               f"`levers/`, the verification; games a store already held are reused). "
               f"Stopped: {outcome.stopped or ('targets met' if outcome.best.distance == 0 else 'search ended')}.", "",
-              "| # | phase | patch | distance (points outside the targets) |", "|---|---|---|---|"]
-    lines += [f"| {index} | {trial.phase} | {_edits_text(trial.edits)} | {trial.distance:.3f} |"
+              *[f"- {line}" for line in outcome.stages], *([""] if outcome.stages else []),
+              "| # | phase | stage | patch | distance (points outside the targets) |", "|---|---|---|---|---|"]
+    lines += [f"| {index} | {trial.phase} | {trial.stage} | {_edits_text(trial.edits)} | {trial.distance:.3f} |"
               for index, trial in enumerate(outcome.trials)]
     report = out / "autobalance.md"
     report.write_text("\n".join(lines) + "\n")
     return report
+
+
+def stage_text(stage: str) -> str:
+    """Which stage a patch came from, as a phrase."""
+    return ("local stage (levers of the content the loadouts missing their targets own)" if stage == LOCAL
+            else "wide stage (levers of every other content: no local patch met the targets)")
 
 
 def verdict(outcome: Outcome) -> str:
@@ -508,6 +644,7 @@ def _quiet(message: str) -> None:
     """No progress lines."""
 
 
-__all__ = ["CANDIDATES", "FIRST_MOVER", "Figures", "MAX_STEP", "Outcome", "Search", "TARGET_FIELDS", "Targets", "Trial",
-           "VERIFY_SEED_OFFSET", "autobalance", "candidates", "distance", "elo", "expected", "figure_text",
-           "gain", "load_targets", "measure", "moves", "verdict"]
+__all__ = ["CANDIDATES", "FIRST_MOVER", "Figures", "LOCAL", "MAX_STEP", "Outcome", "PATIENCE", "SCREEN_GAMES", "Search", "Stage",
+           "TARGET_FIELDS", "Targets", "Trial", "VERIFY_SEED_OFFSET", "WIDE", "autobalance", "candidates", "distance",
+           "elo", "expected", "figure_text", "gain", "load_targets", "measure", "missing_loadouts", "moves", "plateau",
+           "stage_text", "verdict"]

@@ -231,13 +231,15 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
                files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
                progress: bool = False, variant: Path | None = None, defaults: bool = False,
                order: Callable[[Lever], float] = lambda lever: -lever.effect,
-               screen_games: int = SCREEN_GAMES) -> tuple[list[Lever], list[Round]]:
+               screen_games: int = SCREEN_GAMES,
+               keep: Callable[[NumericField], bool] | None = None) -> tuple[list[Lever], list[Round]]:
     """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
     (``progress``: a line on stderr after each round). ``variant``: the base rules are that variant folder
     (validated first), and the levers are nudges of its data; ``defaults``: see :func:`make_levers`; ``order``:
     what the halving ranks by, lowest first (default the effect, biggest first; ``issoku autobalance`` ranks by
     how far the lever leaves the designer's targets, :func:`ranking` the standardized effect); ``screen_games``:
-    the first round's games per pairing (even, at least 2: more buys a screen that small effects survive)."""
+    the first round's games per pairing (even, at least 2: more buys a screen that small effects survive);
+    ``keep``: only the numbers it keeps are levers (``issoku autobalance``'s locality stage)."""
     if budget < 1:
         raise ValueError(f"--budget must be at least 1, not {budget}")
     if screen_games < 2 or screen_games % 2:
@@ -246,7 +248,8 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     base_tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES})),
                                    variant)
     base_print = check_variants_load(study, base, files)
-    levers = make_levers(out / "variants", step, files, base, defaults)
+    levers = [lever for lever in make_levers(out / "variants", step, files, base, defaults)
+              if keep is None or keep(lever.number)]
     relevant: dict[str, bool] = {}
     for lever in levers:  # a file the env does not read leaves its fingerprint unchanged: its levers are dropped
         if lever.status == "played" and lever.change.file not in relevant:

@@ -617,10 +617,11 @@ def autobalance(
     out: Path = typer.Option(Path("runs/autobalance"), "--out", help="Folder for patch/, autobalance.md, autobalance.csv, the levers' rankings and the trials."),
     db: Path = typer.Option(None, "--db", help="Match store (resumed if it exists); default <out>/matches.sqlite."),
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes per tournament (0: play in this process)."),
+    screen_games: int = typer.Option(8, "--screen-games", help="Games per pairing of the local stage's screen (the levers of the content the loadouts missing their targets own; even, at least 2); the wide stage screens at what its budget share buys, 2 to this."),
 ) -> None:
-    """The smallest data patch meeting balance targets: levers ranked, smallest steps tried first, verified on fresh seeds."""
-    from issoku.evaluation.autobalance import autobalance as search, figure_text, load_targets, verdict
-    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+    """The smallest data patch meeting balance targets: the missing loadouts' own levers first, smallest steps first, verified on fresh seeds."""
+    from issoku.evaluation.autobalance import autobalance as search, figure_text, load_targets, stage_text, verdict
+    from issoku.inputs import MAX_GAMES, BadInput, bounded, one_line_errors
 
     with one_line_errors("autobalance", also=(TypeError,)):
         targets = load_targets(target)
@@ -628,12 +629,16 @@ def autobalance(
         bounded("--games", games, 2, MAX_GAMES)
         bounded("--verify-games", verify_games, 2, MAX_GAMES)
         bounded("--max-fields", max_fields, 1, 10)
+        bounded("--screen-games", screen_games, 2, MAX_GAMES)
+        if screen_games % 2:
+            raise BadInput(f"--screen-games must be even (each seat order once per pair of games), not {screen_games}")
         chosen = _levers_study(env, study, seed, workers, out, file)
         outcome = search(chosen, targets, out, db or out / "matches.sqlite", budget, variant=variant, games=games,
                          verify_games=verify_games, max_fields=max_fields, files=file or None, workers=workers,
-                         progress=True, targets_file=target)
+                         progress=True, targets_file=target, screen_games=screen_games)
     typer.echo(f"targets: {targets.describe()}")
-    typer.echo(f"patch: {outcome.patch or '(none: the base rules are kept)'}")
+    typer.echo(f"patch: {outcome.patch or '(none: the base rules are kept)'}"
+               + (f", found by the {stage_text(outcome.best.stage)}" if outcome.changes else ""))
     for change in outcome.changes:
         typer.echo(f"  {change}")
     typer.echo(f"verifying run (fresh seeds, {outcome.verified.figures.games} games):")

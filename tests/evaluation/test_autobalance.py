@@ -6,10 +6,17 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.autobalance import Targets, autobalance, elo, expected, load_targets
-from issoku.evaluation.levers import field_rank, loadouts_study, run_levers
+from issoku.evaluation.autobalance import (LOCAL, Figures, Search, Targets, Trial, autobalance, elo, expected, gain,
+                                          load_targets, missing_loadouts, plateau)
+from issoku.evaluation.config import build_tournament
+from issoku.evaluation.levers import Lever, field_rank, loadouts_study, run_levers
+from issoku.evaluation.locality import ownership
+from issoku.evaluation.metrics import balanced_first_mover
+from issoku.evaluation.stats import PairedDifference
+from issoku.evaluation.variants import Shift
+from issoku.training.outcomes import wilson
 from issoku.rules.kernel.content import DataError
-from issoku.rules.variant import Variant, data_diff, numeric_fields, write_override
+from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_override
 
 PLANTED = Path(__file__).resolve().parents[1] / "data" / "variants"
 ARMOUR = "tempo/data/armour.toml"
@@ -49,8 +56,81 @@ def test_levers_of_the_exploited_armour_rank_the_planted_field_first(tmp_path):
     assert ranked[0].name == f"{ARMOUR}: medium: rating 8 → 4"
 
 
+def lever_moving(**deltas):
+    number = NumericField(ARMOUR, ("armour", "medium", "rating"), 8)
+    shifts = [Shift("tempo_duel_v0", f"loadout {name}: score", (name,), "rate",
+                    PairedDifference(0.5, 0.5 + delta, delta, delta - 0.1, delta + 0.1, 1.0, 1.0, 80))
+              for name, delta in deltas.items()]
+    return Lever(Change(ARMOUR, "medium", "rating", 8, 7), Path("unused"), number, shifts=shifts)
+
+
+def trial_scoring(**scores):
+    figures = Figures({name: wilson(round(score * 100), 100) for name, score in scores.items()},
+                      balanced_first_mover([]), 100)
+    return Trial((), None, figures, {f"loadout {name}": (0.45, 0.55) for name in scores})
+
+
+def test_the_biggest_miss_comes_first_and_gain_is_the_excess_a_move_removes():
+    current = trial_scoring(knight=0.40, spearman=0.70, fencer=0.50)
+    assert missing_loadouts(current) == ["spearman", "knight"]  # 15 points over, 5 under; the fencer is in
+    assert gain(current, lever_moving(spearman=-0.15)) == pytest.approx(0.15)  # into the band: all of it
+    assert gain(current, lever_moving(spearman=-0.35)) == pytest.approx(0.15 - 0.10)  # 10 past the far edge
+    assert gain(current, lever_moving(spearman=+0.05)) == pytest.approx(-0.05)  # the wrong way
+    assert gain(current, lever_moving(fencer=0.3)) == 0  # figures in their band are left out
+
+
+def test_a_step_that_moves_no_targeted_figure_is_a_plateau():
+    assert plateau(lever_moving(spearman=0.0, knight=0.0))
+    assert not plateau(lever_moving(spearman=0.0, knight=0.01))
+    assert not plateau(lever_moving())  # not played: no evidence either way
+
+
+class ScriptedSearch(Search):
+    """A search whose trials score the spearman as scripted (no game played)."""
+
+    def __init__(self, tmp_path, scores):
+        super().__init__(loadouts_study("tempo_duel_v0"), Variant(), tmp_path, None, 20, 0)
+        self.scores = list(scores)
+
+    def measure(self, edits, folder, phase="search", stage=""):
+        trial = trial_scoring(spearman=self.scores.pop(0))
+        return Trial(edits, folder, trial.figures, trial.bands, phase, stage)
+
+
+@pytest.mark.parametrize(("scores", "values"), [
+    ((0.65, 0.60, 0.62, 0.61), [7, 6, 5, 4]),  # halves the miss, then two steps that do not beat it: stop
+    ((0.65, 0.67, 0.58, 0.50), [7, 6, 5, 4]),  # one noisy step does not stop a field that helps; met at 4
+])
+def test_a_field_is_walked_on_past_one_step_that_does_not_help(tmp_path, scores, values):
+    search = ScriptedSearch(tmp_path, scores)
+    lever = lever_moving(spearman=-0.05)  # medium rating 8 → 7
+    walked = list(search.steps(trial_scoring(spearman=0.70), lever, lambda line: None, 10**9, LOCAL))
+    assert [trial.edits[-1][1] for trial in walked] == values
+    assert all(trial.stage == LOCAL for trial in walked)
+
+
 def test_elo_and_expected_score_are_inverse():
     assert expected(0) == 0.5 and abs(elo(expected(75)) - 75) < 1e-9 and elo(1.0) == pytest.approx(1000)
+
+
+def owned_addresses(env, labels, variant=None):
+    owned = ownership(build_tournament(loadouts_study(env)).loadouts, labels, Variant(variant), shipped_files())
+    return {(n.file, n.address) for f in shipped_files() for n in numeric_fields(f, Variant(variant)) if owned.owns(n)}
+
+
+def test_a_loadout_owns_its_sheet_and_what_the_sheet_names_not_what_those_name():
+    spearman = owned_addresses("tempo_duel_v0", ["spearman"])
+    assert (ARMOUR, ("armour", "medium", "rating")) in spearman  # the armour the sheet names
+    assert ("tempo/data/weapons.toml", ("weapons", "spear", "ap")) in spearman  # its weapon
+    assert ("tempo/data/fighters.toml", ("fighters", "spearman", "melee")) in spearman  # the sheet itself
+    assert not any(address[1] in ("light", "longsword", "fencer") for _, address in spearman)
+    assert not any(file.startswith("breath/") for file, _ in spearman)  # same names in another ruleset
+    nodachi = owned_addresses("breath_duel_v0", ["nodachi"])  # the ronin's sheet, breath arrays by index
+    files = {file for file, _ in nodachi}
+    assert {"breath/data/archetypes.toml", "breath/data/weapons.toml", "breath/data/stances.toml"} <= files
+    weapons = {address[1] for file, address in nodachi if file == "breath/data/weapons.toml"}
+    assert len(weapons) == 1  # the nodachi alone: its guard stance's whitelist names three more, not followed
+    assert "breath/data/maneuvers.toml" not in files  # the common table: no sheet names it
 
 
 def test_autobalance_on_the_exploited_armour_patches_the_planted_field_first_and_is_deterministic(tmp_path):
@@ -59,12 +139,21 @@ def test_autobalance_on_the_exploited_armour_patches_the_planted_field_first_and
     runs = []
     for name in ("a", "b"):
         outcome = autobalance(study, targets, tmp_path / name, tmp_path / f"{name}.sqlite", 6000,
-                              variant=PLANTED / "armour_tempo_medium", games=20, verify_games=20, files=[ARMOUR])
+                              variant=PLANTED / "armour_tempo_medium", games=20, verify_games=20, files=[ARMOUR],
+                              screen_games=4)
         runs.append(outcome)
     first = runs[0]
     assert first.changes and (first.changes[0].file, first.changes[0].item, first.changes[0].field) == (
         ARMOUR, "medium", "rating")
     assert first.changes[0].after < 8  # back towards the shipped 4
+    # the local stage came first: its ranking screened only the missing loadouts' armour (the knife fighter's
+    # `none` and anyone's fields outside the miss were left to a wide stage that was never needed)
+    assert first.best.stage == LOCAL and all(trial.stage == LOCAL for trial in first.trials if trial.phase == "search")
+    assert first.stages[0].startswith("round 1, local: ") and "spearman" in first.stages[0]
+    screened = (tmp_path / "a" / "levers" / "0-0-local" / "levers.csv").read_text()
+    assert "medium: rating" in screened and "none: rating" not in screened
+    assert not list((tmp_path / "a" / "levers").glob("0-*-wide"))
+    assert "Found by the local stage" in (tmp_path / "a" / "autobalance.md").read_text()
     assert first.base.distance > 0 and first.verified.phase == "verify"
     assert first.spent <= 6000
     for produced in ("autobalance.csv", "patch/tempo/data/armour.toml"):
@@ -113,8 +202,10 @@ def test_bad_options_are_one_line_exit_2(tmp_path):
     path.write_text("loadout_elo_within = 75\n")
     for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "10"],
                  ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
-                 ["--env", "tempo_duel_v0", "--variant", str(tmp_path / "missing")]):
+                 ["--env", "tempo_duel_v0", "--variant", str(tmp_path / "missing")],
+                 ["--env", "tempo_duel_v0", "--screen-games", "0"], ["--env", "tempo_duel_v0", "--screen-games", "3"]):
         result = CliRunner().invoke(app, ["autobalance", "--target", str(path), *args, "--out", str(tmp_path / "o")])
         assert result.exit_code == 2, (args, result.output)
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("autobalance: "), result.output
+        assert "--screen-games" in result.output or "--screen-games" not in args, result.output
     assert not (tmp_path / "o").exists()
