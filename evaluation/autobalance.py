@@ -8,8 +8,14 @@ competitive multiplayer games") but editing the rules data itself rather than a 
 1. **Measure** the rules (the shipped data, or ``--variant DIR``) on the env's loadouts study at
    ``games`` per pairing (seeded: ``seed``), and the reference rules on the same seeds where a target names
    them. If every target is met, no patch is needed.
-2. **Search where the miss is, then widen.** Each round of the search has up to three stages. The
-   **local** stages' levers are the numbers of the content a loadout missing its target owns
+2. **Your edit first, then where the miss is, then widen.** Each round of the search has up to four
+   stages. With ``--variant``, the **edits** stage comes first: the fields the variant edited
+   (:mod:`issoku.evaluation.edits`: every number it sets differently from the shipped data), each walked
+   back toward its shipped value one step at a time, to that value at most (no patience: the walk is
+   bounded by the edit itself), in the order a screen of their levers ranks them when there are several.
+   As a bisect blames the latest change, the designer's own edit is the first suspect, and undoing part
+   of it is the smallest patch there is; later stages of the round do not walk an edited field the same
+   way again. The **local** stages' levers are the numbers of the content a loadout missing its target owns
    (:mod:`issoku.evaluation.locality`: the fighter's sheet and what it names: its weapon, armour, stances),
    since a designer fixing a loadout edits its own content before every other fighter's: first the
    loadout that misses by most, then (when several miss) the others'. They are few, so their screen plays
@@ -396,18 +402,9 @@ class Search:
         direction = 1 if size > 0 else -1
         lowest, stale = current.distance, 0
         for step in range(int(abs(size)), MAX_STEP + 1):  # a probe's lever starts past the plateau it crossed
-            if self.spent + scheduled(self.study, self.games) > limit:
+            tried = self.trial(current, number, number.value + direction * step, stage, say, limit)
+            if tried is None:
                 return
-            edits = (*current.edits, (number, number.value + direction * step))
-            folder = self.out / "trials" / _slug(edits)
-            shutil.rmtree(folder, ignore_errors=True)
-            try:
-                write_overrides(folder, edits, self.base).validate()
-            except DataError:
-                shutil.rmtree(folder, ignore_errors=True)
-                return
-            tried = self.measure(edits, folder, stage=stage)
-            say(f"autobalance: {stage}: {_edits_text(edits)}: distance {tried.distance:.3f}")
             yield tried
             if tried.distance == 0:
                 return
@@ -416,6 +413,23 @@ class Search:
             if stale >= PATIENCE:
                 return
 
+    def trial(self, current: Trial, number: NumericField, value: int | float, stage: str,
+              say: Callable[[str], None], limit: int) -> Trial | None:
+        """``number`` set to ``value`` on top of ``current``, written and measured (None: the data refuses it,
+        or measuring it would spend past ``limit`` games)."""
+        if self.spent + scheduled(self.study, self.games) > limit:
+            return None
+        edits = (*current.edits, (number, value))
+        folder = self.out / "trials" / _slug(edits)
+        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            write_overrides(folder, edits, self.base).validate()
+        except DataError:
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
+        tried = self.measure(edits, folder, stage=stage)
+        say(f"autobalance: {stage}: {_edits_text(edits)}: distance {tried.distance:.3f}")
+        return tried
 
     def revert(self, current: Trial, edited: EditedField, say: Callable[[str], None], limit: int) -> Iterator[Trial]:
         """The trials of an edited field walked back toward its shipped value on top of ``current``, one step
@@ -423,26 +437,14 @@ class Search:
         until one meets the targets, stopping at a step the data refuses or one that would spend past
         ``limit`` games. No patience: the walk is bounded by the edit itself, and a partial undo that does
         nothing yet may be the step before the one that does."""
-        number = next(n for n in numeric_fields(edited.file, Variant(current.folder), defaults=True)
-                      if n.address == edited.address)
+        number = _now(current, edited)
         span = abs(edited.shipped - number.value)
-        direction = 1 if edited.shipped > number.value else -1
-        count = math.ceil(span)
-        values = [number.value + direction * step for step in range(1, min(count, MAX_STEP) + 1)]
-        values = [*[value for value in values[:-1] if abs(value - number.value) < span], edited.shipped]
-        for value in values:
-            if self.spent + scheduled(self.study, self.games) > limit:
+        direction = _toward(current, edited)
+        values = [number.value + direction * step for step in range(1, min(math.ceil(span), MAX_STEP) + 1)]
+        for value in [*[value for value in values[:-1] if abs(value - number.value) < span], edited.shipped]:
+            tried = self.trial(current, number, value, EDITS, say, limit)
+            if tried is None:
                 return
-            edits = (*current.edits, (number, value))
-            folder = self.out / "trials" / _slug(edits)
-            shutil.rmtree(folder, ignore_errors=True)
-            try:
-                write_overrides(folder, edits, self.base).validate()
-            except DataError:
-                shutil.rmtree(folder, ignore_errors=True)
-                return
-            tried = self.measure(edits, folder, stage=EDITS)
-            say(f"autobalance: {EDITS}: {_edits_text(edits)}: distance {tried.distance:.3f}")
             yield tried
             if tried.distance == 0:
                 return
@@ -504,15 +506,50 @@ def _stages(study: StudyConfig, current: Trial, edited: Sequence[EditedField]) -
     return [*first, *stages, Stage(WIDE, None, tuple(owned))]
 
 
+def _ranked(search: Search, current: Trial, stage: Stage, index: int, share: int, count: int, screen_games: int,
+            files: Sequence[str] | None, db: Path, workers: int | None, limit: int,
+            walked: set[tuple[str, tuple[str | int, ...], int]], taken: set[tuple[str, tuple[str | int, ...]]]
+            ) -> list[Lever]:
+    """A local or wide stage's candidates: its ``count`` levers screened and halved by their gain (a plateau's
+    fields probed at twice the step), the best :data:`CANDIDATES` fields that gain, leaving out a direction
+    the edits stage already walked (``walked``). Writes the stage's line into ``search.stages``."""
+    unit, cost, name = scheduled(search.study, 1), scheduled(search.study, search.games), stage.name
+    screen = _screen(name, screen_games, share, count, unit)
+    levers, rounds = run_levers(search.study, share, search.out / "levers" / f"{len(current.edits)}-{index}-{name}",
+                                db, files=files, workers=workers, variant=current.folder,
+                                order=lambda lever: -gain(current, lever), screen_games=screen, keep=stage.keep)
+    search.spent += _levers_spent(rounds, unit)
+    flat = {(lever.number.file, lever.number.address) for lever in levers if plateau(lever)}
+    if flat and search.spent + cost <= limit:
+        probes, rounds = run_levers(
+            search.study, max((limit - search.spent) // 3, 1),
+            search.out / "levers" / f"{len(current.edits)}-{index}-{name}-probe", db, step=2, files=files,
+            workers=workers, variant=current.folder, order=lambda lever: -gain(current, lever), screen_games=screen,
+            keep=lambda number: stage.keep(number) and (number.file, number.address) in flat)
+        search.spent += _levers_spent(rounds, unit)
+        levers = sorted([*levers, *probes], key=lambda lever: (-gain(current, lever), lever.name))
+    found = candidates([lever for lever in levers
+                        if (lever.number.file, lever.number.address, _direction(lever)) not in walked], current, taken)
+    search.stages.append(
+        f"round {len(current.edits) + 1}, {name}: {len(levers)} levers of {stage.describe()} "
+        f"screened at {screen} games per pairing; tried: "
+        f"{', '.join(lever.name for lever in found) or 'none (no lever gains)'}")
+    return found
+
+
 def _direction(lever: Lever) -> int:
     return 1 if lever.change.after > lever.change.before else -1
 
 
+def _now(current: Trial, edited: EditedField) -> NumericField:
+    """The edited field as ``current``'s rules set it."""
+    return next(number for number in numeric_fields(edited.file, Variant(current.folder), defaults=True)
+                if number.address == edited.address)
+
+
 def _toward(current: Trial, edited: EditedField) -> int:
     """The direction that takes ``edited`` back toward its shipped value in ``current``'s rules."""
-    number = next(n for n in numeric_fields(edited.file, Variant(current.folder), defaults=True)
-                  if n.address == edited.address)
-    return 1 if edited.shipped > number.value else -1
+    return 1 if edited.shipped > _now(current, edited).value else -1
 
 
 def _revert_order(search: Search, current: Trial, stage: Stage, index: int, share: int, screen_games: int,
@@ -579,7 +616,7 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
                          f"the verification {verify_cost}{' (each twice: the reference too)' if versions == 2 else ''}")
     out.mkdir(parents=True, exist_ok=True)
     say = _progress if progress else _quiet
-    unit, seed = scheduled(study, 1), study.base_seed
+    seed = study.base_seed
     with MatchStore(db) as store:
         search = Search(study, base, out, store, games, workers)
         ref_figures = search.measure((), reference, "reference").figures if has_reference else None
@@ -609,50 +646,23 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
                     stopped = "budget spent"
                     break
                 share = max((budget - reserve - search.spent) // 3, 1)
+                walks: list[Iterator[Trial]]
                 if isinstance(stage.owned, Edited):
                     order = _revert_order(search, current, stage, index, share, screen_games, db, workers)
-                    say(f"autobalance: {search.stages[-1]}")
-                    for edited_field in order:
-                        walked.add((edited_field.file, edited_field.address, _toward(current, edited_field)))
-                        for tried in search.revert(current, edited_field, say, budget - reserve):
-                            if tried.distance < best.distance:
-                                best = tried
-                        if search.spent + cost > budget - reserve:
-                            stopped = "budget spent"
-                        if best.distance == 0 or stopped:
-                            break
-                    if best.distance == 0 or stopped:
-                        break
-                    continue
-                count = 2 * sum(1 for relative in every_file
-                                for number in numeric_fields(relative, Variant(current.folder)) if stage.keep(number))
-                if not count:
-                    continue
-                screen = _screen(stage.name, screen_games, share, count, unit)
-                levers, rounds = run_levers(study, share, out / "levers" / f"{len(current.edits)}-{index}-{stage.name}",
-                                            db, files=files, workers=workers, variant=current.folder,
-                                            order=lambda lever: -gain(current, lever), screen_games=screen,
-                                            keep=stage.keep)
-                search.spent += _levers_spent(rounds, unit)
-                flat = {(lever.number.file, lever.number.address) for lever in levers if plateau(lever)}
-                if flat and search.spent + cost <= budget - reserve:
-                    probes, rounds = run_levers(
-                        study, max((budget - reserve - search.spent) // 3, 1),
-                        out / "levers" / f"{len(current.edits)}-{index}-{stage.name}-probe", db, step=2, files=files,
-                        workers=workers, variant=current.folder, order=lambda lever: -gain(current, lever),
-                        screen_games=screen,
-                        keep=lambda number: stage.keep(number) and (number.file, number.address) in flat)
-                    search.spent += _levers_spent(rounds, unit)
-                    levers = sorted([*levers, *probes], key=lambda lever: (-gain(current, lever), lever.name))
-                found = candidates([lever for lever in levers if (lever.number.file, lever.number.address,
-                                                                  _direction(lever)) not in walked], current, taken)
-                search.stages.append(
-                    f"round {len(current.edits) + 1}, {stage.name}: {len(levers)} levers of {stage.describe()} "
-                    f"screened at {screen} games per pairing; tried: "
-                    f"{', '.join(lever.name for lever in found) or 'none (no lever gains)'}")
+                    walked.update((edited_field.file, edited_field.address, _toward(current, edited_field))
+                                  for edited_field in order)
+                    walks = [search.revert(current, edited_field, say, budget - reserve) for edited_field in order]
+                else:
+                    count = 2 * sum(1 for relative in every_file for number in
+                                    numeric_fields(relative, Variant(current.folder)) if stage.keep(number))
+                    if not count:
+                        continue
+                    found = _ranked(search, current, stage, index, share, count, screen_games, files, db, workers,
+                                    budget - reserve, walked, taken)
+                    walks = [search.steps(current, lever, say, budget - reserve, stage.name) for lever in found]
                 say(f"autobalance: {search.stages[-1]}")
-                for lever in found:
-                    for tried in search.steps(current, lever, say, budget - reserve, stage.name):
+                for walk in walks:  # lazy: a walk plays only when its turn comes
+                    for tried in walk:
                         if tried.distance < best.distance:
                             best = tried
                     if search.spent + cost > budget - reserve:

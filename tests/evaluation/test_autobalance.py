@@ -236,16 +236,19 @@ def test_an_edited_field_is_walked_back_to_its_shipped_value_without_patience(tm
 
 
 def test_an_edit_whose_undoing_misses_the_target_goes_on_to_the_local_stage(tmp_path):
-    # the variant edits the knight's heavy armour; the brawler (light armour) misses its target under the
-    # shipped rules too, so walking the edit back cannot meet it: the brawler's own content is searched next
-    heavy = next(f for f in numeric_fields(ARMOUR) if f.address == ("armour", "heavy", "encumbrance"))
-    variant = write_overrides(tmp_path / "variant", [(heavy, 4)]).root
+    # the variant edits the knight's heavy armour (two fields); the brawler (light armour) misses its target
+    # under the shipped rules too, so walking the edits back cannot meet it: the brawler's content comes next
+    heavy = {f.address[-1]: f for f in numeric_fields(ARMOUR) if f.address[:2] == ("armour", "heavy")}
+    variant = write_overrides(tmp_path / "variant", [(heavy["encumbrance"], 4), (heavy["rating"], 7)]).root
     outcome = autobalance(loadouts_study("tempo_duel_v0"), Targets(loadout_elo_within=100, loadouts=("brawler",)),
-                          tmp_path / "o", tmp_path / "o.sqlite", 3000, variant=variant, games=4, verify_games=4,
+                          tmp_path / "o", tmp_path / "o.sqlite", 4000, variant=variant, games=4, verify_games=4,
                           max_fields=1, files=[ARMOUR], screen_games=2)
     assert outcome.stages[0].startswith("round 1, edits: ") and outcome.stages[1].startswith("round 1, local: ")
-    reverted = [trial for trial in outcome.trials if trial.stage == EDITS]
-    assert [trial.edits[-1][1] for trial in reverted] == [3] and reverted[0].distance > 0
+    assert "4 levers screened at 2 games per pairing" in outcome.stages[0]  # two fields: screened, then walked
+    assert (tmp_path / "o" / "levers" / "0-0-edits" / "levers.csv").exists()
+    reverted = {trial.edits[-1][0].address[-1]: trial for trial in outcome.trials if trial.stage == EDITS}
+    assert {name: trial.edits[-1][1] for name, trial in reverted.items()} == {"encumbrance": 3, "rating": 6}
+    assert all(trial.distance > 0 for trial in reverted.values())
     assert "brawler" in outcome.stages[1] and outcome.best.stage != EDITS
     assert "light: rating" in (tmp_path / "o" / "levers" / "0-1-local" / "levers.csv").read_text()
 
