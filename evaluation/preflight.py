@@ -50,9 +50,10 @@ def check_tournament_plays(tournament: Tournament, env_name: str, *, allow_impor
 def check_hunt(config: Any) -> None:
     """Everything ``issoku hunt`` was given (a :class:`~issoku.evaluation.hunt.HuntConfig`), before its folder, store
     or TensorBoard log is written: the numbers, the output folder (and a resumed hunt's settings), the env and its
-    training envs (matchups, variant), and every population member in the hunt's games (see
-    :func:`check_tournament_plays`). The warm start is checked by the hunt itself before it writes."""
+    training envs (matchups, variant), every population member in the hunt's games (see
+    :func:`check_tournament_plays`), and the warm start (a checkpoint fitting the training env)."""
     from issoku.envs.registry import resolve_env
+    from issoku.evaluation.checkpoint_fit import check_checkpoint_fits
     from issoku.evaluation.hunt import check_same_hunt, env_kwargs
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.tournament import Loadout
@@ -78,7 +79,14 @@ def check_hunt(config: Any) -> None:
     probe = make_config_env(TrainConfig(env_id=config.env_id, env_kwargs=env_kwargs(config), matchups=config.matchups,
                                         seed=config.seed, n_envs=config.n_envs, n_steps=config.n_steps,
                                         batch_size=config.batch_size, total_steps=config.steps))
-    probe.close()
+    try:
+        if config.warm_start:
+            try:
+                check_checkpoint_fits(config.warm_start, probe, config.env_id)
+            except ValueError as error:
+                raise ValueError(f"--warm-start: {error}") from None
+    finally:
+        probe.close()
     specs = tuple(resolve_policy(entry, where="--policy") for entry in config.population)
     check_tournament_plays(Tournament(env_factory=factory, policies=specs,
                                       loadouts=(Loadout("default", env_kwargs(config)),),

@@ -232,6 +232,7 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
      "policies: 'breath_heuristic' cannot play tempo_duel_v0 (ValueError: a breath agent"),
     ("hunt unknown matchup", [*HUNT, "--matchup", "dragon"], {}, "unknown archetype 'dragon'"),
     ("hunt missing variant", [*HUNT, "--variant", "{tmp}/nowhere"], {}, "nowhere: (variant): not a folder"),
+    ("hunt --warm-start not a checkpoint", [*HUNT, "--warm-start", "random"], {}, "--warm-start: checkpoint random: no such file"),
     # ladder and styles: a checkpoint of another env refused before anything is exported or stored
     ("ladder checkpoint of another env", ["ladder", "agents/kenshi.zip", "--out", "{tmp}/lad", "--db", "{tmp}/m.sqlite",
                                           "-j", "0"], _agents(kenshi="tempo_duel_v0"),

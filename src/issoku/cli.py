@@ -518,7 +518,7 @@ def hunt(
                             iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
                             warm_start=warm_start, matchups=tuple(matchup or ()), variant=str(variant or ""),
                             workers=workers, n_envs=n_envs, subprocess_envs=subprocess_envs)
-        check_hunt(config)  # everything but the warm start (cli_hunt checks it), before the hunt's folder is made
+        check_hunt(config)  # before the hunt's folder is made
     cli_hunt(config, backend, ray_address)
 
 
