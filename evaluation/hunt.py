@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from issoku.evaluation.hunt_edits import Z95, EditedPlay, edited_play, finding_lines, untouched_edits
 from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
@@ -41,10 +42,6 @@ from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, run_to
 from issoku.training.backend import SHIPPED, Backend
 from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95 % interval."""
-
 
 @dataclass(frozen=True)
 class HuntConfig:
@@ -101,6 +98,14 @@ class Iteration:
     """Action kinds whose share moved most, mixture -> best response."""
     action_differences: list[str] = field(default_factory=list)
     """Whole actions whose share moved most (what the best response found)."""
+    edited: list[EditedPlay] = field(default_factory=list)
+    """On a rules variant: each action resting on the edited data, the best response's share of it against the
+    mixture's (:mod:`issoku.evaluation.hunt_edits`)."""
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Iteration:
+        """An iteration as ``hunt.json`` stores it (a hunt saved before ``edited`` existed has none)."""
+        return cls(**{**entry, "edited": [EditedPlay(**play) for play in entry.get("edited", [])]})
 
 
 def gain_interval(scores_by_opponent: Mapping[str, Sequence[float]], mixture: Mapping[str, float]) -> tuple[float, float, float]:
@@ -188,9 +193,10 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
     if state_path.exists():
         saved = json.loads(state_path.read_text())
         check_same_hunt(saved["config"], config, state_path)
-        done = [Iteration(**entry) for entry in saved["iterations"]]
+        done = [Iteration.from_json(entry) for entry in saved["iterations"]]
     writer = configure(str(out / "tb" / "hunt"), ["tensorboard"])
     learned = [iteration.best_response for iteration in done]
+    changes = variant_changes(config)
     with MatchStore(out / "matches.sqlite") as store:
         for index in range(len(done), config.iterations):
             started = time.monotonic()
@@ -216,6 +222,7 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                     if other in scores:
                         scores[other].append(record.score(seat))
             gain, low, high = gain_interval(scores, mixture)
+            warm_name, warm_records = _warm_start_games(config, store, specs, mixture, index, workers)
             new_shares = action_shares(br_records, br_spec.name)
             old_shares = _mixture_shares(records, mixture, action_kind)
             iteration = Iteration(
@@ -224,10 +231,12 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                 kind_shares=new_shares, mixture_kind_shares=old_shares, wall_s=time.monotonic() - started,
                 differences=differences(new_shares, old_shares),
                 action_differences=differences(action_shares(br_records, br_spec.name, str),
-                                               _mixture_shares(records, mixture, str), min_change=0.02))
+                                               _mixture_shares(records, mixture, str), min_change=0.02),
+                edited=_edited_play(changes, records, br_records, br_spec.name, mixture, warm_name, warm_records))
             done.append(iteration)
             learned.append(checkpoint)
-            atomic_write_json(state_path, {"config": asdict(config), "iterations": [asdict(i) for i in done]})
+            atomic_write_json(state_path, {"config": asdict(config), "changes": [str(c) for c in changes],
+                                           "iterations": [asdict(i) for i in done]})
             for key, value in (("gain", gain), ("gain_low", low), ("gain_high", high),
                                ("population", len(names)), ("wall_s", iteration.wall_s)):
                 writer.record(f"hunt/{key}", value)
@@ -236,6 +245,65 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                 break
     writer.close()
     return done
+
+
+def variant_changes(config: HuntConfig) -> list[Any]:
+    """The hunt's variant against the shipped rules as ``balance-report --variant`` diffs it ([] without a variant)."""
+    from issoku.rules.variant import Variant, data_diff
+
+    return data_diff(Variant(None), Variant(config.variant)) if config.variant else []
+
+
+WARM_START = "warm_start"
+"""The warm-start agent's name in the games it plays against a mixture (when it is not in the field itself)."""
+
+
+def _warm_start_games(config: HuntConfig, store: MatchStore, specs: Sequence[PolicySpec], mixture: Mapping[str, float],
+                      index: int, workers: Any) -> tuple[str | None, list[MatchRecord]]:
+    """On a variant, the warm-start agent's games against the mixture (its name and records): the baseline of what
+    the best response made of the edit (its field member's games, or games played here when it is no member)."""
+    from issoku.evaluation.policies import expand_shipped, resolve_policy
+
+    if not (config.variant and config.warm_start):
+        return None, []
+    member = warm_start_member(config)
+    if member is None:
+        warm = resolve_policy(f"{WARM_START}={_named_entry(expand_shipped(config.warm_start))[1]}")
+        run_tournament(_tournament(config, [*specs, warm], [(WARM_START, name) for name in mixture],
+                                   1_000_000 * (index + 1) + 500_000), store, workers=workers, progress=config.progress)
+    name = member or WARM_START
+    return name, [record for record in store.records(config.env_id) if name in record.policies
+                  and set(record.policies) <= {name, *mixture}]
+
+
+def warm_start_member(config: HuntConfig) -> str | None:
+    """The population member that is the warm-start checkpoint itself (the shipped agent in the default field), if any."""
+    from issoku.evaluation.policies import expand_shipped
+
+    if not config.warm_start:
+        return None
+    target = Path(_named_entry(expand_shipped(config.warm_start))[1]).resolve()
+    for entry in config.population:
+        name, path = _named_entry(expand_shipped(entry))
+        if path.endswith(".zip") and Path(path).resolve() == target:
+            return name
+    return None
+
+
+def _edited_play(changes: Sequence[Any], records: Sequence[MatchRecord], br_records: Sequence[MatchRecord],
+                 best_response: str, mixture: Mapping[str, float], warm_name: str | None,
+                 warm_records: Sequence[MatchRecord]) -> list[EditedPlay]:
+    """Each action resting on the variant's edits, as the best response, the mixture and the warm start played it;
+    [] without edits."""
+    from issoku.evaluation.coverage import build_ruleset, content_map
+    from issoku.evaluation.rule_trail import RuleTrails
+
+    ruleset = build_ruleset(br_records) if changes else None
+    if ruleset is None:
+        return []
+    mine = [record for record in br_records if best_response in record.policies]
+    return edited_play(changes, content_map(ruleset), best_response, mine, mixture, records, warm_name, warm_records,
+                       RuleTrails(mine, ruleset).rules_of)
 
 
 RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subprocess_envs")
@@ -450,11 +518,13 @@ def check_checkpoints(config: HuntConfig) -> None:
 
 def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
     """The hunt as Markdown: one section per iteration (population, mixture, gain, what the best response does)."""
-    lines = [f"# Hunt on {config.env_id}", "",
+    lines = [f"# Hunt on {config.env_id}" + (f" (rules variant {config.variant})" if config.variant else ""), "",
              f"{len(iterations)} iteration(s); {config.steps} learner steps per best response, "
              f"{config.games_per_pair} games per pair, seed {config.seed}, stop when the gain's 95 % upper bound "
-             f"< {config.threshold}.", "",
-             "| iteration | population | gain over the mixture (95 % CI) | wall s |", "|---|---|---|---|"]
+             f"< {config.threshold}.", ""]
+    if config.variant:
+        lines += _variant_sections(config, iterations)
+    lines += ["| iteration | population | gain over the mixture (95 % CI) | wall s |", "|---|---|---|---|"]
     for number, it in enumerate(iterations, 1):
         lines.append(f"| {number} | {len(it.population)} | {it.gain:+.3f} ({it.gain_low:+.3f} to {it.gain_high:+.3f}) "
                      f"| {it.wall_s:.0f} |")
@@ -470,6 +540,34 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
                   f"- actions it plays more or less than the mixture: "
                   f"{'; '.join(it.action_differences) or 'none moved by 2 points or more'}"]
     return "\n".join(lines) + "\n"
+
+
+def _variant_sections(config: HuntConfig, iterations: Sequence[Iteration]) -> list[str]:
+    """*What changed* (the variant's diff, as ``balance-report --variant`` writes it) and what each best response made
+    of the edited data: the actions resting on it, FOUND where one rose significantly over the mixture."""
+    from issoku.evaluation.coverage import content_map
+    from issoku.evaluation.variants import what_changed
+    from issoku.envs.registry import resolve_env
+
+    changes = variant_changes(config)
+    env = resolve_env(config.env_id)(**env_kwargs(config))
+    try:
+        unseen = untouched_edits(changes, content_map(env.unwrapped.ruleset))
+    finally:
+        env.close()
+    lines = [*what_changed(changes), ""]
+    if unseen:
+        lines += [f"No action rests directly on {'; '.join(f'`{edit}`' for edit in unseen)}: the per-action view below "
+                  "cannot see it (the gain and the shares of the iterations still can).", ""]
+    lines += ["## The edited data in play", "",
+              "FOUND: the best response plays it significantly more than the mixture and than its warm start; USED: more "
+              "than the mixture only. Either says what training moved toward on these rules, not that the edit caused "
+              "it: a best response may move the same way on the base rules. To attribute a move or a gain to the edit, "
+              "run the same hunt without --variant (same --seed) and compare (docs/balance.md).", ""]
+    for it in iterations:
+        found = finding_lines(Path(it.best_response).stem, it.edited, (it.gain, it.gain_low, it.gain_high))
+        lines += [f"- {line}" for line in found] or [f"- {Path(it.best_response).stem}: no action rests on the edits."]
+    return [*lines, ""]
 
 
 def cli_hunt(config: HuntConfig, backend: str = "local", ray_address: str | None = None) -> None:

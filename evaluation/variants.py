@@ -271,14 +271,18 @@ def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change],
     return lines
 
 
+def what_changed(changes: Sequence[Change]) -> list[str]:
+    """The report's *What changed* section: the structural diff of the data, one edit a line (also the hunt's, on a variant)."""
+    return ["## What changed", "", *([f"- `{c}`" for c in changes] or ["- nothing: the variant's files equal the base's."])]
+
+
 def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequence[StudyComparison],
                          variant: Path, base: Path | None, alpha: float, thresholds: Thresholds = Thresholds()) -> Path:
     """``report.md`` (What changed, headlines, moved figures, every figure) and ``variant_figures.csv``."""
     out.mkdir(parents=True, exist_ok=True)
     tests = sum(len(c.shifts) for c in comparisons)
     lines = [f"# Rules variant report: {variant} against {base or 'the shipped rules'}", "",
-             f"Written {datetime.date.today().isoformat()}.", "", "## What changed", ""]
-    lines += [f"- `{c}`" for c in changes] or ["- nothing: the variant's files equal the base's."]
+             f"Written {datetime.date.today().isoformat()}.", "", *what_changed(changes)]
     lines += ["", thresholds.describe(of="no move (the base's figure)"), "", HEADLINES, ""]
     lines += [f"- {line}" for line in headlines(comparisons, changes, thresholds=thresholds)] + [""]
     lines += ["## How it was measured", "",

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.hunt import HuntConfig, differences, gain_interval, hunt
+from issoku.evaluation.hunt import HuntConfig, differences, format_report, gain_interval, hunt
 
 TINY = dict(env_id="tempo_duel_v0", population=("random", "tempo_heuristic"), iterations=2, steps=128,
             games_per_pair=4, workers=1, n_envs=2, n_steps=64, batch_size=64, progress=False, threshold=-2.0)
@@ -112,3 +112,8 @@ def test_a_hunt_on_a_rules_variant_plays_and_trains_on_it_warm_started_from_the_
     with MatchStore(tmp_path / "h" / "matches.sqlite") as store:
         assert {record.rules_fingerprint for record in store.records()} == {planted}
     assert set(iteration.mixture) <= {"random", "ma_heuristic"} and iteration.kind_shares
+    thrust = "breath/data/weapons.toml: tanto / thrust: check_bonus (absent) → 3"
+    assert {play.action for play in iteration.edited} == {"attack:tanto.thrust", "counter:tanto.thrust"}
+    assert all(thrust in play.edits for play in iteration.edited)
+    assert json.loads((tmp_path / "h" / "hunt.json").read_text())["changes"][0] == thrust
+    assert f"## What changed\n\n- `{thrust}`" in format_report(config, [iteration])
