@@ -399,9 +399,9 @@ def _rows(levers: Sequence[Lever], tables: Sequence[str] = (), rank: str = "effe
     corrected = dict(zip([id(lever) for lever in played],
                          holm([effects[id(lever)].result for lever in played]), strict=True))
     rows = []
-    for rank, lever in enumerate(levers, 1):
+    for place, lever in enumerate(levers, 1):
         c = lever.change
-        row: list = [rank, lever.name, c.file, c.item, c.field, shown(c.before), shown(c.after), lever.round,
+        row: list = [place, lever.name, c.file, c.item, c.field, shown(c.before), shown(c.after), lever.round,
                      lever.games_per_pair]
         own = _own_place(lever, own_places)
         tail = [lever.field_round, ";".join(lever.own), *(own if lever.shifts else [""] * 4)]
