@@ -127,3 +127,18 @@ def test_bad_inputs_are_one_line_exit_2(tmp_path):
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("levers: "), result.output
         assert "samurai" not in args or result.output.startswith("levers: --focus samurai: "), result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_focus_ranks_by_that_loadout_and_writes_only_its_table(tmp_path):
+    out = tmp_path / "focus"
+    result = CliRunner().invoke(app, ["levers", "--env", "tempo_duel_v0", "--file", ARMOUR, "--step", "4",
+                                      "--budget", "1", "--focus", "spearman", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    with (out / "levers.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [name for name in rows[0] if name.startswith("rank_")] == ["rank_spearman"]
+    played = [row for row in rows if row["effect"]]
+    assert [int(row["rank_spearman"]) for row in played] == list(range(1, len(played) + 1))  # the field table is its
+    assert played[0]["lever"] == f"{ARMOUR}: medium: rating 4 → 8" and played[0]["own_loadouts"] == "spearman"
+    summary = (out / "levers.md").read_text()
+    assert "### spearman" in summary and "### knight" not in summary and "spearman's own top levers: " in result.output
