@@ -589,23 +589,30 @@ def levers(
     defaults: bool = typer.Option(False, "--defaults", help="Also nudge the optional numbers a file leaves out, from their schema value (a technique's check_bonus 0, a tempo action's AP: its weapon's ap); the lever adds the field."),
     screen_games: int = typer.Option(2, "--screen-games", help="Games per pairing of the first round, which plays every lever (even, at least 2); more lets small effects survive the screen."),
     rank: str = typer.Option("effect", "--rank", help="What the halving ranks by: effect (the biggest move) or z (that move over its standard error: noise on few games does not win)."),
+    focus: list[str] = typer.Option(None, "--focus", help="Rank and halve by this loadout's score (repeat: the biggest move among them); the per-loadout tables are then only theirs. Default: the field's figures, a table for every loadout."),
+    loadout_top: int = typer.Option(3, "--loadout-top", help="Each per-loadout table's top levers (and top own levers) the halving keeps alive to its last round (0: the field's halving alone decides)."),
 ) -> None:
-    """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect."""
-    from issoku.evaluation.levers import ranking, run_levers
+    """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect, with a table per loadout."""
+    from issoku.evaluation.levers import loadout_table, ranking, run_levers
     from issoku.inputs import MAX_GAMES, bounded, one_line_errors
     from issoku.training.backend import make_backend
 
     with one_line_errors("levers", also=(TypeError,)):
         bounded("--budget", budget, 1, MAX_GAMES)
         bounded("--step", step, 1)
+        bounded("--loadout-top", loadout_top, 0, 100)
         chosen = _levers_study(env, study, seed, workers, out, file)
         ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
                                     files=file or None, workers=make_backend(backend, workers, ray_address),
-                                    progress=True, variant=variant, defaults=defaults, order=ranking(rank),
-                                    screen_games=screen_games)
+                                    progress=True, variant=variant, defaults=defaults, order=ranking(rank, focus or ()),
+                                    screen_games=screen_games, tables=focus or None, loadout_top=loadout_top,
+                                    rank=rank)
     for row in ranked[:5]:
         if row.shifts:
             typer.echo(f"  {row.name}: effect {row.effect:.3f}, z {row.z:.2f} (round {row.round}, {row.games_per_pair} games per pairing)")
+    for name in focus or sorted({name for lever in ranked for name in lever.own}):
+        leaders = [lever.name for lever in loadout_table(ranked, name, rank, own=True)[:3]]
+        typer.echo(f"  {name}'s own top levers: {'; '.join(leaders) or '(none played)'}")
     typer.echo(f"csv: {out / 'levers.csv'}")
     typer.echo(f"summary: {out / 'levers.md'}")
 
