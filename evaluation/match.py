@@ -27,8 +27,11 @@ from issoku.agents.policy import Policy
 from issoku.evaluation.records import MatchRecord, winner_of
 
 DEFAULT_MAX_DECISIONS = 100_000
-LOCKSTEP_WIDTH = 64
-"""The most games a worker plays side by side (the largest batch of a learned policy's forward pass)."""
+LOCKSTEP_WIDTH = 32
+"""The most games a worker plays side by side (the largest batch of a learned policy's forward pass). Wider
+batches share more of a forward pass, but every live game keeps its env and state in the cache: measured on
+the 2-core development machine (1 MiB of L2 per core), a checkpoint against itself cost about 15 % less CPU
+per decision 24 to 32 games wide than 48 to 64 wide, and against a scripted agent no width stood out."""
 
 
 def env_id(env: AECEnv) -> str:
