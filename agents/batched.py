@@ -48,7 +48,11 @@ class Decision(NamedTuple):
     mask: np.ndarray
     """The mask the network sees (a restricted policy's own mask, not the env's)."""
     finish: Callable[[np.ndarray, bool], int]
-    """``finish(probabilities_row, alone) -> action``; ``alone``: the row came from a batch of one."""
+    """``finish(probabilities_row, alone) -> action``; ``alone``: the row chooses as a batch of one would (it came
+    from one, or :func:`decide` checked that it is not near a tie), so ``finish`` needs no re-evaluation."""
+    greedy: bool = False
+    """``finish`` plays the row's most probable action (:func:`choose` with ``deterministic``): :func:`decide`
+    then checks a whole batch's rows for near ties at once instead of one row at a time."""
 
 
 @runtime_checkable
@@ -115,11 +119,31 @@ def decide(requests: Sequence[tuple[Policy, np.ndarray, np.ndarray]]) -> list[in
             actions[index] = decide_one(decision)
             continue
         first = members[0][1]
-        rows = first.forward(np.stack([decision.observation for _, decision in members]),
-                             np.stack([decision.mask for _, decision in members]))
-        for row, (index, decision) in zip(rows, members):
-            actions[index] = decision.finish(row, False)
+        masks = np.array([decision.mask for _, decision in members])  # np.stack, without its per-array wrappers
+        rows = first.forward(np.array([decision.observation for _, decision in members]), masks)
+        near = near_ties(rows, masks)
+        for row, tied, (index, decision) in zip(rows, near, members):
+            if not decision.greedy:
+                actions[index] = decision.finish(row, False)
+            elif tied:
+                actions[index] = decide_one(decision)
+            else:
+                actions[index] = decision.finish(row, True)
     return [int(action) for action in actions]  # type: ignore[arg-type]
+
+
+def near_ties(probabilities: np.ndarray, masks: np.ndarray) -> list[bool]:
+    """Per row of a batch: whether its two most probable legal actions lie within :data:`TIE_MARGIN` of each
+    other (the check :func:`choose` makes of one deterministic row, for every row at once).
+
+    Masked-out actions have probability zero, so the top two of a whole row are its top two legal ones
+    when it has two legal actions, and (1, 0), never near, when it has one. An all-zero mask is refused
+    here, as :func:`choose` refuses it.
+    """
+    if not masks.any(axis=1).all():
+        raise ValueError("a learned policy got an all-zero action mask")
+    top_two = np.partition(probabilities, -2, axis=1)[:, -2:]
+    return (top_two[:, 0] >= top_two[:, 1] * (1.0 - TIE_MARGIN)).tolist()
 
 
 def masked_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -118,7 +118,7 @@ class ExportedPolicy(SeededSampling):
     def begin(self, observation: np.ndarray, action_mask: np.ndarray) -> Decision:
         """This decision as one row of a batch on this export's session (see :mod:`issoku.agents.batched`)."""
         return Decision(self._session, self._probabilities64, observation, action_mask,
-                        functools.partial(self._finish, observation, action_mask))
+                        functools.partial(self._finish, observation, action_mask), self.deterministic)
 
     def _probabilities64(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         return self.action_probabilities_batch(observations, action_masks).astype(np.float64)

@@ -2,9 +2,17 @@
 against itself, one game at a time and in lockstep with batched inference, beside scripted play.
 
 Every row plays one tournament job (:func:`issoku.evaluation.tournament.run_job`, what a study's worker
-runs) of ``breath_duel_v0`` games, seats swapped on shared seeds; "one at a time" is the same job at
-lockstep width 1 (every decision a batch-of-one forward pass), "batched" at the default width
-(:data:`issoku.evaluation.match.LOCKSTEP_WIDTH`), "batched 16 wide" as wide as a study's default job. The
+runs) of ``breath_duel_v0`` games, seats swapped on shared seeds. Three ways to play the checkpoint:
+
+* "SB3 predict": what a user does without the lab, and what tournaments did before issue 24: the SB3
+  model (loaded safely, :func:`issoku.agents.checkpoint_zip.load_model`) and one
+  ``MaskablePPO.predict(observation, action_masks=mask, deterministic=True)`` per decision;
+* "one at a time": this lab's light actor (:class:`issoku.agents.checkpoint.CheckpointPolicy`) at lockstep
+  width 1, every decision a batch of one;
+* "batched" at the default width (:data:`issoku.evaluation.match.LOCKSTEP_WIDTH`), "batched 16 wide" as wide
+  as a study's default job.
+
+The
 checkpoint is trained in the set-up: one tiny rollout (128 learner steps) of ``issoku train`` with the
 default 128x128 network, so the network costs what a real checkpoint's costs. One torch thread, as in a
 tournament worker.
@@ -14,7 +22,10 @@ from __future__ import annotations
 
 import functools
 import tempfile
+from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from benchmarks.timing import Stopwatch, Timing
 
@@ -37,33 +48,78 @@ def tiny_checkpoint(folder: str) -> str:
     return str(train(config)["checkpoint"])
 
 
-def subjects() -> tuple[dict[str, tuple[tuple[str, str], int | None]], Any]:
-    """Row label -> (the two policy entries, lockstep width: 1 or the default), and the set-up's folder
+SB3_PREDICT = "SB3 predict"
+ONE_AT_A_TIME = "one at a time"
+BATCHED = "batched"
+"""How the checkpoint plays in a row; a row's label is ``<pairing>, <how>``."""
+
+
+class SB3Predict:
+    """A checkpoint played as a user of SB3 would: ``MaskablePPO.predict`` with the action mask, deterministic,
+    one call per decision (the tournament's path before issue 24)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action, _ = self.model.predict(observation, action_masks=action_mask, deterministic=True)
+        return int(action)
+
+
+@functools.lru_cache(maxsize=None)
+def _sb3_model(path: str) -> Any:
+    from issoku.agents.checkpoint_zip import load_model
+
+    return load_model(path)
+
+
+@dataclass(frozen=True)
+class SB3PredictFactory:
+    """A fresh :class:`SB3Predict` per game, sharing the model loaded once."""
+
+    path: str
+
+    def __call__(self, seed: int | None = None) -> SB3Predict:
+        return SB3Predict(_sb3_model(self.path))
+
+
+Entry = Any
+"""A policy entry as ``issoku evaluate`` takes it (``name=checkpoint.zip``, a scripted agent) or a ``PolicySpec``."""
+
+
+def subjects() -> tuple[dict[str, tuple[tuple[Entry, Entry], int | None]], Any]:
+    """Row label -> (the two policies, lockstep width: 1 or the default), and the set-up's folder
     (kept alive for the checkpoint)."""
     import torch
+
+    from issoku.evaluation.tournament import PolicySpec
 
     torch.set_num_threads(1)
     folder = tempfile.TemporaryDirectory(prefix="issoku-bench-")
     checkpoint = tiny_checkpoint(folder.name)
     learned, other = f"checkpoint={checkpoint}", f"checkpoint_b={checkpoint}"
-    rows: dict[str, tuple[tuple[str, str], int | None]] = {
+    predict, predict_other = (PolicySpec(name, SB3PredictFactory(checkpoint)) for name in ("sb3", "sb3_b"))
+    versus = f"checkpoint vs {SCRIPTED[0]}"
+    rows: dict[str, tuple[tuple[Entry, Entry], int | None]] = {
         f"scripted: {SCRIPTED[0]} vs {SCRIPTED[1]}": (SCRIPTED, 1),
-        f"checkpoint vs {SCRIPTED[0]}, one at a time": ((learned, SCRIPTED[0]), 1),
-        f"checkpoint vs {SCRIPTED[0]}, batched": ((learned, SCRIPTED[0]), None),
-        f"checkpoint vs {SCRIPTED[0]}, batched 16 wide": ((learned, SCRIPTED[0]), STUDY_JOB),
-        "checkpoint vs itself, one at a time": ((learned, other), 1),
-        "checkpoint vs itself, batched": ((learned, other), None),
+        f"{versus}, {SB3_PREDICT}": ((predict, SCRIPTED[0]), 1),
+        f"{versus}, {ONE_AT_A_TIME}": ((learned, SCRIPTED[0]), 1),
+        f"{versus}, {BATCHED}": ((learned, SCRIPTED[0]), None),
+        f"{versus}, {BATCHED} 16 wide": ((learned, SCRIPTED[0]), STUDY_JOB),
+        f"checkpoint vs itself, {SB3_PREDICT}": ((predict, predict_other), 1),
+        f"checkpoint vs itself, {ONE_AT_A_TIME}": ((learned, other), 1),
+        f"checkpoint vs itself, {BATCHED}": ((learned, other), None),
     }
     return rows, folder
 
 
-def games(policies: tuple[str, str], count: int, seed: int = 0, width: int | None = None) -> Timing:
+def games(policies: tuple[Entry, Entry], count: int, seed: int = 0, width: int | None = None) -> Timing:
     """One tournament job of ``count`` games (seeds from ``seed * SEEDS_PER_SAMPLE``, seats swapped), timed."""
     from issoku.envs.registry import resolve_env
     from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.tournament import Job, Loadout, MatchSpec, run_job
+    from issoku.evaluation.tournament import Job, Loadout, MatchSpec, PolicySpec, run_job
 
-    specs = tuple(resolve_policy(entry) for entry in policies)
+    specs = tuple(entry if isinstance(entry, PolicySpec) else resolve_policy(entry) for entry in policies)
     names = tuple(spec.name for spec in specs)
     base = seed * SEEDS_PER_SAMPLE
     matches = tuple(MatchSpec(f"{base}:{game}", base + game // 2, names if game % 2 == 0 else names[::-1])

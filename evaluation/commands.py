@@ -19,7 +19,6 @@ from pathlib import Path
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
 from issoku.envs.registry import resolve_env
 from issoku.evaluation.findings import Thresholds
-from issoku.evaluation.checkpoint_fit import check_tournament_checkpoints
 from issoku.evaluation.config import StudyConfig, build_tournament, check_study_names, load_study
 from issoku.training.finetune import FineTuneJob, fine_tune_all
 from issoku.evaluation.match import rules_fingerprint
@@ -32,7 +31,8 @@ from issoku.evaluation.report import write_report
 from issoku.evaluation.restricted import battery, is_restricted, restricted_tournament
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.sequential_play import run_sequential
-from issoku.evaluation.tournament import Loadout, TournamentRun, run_tournament
+from issoku.evaluation.preflight import check_tournament_plays
+from issoku.evaluation.tournament import Loadout, Tournament, TournamentRun, run_tournament
 from issoku.training.backend import Workers
 
 DEFAULT_ENV = "breath_duel_v0"
@@ -105,19 +105,8 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: Workers,
     tournament = build_tournament(study)
     policy = config.policy or strongest_policy(store, study)
     base = {spec.name: spec for spec in tournament.policies}.get(policy) or resolve_policy(policy)
-    loadouts = tournament.loadouts[:config.loadouts] if config.loadouts else tournament.loadouts
-    tables = []
-    for loadout in loadouts:
-        env = tournament.env_factory(**loadout.kwargs)
-        tables.append(tuple(getattr(env.unwrapped, "action_names", ())))
-        env_id = str(env.metadata.get("name"))
-        env.close()
-    action_names = list(tables[0])
-    if not action_names:
-        raise ValueError(f"restricted play needs an env that names its actions (env.action_names); {env_id} does not")
-    if any(table != tables[0] for table in tables):
-        raise ValueError(f"restricted play: the loadouts of {env_id} have different action tables; "
-                         "set restricted_play.loadouts to those that share one")
+    action_names, loadouts = restricted_action_names(study, tournament)
+    env_id = _env_id(study)
     records = [r for r in store.records(env_id=env_id, loadouts=[lo.name for lo in loadouts]) if not is_restricted(r)]
     restrictions = battery(records, base.name, action_names, config.maneuvers, config.combos, study.composition(),
                            config.replies)
@@ -174,31 +163,18 @@ def _say(message: str) -> None:
 
 
 def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = None) -> None:
-    """Build every loadout's env and every policy on it, and check the composition spec against the rules,
-    so a study that cannot play fails (ValueError naming the field) before the store is created or a game played.
+    """Build every loadout's env and every policy on it, check every checkpoint, the composition spec, the combo
+    table's weapons and the restricted-play battery's action table against the rules, so a study that cannot play
+    fails (ValueError naming the field) before the store is created or a game played (of this study or any other).
 
-    A policy built for another ruleset (a Ma agent in a tempo study) fails here, not in a worker mid-run.
+    A policy built for another ruleset (a Ma agent in a tempo study) fails here, not in a worker mid-run
+    (:func:`~issoku.evaluation.preflight.check_tournament_plays`).
     """
-    from issoku.evaluation.tournament import make_seat_policy
-    from issoku.inputs import one_line
-
     tournament = build_tournament(study)
-    ruleset = None
-    for loadout in tournament.loadouts:
-        try:
-            env = tournament.env_factory(**loadout.kwargs)
-        except (TypeError, ValueError, KeyError) as error:
-            raise ValueError(f"{study.env}: loadout {loadout.name!r}: {one_line(error)}") from None
-        ruleset = getattr(env.unwrapped, "ruleset", None)
-        for spec in tournament.policies:
-            try:
-                for label in loadout.seat_labels or ("",):
-                    make_seat_policy(spec, 0, env, label)
-            except (AttributeError, TypeError, ValueError, KeyError) as error:
-                raise ValueError(f"policies: {spec.name!r} cannot play {study.env} "
-                                 f"({type(error).__name__}: {one_line(error)})") from None
-        env.close()
-    check_tournament_checkpoints(tournament, study.env)  # refused as `issoku evaluate` refuses it, every difference listed
+    check_tournament_plays(tournament, study.env)
+    env = tournament.env_factory(**tournament.loadouts[-1].kwargs)
+    ruleset = getattr(env.unwrapped, "ruleset", None)
+    env.close()
     spec = composition or study.composition()
     kinds = getattr(ruleset, "decision_kinds", None)
     if spec is not None and kinds is not None:
@@ -209,22 +185,68 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
         unknown = [name for name in spec.closing if name not in actions]
         if unknown:
             raise ValueError(f"composition_end {unknown} are not actions of {study.env}")
+    if study.combo_table is not None:
+        weapons = getattr(getattr(ruleset, "catalog", None), "weapons", None)
+        if weapons is None:
+            raise ValueError(f"combo_table: {study.env} has no weapon catalog to tabulate (the combo table reads the "
+                             "breath rules' weapons)")
+        unknown = [name for name in study.combo_table.weapons or () if name not in weapons]
+        if unknown:
+            raise ValueError(f"combo_table.weapons: unknown weapon {unknown[0]!r} of {study.env} (known: "
+                             f"{', '.join(sorted(weapons))})")
+    if study.restricted_play is not None:
+        restricted_action_names(study, tournament)
+
+
+def check_studies_play(studies: Sequence[StudyConfig], sources: Sequence[str] = (),
+                       composition: CompositionSpec | None = None) -> None:
+    """:func:`check_study_plays` for every study before the first game of any; a problem's message names the study's
+    file (``sources[i]``, where given) unless it already does."""
+    for index, study in enumerate(studies):
+        try:
+            check_study_plays(study, composition)
+        except ValueError as error:
+            where = sources[index] if index < len(sources) else ""
+            if not where or str(error).startswith(where):
+                raise
+            raise ValueError(f"{where}: {error}") from None
+
+
+def restricted_action_names(study: StudyConfig, tournament: Tournament) -> tuple[list[str], list[Loadout]]:
+    """The action table the restricted-play battery restricts, and the loadouts it plays in; ValueError when the env
+    names no actions or those loadouts' tables differ (the battery needs one)."""
+    config = study.restricted_play
+    assert config is not None
+    loadouts = list(tournament.loadouts[:config.loadouts] if config.loadouts else tournament.loadouts)
+    tables = []
+    for loadout in loadouts:
+        env = tournament.env_factory(**loadout.kwargs)
+        tables.append(tuple(getattr(env.unwrapped, "action_names", ())))
+        env_id = str(env.metadata.get("name"))
+        env.close()
+    if not tables[0]:
+        raise ValueError(f"restricted_play: needs an env that names its actions (env.action_names); {env_id} does not")
+    if any(table != tables[0] for table in tables):
+        raise ValueError(f"restricted_play: the loadouts of {env_id} have different action tables; "
+                         "set restricted_play.loadouts to those that share one")
+    return list(tables[0]), loadouts
 
 
 def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers: Workers = None,
                    batch_size: int = 16, bootstrap: int = 1000, seed: int = 0,
                    composition: CompositionSpec | None = None,
                    progress: bool = True, pool_versions: bool = False,
-                   thresholds: Thresholds = Thresholds(), sequential: bool = False) -> tuple[list[StudyRun], Path]:
+                   thresholds: Thresholds = Thresholds(), sequential: bool = False,
+                   sources: Sequence[str] = ()) -> tuple[list[StudyRun], Path]:
     """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
     ``composition`` overrides the studies' own composition specs for every env; ``pool_versions`` mixes
     the rules versions the store holds (else each has its own section); ``thresholds`` set the headlines' verdicts
     and the sequential tests' design. ``sequential`` plays each study's cells only until their test decides
-    (:mod:`issoku.evaluation.sequential_play`), after saying how many games a cell expects to need.
+    (:mod:`issoku.evaluation.sequential_play`), after saying how many games a cell expects to need. ``sources``: the
+    studies' files, named in a bad study's message.
     """
-    for study in studies:
-        check_study_plays(study, composition)
+    check_studies_play(studies, sources, composition)  # every study before the first game of any
     if sequential and studies:
         _say(thresholds.sequential.describe())
     runs: list[StudyRun] = []

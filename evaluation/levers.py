@@ -19,9 +19,31 @@ games per pairing per lever, whatever the budget. After each round the levers ar
 (``rank="z"``) by that move over its standard error, so that a noisy figure on few games does not win the
 screen; the better half survives.
 
-The CSV (``levers.csv``) has one row per lever, ranked (round reached, then effect, then name); the
-Markdown summary (``levers.md``) names the schedule and the top levers, each named like the variant
-report names an edit (``breath/data/weapons.toml: nodachi / parry: cost 2 → 1``).
+**Per-loadout tables.** The whole-field ranking answers *which numbers move the balance most*; a designer
+who mistyped a number of one weapon asks *which numbers move that weapon*, and there a field-wide lever
+(a cheaper attack of another weapon, a finesse of another archetype) drowns the smaller number that only
+moves one loadout. So every loadout (or, with ``focus``, the focused ones) also gets its own table: every
+lever ranked by the move of *that loadout's* score (raw or standardized, as ``rank`` says), round reached
+first as in the field table. Beside it, the lever's **own** loadouts: those whose content (weapon,
+archetype, armour, stance, fighter: the ruleset's ``seat_content``) the edit touches, and its **own rank**,
+its place among the levers that edit that loadout's content, in that loadout's table. That is the
+designer-facing answer to *which of the nodachi's own numbers moves it most*: the numbers a designer can
+change on that loadout alone (a lever acting through an opponent moves every loadout that meets the
+opponent, so the field table is the place for it), and a mistyped number of one loadout is one of that
+loadout's own numbers, whatever it is.
+
+The halving must not decide the field table at the cost of the per-loadout tables: with ``loadout_top`` k,
+each round keeps, beside the field's better half, every lever in some table's top k or among some table's top
+k own levers (the union), so the per-loadout leaders are measured on as many games as the field's
+finalists. The field's own halving is unchanged by it (it halves its own survivors; a lever kept for a
+table ranks in the field table by the round the field kept it: ``field_round``). ``focus`` (``--focus``)
+ranks and halves the field by the focused loadouts' score (the biggest move among them).
+
+The CSV (``levers.csv``) has one row per lever, ranked as the field table (field round reached, then
+effect, then name), with the per-loadout columns (``own_loadouts``, ``own_rank``, ``own_delta/low/high``,
+``rank_<loadout>``); the Markdown summary (``levers.md``) names the schedule, the top levers, each named
+like the variant report names an edit (``breath/data/weapons.toml: nodachi / parry: cost 2 → 1``), and
+each loadout's table.
 """
 
 from __future__ import annotations
@@ -40,7 +62,8 @@ from issoku.evaluation.config import StudyConfig, build_tournament, load_study
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
-from issoku.evaluation.variants import Shift, paired_shifts, simultaneous, with_variant, tournament_fingerprint
+from issoku.evaluation.variants import (Shift, paired_shifts, seat_content, simultaneous, with_variant,
+                                        tournament_fingerprint)
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, shown,
                                   write_override)
@@ -55,12 +78,18 @@ SCREEN_GAMES = 2
 RANKINGS = ("effect", "z")
 """What the halving may rank by: the raw effect, or the standardized one (:attr:`Lever.z`)."""
 
+LOADOUT_TOP = 3
+"""The per-loadout tables' top: how many levers of each table (and of its own levers) the command keeps alive
+through the halving (``--loadout-top``) and the summary shows."""
+
 COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs",
            "effect", "z", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
            "first_mover_delta", "first_mover_low", "first_mover_high",
            "matchup", "matchup_delta", "matchup_low", "matchup_high",
-           "spread_base", "spread_lever", "status")
-"""The columns of ``levers.csv``."""
+           "spread_base", "spread_lever", "status",
+           "field_round", "own_loadouts", "own_rank", "own_delta", "own_low", "own_high")
+"""The fixed columns of ``levers.csv``; then one ``rank_<loadout>`` column per per-loadout table: the lever's
+place in that loadout's table (``own_rank``: its place among its own loadout's own levers, there)."""
 
 
 @dataclass
@@ -73,8 +102,14 @@ class Lever:
     """The number nudged (its address in the file), before the nudge."""
     status: str = "played"
     round: int = -1
+    """The last round the lever played (kept by the field's halving or by a per-loadout table)."""
     games_per_pair: int = 0
     shifts: list[Shift] = field(default_factory=list)
+    own: tuple[str, ...] = ()
+    """The loadouts whose content (their seats' ``seat_content``: weapon, archetype, armour, stance...) the edit
+    touches: the loadouts the number belongs to."""
+    field_round: int = -1
+    """The last round the field's own halving kept the lever (the field table ranks by it)."""
 
     @property
     def name(self) -> str:
@@ -97,9 +132,16 @@ class Lever:
         """The standardized effect: the largest ``|move| / half-width of its interval`` among the sides' scores and
         the first mover's (every figure of a lever has the same simultaneous level, so this orders as
         ``|move| / standard error``): a big move on few noisy games ranks below a smaller, surer one."""
-        ratios = [abs(r.delta) / max((r.high - r.low) / 2, 1e-12)
-                  for s in self.shifts if _kind(s) in ("side", "first") for r in (s.result,)]
-        return max(ratios, default=0.0)
+        return max((_size(s.result, "z") for s in self.shifts if _kind(s) in ("side", "first")), default=0.0)
+
+    def on(self, loadout: str) -> Shift | None:
+        """The move of ``loadout``'s score (None when the lever has not played or the loadout is not fielded)."""
+        return next((s for s in self.shifts if s.figure == f"loadout {loadout}: score"), None)
+
+    def size_on(self, loadouts: Sequence[str], rank: str) -> float:
+        """The biggest move of ``loadouts``' scores, raw (``effect``) or standardized (``z``)."""
+        return max((_size(s.result, rank) for name in loadouts if (s := self.on(name)) is not None), default=0.0)
+
 
     def spread(self) -> tuple[float, float]:
         """Max minus min of the sides' mean scores, base and lever (point estimates)."""
@@ -110,17 +152,45 @@ class Lever:
                 max(r.variant for r in sides) - min(r.variant for r in sides))
 
 
+def _size(result: PairedDifference, rank: str) -> float:
+    """A move's size: ``|delta|`` or (``z``) ``|delta|`` over its interval's half-width."""
+    return abs(result.delta) / (max((result.high - result.low) / 2, 1e-12) if rank == "z" else 1.0)
+
+
 def _kind(shift: Shift) -> str:
     if shift.figure == "first mover's score":
         return "first"
     return "matchup" if " vs " in shift.figure else ("side" if shift.figure.endswith(": score") else "")
 
 
-def ranking(rank: str) -> Callable[[Lever], float]:
-    """The halving's sort key for ``rank`` (one of :data:`RANKINGS`), lowest first."""
+def ranking(rank: str, focus: Sequence[str] = ()) -> Callable[[Lever], float]:
+    """The halving's sort key for ``rank`` (one of :data:`RANKINGS`), lowest first; ``focus``: by the biggest
+    move of those loadouts' scores instead of the field's figures."""
     if rank not in RANKINGS:
         raise ValueError(f"--rank must be one of {', '.join(RANKINGS)}, not {rank!r}")
+    if focus:
+        return lambda lever: -lever.size_on(focus, rank)
     return (lambda lever: -lever.z) if rank == "z" else (lambda lever: -lever.effect)
+
+
+def loadout_table(levers: Sequence[Lever], loadout: str, rank: str = "effect", own: bool = False) -> list[Lever]:
+    """``loadout``'s table: the played levers ranked by the move of its score (round reached first, as the field
+    table: a lever dropped earlier was measured on fewer games); ``own``: only the levers editing its content."""
+    found = [lever for lever in levers if lever.on(loadout) is not None and (not own or loadout in lever.own)]
+    return sorted(found, key=lambda lever: (-lever.round, -lever.size_on((loadout,), rank), lever.name))
+
+
+def _moved(lever: Lever, loadout: str) -> bool:
+    move = lever.on(loadout)
+    return move is not None and (move.result.delta != 0 or move.result.high > move.result.low)
+
+
+def kept_for_tables(levers: Sequence[Lever], tables: Sequence[str], top: int, rank: str) -> list[Lever]:
+    """The levers in some table's top ``top``, or among its top ``top`` own levers (in ``levers``' order); a
+    lever that changed none of a loadout's games (a zero move, no spread) is no leader of its table."""
+    chosen = {id(lever) for name in tables for own in (False, True)
+              for lever in loadout_table(levers, name, rank, own)[:top] if _moved(lever, name)}
+    return [lever for lever in levers if id(lever) in chosen]
 
 
 @dataclass(frozen=True)
@@ -193,18 +263,29 @@ def scheduled_records(tournament: Tournament, store: MatchStore) -> list:
     return [record for record in found if record is not None]
 
 
-def plan(levers: int, budget: int, unit: int, screen: int = SCREEN_GAMES) -> list[tuple[int, int]]:
-    """The halving's rounds as ``(levers, new games per pairing)``, budget split evenly over the rounds
-    (the first round plays at least ``screen``); ``unit``: games per pairing step of one version."""
+def halving_sizes(levers: int) -> list[int]:
+    """How many levers the field's halving keeps each round: all, then halves down to :data:`FINALISTS`."""
     sizes = [levers]
     while sizes[-1] > FINALISTS:
         sizes.append(math.ceil(sizes[-1] / 2))
+    return sizes
+
+
+def round_games(left: int, rounds_left: int, levers: int, unit: int, floor: int = 0) -> int:
+    """A round's new games per pairing: an equal share of the budget ``left`` over the ``rounds_left``, spent on
+    ``levers`` and the base (even, at least ``floor``); ``unit``: games per pairing step of one version."""
+    share = left // rounds_left
+    return max(share // ((levers + 1) * unit) // 2 * 2, floor, 0)  # a screen over budget leaves the rest nothing
+
+
+def plan(levers: int, budget: int, unit: int, screen: int = SCREEN_GAMES) -> list[tuple[int, int]]:
+    """The halving's rounds as ``(levers, new games per pairing)``, budget split evenly over the rounds
+    (the first round plays at least ``screen``) when no lever is kept for a per-loadout table (those that
+    are make a round bigger: :func:`run_levers` shares what is left over the levers actually alive)."""
     rounds, left = [], budget
+    sizes = halving_sizes(levers)
     for index, size in enumerate(sizes):
-        share = left // (len(sizes) - index)
-        more = max(share // ((size + 1) * unit) // 2 * 2, 0)  # a screen over budget leaves the rest nothing
-        if index == 0:
-            more = max(more, screen)
+        more = round_games(left, len(sizes) - index, size, unit, screen if index == 0 else 0)
         rounds.append((size, more))
         left -= more * (size + 1) * unit
     return rounds
@@ -231,15 +312,19 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
                files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
                progress: bool = False, variant: Path | None = None, defaults: bool = False,
                order: Callable[[Lever], float] = lambda lever: -lever.effect,
-               screen_games: int = SCREEN_GAMES,
-               keep: Callable[[NumericField], bool] | None = None) -> tuple[list[Lever], list[Round]]:
+               screen_games: int = SCREEN_GAMES, keep: Callable[[NumericField], bool] | None = None,
+               tables: Sequence[str] | None = None, loadout_top: int = 0,
+               rank: str = "effect") -> tuple[list[Lever], list[Round]]:
     """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
     (``progress``: a line on stderr after each round). ``variant``: the base rules are that variant folder
     (validated first), and the levers are nudges of its data; ``defaults``: see :func:`make_levers`; ``order``:
     what the halving ranks by, lowest first (default the effect, biggest first; ``issoku autobalance`` ranks by
     how far the lever leaves the designer's targets, :func:`ranking` the standardized effect); ``screen_games``:
     the first round's games per pairing (even, at least 2: more buys a screen that small effects survive);
-    ``keep``: only the numbers it keeps are levers (``issoku autobalance``'s locality stage)."""
+    ``keep``: only the numbers it keeps are levers (``issoku autobalance``'s locality stage); ``tables``: the
+    loadouts that get a per-loadout table (default every loadout the study fields; an unknown one is refused
+    as ``--focus``), ranked by ``rank``; ``loadout_top``: each table's top levers (and top own levers) kept
+    alive through the halving (0: the field's halving alone decides, as ``issoku autobalance`` wants)."""
     if budget < 1:
         raise ValueError(f"--budget must be at least 1, not {budget}")
     if screen_games < 2 or screen_games % 2:
@@ -248,8 +333,17 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     base_tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES})),
                                    variant)
     base_print = check_variants_load(study, base, files)
+    content = seat_content(base_tournament)
+    unknown = [name for name in tables or () if name not in content]
+    if unknown:
+        raise ValueError(f"--focus {unknown[0]}: no loadout of the {study.env} study "
+                         f"(its loadouts: {', '.join(sorted(content)) or '(none)'})")
+    tables = sorted(content) if tables is None else list(dict.fromkeys(tables))
     levers = [lever for lever in make_levers(out / "variants", step, files, base, defaults)
               if keep is None or keep(lever.number)]
+    for lever in levers:
+        items = set(lever.change.item.split(" / "))
+        lever.own = tuple(name for name in sorted(content) if items & content[name])
     relevant: dict[str, bool] = {}
     for lever in levers:  # a file the env does not read leaves its fingerprint unchanged: its levers are dropped
         if lever.status == "played" and lever.change.file not in relevant:
@@ -261,10 +355,15 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
         raise ValueError(f"no lever of {', '.join(files or shipped_files())} changes the rules of {study.env}")
     unit = len(base_tournament.loadouts) * len(base_tournament.pairs())
     rounds: list[Round] = []
-    games = 0
+    games, left, sizes = 0, budget, halving_sizes(len(alive))
+    survivors = alive
     with MatchStore(db) as store:
-        for index, (size, more) in enumerate(plan(len(alive), budget, unit, screen_games)):
-            alive = alive[:size]
+        for index, size in enumerate(sizes):
+            survivors = survivors[:size]  # the field's own halving, as if no table kept anything
+            kept = {id(lever) for lever in survivors + kept_for_tables(alive, tables, loadout_top, rank)}
+            alive = [lever for lever in alive if id(lever) in kept]
+            more = round_games(left, len(sizes) - index, len(alive), unit, screen_games if index == 0 else 0)
+            left -= more * (len(alive) + 1) * unit
             games += more
             tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": games})), variant)
             before = store.count()
@@ -276,29 +375,39 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
                 shifts = paired_shifts(base_records[0].env_id, base_records, scheduled_records(lever_tournament, store))
                 lever.shifts = [replace(s, result=simultaneous(s.result, len(shifts), 0.05)) for s in shifts]
                 lever.round, lever.games_per_pair = index, games
+            for lever in survivors:
+                lever.field_round = index
             rounds.append(Round(len(alive), games, store.count() - before))
             if progress:
                 print(f"levers: round {index}: {len(alive)} levers at {games} games per pairing, "
                       f"{rounds[-1].played} games played", file=sys.stderr, flush=True)
             alive.sort(key=lambda lever: (order(lever), lever.name))
-    ranked = sorted(levers, key=lambda lever: (-lever.round, order(lever), lever.name))
+            survivors.sort(key=lambda lever: (order(lever), lever.name))
+    ranked = sorted(levers, key=lambda lever: (-lever.field_round, order(lever), lever.name))
     write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read),
-                 variant=variant, screen_games=screen_games)
+                 variant=variant, screen_games=screen_games, tables=tables, rank=rank, loadout_top=loadout_top)
     return ranked, rounds
 
 
-def _rows(levers: Sequence[Lever]) -> list[list]:
+def _rows(levers: Sequence[Lever], tables: Sequence[str] = (), rank: str = "effect") -> list[list]:
     played = [lever for lever in levers if lever.shifts]
+    places = {name: {id(lever): place for place, lever in enumerate(loadout_table(levers, name, rank), 1)}
+              for name in tables}
+    own_places = {name: {id(lever): place for place, lever in enumerate(loadout_table(levers, name, rank, True), 1)}
+                  for name in tables}
     effects = {id(lever): _effect_figure(lever) for lever in played}
     corrected = dict(zip([id(lever) for lever in played],
                          holm([effects[id(lever)].result for lever in played]), strict=True))
     rows = []
-    for rank, lever in enumerate(levers, 1):
+    for place, lever in enumerate(levers, 1):
         c = lever.change
-        row: list = [rank, lever.name, c.file, c.item, c.field, shown(c.before), shown(c.after), lever.round,
+        row: list = [place, lever.name, c.file, c.item, c.field, shown(c.before), shown(c.after), lever.round,
                      lever.games_per_pair]
+        own = _own_place(lever, own_places)
+        tail = [lever.field_round, ";".join(lever.own), *(own if lever.shifts else [""] * 4)]
+        ranks = [places[name].get(id(lever), "") for name in tables]
         if not lever.shifts:
-            rows.append(row + [""] * (len(COLUMNS) - len(row) - 1) + [lever.status])
+            rows.append(row + [""] * (COLUMNS.index("status") - len(row)) + [lever.status, *tail, *ranks])
             continue
         top = effects[id(lever)]
         first, matchup = lever.figure("first"), lever.figure("matchup")
@@ -307,8 +416,19 @@ def _rows(levers: Sequence[Lever]) -> list[list]:
         row += _interval(first.result) if first else ["", "", ""]
         row += [matchup.figure, *_interval(matchup.result)] if matchup else ["", "", "", ""]
         row += [_num(value) for value in lever.spread()] + [lever.status]
-        rows.append(row)
+        rows.append(row + tail + ranks)
     return rows
+
+
+def _own_place(lever: Lever, own_places: dict[str, dict[int, int]]) -> list:
+    """``own_rank`` and the move of the own loadout where the lever ranks best among that loadout's own levers
+    (a stance several loadouts field is one of each one's own levers)."""
+    placed = sorted((own_places[name][id(lever)], name) for name in lever.own
+                    if id(lever) in own_places.get(name, {}))
+    if not placed:
+        return ["", "", "", ""]
+    move = lever.on(placed[0][1])
+    return [placed[0][0], *(_interval(move.result) if move else ["", "", ""])]
 
 
 def _effect_figure(lever: Lever) -> Shift:
@@ -326,13 +446,16 @@ def _interval(result: PairedDifference) -> list[str]:
 
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
                  step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None,
-                 screen_games: int = SCREEN_GAMES) -> Path:
-    """``levers.csv`` (every lever, ranked) and ``levers.md`` (the schedule and the top levers)."""
+                 screen_games: int = SCREEN_GAMES, tables: Sequence[str] = (), rank: str = "effect",
+                 loadout_top: int = 0) -> Path:
+    """``levers.csv`` (every lever, ranked, with its place in each of ``tables``' per-loadout tables) and
+    ``levers.md`` (the schedule, the top levers, and each table's top ``max(loadout_top, LOADOUT_TOP)``)."""
     out.mkdir(parents=True, exist_ok=True)
-    rows = _rows(levers)
+    rows = _rows(levers, tables, rank)
+    header = (*COLUMNS, *(f"rank_{name}" for name in tables))
     with (out / "levers.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(COLUMNS)
+        writer.writerow(header)
         writer.writerows(rows)
     played = sum(r.played for r in rounds)
     skipped = [lever for lever in levers if lever.status != "played"]
@@ -352,7 +475,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
               "| rank | lever | round | effect figure | move [interval] | first mover | most moved matchup |",
               "|---|---|---|---|---|---|---|"]
     for row in rows[:top]:
-        record = dict(zip(COLUMNS, row, strict=True))
+        record = dict(zip(header, row, strict=True))
         if not record["effect_figure"]:
             continue
         move = f"{record['effect_delta']} [{record['effect_low']}, {record['effect_high']}]"
@@ -362,11 +485,42 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
                    f"{record['matchup_high']}]" if record["matchup"] else "")
         lines.append(f"| {record['rank']} | `{record['lever']}` | {record['round']} | {record['effect_figure']} "
                      f"| {move} | {first} | {matchup} |")
+    lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top)
     lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
               "column of levers.csv.", ""]
     report = out / "levers.md"
     report.write_text("\n".join(lines))
     return report
+
+
+def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str, top: int,
+                      kept: int) -> list[str]:
+    """Each loadout's table: its top ``top`` levers, then its top ``top`` own levers not among them."""
+    if not tables:
+        return []
+    size = "over its standard error" if rank == "z" else "raw"
+    lines = ["", "## Per-loadout tables", "",
+             f"Each loadout's levers ranked by the move of its score ({size}; round reached first), then its best "
+             "**own** levers (those editing the loadout's own weapon, archetype, armour or stance: the numbers a "
+             "designer changes on that loadout alone). "
+             + (f"The halving kept each table's top {kept} and top {kept} own levers alive to the last round."
+                if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")]
+    for name in tables:
+        table = loadout_table(levers, name, rank)
+        own = loadout_table(levers, name, rank, own=True)
+        leaders = {id(lever) for lever in table[:top]}
+        shown_levers = table[:top] + [lever for lever in own[:top] if id(lever) not in leaders]
+        columns = f"| place | own place | lever | {name}'s score [interval] | games per pairing |"
+        lines += ["", f"### {name}", "", columns, "|---|---|---|---|---|"]
+        places = {id(lever): place for place, lever in enumerate(table, 1)}
+        own_places = {id(lever): place for place, lever in enumerate(own, 1)}
+        for lever in shown_levers:
+            move = lever.on(name)
+            if move is not None:  # always: a table holds only levers with a move of its loadout's score
+                lines.append(f"| {places[id(lever)]} | {own_places.get(id(lever), '')} | `{lever.name}` "
+                             f"| {move.result.delta:+.4f} [{move.result.low:+.4f}, {move.result.high:+.4f}] "
+                             f"| {lever.games_per_pair} |")
+    return lines
 
 
 def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int | None:
@@ -380,5 +534,6 @@ def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int 
     return fields.index((file, item, name)) + 1 if (file, item, name) in fields else None
 
 
-__all__ = ["COLUMNS", "FINALISTS", "Lever", "RANKINGS", "Round", "SCREEN_GAMES", "check_variants_load", "field_rank", "loadouts_study", "make_levers",
-           "plan", "ranking", "run_levers", "scheduled_records", "write_levers"]
+__all__ = ["COLUMNS", "FINALISTS", "LOADOUT_TOP", "Lever", "RANKINGS", "Round", "SCREEN_GAMES", "check_variants_load",
+           "field_rank", "halving_sizes", "kept_for_tables", "loadout_table", "loadouts_study", "make_levers", "plan",
+           "ranking", "round_games", "run_levers", "scheduled_records", "write_levers"]

@@ -93,9 +93,12 @@ class PerLoadoutFactory:
     paths: tuple[str, ...] = field(metadata=SHIPPED)
 
     def __call__(self, seed: int | None = None, seat_label: str = "") -> Any:
+        folder = Path(self.paths[0]).parent
+        if not seat_label:
+            raise ValueError(f"{PER_LOADOUT_PREFIX}{folder} plays only loadouts whose seats are labelled (a study's "
+                             "loadout_grid); these games label none")
         if seat_label not in self.labels:
-            folder = Path(self.paths[0]).parent
-            raise ValueError(f"no fine-tuned checkpoint {folder / (seat_label or '<label>')}.zip for loadout "
+            raise ValueError(f"no fine-tuned checkpoint {folder / seat_label}.zip for loadout "
                              f"{seat_label!r} (issoku finetune-loadouts writes one per label of the study's grid)")
         return CheckpointFactory(self.paths[self.labels.index(seat_label)])(seed)
 

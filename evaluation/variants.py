@@ -30,6 +30,7 @@ from issoku.evaluation.config import StudyConfig, build_tournament
 from issoku.evaluation.findings import Finding, Thresholds, agent_kinds
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
+from issoku.evaluation.pairings import by_label, by_policy
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.html_report import write_html_report
 from issoku.evaluation.report import HEADLINES, _table, read_headlines
@@ -113,7 +114,7 @@ def paired_shifts(env_id: str, base: Iterable[MatchRecord], variant: Iterable[Ma
         before = twins.get(_pair_key(after))
         if before is None:
             continue
-        for side_of, what in ((lambda r, s: r.seat_labels[s], "loadout"), (lambda r, s: r.policies[s], "policy")):
+        for side_of, what in ((by_label, "loadout"), (by_policy, "policy")):
             a, b = side_of(after, 0), side_of(after, 1)
             if not a or not b or a == b:
                 continue
@@ -331,7 +332,7 @@ def variant_command(study_files: Sequence[Path] | None, env: str | None, policie
     Any bad input (a variant file, a study, an option) is one line naming file, field and why, exit 2,
     before a game is played.
     """
-    from issoku.evaluation.commands import default_studies, study_from_options
+    from issoku.evaluation.commands import check_studies_play, default_studies, study_from_options
     from issoku.rules.kernel.content import DataError
 
     try:
@@ -343,6 +344,7 @@ def variant_command(study_files: Sequence[Path] | None, env: str | None, policie
                    or [("ad hoc", study_from_options(None, env, policies, games, seed, mirrors))])
         Variant(variant).validate()
         Variant(base).validate()
+        check_studies_play([study for _, study in studies], [str(file) for file in files])  # before any game
         report = compare(studies, variant, db, out, base=base, workers=workers, batch_size=batch_size,
                          thresholds=thresholds)
     except DataError as error:

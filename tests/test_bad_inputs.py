@@ -28,6 +28,22 @@ GRID = '[loadout_grid]\nseat_key = "fighters"\nlabels = ["kenshi", "ronin"]\n'
 REPORT = ["balance-report", "--env", "tempo_duel_v0", "-p", "random", "-p", "tempo_heuristic", "--games", "2",
           "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"]
 
+HUNT = ["hunt", "-p", "random", "-p", "breath_heuristic", "--out", "{tmp}/h", "-j", "0", "-n", "2", "--steps", "64"]
+TEMPO_STUDY = 'env = "tempo_duel_v0"\npolicies = ["random", "tempo_heuristic"]\ngames_per_pair = 2\n'
+
+
+def _checkpoint(env_id: str) -> dict[str, Any]:
+    """A shipped checkpoint's two files, for a case's ``files`` under a name: ``{**_checkpoint(env)}`` keyed later."""
+    return {".zip": (ROOT / f"agents/shipped/{env_id}.zip").read_bytes(),
+            ".json": (ROOT / f"agents/shipped/{env_id}.json").read_text()}
+
+
+def _agents(**checkpoints: str) -> dict[str, Any]:
+    """A per-loadout folder ``agents/``: ``label=env id`` of the shipped checkpoint copied as ``agents/<label>.zip``."""
+    return {f"agents/{label}{suffix}": content for label, env_id in checkpoints.items()
+            for suffix, content in _checkpoint(env_id).items()}
+
+
 def _sqlite_file(kind: str):
     """A writer of a SQLite file of someone else's making (FOREIGN), or of an issoku store of another schema."""
     def write(path: Path) -> None:
@@ -163,6 +179,76 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("view a scenario with an import-path env", ["view", "{tmp}/s.toml", "--out", "{tmp}/f.html"],
      {"s.toml": 'env = "os:system"\nseed = 1\n'}, "--allow-imports"),
     ("evaluate --out under a file", ["evaluate", "{tmp}/c.zip", "--out", "{tmp}/f/r.json"], {"f": "a file"}, "is a file"),
+    # per-loadout agents (per_loadout:DIR), refused before a game is played, whatever command fields them
+    ("benchmark per_loadout on unlabelled seats", ["benchmark", "per_loadout:agents", "--db", "{tmp}/st/m.sqlite", "-j", "0"],
+     _agents(kenshi="breath_duel_v0"), "per_loadout:agents plays only loadouts whose seats are labelled"),
+    ("head-to-head per_loadout on unlabelled seats", ["head-to-head", "-a", "per_loadout:agents", "-n", "2", "--db",
+                                                     "{tmp}/st/m.sqlite"],
+     _agents(kenshi="breath_duel_v0"), "per_loadout:agents plays only loadouts whose seats are labelled"),
+    ("hunt per_loadout on unlabelled seats", [*HUNT, "-p", "per_loadout:agents"], _agents(kenshi="breath_duel_v0"),
+     "per_loadout:agents plays only loadouts whose seats are labelled"),
+    ("hunt per_loadout missing folder", [*HUNT, "-p", "per_loadout:{tmp}/nowhere"], {},
+     "--policy: no checkpoints in {tmp}/nowhere"),
+    ("report per_loadout checkpoint of another env", ["balance-report", "--study", "s.toml", "--db", "{tmp}/st/m.sqlite",
+                                                     "--out", "{tmp}/report", "-j", "0"],
+     {"s.toml": 'env = "breath_duel_v0"\npolicies = ["per_loadout:agents"]\n' + GRID,
+      **_agents(kenshi="breath_duel_v0", ronin="tempo_duel_v0")},
+     "s.toml: checkpoint agents/ronin.zip was trained on a different env or rules data and cannot be used here: "
+     "env_id: checkpoint agents/ronin.zip has 'tempo_duel_v0', this env has 'breath_duel_v0'; interface:"),
+    ("report --variant per_loadout missing label", ["balance-report", "--study", "s.toml", "--variant",
+                                                   str(ROOT / "tests/data/variants/defence_nodachi_parry"), "--db",
+                                                   "{tmp}/st/m.sqlite", "--out", "{tmp}/report", "-j", "0"],
+     {"s.toml": 'env = "breath_duel_v0"\npolicies = ["per_loadout:agents"]\n' + GRID, **_agents(kenshi="breath_duel_v0")},
+     "s.toml: policies: 'agents' cannot play breath_duel_v0 (ValueError: no fine-tuned checkpoint agents/ronin.zip"),
+    # a later study refused before the first study plays
+    ("report later study's combo weapon", ["balance-report", "--study", "t1.toml", "--study", "t2.toml", "--db",
+                                           "{tmp}/st/m.sqlite", "--out", "{tmp}/report", "-j", "0"],
+     {"t1.toml": TEMPO_STUDY, "t2.toml": STUDY + '[combo_table]\nsamples = 2\nweapons = ["laser"]\n'},
+     "t2.toml: combo_table.weapons: unknown weapon 'laser' of breath_duel_v0"),
+    ("report later study's combo table on tempo", ["balance-report", "--study", "t1.toml", "--study", "t2.toml", "--db",
+                                                   "{tmp}/st/m.sqlite", "--out", "{tmp}/report", "-j", "0"],
+     {"t1.toml": STUDY, "t2.toml": TEMPO_STUDY + "[combo_table]\nsamples = 2\n"},
+     "t2.toml: combo_table: tempo_duel_v0 has no weapon catalog"),
+    ("report --variant later study's Ma agent on tempo",
+     ["balance-report", "--study", "t1.toml", "--study", "t2.toml", "--variant",
+      str(ROOT / "tests/data/variants/tempo_spear_counter_ap"), "--db", "{tmp}/st/m.sqlite", "--out", "{tmp}/report", "-j", "0"],
+     {"t1.toml": TEMPO_STUDY, "t2.toml": TEMPO_STUDY.replace("tempo_heuristic", "ma_heuristic")},
+     "t2.toml: policies: 'ma_heuristic' cannot play tempo_duel_v0"),
+    ("levers study's Ma agent on tempo", ["levers", "--env", "tempo_duel_v0", "--study", "t.toml", "--out", "{tmp}/lv",
+                                          "--budget", "10"],
+     {"t.toml": TEMPO_STUDY.replace("tempo_heuristic", "ma_heuristic")}, "t.toml: policies: 'ma_heuristic' cannot play"),
+    # the hunt: every option before its folder, store or TensorBoard log is written
+    ("hunt --iterations 0", [*HUNT, "--iterations", "0"], {}, "--iterations must be at least 1, not 0"),
+    ("hunt --steps 0", [*HUNT, "--steps", "0"], {}, "--steps must be at least 1, not 0"),
+    ("hunt --games 0", [*HUNT, "--games", "0"], {}, "--games must be at least 1, not 0"),
+    ("hunt --n-envs 0", [*HUNT, "--n-envs", "0"], {}, "--n-envs must be at least 1, not 0"),
+    ("hunt --seed -1", [*HUNT, "--seed", "-1"], {}, "--seed must be at least 0, not -1"),
+    ("hunt --workers -1", [*HUNT, "--workers", "-1"], {}, "--workers must be at least 0, not -1"),
+    ("hunt --threshold nan", [*HUNT, "--threshold", "nan"], {}, "--threshold must be a finite number, not nan"),
+    ("hunt --out is a file", [*HUNT, "--out", "{tmp}/o"], {"o": "a file"}, "--out {tmp}/o: is a file"),
+    ("hunt unknown policy", [*HUNT, "-p", "nobody"], {}, "unknown policy 'nobody'"),
+    ("hunt unknown env", [*HUNT, "--env", "nope_v0"], {}, "unknown env id 'nope_v0'"),
+    ("hunt breath agent on tempo", [*HUNT, "--env", "tempo_duel_v0"], {},
+     "policies: 'breath_heuristic' cannot play tempo_duel_v0 (ValueError: a breath agent"),
+    ("hunt unknown matchup", [*HUNT, "--matchup", "dragon"], {}, "unknown archetype 'dragon'"),
+    ("hunt missing variant", [*HUNT, "--variant", "{tmp}/nowhere"], {}, "nowhere: (variant): not a folder"),
+    ("hunt --warm-start not a checkpoint", [*HUNT, "--warm-start", "random"], {}, "--warm-start: checkpoint random: no such file"),
+    # ladder and styles: a checkpoint of another env refused before anything is exported or stored
+    ("ladder checkpoint of another env", ["ladder", "agents/kenshi.zip", "--out", "{tmp}/lad", "--db", "{tmp}/m.sqlite",
+                                          "-j", "0"], _agents(kenshi="tempo_duel_v0"),
+     "checkpoint agents/kenshi.zip was trained on a different env or rules data and cannot be used here: env_id:"),
+    ("ladder --rungs 0", ["ladder", "agents/kenshi.zip", "--rungs", "0", "--out", "{tmp}/lad", "--db", "{tmp}/m.sqlite"],
+     _agents(kenshi="breath_duel_v0"), "--rungs must be at least 1, not 0"),
+    ("ladder --temperature -1", ["ladder", "agents/kenshi.zip", "-t", "-1", "--out", "{tmp}/lad", "--db", "{tmp}/m.sqlite"],
+     _agents(kenshi="breath_duel_v0"), "--temperature must be at least 0.0, not -1.0"),
+    ("styles missing checkpoint", ["styles", "{tmp}/nope.zip", "--out", "{tmp}/sty", "--db", "{tmp}/m.sqlite"], {},
+     "checkpoint {tmp}/nope.zip: no such file"),
+    ("styles checkpoint of another env", ["styles", "agents/kenshi.zip", "--out", "{tmp}/sty", "--db", "{tmp}/m.sqlite",
+                                          "-j", "0"], _agents(kenshi="tempo_duel_v0"),
+     "checkpoint agents/kenshi.zip was trained on a different env or rules data and cannot be used here: env_id:"),
+    ("view --seed -1", ["view", "--env", "breath_duel_v0", "--seed", "-1", "--out", "{tmp}/f.html"], {},
+     "--seed must be at least 0, not -1"),
+    ("head-to-head --seed -1", ["head-to-head", "--seed", "-1", "-n", "2"], {}, "--seed must be at least 0, not -1"),
 ]
 
 

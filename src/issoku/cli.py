@@ -177,7 +177,7 @@ def replay(
 def view(
     scenario: Optional[Path] = typer.Argument(None, help="A scenario TOML file (or use --env/--seed, or --db/--game)."),
     env: Optional[str] = typer.Option(None, "--env", help="Env id of a seeded fight between --agent policies."),
-    seed: int = typer.Option(0, "--seed", min=0, help="With --env: the fight's seed."),
+    seed: int = typer.Option(0, "--seed", help="With --env: the fight's seed."),
     agent: list[str] = typer.Option(None, "--agent", "-a", help="With --env: a registered policy per seat, in seat order (the last one plays the remaining seats; default random)."),
     env_kwargs: str = typer.Option("{}", "--env-kwargs", help='With --env: env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
     db: Optional[Path] = typer.Option(None, "--db", help="A match store (issoku balance-report's runs/balance/matches.sqlite)."),
@@ -193,11 +193,12 @@ def view(
     from issoku.envs.trace import TraceError
     from issoku.envs.viewer import write_html
     from issoku.evaluation.viewing import trace_fight, trace_scenario, trace_stored
-    from issoku.inputs import check_input_file
+    from issoku.inputs import bounded, check_input_file
     from issoku.rules.kernel.content import DataError
 
     sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
     try:
+        bounded("--seed", seed, 0)
         if len(sources) != 1:
             raise ValueError("name one fight: a SCENARIO file, or --env (with --seed, --agent), or --db with --game")
         if out.exists() and out.is_dir():
@@ -276,12 +277,12 @@ def ladder(
     checkpoints: list[str] = typer.Argument(..., help="Checkpoint .zip files: snapshots of one run, weakest to strongest or in any order."),
     out: Path = typer.Option(..., "--out", help="Folder for the exports (snapshots/<name>/) and ladder.json."),
     suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose Elo scale rates the rungs."),
-    rungs: int = typer.Option(5, "--rungs", min=1, max=50, help="How many rungs to keep, spread from weakest to strongest."),
-    temperature: list[float] = typer.Option([0.0, 1.0, 2.0, 4.0], "--temperature", "-t", min=0.0, max=100.0, help="Sampling temperatures to try per snapshot (0: argmax play); repeat."),
+    rungs: int = typer.Option(5, "--rungs", help="How many rungs to keep, spread from weakest to strongest."),
+    temperature: list[float] = typer.Option([0.0, 1.0, 2.0, 4.0], "--temperature", "-t", help="Sampling temperatures to try per snapshot (0: argmax play); repeat."),
     target: Optional[float] = typer.Option(None, "--target", help="Print the rung closest to this many Elo over --over; default: none (no rung picked)."),
     over: str = typer.Option("random", "--over", help="With --target: the suite reference the target is relative to."),
     db: Path = typer.Option(Path("runs/ladder/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
     backend: str = BACKEND,
     ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
@@ -293,20 +294,24 @@ def ladder(
     from issoku.evaluation.store import MatchStore
     from issoku.training.backend import make_backend
 
-    try:
+    from issoku.evaluation.preflight import check_checkpoints_fit_suite
+    from issoku.inputs import bounded, check_output_dir, one_line_errors
+
+    with one_line_errors("ladder"):  # DataError, CheckpointMismatchError, ExportError, a missing file
+        bounded("--rungs", rungs, 1, 50)
+        for value in temperature:
+            bounded("--temperature", value, 0.0, 100.0)
+        bounded("--workers", workers, 0, 256)
         spec = load_suite(suite)
         if target is not None and over not in spec.reference_elo:
             raise ValueError(f"--over {over!r}: not a reference of suite {spec.name} "
                              f"(choose from {', '.join(spec.reference_elo)})")
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"--out {out}: is a file, not a folder")
+        check_output_dir("--out", out)
+        check_checkpoints_fit_suite(checkpoints, spec)  # before an export or the store is written
         folders = export_snapshots(checkpoints, out)
         with MatchStore(db, exclusive=True) as store:
             candidates = rate_candidates(folders, sorted(set(temperature)), spec, store,
                                          workers=make_backend(backend, workers, ray_address), root=out)
-    except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
-        typer.echo(f"ladder: {error}", err=True)
-        raise typer.Exit(2) from None
     chosen = pick_rungs(candidates, rungs)
     typer.echo(format_ladder(spec, chosen))
     typer.echo(f"ladder: {write_ladder(out, spec, chosen, candidates)}")
@@ -327,7 +332,7 @@ def styles(
     out: Path = typer.Option(Path("runs/styles"), "--out", help="Folder for the exports (snapshots/<name>/)."),
     suite: str = typer.Option("breath_duel_v0", "--suite", help="The benchmark suite whose games measure strength and action shares."),
     db: Path = typer.Option(Path("runs/styles/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=0, max=256, help="Worker processes (0: play in this process; default: one per CPU)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
     backend: str = BACKEND,
     ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
@@ -338,15 +343,16 @@ def styles(
     from issoku.evaluation.styles import format_profiles, profile_styles
     from issoku.training.backend import make_backend
 
-    try:
+    from issoku.evaluation.preflight import check_checkpoints_fit_suite
+    from issoku.inputs import bounded, check_output_dir, one_line_errors
+
+    with one_line_errors("styles"):  # DataError, CheckpointMismatchError, ExportError, a missing file
+        bounded("--workers", workers, 0, 256)
         spec = load_suite(suite)
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"--out {out}: is a file, not a folder")
+        check_output_dir("--out", out)
+        check_checkpoints_fit_suite(checkpoints, spec)  # before an export or the store is written
         with MatchStore(db, exclusive=True) as store:
             profiles = profile_styles(checkpoints, spec, store, out, workers=make_backend(backend, workers, ray_address))
-    except (ValueError, FileNotFoundError, KeyError) as error:  # DataError, CheckpointMismatchError, ExportError
-        typer.echo(f"styles: {error}", err=True)
-        raise typer.Exit(2) from None
     typer.echo(format_profiles(profiles))
 
 
@@ -461,7 +467,8 @@ def balance_report(
         runs, report = run_balance_report(studies, db, out, workers=make_backend(backend, workers, ray_address),
                                           batch_size=batch_size,
                                           bootstrap=bootstrap, composition=composition, pool_versions=pool_versions,
-                                          thresholds=thresholds, sequential=sequential)
+                                          thresholds=thresholds, sequential=sequential,
+                                          sources=[str(file) for file in files])
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         skipped = f", {run.tournament.skipped} left unplayed (their cells decided)" if run.tournament.skipped else ""
@@ -497,22 +504,22 @@ def hunt(
     """PSRO: learned best responses against the Nash mixture of the field, until none gains (resumable)."""
     from issoku.evaluation.hunt import HuntConfig, cli_hunt, default_population
     from issoku.evaluation.policies import expand_shipped
+    from issoku.evaluation.preflight import check_hunt
+    from issoku.inputs import one_line_errors
 
-    try:
+    with one_line_errors("hunt", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         population = tuple(map(expand_shipped, policy or ())) or default_population(env)
         warm_start = expand_shipped(warm_start).partition("=")[2] or warm_start
         if variant is not None:
             from issoku.rules.variant import Variant
 
             Variant(variant).validate()
-    except ValueError as error:
-        typer.echo(str(error), err=True)
-        raise typer.Exit(2) from None
-    cli_hunt(HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
-                        iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
-                        warm_start=warm_start, matchups=tuple(matchup or ()), variant=str(variant or ""),
-                        workers=workers, n_envs=n_envs,
-                        subprocess_envs=subprocess_envs), backend, ray_address)
+        config = HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
+                            iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
+                            warm_start=warm_start, matchups=tuple(matchup or ()), variant=str(variant or ""),
+                            workers=workers, n_envs=n_envs, subprocess_envs=subprocess_envs)
+        check_hunt(config)  # before the hunt's folder is made
+    cli_hunt(config, backend, ray_address)
 
 
 @app.command("finetune-loadouts")
@@ -549,7 +556,7 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
                   files: Sequence[str] | None) -> "StudyConfig":
     """The study ``levers`` and ``autobalance`` play (``--study`` or the env's shipped loadouts study, ``--seed``
     its base seed), after checking the options they share; a bad one raises the one-line error."""
-    from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.commands import check_studies_play, study_from_options
     from issoku.evaluation.levers import loadouts_study
     from issoku.inputs import bounded, check_output_dir
     from issoku.rules.variant import shipped_files
@@ -561,6 +568,7 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
     if unknown:
         raise ValueError(f"--file {unknown[0]}: no shipped data file (known: {', '.join(shipped_files())})")
     chosen = study_from_options(study, env, None, None, seed) if study else loadouts_study(env)
+    check_studies_play([chosen], [str(study or "")])  # a study that cannot play is refused before a lever is written
     return chosen.model_copy(update={"base_seed": seed}) if seed is not None else chosen
 
 
@@ -581,23 +589,30 @@ def levers(
     defaults: bool = typer.Option(False, "--defaults", help="Also nudge the optional numbers a file leaves out, from their schema value (a technique's check_bonus 0, a tempo action's AP: its weapon's ap); the lever adds the field."),
     screen_games: int = typer.Option(2, "--screen-games", help="Games per pairing of the first round, which plays every lever (even, at least 2); more lets small effects survive the screen."),
     rank: str = typer.Option("effect", "--rank", help="What the halving ranks by: effect (the biggest move) or z (that move over its standard error: noise on few games does not win)."),
+    focus: list[str] = typer.Option(None, "--focus", help="Rank and halve by this loadout's score (repeat: the biggest move among them); the per-loadout tables are then only theirs. Default: the field's figures, a table for every loadout."),
+    loadout_top: int = typer.Option(3, "--loadout-top", help="Each per-loadout table's top levers (and top own levers) the halving keeps alive to its last round (0: the field's halving alone decides)."),
 ) -> None:
-    """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect."""
-    from issoku.evaluation.levers import ranking, run_levers
+    """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect, with a table per loadout."""
+    from issoku.evaluation.levers import loadout_table, ranking, run_levers
     from issoku.inputs import MAX_GAMES, bounded, one_line_errors
     from issoku.training.backend import make_backend
 
     with one_line_errors("levers", also=(TypeError,)):
         bounded("--budget", budget, 1, MAX_GAMES)
         bounded("--step", step, 1)
+        bounded("--loadout-top", loadout_top, 0, 100)
         chosen = _levers_study(env, study, seed, workers, out, file)
         ranked, rounds = run_levers(chosen, budget, out, db or out / "matches.sqlite", step=step,
                                     files=file or None, workers=make_backend(backend, workers, ray_address),
-                                    progress=True, variant=variant, defaults=defaults, order=ranking(rank),
-                                    screen_games=screen_games)
+                                    progress=True, variant=variant, defaults=defaults, order=ranking(rank, focus or ()),
+                                    screen_games=screen_games, tables=focus or None, loadout_top=loadout_top,
+                                    rank=rank)
     for row in ranked[:5]:
         if row.shifts:
             typer.echo(f"  {row.name}: effect {row.effect:.3f}, z {row.z:.2f} (round {row.round}, {row.games_per_pair} games per pairing)")
+    for name in focus or sorted({name for lever in ranked for name in lever.own}):
+        leaders = [lever.name for lever in loadout_table(ranked, name, rank, own=True)[:3]]
+        typer.echo(f"  {name}'s own top levers: {'; '.join(leaders) or '(none played)'}")
     typer.echo(f"csv: {out / 'levers.csv'}")
     typer.echo(f"summary: {out / 'levers.md'}")
 
@@ -664,7 +679,7 @@ def benchmark(
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
-    from issoku.evaluation.checkpoint_fit import check_tournament_checkpoints
+    from issoku.evaluation.preflight import check_tournament_plays
     from issoku.evaluation.reference_suite import (benchmark_tournament, format_result, load_suite, run_benchmark,
                                                    run_calibration)
     from issoku.evaluation.policies import resolve_policy
@@ -681,8 +696,8 @@ def benchmark(
             if candidate is None:
                 raise ValueError("name a candidate policy (or --calibrate)")
             candidate_spec = resolve_policy(candidate)
-            check_tournament_checkpoints(benchmark_tournament(spec, candidate_spec), spec.env,
-                                         allow_imports=allow_imports)
+            check_tournament_plays(benchmark_tournament(spec, candidate_spec), spec.env,  # before the store is made
+                                   allow_imports=allow_imports)
         workers = make_backend(backend, workers, ray_address)
         with MatchStore(db, exclusive=True) as store:
             if calibrate:
@@ -719,6 +734,7 @@ def head_to_head(
 
     with one_line_errors("head-to-head", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         bounded("--duels", duels, 1, MAX_GAMES)
+        bounded("--seed", seed, 0)
         bounded("--workers", workers, 0, 1024)
         try:
             kwargs = json.loads(env_kwargs)

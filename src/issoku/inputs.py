@@ -53,7 +53,8 @@ def one_line_errors(command: str, also: tuple[type[BaseException], ...] = ()) ->
     try:
         yield
     except BAD_INPUT + also as error:
-        typer.echo(f"{command}: {one_line(error)}", err=True)
+        message = one_line(error)  # a message already naming the command keeps one prefix
+        typer.echo(message if message.startswith(f"{command}: ") else f"{command}: {message}", err=True)
         raise typer.Exit(2) from None
 
 

@@ -8,7 +8,8 @@ import tomli_w
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.levers import COLUMNS, Lever, field_rank, loadouts_study, plan, ranking, run_levers
+from issoku.evaluation.levers import (COLUMNS, Lever, field_rank, kept_for_tables, loadout_table, loadouts_study, plan,
+                                      ranking, run_levers)
 from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.variants import Shift
 from issoku.rules.variant import (RULES_DIR, Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
@@ -57,6 +58,29 @@ def test_rank_z_puts_a_sure_small_move_before_a_noisy_big_one():
     assert sorted([noisy, sure], key=ranking("z")) == [sure, noisy]
 
 
+def _moves(name: str, own: tuple[str, ...], **deltas: float) -> Lever:
+    """A lever that moved each loadout of ``deltas`` by that much (interval ±0.05)."""
+    shifts = [Shift("tempo_duel_v0", f"loadout {side}: score", (side,), "rate",
+                    PairedDifference(0.5, 0.5 + d, d, d - 0.05, d + 0.05, 0.5, 0.5, 40)) for side, d in deltas.items()]
+    return Lever(Change(ARMOUR, name, "rating", 4, 5), RULES_DIR, NumericField(ARMOUR, (name,), 4), round=0,
+                 shifts=shifts, own=own)
+
+
+def test_each_loadout_keeps_its_own_leaders_through_the_halving_and_focus_ranks_by_its_score():
+    big = _moves("big", ("knight",), knight=0.30, fencer=-0.20, spearman=-0.04)
+    through = _moves("through", ("fencer",), knight=-0.10, fencer=0.25, spearman=-0.06)
+    small = _moves("small", ("spearman",), knight=0.0, fencer=0.0, spearman=0.05)  # the spearman's own number
+    idle = _moves("idle", ("knight",), knight=0.0, fencer=0.0, spearman=0.0)
+    levers = [big, through, small, idle]
+    assert [lever.name for lever in loadout_table(levers, "spearman")][:2] == [through.name, small.name]
+    assert [lever.name for lever in loadout_table(levers, "spearman", own=True)] == [small.name]
+    # kept at 1: each table's leader and each table's best own lever; a lever that moved nothing leads nothing
+    assert kept_for_tables(levers, ["knight", "fencer", "spearman"], 1, "effect") == [big, through, small]
+    assert kept_for_tables(levers, ["spearman"], 1, "effect") == [through, small]
+    assert sorted(levers, key=ranking("effect", ("spearman",)))[:2] == [through, small]
+    assert sorted(levers, key=ranking("effect"))[0] == big
+
+
 def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_path):
     # ±4 on the tempo armour numbers: "medium: rating 4 → 8" is the planted exploit tests/data/variants/armour_tempo_medium.
     study = loadouts_study("tempo_duel_v0")
@@ -66,29 +90,55 @@ def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_p
     assert rounds[0].levers > rounds[-1].levers
     with (tmp_path / "a" / "levers.csv").open() as handle:
         rows = list(csv.reader(handle))
-    assert tuple(rows[0]) == COLUMNS and len(rows) == 1 + 16  # 8 numbers, down and up
-    assert any(row[-1].startswith("invalid: ") for row in rows[1:])  # a negative rating is refused by the schema
+    fighters = ["brawler", "fencer", "knife_fighter", "knight", "spearman"]
+    assert rows[0] == [*COLUMNS, *(f"rank_{name}" for name in fighters)] and len(rows) == 1 + 16  # 8 numbers, ±
+    records = [dict(zip(rows[0], row, strict=True)) for row in rows[1:]]
+    assert any(r["status"].startswith("invalid: ") for r in records)  # a negative rating is refused by the schema
+    planted = next(r for r in records if r["lever"] == ranked[0].name)
+    assert "spearman" in planted["own_loadouts"].split(";") and planted["own_rank"] == planted["rank_spearman"] == "1"
+    assert "### spearman" in (tmp_path / "a" / "levers.md").read_text()
     assert "## Schedule (successive halving)" in (tmp_path / "a" / "levers.md").read_text()
     run_levers(study, 2000, tmp_path / "b", tmp_path / "b.sqlite", step=4, files=[ARMOUR])
     assert (tmp_path / "a" / "levers.csv").read_bytes() == (tmp_path / "b" / "levers.csv").read_bytes()
 
 
-def test_a_planted_breath_stance_exploit_ranks_in_the_top_3_fields_of_the_unedited_rules(tmp_path):
-    # ±2 on the breath stances, ranked by z: "spear_wall: cost 2 → 0" is tests/data/variants/stance_spear_wall_cost.
+def test_a_planted_breath_stance_exploit_ranks_in_the_top_3_of_the_field_and_of_its_loadouts_table(tmp_path):
+    # ±2 on the breath stances, ranked by z: "spear_wall: cost 2 → 0" is tests/data/variants/stance_spear_wall_cost;
+    # the yari fields the spear wall, so the yari's table is the planted field's loadout's table.
     study = loadouts_study("breath_duel_v0")
     ranked, _ = run_levers(study, 1000, tmp_path / "s", tmp_path / "s.sqlite", step=2, files=[STANCES],
-                           order=ranking("z"))
+                           order=ranking("z"), loadout_top=3, rank="z")
     assert field_rank(ranked, STANCES, "spear_wall", "cost") in (1, 2, 3)
     planted = next(lever for lever in ranked if lever.name == f"{STANCES}: spear_wall: cost 2 → 0")
-    assert planted.figure("side").figure == "loadout yari: score" and planted.effect > 0
+    assert planted.figure("side").figure == "loadout yari: score" and planted.effect > 0 and planted.own == ("yari",)
+    assert field_rank(loadout_table(ranked, "yari", "z"), STANCES, "spear_wall", "cost") in (1, 2, 3)
+    assert field_rank(loadout_table(ranked, "yari", "z", own=True), STANCES, "spear_wall", "cost") == 1
 
 
 def test_bad_inputs_are_one_line_exit_2(tmp_path):
     runner = CliRunner()
     for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "0"],
                  ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
-                 ["--env", "tempo_duel_v0", "--screen-games", "3"], ["--env", "tempo_duel_v0", "--rank", "loudest"]):
+                 ["--env", "tempo_duel_v0", "--screen-games", "3"], ["--env", "tempo_duel_v0", "--rank", "loudest"],
+                 ["--env", "tempo_duel_v0", "--file", ARMOUR, "--focus", "knight", "--focus", "samurai"],
+                 ["--env", "tempo_duel_v0", "--loadout-top", "-1"]):
         result = runner.invoke(app, ["levers", *args, "--out", str(tmp_path / "out")])
         assert result.exit_code == 2, (args, result.output)
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("levers: "), result.output
+        assert "samurai" not in args or result.output.startswith("levers: --focus samurai: "), result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_focus_ranks_by_that_loadout_and_writes_only_its_table(tmp_path):
+    out = tmp_path / "focus"
+    result = CliRunner().invoke(app, ["levers", "--env", "tempo_duel_v0", "--file", ARMOUR, "--step", "4",
+                                      "--budget", "1", "--focus", "spearman", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    with (out / "levers.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [name for name in rows[0] if name.startswith("rank_")] == ["rank_spearman"]
+    played = [row for row in rows if row["effect"]]
+    assert [int(row["rank_spearman"]) for row in played] == list(range(1, len(played) + 1))  # the field table is its
+    assert played[0]["lever"] == f"{ARMOUR}: medium: rating 4 → 8" and played[0]["own_loadouts"] == "spearman"
+    summary = (out / "levers.md").read_text()
+    assert "### spearman" in summary and "### knight" not in summary and "spearman's own top levers: " in result.output

@@ -82,3 +82,17 @@ def test_games_by_label_compare_loadouts_and_skip_mirrored_or_unlabelled_seats()
     games = games_between(records, by_label)
     assert games.names == ("katana", "yari") and len(games) == 2
     np.testing.assert_array_equal(games.matrices()[0], [[0, 1], [1, 0]])
+
+
+def test_games_by_label_skip_a_record_built_without_seat_labels():
+    """A record made through the API with no ``seat_labels`` at all has no loadout side (it once raised IndexError)."""
+    from dataclasses import replace
+
+    from issoku.evaluation.example_games import lopsided_wins
+
+    unlabelled = replace(make_record(("p", "q"), (1.0, -1.0), seed=1, labels=("katana", "yari")), seat_labels=())
+    labelled = make_record(("p", "q"), (1.0, -1.0), seed=2, labels=("katana", "yari"))
+    assert by_label(unlabelled, 0) == "" and by_label(unlabelled, 1) == ""
+    games = games_between([unlabelled, labelled], by_label)
+    assert games.names == ("katana", "yari") and len(games) == 1
+    assert [example.record for example in lopsided_wins([unlabelled, labelled], by_label, "katana")] == [labelled]

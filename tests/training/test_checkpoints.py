@@ -153,3 +153,20 @@ def test_the_interface_digest_follows_actions_and_observation_and_old_checkpoint
     assert metadata["interface"] == identity["interface"]
     assert env_identity(make_aec_env(RACE, {"target": 12}), RACE)["interface"] != identity["interface"]
     check_compatible({key: value for key, value in metadata.items() if key != "interface"}, identity)
+
+
+def test_a_plain_checkpoint_plays_through_its_numpy_twin_with_torchs_probabilities(tiny_run):
+    import torch
+
+    from issoku.agents.batched import masked_softmax
+    from issoku.agents.checkpoint_zip import load_actor
+    from issoku.agents.numpy_actor import NumpyMLP
+
+    _, results = tiny_run
+    policy = CheckpointPolicy(results["checkpoint"])
+    assert isinstance(policy._network, NumpyMLP)  # not torch: issue 24's per-decision cost
+    observations = np.random.default_rng(0).random((5, policy._network.layers[0][0].shape[0]), dtype=np.float32)
+    masks = np.array([[1, 1, 1], [1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 1, 1]], dtype=np.int8)
+    with torch.inference_mode():
+        expected = masked_softmax(load_actor(results["checkpoint"])(torch.as_tensor(observations)).numpy(), masks)
+    np.testing.assert_allclose(policy.action_probabilities_batch(observations, masks), expected, rtol=0, atol=1e-6)

@@ -1,0 +1,50 @@
+"""The numpy actor (issue 24): a checkpoint's MLP evaluated without torch gives torch's logits to float32 rounding,
+and a network it cannot mirror is left to torch."""
+
+import numpy as np
+import pytest
+import torch
+
+from issoku.agents.numpy_actor import numpy_mlp
+
+
+def _network(*layers):
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Flatten(), *layers).eval()
+
+
+@pytest.mark.parametrize("activation", [torch.nn.Tanh, torch.nn.ReLU])
+@pytest.mark.parametrize("rows", [1, 7, 100])
+def test_the_numpy_twin_gives_torchs_logits_to_float32_rounding(activation, rows):
+    network = _network(torch.nn.Linear(129, 128), activation(), torch.nn.Linear(128, 128), activation(),
+                       torch.nn.Linear(128, 100))
+    observations = np.random.default_rng(rows).normal(size=(rows, 129)).astype(np.float32)
+    twin = numpy_mlp(network)
+    assert twin is not None
+    with torch.inference_mode():
+        expected = network(torch.as_tensor(observations)).numpy()
+    logits = twin(observations)
+    assert logits.dtype == np.float32 and logits.shape == (rows, 100)
+    np.testing.assert_allclose(logits, expected, rtol=0, atol=1e-5)
+
+
+def test_slices_of_a_large_batch_give_the_rows_of_the_whole_batch():
+    network = _network(torch.nn.Linear(129, 128), torch.nn.Tanh(), torch.nn.Linear(128, 100))
+    twin = numpy_mlp(network)
+    observations = np.random.default_rng(3).normal(size=(200, 129)).astype(np.float32)
+    np.testing.assert_allclose(twin(observations), np.concatenate([twin(row[None]) for row in observations]),
+                               rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("network", [
+    torch.nn.Sequential(torch.nn.Linear(4, 3)),  # no Flatten first
+    _network(torch.nn.Linear(4, 3), torch.nn.Tanh()),  # ends on an activation
+    _network(torch.nn.Linear(4, 3), torch.nn.Tanh(), torch.nn.Tanh(), torch.nn.Linear(3, 2)),  # two in a row
+    _network(torch.nn.Linear(4, 3), torch.nn.LayerNorm(3), torch.nn.Linear(3, 2)),  # a layer it does not know
+    _network(torch.nn.Linear(4, 3, bias=False)),
+    _network(),
+    torch.nn.Linear(4, 3),  # not a Sequential
+    None,
+])
+def test_a_network_it_cannot_mirror_is_left_to_torch(network):
+    assert numpy_mlp(network) is None
