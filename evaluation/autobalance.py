@@ -8,8 +8,14 @@ competitive multiplayer games") but editing the rules data itself rather than a 
 1. **Measure** the rules (the shipped data, or ``--variant DIR``) on the env's loadouts study at
    ``games`` per pairing (seeded: ``seed``), and the reference rules on the same seeds where a target names
    them. If every target is met, no patch is needed.
-2. **Search where the miss is, then widen.** Each round of the search has up to three stages. The
-   **local** stages' levers are the numbers of the content a loadout missing its target owns
+2. **Your edit first, then where the miss is, then widen.** Each round of the search has up to four
+   stages. With ``--variant``, the **edits** stage comes first: the fields the variant edited
+   (:mod:`issoku.evaluation.edits`: every number it sets differently from the shipped data), each walked
+   back toward its shipped value one step at a time, to that value at most (no patience: the walk is
+   bounded by the edit itself), in the order a screen of their levers ranks them when there are several.
+   As a bisect blames the latest change, the designer's own edit is the first suspect, and undoing part
+   of it is the smallest patch there is; later stages of the round do not walk an edited field the same
+   way again. The **local** stages' levers are the numbers of the content a loadout missing its target owns
    (:mod:`issoku.evaluation.locality`: the fighter's sheet and what it names: its weapon, armour, stances),
    since a designer fixing a loadout edits its own content before every other fighter's: first the
    loadout that misses by most, then (when several miss) the others'. They are few, so their screen plays
@@ -62,6 +68,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.edits import Edited, EditedField, edited_fields
 from issoku.evaluation.levers import Lever, Round, check_variants_load, run_levers, scheduled_records
 from issoku.evaluation.locality import Ownership, ownership
 from issoku.evaluation.metrics import FirstMover, balanced_first_mover
@@ -84,8 +91,9 @@ PATIENCE = 2
 SCREEN_GAMES = 8
 """Default games per pairing of the local stage's screen (about 80 games per loadout on the breath duel)."""
 
-LOCAL, WIDE = "local", "wide"
-"""The stages of a search round: the levers the missing loadouts own, then the others."""
+EDITS, LOCAL, WIDE = "edits", "local", "wide"
+"""The stages of a search round: the fields the variant edited (walked back), the levers the missing loadouts
+own, then the others."""
 
 VERIFY_SEED_OFFSET = 1_000_000
 """The verifying run's seeds start this far above the search's: a range the search never played."""
@@ -261,7 +269,7 @@ class Trial:
     bands: dict[str, tuple[float, float]]
     phase: str = "search"
     stage: str = ""
-    """The search stage whose lever proposed the last edit (:data:`LOCAL` or :data:`WIDE`)."""
+    """The search stage that proposed the last edit (:data:`EDITS`, :data:`LOCAL` or :data:`WIDE`)."""
 
     @property
     def distance(self) -> float:
@@ -293,6 +301,8 @@ class Outcome:
     stopped: str = ""
     stages: list[str] = field(default_factory=list)
     """What each stage ranked, as lines (stage, levers, screen, the loadouts it served)."""
+    edits_note: str = ""
+    """Whether the search had an edits stage, and on which fields."""
 
 
 def figure_text(name: str, value: float, low: float, high: float) -> str:
@@ -369,6 +379,8 @@ class Search:
     spent: int = 0
     stages: list[str] = field(default_factory=list)
     """What each stage ranked and tried, as lines."""
+    edits_note: str = ""
+    """Whether the search had an edits stage (for the report)."""
 
     def measure(self, edits: tuple[tuple[NumericField, int | float], ...], folder: Path | None,
                 phase: str = "search", stage: str = "") -> Trial:
@@ -390,24 +402,51 @@ class Search:
         direction = 1 if size > 0 else -1
         lowest, stale = current.distance, 0
         for step in range(int(abs(size)), MAX_STEP + 1):  # a probe's lever starts past the plateau it crossed
-            if self.spent + scheduled(self.study, self.games) > limit:
+            tried = self.trial(current, number, number.value + direction * step, stage, say, limit)
+            if tried is None:
                 return
-            edits = (*current.edits, (number, number.value + direction * step))
-            folder = self.out / "trials" / _slug(edits)
-            shutil.rmtree(folder, ignore_errors=True)
-            try:
-                write_overrides(folder, edits, self.base).validate()
-            except DataError:
-                shutil.rmtree(folder, ignore_errors=True)
-                return
-            tried = self.measure(edits, folder, stage=stage)
-            say(f"autobalance: {stage}: {_edits_text(edits)}: distance {tried.distance:.3f}")
             yield tried
             if tried.distance == 0:
                 return
             stale = 0 if tried.distance < lowest else stale + 1
             lowest = min(lowest, tried.distance)
             if stale >= PATIENCE:
+                return
+
+    def trial(self, current: Trial, number: NumericField, value: int | float, stage: str,
+              say: Callable[[str], None], limit: int) -> Trial | None:
+        """``number`` set to ``value`` on top of ``current``, written and measured (None: the data refuses it,
+        or measuring it would spend past ``limit`` games)."""
+        if self.spent + scheduled(self.study, self.games) > limit:
+            return None
+        edits = (*current.edits, (number, value))
+        folder = self.out / "trials" / _slug(edits)
+        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            write_overrides(folder, edits, self.base).validate()
+        except DataError:
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
+        tried = self.measure(edits, folder, stage=stage)
+        say(f"autobalance: {stage}: {_edits_text(edits)}: distance {tried.distance:.3f}")
+        return tried
+
+    def revert(self, current: Trial, edited: EditedField, say: Callable[[str], None], limit: int) -> Iterator[Trial]:
+        """The trials of an edited field walked back toward its shipped value on top of ``current``, one step
+        at a time (the last trial: the shipped value itself; past :data:`MAX_STEP` steps, straight to it),
+        until one meets the targets, stopping at a step the data refuses or one that would spend past
+        ``limit`` games. No patience: the walk is bounded by the edit itself, and a partial undo that does
+        nothing yet may be the step before the one that does."""
+        number = _now(current, edited)
+        span = abs(edited.shipped - number.value)
+        direction = _toward(current, edited)
+        values = [number.value + direction * step for step in range(1, min(math.ceil(span), MAX_STEP) + 1)]
+        for value in [*[value for value in values[:-1] if abs(value - number.value) < span], edited.shipped]:
+            tried = self.trial(current, number, value, EDITS, say, limit)
+            if tried is None:
+                return
+            yield tried
+            if tried.distance == 0:
                 return
 
 
@@ -425,11 +464,12 @@ def _levers_spent(rounds: Sequence[Round], unit: int) -> int:
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage of a search round: its name (:data:`LOCAL` or :data:`WIDE`), the content its levers sit in
-    (``owned``; None: any), and the content earlier stages of the round screened (left out here)."""
+    """One stage of a search round: its name (:data:`EDITS`, :data:`LOCAL` or :data:`WIDE`), the content its
+    levers sit in (``owned``: the edited fields, a loadout's content; None: any), and the content earlier local
+    stages of the round screened (left out here)."""
 
     name: str
-    owned: Ownership | None
+    owned: Edited | Ownership | None
     before: tuple[Ownership, ...] = ()
 
     def keep(self, number: NumericField) -> bool:
@@ -441,28 +481,116 @@ class Stage:
         """What the stage screens, for the report."""
         if self.owned is None:
             return "every other lever" if self.before else "every lever"
+        if isinstance(self.owned, Edited):
+            return f"the fields your variant edited ({self.owned.describe()})"
         return f"the content {', '.join(self.owned.labels)} own ({self.owned.describe()})"
 
 
-def _stages(study: StudyConfig, current: Trial) -> list[Stage]:
-    """The stages of a round on top of ``current``: local to the loadout missing its target by most, then to
-    every loadout that misses (when more than one does), then wide (the rest)."""
+def _stages(study: StudyConfig, current: Trial, edited: Sequence[EditedField]) -> list[Stage]:
+    """The stages of a round on top of ``current``: the variant's ``edited`` fields not yet patched (walked
+    back), local to the loadout missing its target by most, then to every loadout that misses (when more
+    than one does), then wide (the rest)."""
+    taken = {(number.file, number.address) for number, _ in current.edits}
+    left = tuple(field for field in edited if (field.file, field.address) not in taken)
+    first = [Stage(EDITS, Edited(left))] if left else []
     missing = missing_loadouts(current)
     if not missing:
-        return [Stage(WIDE, None)]
+        return [*first, Stage(WIDE, None)]
     # the sheets may sit in a file the levers leave out (--file): ownership reads every data file
     loadouts, variant = build_tournament(study).loadouts, Variant(current.folder)
     worst = ownership(loadouts, missing[:1], variant, shipped_files())
-    stages = [Stage(LOCAL, worst)]
+    owned = [worst]
     if len(missing) > 1:
-        stages.append(Stage(LOCAL, ownership(loadouts, missing, variant, shipped_files()), (worst,)))
-    return [*stages, Stage(WIDE, None, tuple(stage.owned for stage in stages if stage.owned))]
+        owned.append(ownership(loadouts, missing, variant, shipped_files()))
+    stages = [Stage(LOCAL, owned[0]), *(Stage(LOCAL, more, (worst,)) for more in owned[1:])]
+    return [*first, *stages, Stage(WIDE, None, tuple(owned))]
+
+
+def _ranked(search: Search, current: Trial, stage: Stage, index: int, share: int, count: int, screen_games: int,
+            files: Sequence[str] | None, db: Path, workers: int | None, limit: int,
+            walked: set[tuple[str, tuple[str | int, ...], int]], taken: set[tuple[str, tuple[str | int, ...]]]
+            ) -> list[Lever]:
+    """A local or wide stage's candidates: its ``count`` levers screened and halved by their gain (a plateau's
+    fields probed at twice the step), the best :data:`CANDIDATES` fields that gain, leaving out a direction
+    the edits stage already walked (``walked``). Writes the stage's line into ``search.stages``."""
+    unit, cost, name = scheduled(search.study, 1), scheduled(search.study, search.games), stage.name
+    screen = _screen(name, screen_games, share, count, unit)
+    levers, rounds = run_levers(search.study, share, search.out / "levers" / f"{len(current.edits)}-{index}-{name}",
+                                db, files=files, workers=workers, variant=current.folder,
+                                order=lambda lever: -gain(current, lever), screen_games=screen, keep=stage.keep)
+    search.spent += _levers_spent(rounds, unit)
+    flat = {(lever.number.file, lever.number.address) for lever in levers if plateau(lever)}
+    if flat and search.spent + cost <= limit:
+        probes, rounds = run_levers(
+            search.study, max((limit - search.spent) // 3, 1),
+            search.out / "levers" / f"{len(current.edits)}-{index}-{name}-probe", db, step=2, files=files,
+            workers=workers, variant=current.folder, order=lambda lever: -gain(current, lever), screen_games=screen,
+            keep=lambda number: stage.keep(number) and (number.file, number.address) in flat)
+        search.spent += _levers_spent(rounds, unit)
+        levers = sorted([*levers, *probes], key=lambda lever: (-gain(current, lever), lever.name))
+    found = candidates([lever for lever in levers
+                        if (lever.number.file, lever.number.address, _direction(lever)) not in walked], current, taken)
+    search.stages.append(
+        f"round {len(current.edits) + 1}, {name}: {len(levers)} levers of {stage.describe()} "
+        f"screened at {screen} games per pairing; tried: "
+        f"{', '.join(lever.name for lever in found) or 'none (no lever gains)'}")
+    return found
+
+
+def _direction(lever: Lever) -> int:
+    return 1 if lever.change.after > lever.change.before else -1
+
+
+def _now(current: Trial, edited: EditedField) -> NumericField:
+    """The edited field as ``current``'s rules set it."""
+    return next(number for number in numeric_fields(edited.file, Variant(current.folder), defaults=True)
+                if number.address == edited.address)
+
+
+def _toward(current: Trial, edited: EditedField) -> int:
+    """The direction that takes ``edited`` back toward its shipped value in ``current``'s rules."""
+    return 1 if edited.shipped > _now(current, edited).value else -1
+
+
+def _revert_order(search: Search, current: Trial, stage: Stage, index: int, share: int, screen_games: int,
+                  db: Path, workers: int | None) -> list[EditedField]:
+    """The edits stage's fields in the order they are walked back: one field as it is; several screened
+    (their ±1 levers only, ``screen_games`` per pairing) and ordered by the gain of the step toward the
+    shipped value (every edited field is walked, the best first: the edit is the suspect, the screen only
+    says which part first). Writes the stage's line into ``search.stages``."""
+    assert isinstance(stage.owned, Edited)
+    fields = list(stage.owned.fields)
+    screened = "one field: no screen needed"
+    if len(fields) > 1:
+        unit = scheduled(search.study, 1)
+        levers, rounds = run_levers(search.study, share, search.out / "levers" / f"{len(current.edits)}-{index}-{EDITS}",
+                                    db, files=sorted({f.file for f in fields}), workers=workers,
+                                    variant=current.folder, order=lambda lever: -gain(current, lever),
+                                    screen_games=screen_games, keep=stage.keep, defaults=True)
+        search.spent += _levers_spent(rounds, unit)
+        best_gain = {(lever.number.file, lever.number.address, _direction(lever)): gain(current, lever)
+                     for lever in levers if lever.shifts}
+        fields.sort(key=lambda f: -best_gain.get((f.file, f.address, _toward(current, f)), -math.inf))
+        screened = f"{len(levers)} levers screened at {screen_games} games per pairing"
+    search.stages.append(f"round {len(current.edits) + 1}, {EDITS}: {stage.describe()}; {screened}; walked back "
+                         f"toward the shipped value, in order: {', '.join(f.describe() for f in fields)}")
+    return fields
+
+
+def _edits_note(variant: Path | None, edited: Sequence[EditedField]) -> str:
+    """Whether the search had an edits stage, as a line for the report."""
+    if variant is None:
+        return "No edits stage: no `--variant`, so no edit of yours to revert first."
+    if not edited:
+        return "No edits stage: the variant edits no number the shipped data sets."
+    return (f"Edits stage first: the {len(edited)} field{'s' * (len(edited) != 1)} your variant edited "
+            f"({'; '.join(f.describe() for f in edited)}), each walked back toward its shipped value.")
 
 
 def _screen(stage: str, screen_games: int, share: int, levers: int, unit: int) -> int:
-    """The stage's screen games per pairing: ``screen_games`` locally; wide, what ``share`` games buy for
+    """The stage's screen games per pairing: ``screen_games`` for the edits and local stages; wide, what ``share`` games buy for
     about ``levers`` levers and the base, even, between 2 and ``screen_games``."""
-    if stage == LOCAL:
+    if stage != WIDE:
         return screen_games
     return max(2, min(screen_games, share // ((levers + 1) * unit) // 2 * 2))
 
@@ -488,7 +616,7 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
                          f"the verification {verify_cost}{' (each twice: the reference too)' if versions == 2 else ''}")
     out.mkdir(parents=True, exist_ok=True)
     say = _progress if progress else _quiet
-    unit, seed = scheduled(study, 1), study.base_seed
+    seed = study.base_seed
     with MatchStore(db) as store:
         search = Search(study, base, out, store, games, workers)
         ref_figures = search.measure((), reference, "reference").figures if has_reference else None
@@ -500,45 +628,41 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
         say(f"autobalance: base distance {start.distance:.3f} ({len(start.figures.loadouts)} loadouts, {cost} games)")
         reserve = versions * verify_cost
         every_file = list(files or shipped_files())
+        edited = edited_fields(base) if variant is not None else []
+        say(f"autobalance: edits stage: {len(edited)} field{'s' * (len(edited) != 1)} your variant edited, "
+            "walked back first" if edited else
+            "autobalance: no edits stage (" + ("no --variant: no edit of yours to revert)" if variant is None
+                                               else "the variant edits no number of the shipped data)"))
+        search.edits_note = _edits_note(variant, edited)
         while best.distance > 0 and not stopped:
             if len(best.edits) >= max_fields:
                 stopped = f"{max_fields} fields patched"
                 break
             current = best
             taken = {(number.file, number.address) for number, _ in current.edits}
-            for index, stage in enumerate(_stages(study, current)):
+            walked: set[tuple[str, tuple[str | int, ...], int]] = set()
+            for index, stage in enumerate(_stages(study, current, edited)):
                 if search.spent + cost > budget - reserve:
                     stopped = "budget spent"
                     break
                 share = max((budget - reserve - search.spent) // 3, 1)
-                count = 2 * sum(1 for relative in every_file
-                                for number in numeric_fields(relative, Variant(current.folder)) if stage.keep(number))
-                if not count:
-                    continue
-                screen = _screen(stage.name, screen_games, share, count, unit)
-                levers, rounds = run_levers(study, share, out / "levers" / f"{len(current.edits)}-{index}-{stage.name}",
-                                            db, files=files, workers=workers, variant=current.folder,
-                                            order=lambda lever: -gain(current, lever), screen_games=screen,
-                                            keep=stage.keep)
-                search.spent += _levers_spent(rounds, unit)
-                flat = {(lever.number.file, lever.number.address) for lever in levers if plateau(lever)}
-                if flat and search.spent + cost <= budget - reserve:
-                    probes, rounds = run_levers(
-                        study, max((budget - reserve - search.spent) // 3, 1),
-                        out / "levers" / f"{len(current.edits)}-{index}-{stage.name}-probe", db, step=2, files=files,
-                        workers=workers, variant=current.folder, order=lambda lever: -gain(current, lever),
-                        screen_games=screen,
-                        keep=lambda number: stage.keep(number) and (number.file, number.address) in flat)
-                    search.spent += _levers_spent(rounds, unit)
-                    levers = sorted([*levers, *probes], key=lambda lever: (-gain(current, lever), lever.name))
-                found = candidates(levers, current, taken)
-                search.stages.append(
-                    f"round {len(current.edits) + 1}, {stage.name}: {len(levers)} levers of {stage.describe()} "
-                    f"screened at {screen} games per pairing; tried: "
-                    f"{', '.join(lever.name for lever in found) or 'none (no lever gains)'}")
+                walks: list[Iterator[Trial]]
+                if isinstance(stage.owned, Edited):
+                    order = _revert_order(search, current, stage, index, share, screen_games, db, workers)
+                    walked.update((edited_field.file, edited_field.address, _toward(current, edited_field))
+                                  for edited_field in order)
+                    walks = [search.revert(current, edited_field, say, budget - reserve) for edited_field in order]
+                else:
+                    count = 2 * sum(1 for relative in every_file for number in
+                                    numeric_fields(relative, Variant(current.folder)) if stage.keep(number))
+                    if not count:
+                        continue
+                    found = _ranked(search, current, stage, index, share, count, screen_games, files, db, workers,
+                                    budget - reserve, walked, taken)
+                    walks = [search.steps(current, lever, say, budget - reserve, stage.name) for lever in found]
                 say(f"autobalance: {search.stages[-1]}")
-                for lever in found:
-                    for tried in search.steps(current, lever, say, budget - reserve, stage.name):
+                for walk in walks:  # lazy: a walk plays only when its turn comes
+                    for tried in walk:
                         if tried.distance < best.distance:
                             best = tried
                     if search.spent + cost > budget - reserve:
@@ -563,7 +687,7 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
         write_overrides(patch, best.edits, base)
     changes = data_diff(base, Variant(patch)) if patch else []
     outcome = Outcome(targets, start, best, verified, changes, patch, search.trials, search.spent, stopped,
-                      search.stages)
+                      search.stages, search.edits_note)
     write_outcome(out, study, outcome, variant, games, verify_games, budget)
     return outcome
 
@@ -615,6 +739,7 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
               f"Budget {budget} games, {outcome.spent} scheduled (every measured version, the levers' rankings in "
               f"`levers/`, the verification; games a store already held are reused). "
               f"Stopped: {outcome.stopped or ('targets met' if outcome.best.distance == 0 else 'search ended')}.", "",
+              *([outcome.edits_note, ""] if outcome.edits_note else []),
               *[f"- {line}" for line in outcome.stages], *([""] if outcome.stages else []),
               "| # | phase | stage | patch | distance (points outside the targets) |", "|---|---|---|---|---|"]
     lines += [f"| {index} | {trial.phase} | {trial.stage} | {_edits_text(trial.edits)} | {trial.distance:.3f} |"
@@ -626,6 +751,9 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
 
 def stage_text(stage: str) -> str:
     """Which stage a patch came from, as a phrase."""
+    if stage == EDITS:
+        return "edits stage (reverting part of your edit: a field your variant changed, walked back toward its " \
+               "shipped value)"
     return ("local stage (levers of the content the loadouts missing their targets own)" if stage == LOCAL
             else "wide stage (levers of every other content: no local patch met the targets)")
 
@@ -644,7 +772,7 @@ def _quiet(message: str) -> None:
     """No progress lines."""
 
 
-__all__ = ["CANDIDATES", "FIRST_MOVER", "Figures", "LOCAL", "MAX_STEP", "Outcome", "PATIENCE", "SCREEN_GAMES", "Search", "Stage",
+__all__ = ["CANDIDATES", "EDITS", "FIRST_MOVER", "Figures", "LOCAL", "MAX_STEP", "Outcome", "PATIENCE", "SCREEN_GAMES", "Search", "Stage",
            "TARGET_FIELDS", "Targets", "Trial", "VERIFY_SEED_OFFSET", "WIDE", "autobalance", "candidates", "distance",
            "elo", "expected", "figure_text", "gain", "load_targets", "measure", "missing_loadouts", "moves", "plateau",
            "stage_text", "verdict"]

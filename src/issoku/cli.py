@@ -634,7 +634,7 @@ def autobalance(
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes per tournament (0: play in this process)."),
     screen_games: int = typer.Option(8, "--screen-games", help="Games per pairing of the local stage's screen (the levers of the content the loadouts missing their targets own; even, at least 2); the wide stage screens at what its budget share buys, 2 to this."),
 ) -> None:
-    """The smallest data patch meeting balance targets: the missing loadouts' own levers first, smallest steps first, verified on fresh seeds."""
+    """The smallest data patch meeting balance targets: your variant's own edits walked back first, then the missing loadouts' own levers, smallest steps first, verified on fresh seeds."""
     from issoku.evaluation.autobalance import autobalance as search, figure_text, load_targets, stage_text, verdict
     from issoku.inputs import MAX_GAMES, BadInput, bounded, one_line_errors
 
@@ -652,6 +652,7 @@ def autobalance(
                          verify_games=verify_games, max_fields=max_fields, files=file or None, workers=workers,
                          progress=True, targets_file=target, screen_games=screen_games)
     typer.echo(f"targets: {targets.describe()}")
+    typer.echo(outcome.edits_note)
     typer.echo(f"patch: {outcome.patch or '(none: the base rules are kept)'}"
                + (f", found by the {stage_text(outcome.best.stage)}" if outcome.changes else ""))
     for change in outcome.changes:

@@ -6,9 +6,10 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.autobalance import (LOCAL, Figures, Search, Targets, Trial, autobalance, elo, expected, gain,
+from issoku.evaluation.autobalance import (EDITS, LOCAL, Figures, Search, Targets, Trial, autobalance, elo, expected, gain,
                                           load_targets, missing_loadouts, plateau)
 from issoku.evaluation.config import build_tournament
+from issoku.evaluation.edits import EditedField, edited_fields
 from issoku.evaluation.levers import Lever, field_rank, loadouts_study, run_levers
 from issoku.evaluation.locality import ownership
 from issoku.evaluation.metrics import balanced_first_mover
@@ -16,7 +17,8 @@ from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.variants import Shift
 from issoku.training.outcomes import wilson
 from issoku.rules.kernel.content import DataError
-from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_override
+from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
+                                  write_override, write_overrides)
 
 PLANTED = Path(__file__).resolve().parents[1] / "data" / "variants"
 ARMOUR = "tempo/data/armour.toml"
@@ -146,14 +148,15 @@ def test_autobalance_on_the_exploited_armour_patches_the_planted_field_first_and
     assert first.changes and (first.changes[0].file, first.changes[0].item, first.changes[0].field) == (
         ARMOUR, "medium", "rating")
     assert first.changes[0].after < 8  # back towards the shipped 4
-    # the local stage came first: its ranking screened only the missing loadouts' armour (the knife fighter's
-    # `none` and anyone's fields outside the miss were left to a wide stage that was never needed)
-    assert first.best.stage == LOCAL and all(trial.stage == LOCAL for trial in first.trials if trial.phase == "search")
-    assert first.stages[0].startswith("round 1, local: ") and "spearman" in first.stages[0]
-    screened = (tmp_path / "a" / "levers" / "0-0-local" / "levers.csv").read_text()
-    assert "medium: rating" in screened and "none: rating" not in screened
-    assert not list((tmp_path / "a" / "levers").glob("0-*-wide"))
-    assert "Found by the local stage" in (tmp_path / "a" / "autobalance.md").read_text()
+    # the edits stage came first: the variant's one edited field, walked back toward its shipped 4, no screen
+    # (one field), and no local or wide stage was needed
+    assert first.best.stage == EDITS and all(trial.stage == EDITS for trial in first.trials if trial.phase == "search")
+    assert first.stages == [first.stages[0]] and first.stages[0].startswith("round 1, edits: ")
+    assert "armour.medium.rating (shipped 4)" in first.stages[0]
+    assert not (tmp_path / "a" / "levers").exists()
+    report = (tmp_path / "a" / "autobalance.md").read_text()
+    assert "Found by the edits stage (reverting part of your edit" in report and "Edits stage first" in report
+    assert ",edits," in (tmp_path / "a" / "autobalance.csv").read_text()
     assert first.base.distance > 0 and first.verified.phase == "verify"
     assert first.spent <= 6000
     for produced in ("autobalance.csv", "patch/tempo/data/armour.toml"):
@@ -209,3 +212,49 @@ def test_bad_options_are_one_line_exit_2(tmp_path):
         assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("autobalance: "), result.output
         assert "--screen-games" in result.output or "--screen-games" not in args, result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_the_edited_fields_of_the_planted_exploits_are_the_planted_fields_with_their_shipped_values():
+    found = {name: edited_fields(Variant(PLANTED / name)) for name in ("armour_tempo_medium", "attack_ninjato_cut",
+                                                                       "tempo_spear_counter_ap")}
+    assert found["armour_tempo_medium"] == [EditedField(ARMOUR, ("armour", "medium", "rating"), 4)]
+    # absent from the shipped file: compared at the schema's value (a technique's check_bonus 0; the weapon's ap)
+    assert [(f.address[-1], f.shipped) for f in found["attack_ninjato_cut"]] == [("check_bonus", 0)]
+    assert [(f.address[-1], f.shipped) for f in found["tempo_spear_counter_ap"]] == [("counter_attack", 4)]
+    assert edited_fields(Variant(PLANTED / "armour_tempo_medium"), Variant(PLANTED / "armour_tempo_medium")) == []
+
+
+def test_an_edited_field_is_walked_back_to_its_shipped_value_without_patience(tmp_path):
+    # the spear's counter_attack 1 (the shipped price: the spear's ap 4): 2, 3, 4 although no step helps
+    search = ScriptedSearch(tmp_path, (0.70, 0.72, 0.75))
+    planted = PLANTED / "tempo_spear_counter_ap"
+    current = trial_scoring(spearman=0.70)
+    current = Trial((), planted, current.figures, current.bands)
+    (edited,) = edited_fields(Variant(planted))
+    walked = list(search.revert(current, edited, lambda line: None, 10**9))
+    assert [trial.edits[-1][1] for trial in walked] == [2, 3, 4] and all(t.stage == EDITS for t in walked)
+
+
+def test_an_edit_whose_undoing_misses_the_target_goes_on_to_the_local_stage(tmp_path):
+    # the variant edits the knight's heavy armour (two fields); the brawler (light armour) misses its target
+    # under the shipped rules too, so walking the edits back cannot meet it: the brawler's content comes next
+    heavy = {f.address[-1]: f for f in numeric_fields(ARMOUR) if f.address[:2] == ("armour", "heavy")}
+    variant = write_overrides(tmp_path / "variant", [(heavy["encumbrance"], 4), (heavy["rating"], 7)]).root
+    outcome = autobalance(loadouts_study("tempo_duel_v0"), Targets(loadout_elo_within=100, loadouts=("brawler",)),
+                          tmp_path / "o", tmp_path / "o.sqlite", 4000, variant=variant, games=4, verify_games=4,
+                          max_fields=1, files=[ARMOUR], screen_games=2)
+    assert outcome.stages[0].startswith("round 1, edits: ") and outcome.stages[1].startswith("round 1, local: ")
+    assert "4 levers screened at 2 games per pairing" in outcome.stages[0]  # two fields: screened, then walked
+    assert (tmp_path / "o" / "levers" / "0-0-edits" / "levers.csv").exists()
+    reverted = {trial.edits[-1][0].address[-1]: trial for trial in outcome.trials if trial.stage == EDITS}
+    assert {name: trial.edits[-1][1] for name, trial in reverted.items()} == {"encumbrance": 3, "rating": 6}
+    assert all(trial.distance > 0 for trial in reverted.values())
+    assert "brawler" in outcome.stages[1] and outcome.best.stage != EDITS
+    assert "light: rating" in (tmp_path / "o" / "levers" / "0-1-local" / "levers.csv").read_text()
+
+
+def test_without_a_variant_there_is_no_edits_stage_and_the_report_says_so(tmp_path):
+    outcome = autobalance(loadouts_study("tempo_duel_v0"), Targets(loadout_elo_within=1000), tmp_path / "o",
+                          tmp_path / "o.sqlite", 2000, games=4, verify_games=4, files=[ARMOUR])
+    assert outcome.edits_note.startswith("No edits stage: no `--variant`")
+    assert outcome.edits_note in (tmp_path / "o" / "autobalance.md").read_text()
