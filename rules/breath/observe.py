@@ -176,9 +176,9 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     layout = ruleset.encoder_layout
     if layout is None:
         layout = _layout(ruleset)
-    array_values = layout.templates[seat][:]
+    view = memoryview(layout.templates[seat][:])
     # A memoryview of an "f" array indexes and stores as floats (typeshed types it as ints).
-    values: MutableSequence[float] = memoryview(array_values)  # type: ignore[assignment]
+    values: MutableSequence[float] = view  # type: ignore[assignment]
     fighters = state.fighters
     me = fighters[seat]
     stack = state.stack
@@ -257,7 +257,7 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
         values[index] = RESERVED_STEPS[values[index]]
     for module in ruleset.modules:
         module.write_observation(state, order, values)
-    return np.frombuffer(array_values, _FLOAT32)  # the array's own buffer: no conversion, no copy
+    return np.frombuffer(view, _FLOAT32)  # the array's own buffer: no conversion, no copy
 
 
 def render_text(state: "BreathState") -> str:
