@@ -271,13 +271,21 @@ class RulesetAECEnv(AECEnv):
                 "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
 
     def last(self, observe: bool = True) -> tuple:
-        """PettingZoo's ``last()`` (its body, not a call to it: it runs on every step), with a named error
-        (not a bare assert) when called before ``reset()``."""
-        if self.game_state is None:
+        """PettingZoo's ``last()`` (its body, and ``observe``'s, not calls to them: it runs on every step), with a
+        named error (not a bare assert) when called before ``reset()``."""
+        state = self.game_state
+        if state is None:
             raise EnvOrderError("last() before reset()")
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        if observe:  # ``self.observe(agent)``'s body: a call less on every step
+            seat = self._seat_of[agent]
+            seen: dict[str, np.ndarray] | None = {
+                "observation": state.observation(seat),
+                "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
+        else:
+            seen = None
+        return (seen, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> "AgentTurns":
         """PettingZoo's ``agent_iter``: yields ``agent_selection`` while agents remain, at most ``max_iter`` times
