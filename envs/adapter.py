@@ -60,11 +60,16 @@ from issoku.rules.kernel.protocol import GameState, Ruleset
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
+SEED_BLOCK = 64
+"""Episode seeds drawn at once for unseeded resets."""
 
 
 _MASKS: dict[int, dict[tuple[int, ...], np.ndarray]] = {}
 """Masks by action count, then by legal tuple (a lookup by the legal tuple alone: no key tuple to build per step)."""
 _MASKS_LIMIT = 65_536
+_DECISIONS: dict[int, dict[tuple[int, ...], tuple[np.ndarray, frozenset[int]]]] = {}
+"""The env's per-step memo: by action count, then legal tuple, its mask and its set (a step checks its action
+against the set: a hash instead of a scan of the list; bounded as ``_MASKS``)."""
 
 
 def legal_mask(legal: Sequence[int], num_actions: int) -> np.ndarray:
@@ -161,6 +166,9 @@ class RulesetAECEnv(AECEnv):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        self._decisions: dict[tuple[int, ...], tuple[np.ndarray, frozenset[int]]] = _DECISIONS.setdefault(
+            self._num_actions, {})
+        """Legal tuple -> (its mask, its set), for this action count."""
         self._no_mask = np.zeros(self._num_actions, dtype=np.int8)
         self._no_mask.flags.writeable = False  # shared by every waiting agent, so nobody may write to it
         self._kind_index = {kind: index for index, kind in enumerate(ruleset.decision_kinds)}
@@ -172,9 +180,11 @@ class RulesetAECEnv(AECEnv):
         self._seed_rng: np.random.Generator | None = None
         self._seed_of_rng: int | None = None
         """The seed of the last seeded ``reset``, which seeds ``_seed_rng`` when it is first needed."""
+        self._next_seeds: list[int] = []
+        """The unseeded resets' next seeds, drawn from ``_seed_rng`` in blocks, last one first."""
         self._acting_seat: int | None = None
         self._mask = self._no_mask
-        self._legal: Sequence[int] = ()
+        self._legal: frozenset[int] = frozenset()
         """The legal actions of the decision in progress (the mask's ones): ``step`` checks an action against them."""
         self._eliminated: set[int] = set()
         self._step_events_start = 0
@@ -222,11 +232,16 @@ class RulesetAECEnv(AECEnv):
             # a fight's set-up, and tournaments reset every game with a seed of its own.
             self._seed_rng = None
             self._seed_of_rng = seed
+            self._next_seeds = []
             episode_seed = int(seed)
         else:
-            if self._seed_rng is None:
-                self._seed_rng = np.random.default_rng(self._seed_of_rng)
-            episode_seed = int(self._seed_rng.integers(2**63 - 1))
+            if not self._next_seeds:
+                if self._seed_rng is None:
+                    self._seed_rng = np.random.default_rng(self._seed_of_rng)
+                # A block of draws is the same seeds as as many single draws (each is one bounded 64-bit
+                # draw from the generator, nothing buffered between them) for a tenth of the cost each.
+                self._next_seeds = self._seed_rng.integers(2**63 - 1, size=SEED_BLOCK).tolist()[::-1]
+            episode_seed = self._next_seeds.pop()
         dice = (options or {}).get("dice")
         if dice is None:
             self.game_state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events)
@@ -256,13 +271,21 @@ class RulesetAECEnv(AECEnv):
                 "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
 
     def last(self, observe: bool = True) -> tuple:
-        """PettingZoo's ``last()`` (its body, not a call to it: it runs on every step), with a named error
-        (not a bare assert) when called before ``reset()``."""
-        if self.game_state is None:
+        """PettingZoo's ``last()`` (its body, and ``observe``'s, not calls to them: it runs on every step), with a
+        named error (not a bare assert) when called before ``reset()``."""
+        state = self.game_state
+        if state is None:
             raise EnvOrderError("last() before reset()")
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        if observe:  # ``self.observe(agent)``'s body: a call less on every step
+            seat = self._seat_of[agent]
+            seen: dict[str, np.ndarray] | None = {
+                "observation": state.observation(seat),
+                "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
+        else:
+            seen = None
+        return (seen, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> "AgentTurns":
         """PettingZoo's ``agent_iter``: yields ``agent_selection`` while agents remain, at most ``max_iter`` times
@@ -290,7 +313,8 @@ class RulesetAECEnv(AECEnv):
         # Every reward is 0 here: only the step that ends the fight pays, and every step after it is a dead
         # step (whose ``_clear_rewards`` zeroes them), so rewards are accumulated only when this step ends it.
         if legal:
-            self._step_events_start = len(state.events)
+            if self.record_events:  # otherwise the log stays empty and the start at 0 (only rendering reads it)
+                self._step_events_start = len(state.events)
             state.apply(action)
             self.num_steps += 1
             if self._after_apply():
@@ -324,8 +348,13 @@ class RulesetAECEnv(AECEnv):
         ``decision_kind`` entries that change (the previous decider's and the new one's)."""
         state = self.game_state
         seat = state.current_seat()
-        self._legal = legal = state.legal_actions()
-        mask = legal_mask(legal, self._num_actions)
+        key = tuple(state.legal_actions())
+        known = self._decisions.get(key)
+        if known is None:
+            known = (legal_mask(key, self._num_actions), frozenset(key))
+            if len(self._decisions) < _MASKS_LIMIT:
+                self._decisions[key] = known
+        mask, self._legal = known
         infos = self.infos
         if self._acting_seat is not None:
             infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
@@ -361,7 +390,7 @@ class RulesetAECEnv(AECEnv):
             self.infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
         self._acting_seat = None
         self._mask = self._no_mask
-        self._legal = ()
+        self._legal = frozenset()
         order = self.agents
         self.agent_selection = order[(order.index(mover) + 1) % len(order)]
 

@@ -185,8 +185,9 @@ class BreathModule:
         return ()
 
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
-        """Fill this module's fields of ``out``, the observation being built (an ``array.array("f")``, zeros
-        where nothing was written, that becomes the float32 observation): store single values by index.
+        """Fill this module's fields of ``out``, the observation being built (a ``memoryview`` of an
+        ``array.array("f")``, zeros where nothing was written, that becomes the float32 observation): store
+        and read single values by index.
         ``order`` lists seats ego-first, one per observation slot (None: an empty padded slot, only under
         a ruleset ``capacity``)."""
 

@@ -9,6 +9,7 @@ value lies in [0, 1].
 from __future__ import annotations
 
 from array import array
+from collections.abc import MutableSequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -105,7 +106,7 @@ def templates(profiles: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...])
     return tuple(built)
 
 
-def _fill_side(values: array, side: tuple[int, ...], state: "EncounterState", seat: int) -> None:
+def _fill_side(values: MutableSequence[float], side: tuple[int, ...], state: "EncounterState", seat: int) -> None:
     """Store ``seat``'s changing fields at the offsets ``side``. A zero is never stored (the template holds
     it); ``x / S if x < S else 1.0`` is ``min(1.0, x / S)`` for the integer counts."""
     wounds_at, rank_at, stance_at, at, flags_at = side
@@ -177,8 +178,11 @@ def encode(state: "EncounterState", seat: int) -> np.ndarray:
     """
     rules = state.ruleset
     fighters = state.fighters
-    values = rules.observation_templates[seat][fighters[seat].weapon_state != "ready"][
-        fighters[1 - seat].weapon_state != "ready"][:]
+    view = memoryview(rules.observation_templates[seat][fighters[seat].weapon_state != "ready"][
+        fighters[1 - seat].weapon_state != "ready"][:])
+    # Stores through a memoryview are a C cast, an ``array("f")``'s own parse each float (the breath encoder's
+    # docstring); a memoryview of an "f" array indexes and stores as floats (typeshed types it as ints).
+    values: MutableSequence[float] = view  # type: ignore[assignment]
     current = state.current_seat()
     if current == seat:
         values[_DECISION + _DECISION_INDEX[state.decision_kind()]] = 1.0
@@ -199,7 +203,7 @@ def encode(state: "EncounterState", seat: int) -> np.ndarray:
             values[_PENDING] = x / _SCALE_DAMAGE if x < _SCALE_DAMAGE else 1.0
     _fill_side(values, _SIDES[0], state, seat)
     _fill_side(values, _SIDES[1], state, 1 - seat)
-    return np.frombuffer(values, _FLOAT32)  # the array's own buffer: no conversion, no copy
+    return np.frombuffer(view, _FLOAT32)  # the array's own buffer: no conversion, no copy
 
 
 _DECISION, _TURN, _ROUND, _DISTANCE, _PENDING = (_OFFSET[name] for name in

@@ -20,6 +20,8 @@ from functools import lru_cache
 import numpy as np
 
 _BLOCK = 512
+_CHUNK = 64
+"""A d10 block is drawn in chunks of this many, as the rolls need them (a fight rolls about fifty)."""
 _OTHER_BLOCK = 256
 
 
@@ -70,7 +72,7 @@ class Dice:
     state rolls exactly what the original would have rolled.
     """
 
-    __slots__ = ("_rng", "_block", "_next", "_other_blocks")
+    __slots__ = ("_rng", "_block", "_next", "_other_blocks", "_owed")
 
     def __init__(self, rng: np.random.Generator | int | None) -> None:
         self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
@@ -78,12 +80,35 @@ class Dice:
         self._next = 0
         self._other_blocks: dict[int, list] = {}
         """Per die size other than 10: ``[block, next index]``."""
+        self._owed = 0
+        """d10s of the current block of ``_BLOCK`` not drawn from the generator yet (see :meth:`_more_d10s`)."""
+
+    def _more_d10s(self) -> None:
+        """Draw the next chunk of d10s, the current block is read.
+
+        A block of ``_BLOCK`` d10s is drawn in chunks of ``_CHUNK`` (the first costs a fight's set-up about
+        half as much as the whole block): ``integers`` draws each d10 from the generator's next 32 bits and
+        keeps nothing between calls, so consecutive chunks are the block's d10s. Before another die size
+        draws its block, :meth:`_draw_owed_d10s` draws the rest, so every draw keeps its place in the stream.
+        """
+        if not self._owed:
+            self._owed = _BLOCK
+        count = _CHUNK if self._owed > _CHUNK else self._owed
+        self._owed -= count
+        self._block = self._rng.integers(1, 11, size=count).tolist()
+        self._next = 0
+
+    def _draw_owed_d10s(self) -> None:
+        """Draw what is left of the current d10 block now (another die size is about to draw)."""
+        if self._owed:
+            self._block = self._block[self._next:] + self._rng.integers(1, 11, size=self._owed).tolist()
+            self._next = 0
+            self._owed = 0
 
     def d10(self) -> int:
         """One ten-sided die, 1..10."""
         if self._next >= len(self._block):
-            self._block = self._rng.integers(1, 11, size=_BLOCK).tolist()
-            self._next = 0
+            self._more_d10s()
         value = self._block[self._next]
         self._next += 1
         return value
@@ -94,6 +119,7 @@ class Dice:
             return self.d10()
         buffer = self._other_blocks.get(sides)
         if buffer is None or buffer[1] >= len(buffer[0]):
+            self._draw_owed_d10s()
             buffer = self._other_blocks[sides] = [self._rng.integers(1, sides + 1, size=_OTHER_BLOCK).tolist(), 0]
         value = buffer[0][buffer[1]]
         buffer[1] += 1
@@ -145,6 +171,7 @@ class Dice:
         copy._rng = np.random.Generator(bit_generator)
         copy._block = self._block  # blocks are never mutated, only replaced
         copy._next = self._next
+        copy._owed = self._owed
         copy._other_blocks = {sides: [block, position] for sides, (block, position) in self._other_blocks.items()}
         return copy
 

@@ -38,8 +38,9 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.observe import Offsets, observation_fields, render_line, write_observation
-from issoku.rules.ma.sparring import SparringScore
+from issoku.rules.ma.observe import (INJURY_COUNT, STREAK_SCALE, Offsets, injury_flags, observation_fields,
+                                     render_line)
+from issoku.rules.ma.sparring import POINTS_TO_WIN, SparringScore
 from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
 from issoku.rules.ma.tsubazeriai import (
     EMPTY_HAND_COST,
@@ -539,21 +540,61 @@ class MaModule(BreathModule):
         return observation_fields(num_fighters)
 
     def write_observation(self, state: "BreathState", order: Sequence[int], out: MutableSequence[float]) -> None:
-        """Fill the ``ma_*`` fields, ego first."""
-        offsets = self._offsets
-        if offsets is None:  # the module belongs to one ruleset, so to one observation layout
-            offsets = self._offsets = Offsets(state.ruleset.observation_spec)
+        """Fill the ``ma_*`` fields of ``out`` (the observation being built, zeros where unwritten), ego first.
+
+        Runs on every env step, so it is one function (no second call with the pieces): flags are
+        written only when set, whether each weapon may attack at the rung is one lookup in a tuple of
+        bools per weapon, and the guard's opening is read as ``GuardTrack.is_open`` reads it."""
+        at = self._offsets
+        if at is None:  # the module belongs to one ruleset, so to one observation layout
+            at = self._offsets = Offsets(state.ruleset.observation_spec)
         data = state.ext[self.name]
         rung = data.ladder.rung
-        first, second = state.fighters  # a duel: two fighters (MA-001, ``ma_duel``)
         rungs = self._attack_rungs
-        try:
-            can_attack = (rungs[first.weapon.key][rung], rungs[second.weapon.key][rung])
-        except KeyError:  # a weapon's first observation
-            can_attack = (self._can_attack(state, first.weapon.key)[rung], self._can_attack(state, second.weapon.key)[rung])
+        fighters = state.fighters  # a duel: two fighters (MA-001, ``ma_duel``), by seat
+        out[at.rung + rung] = 1.0
+        guards, injuries, score, stage_side, round_no = (data.guards, data.injuries, data.score, data.stage.side,
+                                                         state.round)
+        can, guard_at, open_at, window_at = at.can_attack, at.guard, at.guard_open, at.window
+        slot = -1
+        for seat in order:
+            slot += 1
+            guard = guards[seat]
+            weapon_key = fighters[seat].weapon.key
+            can_attack = rungs.get(weapon_key)
+            if can_attack is None:  # a weapon's first observation
+                can_attack = self._can_attack(state, weapon_key)
+            if can_attack[rung]:
+                out[can + slot] = 1.0
+            out[guard_at + slot] = guard.value / guard.maximum
+            if round_no <= guard.open_through_round:  # guard.is_open(round_no)
+                out[open_at + slot] = 1.0
+                if guard.window:
+                    out[window_at + slot] = 1.0
+            injured = injury_flags(injuries[seat])
+            if True in injured:
+                base = at.injuries + slot * INJURY_COUNT
+                for i, flag in enumerate(injured):
+                    if flag:
+                        out[base + i] = 1.0
+            if score is not None:
+                q = score.points[seat] / POINTS_TO_WIN
+                out[at.points + slot] = q if q < 1.0 else 1.0
+            if guard.loss_streak:
+                q = guard.loss_streak / STREAK_SCALE
+                out[at.loss_streak + slot] = q if q < 1.0 else 1.0
+            if stage_side == seat:
+                out[at.stage_side + slot] = 1.0
+        me = order[0]
+        if data.step_in_from[me] >= 0:
+            out[at.step_in] = 1.0
+        if data.counter_owed == me:
+            out[at.counter_owed] = 1.0
+        if data.first_contest:
+            out[at.first_contest] = 1.0
         stack = state.stack
-        declared = stack[-1].context[1] if stack and stack[-1].owner is self else 0
-        write_observation(offsets, data, state.round, order, can_attack, declared, out)
+        if stack and stack[-1].owner is self:  # a half-step waiting for its answer
+            out[at.half_step_declared + (0 if stack[-1].context[1] == CLOSER else 1)] = 1.0
 
     def render_line(self, state: "BreathState") -> str:
         """The ladder with both fighters, the guards, injuries, points and stage (``observe.render_line``)."""

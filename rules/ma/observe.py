@@ -7,13 +7,12 @@ ladder is one value per duel (MA-010).
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from issoku.rules.kernel.protocol import ObservationSpec
-from issoku.rules.ma.ladder import CLOSER, RUNG_NAMES, Rung
-from issoku.rules.ma.sparring import POINTS_TO_WIN
+from issoku.rules.ma.ladder import RUNG_NAMES, Rung
 
 if TYPE_CHECKING:
     from issoku.rules.ma.duel import MaData
@@ -24,7 +23,7 @@ INJURY_COUNT = len(INJURY_FLAGS)
 STREAK_SCALE = 3.0
 GAP_PER_RUNG = 3
 """Dashes between the two fighters per rung of ma left before tsubazeriai, in the rendering."""
-_injury_flags = attrgetter(*INJURY_FLAGS)
+injury_flags = attrgetter(*INJURY_FLAGS)
 """An ``Injuries``' flags as a tuple, in ``INJURY_FLAGS`` order."""
 
 
@@ -49,52 +48,6 @@ class Offsets:
     def __init__(self, spec: ObservationSpec) -> None:
         for name in self.__slots__:
             setattr(self, name, spec.slice("ma_" + name).start)
-
-
-def write_observation(at: Offsets, data: "MaData", round_no: int, order: Sequence[int],
-                      can_attack: Sequence[bool], declared_step: int, out: MutableSequence[float]) -> None:
-    """Fill the ``ma_*`` fields of ``out`` (the observation being built, zeros where unwritten) at
-    offsets ``at``; ``order`` lists seats ego first, ``can_attack`` is by seat, ``declared_step`` the
-    direction of a half-step awaiting its answer (0 when none). Runs on every env step: flags are
-    written only when set, and the guard's opening is read as ``GuardTrack.is_open`` reads it (a method
-    call per seat costs more than the comparison)."""
-    out[at.rung + data.ladder.rung] = 1.0
-    guards, injuries, score, stage_side = data.guards, data.injuries, data.score, data.stage.side
-    can, guard_at, open_at, window_at = at.can_attack, at.guard, at.guard_open, at.window
-    slot = -1
-    for seat in order:
-        slot += 1
-        guard = guards[seat]
-        if can_attack[seat]:
-            out[can + slot] = 1.0
-        out[guard_at + slot] = guard.value / guard.maximum
-        if round_no <= guard.open_through_round:  # guard.is_open(round_no)
-            out[open_at + slot] = 1.0
-            if guard.window:
-                out[window_at + slot] = 1.0
-        injured = _injury_flags(injuries[seat])
-        if True in injured:
-            base = at.injuries + slot * INJURY_COUNT
-            for i, flag in enumerate(injured):
-                if flag:
-                    out[base + i] = 1.0
-        if score is not None:
-            q = score.points[seat] / POINTS_TO_WIN
-            out[at.points + slot] = q if q < 1.0 else 1.0
-        if guard.loss_streak:
-            q = guard.loss_streak / STREAK_SCALE
-            out[at.loss_streak + slot] = q if q < 1.0 else 1.0
-        if stage_side == seat:
-            out[at.stage_side + slot] = 1.0
-    me = order[0]
-    if data.step_in_from[me] >= 0:
-        out[at.step_in] = 1.0
-    if data.counter_owed == me:
-        out[at.counter_owed] = 1.0
-    if data.first_contest:
-        out[at.first_contest] = 1.0
-    if declared_step:
-        out[at.half_step_declared + (0 if declared_step == CLOSER else 1)] = 1.0
 
 
 def render_line(data: "MaData", round_no: int, seat_names: Sequence[str] = ("player_0", "player_1")) -> str:

@@ -122,6 +122,8 @@ class TempoRules:
         self.enemies: tuple[tuple[int, ...], ...] = tuple(
             tuple(o for o in seats if self.seat_teams[o] != self.seat_teams[s]) for s in seats)
         """Each seat's enemies by seat: enemy slot ``k`` of a targeted order is ``enemies[seat][k]``."""
+        self.action_targets: dict[tuple[int, int], tuple[int, ...]] = {}
+        """(seat, bind or grapple partner) -> the seat each flat action aims at (``TempoState._targets``)."""
         self.side_seats: tuple[tuple[int, ...], ...] = tuple(
             tuple(s for s in seats if self.seat_teams[s] == side) for side in (0, 1))
         """The seats of each side, so asking whether a side is down (every step) walks only its own seats."""

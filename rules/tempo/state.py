@@ -50,6 +50,7 @@ from issoku.rules.tempo.observation import encode
 from issoku.rules.tempo.skirmish_observation import encode_skirmish
 
 if TYPE_CHECKING:
+    from issoku.rules.tempo.actions import ActionTable
     from issoku.rules.tempo.loadout import Loadout
     from issoku.rules.tempo.ruleset import TempoRules
 
@@ -71,6 +72,19 @@ def public_technique(technique: Technique | None) -> str:
     assert technique is not None
     return "melee_attack" if technique.name == "feint" else technique.name
 
+
+
+def aimed_seat(table: "ActionTable", enemies: tuple[int, ...], partner: int, flat_action: int) -> int:
+    """The seat ``flat_action`` aims at, for a fighter with these ``enemies`` (by slot) and bind or grapple
+    ``partner`` (-1 for none): its enemy slot's fighter (-1 for an empty slot), the partner for a partner
+    technique, else the first enemy (the duel's opponent)."""
+    slot = table.target_of[flat_action]
+    if slot is not None:
+        return enemies[slot] if slot < len(enemies) else -1
+    technique = table.technique_of[flat_action]
+    if technique is not None and technique.name in PARTNER_TECHNIQUES and partner >= 0:
+        return partner
+    return enemies[0]
 
 class TempoState:
     """A tempo fight (see the module docstring for the decision cycle)."""
@@ -245,17 +259,19 @@ class TempoState:
         return grid.chebyshev(self.pos[a], self.pos[b])
 
     def target_of(self, seat: int, flat_action: int) -> int:
-        """The seat ``flat_action`` of ``seat`` aims at: its enemy slot's fighter (-1 for an empty slot), its
-        bind or grapple partner, else its first enemy (the duel's opponent)."""
-        table = self.ruleset.table
-        slot = table.target_of[flat_action]
-        enemies = self.ruleset.enemies[seat]
-        if slot is not None:
-            return enemies[slot] if slot < len(enemies) else -1
-        technique = table.technique_of[flat_action]
-        if technique is not None and technique.name in PARTNER_TECHNIQUES and self.partner[seat] >= 0:
-            return self.partner[seat]
-        return enemies[0]
+        """The seat ``flat_action`` of ``seat`` aims at (:func:`aimed_seat`)."""
+        return aimed_seat(self.ruleset.table, self.ruleset.enemies[seat], self.partner[seat], flat_action)
+
+    def _targets(self, seat: int) -> tuple[int, ...]:
+        """:meth:`target_of` for every flat action of ``seat`` at once, remembered per ruleset on the seat and
+        its partner (all it reads that changes): the legal scan asks for each candidate on every decision."""
+        partner = self.partner[seat]
+        memo = self.ruleset.action_targets
+        targets = memo.get((seat, partner))
+        if targets is None:
+            table, enemies = self.ruleset.table, self.ruleset.enemies[seat]
+            targets = memo[seat, partner] = tuple(aimed_seat(table, enemies, partner, a) for a in range(len(table)))
+        return targets
 
     # ----------------------------------------------------------------- set-up
 
@@ -464,13 +480,14 @@ class TempoState:
         lo = self.loadout(seat)
         ap, weapon, table = self.ap[seat], lo.weapon, self.ruleset.table
         legal = [PASS]
+        targets = self._targets(seat)
         for a, cost in lo.proactive_by_status[self.status[seat]]:
             if cost > ap:
                 continue
             technique = table.technique_of[a]
             assert technique is not None
             name = technique.name
-            target = self.target_of(seat, a)
+            target = targets[a]
             if target < 0 or (self.hp[target] <= 0 and name not in ("ready", "recover_weapon", "reload")):
                 continue
             distance = self.distance if self.pos is None else self.distance_between(seat, target)

@@ -78,6 +78,22 @@ def test_unseeded_resets_after_a_seeded_one_draw_their_seeds_from_its_generator(
     assert seeds == [5] + [int(draws.integers(2**63 - 1)) for _ in range(3)]
 
 
+def test_unseeded_resets_past_a_block_of_seeds_are_the_single_draws_in_order():
+    from issoku.envs.adapter import SEED_BLOCK
+
+    env = make_env(2)
+    env.reset(seed=9)
+    seeds = []
+    for _ in range(2 * SEED_BLOCK + 3):
+        env.reset()
+        seeds.append(env.episode_seed)
+    draws = np.random.default_rng(9)
+    assert seeds == [int(draws.integers(2**63 - 1)) for _ in range(2 * SEED_BLOCK + 3)]
+    env.reset(seed=9)  # a seeded reset starts the stream again
+    env.reset()
+    assert env.episode_seed == seeds[0]
+
+
 def test_agent_iter_yields_what_pettingzoos_iterator_yields_and_stops_at_max_iter():
     from pettingzoo.utils.env import AECIterable
 

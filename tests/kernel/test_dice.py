@@ -36,6 +36,27 @@ def test_clone_rolls_what_the_original_would_on_mixed_dice(seed, sizes):
     assert [twin.die(sides) for sides in mixed] == [dice.die(sides) for sides in mixed]
 
 
+def _whole_block_rolls(seed, sizes):
+    """What the dice promise: d10s from blocks of 512 and every other size from blocks of 256, each block
+    drawn whole from the seed's generator when its first die is rolled."""
+    rng = np.random.default_rng(seed)
+    blocks: dict[int, list[int]] = {}
+    rolled = []
+    for sides in sizes:
+        if not blocks.get(sides):
+            blocks[sides] = rng.integers(1, sides + 1, size=512 if sides == 10 else 256).tolist()[::-1]
+        rolled.append(blocks[sides].pop())
+    return rolled
+
+
+@given(st.integers(0, 2**32 - 1),
+       st.lists(st.sampled_from([10, 10, 10, 10, 20, 6, 3]), max_size=1500), st.integers(0, 700))
+def test_d10s_drawn_in_chunks_keep_the_whole_block_stream_among_other_dice(seed, sizes, d10s_first):
+    dice = Dice(seed)
+    first = list(dice.roll(d10s_first))
+    assert first + [dice.die(sides) for sides in sizes] == _whole_block_rolls(seed, [10] * d10s_first + sizes)
+
+
 def test_every_die_size_comes_from_the_seed():
     assert Dice(7).roll(300, 20) == Dice(7).roll(300, 20)
     assert sorted(set(Dice(7).roll(2_000, 6))) == [1, 2, 3, 4, 5, 6]
