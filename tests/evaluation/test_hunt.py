@@ -149,7 +149,8 @@ def test_a_control_hunt_trains_the_same_best_response_on_the_shipped_rules_outsi
     assert "The control (the same training on the shipped rules, not in the population) tells them apart" in report
     trained = (agents / "control2.zip").stat().st_mtime_ns  # killed after training the control, before saving
     (tmp_path / "h" / "hunt.json").write_text(json.dumps({**saved, "iterations": saved["iterations"][:1]}))
-    assert hunt(config)[1].control_gain == second.control_gain
+    resumed = hunt(config)
+    assert [it.control_gain for it in resumed] == [first.control_gain, second.control_gain]
     assert (agents / "control2.zip").stat().st_mtime_ns == trained  # reused, not retrained
     with pytest.raises(ValueError, match="control: the hunt in .* was run with True, not False"):
         hunt(replace(config, control=False))
