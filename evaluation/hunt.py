@@ -27,13 +27,14 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from issoku.evaluation.hunt_edits import Z95, EditedPlay, edited_play, finding_lines, untouched_edits
+from issoku.evaluation.hunt_edits import (Z95, EditedPlay, edited_play, finding_lines, gain_over_control, interval_text,
+                                         untouched_edits)
 from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
@@ -66,6 +67,10 @@ class HuntConfig:
     variant: str = ""
     """A rules variant folder (:mod:`issoku.rules.variant`) the hunt plays and trains on, or none (the shipped rules).
     A warm start from an agent of the shipped rules then explores what the variant's changes allow."""
+    control: bool = False
+    """With a variant: also train each iteration's best response on the shipped rules (same seed, steps, warm start and
+    mixture) and play it against the mixture there, a measurement that never joins the population; a finding on the
+    edited data is ATTRIBUTED to the edit only when the variant's best response plays it more than this control."""
     workers: int = 2
     """Tournament processes (the payoff matrix and the gain games)."""
     n_envs: int = 8
@@ -101,11 +106,17 @@ class Iteration:
     edited: list[EditedPlay] = field(default_factory=list)
     """On a rules variant: each action resting on the edited data, the best response's share of it against the
     mixture's (:mod:`issoku.evaluation.hunt_edits`)."""
+    control: str = ""
+    """With ``--control``: the control best response's checkpoint (trained on the base rules; not in the population)..."""
+    control_gain: tuple[float, float, float] | None = None
+    """...and its gain over the mixture on the base rules, ``(gain, low, high)``."""
 
     @classmethod
     def from_json(cls, entry: Mapping[str, Any]) -> Iteration:
         """An iteration as ``hunt.json`` stores it (a hunt saved before ``edited`` existed has none)."""
-        return cls(**{**entry, "edited": [EditedPlay(**play) for play in entry.get("edited", [])]})
+        control_gain = entry.get("control_gain")
+        return cls(**{**entry, "edited": [EditedPlay(**play) for play in entry.get("edited", [])],
+                      "control_gain": tuple(control_gain) if control_gain else None})
 
 
 def gain_interval(scores_by_opponent: Mapping[str, Sequence[float]], mixture: Mapping[str, float]) -> tuple[float, float, float]:
@@ -214,14 +225,10 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                                    1_000_000 * (index + 1))
             run_tournament(measured, store, workers=workers, progress=config.progress)
             br_records = _records(store, config, [*names, br_spec.name])
-            scores: dict[str, list[float]] = {name: [] for name in mixture}
-            for record in br_records:
-                if br_spec.name in record.policies and record.policies[0] != record.policies[1]:
-                    seat = record.policies.index(br_spec.name)
-                    other = record.policies[1 - seat]
-                    if other in scores:
-                        scores[other].append(record.score(seat))
+            scores = scores_against(br_records, br_spec.name, mixture)
             gain, low, high = gain_interval(scores, mixture)
+            control = (measure_control(config, mixture, specs, index, out, backend, workers)
+                       if config.control else None)
             warm_name, warm_records = _warm_start_games(config, store, specs, mixture, index, workers)
             new_shares = action_shares(br_records, br_spec.name)
             old_shares = _mixture_shares(records, mixture, action_kind)
@@ -232,12 +239,15 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                 differences=differences(new_shares, old_shares),
                 action_differences=differences(action_shares(br_records, br_spec.name, str),
                                                _mixture_shares(records, mixture, str), min_change=0.02),
-                edited=_edited_play(changes, records, br_records, br_spec.name, mixture, warm_name, warm_records))
+                edited=_edited_play(changes, records, br_records, br_spec.name, mixture, warm_name, warm_records,
+                                    control),
+                control=control.checkpoint if control else "", control_gain=control.gain if control else None)
             done.append(iteration)
             learned.append(checkpoint)
             atomic_write_json(state_path, {"config": asdict(config), "changes": [str(c) for c in changes],
                                            "iterations": [asdict(i) for i in done]})
             for key, value in (("gain", gain), ("gain_low", low), ("gain_high", high),
+                               *((("control_gain", control.gain[0]),) if control else ()),
                                ("population", len(names)), ("wall_s", iteration.wall_s)):
                 writer.record(f"hunt/{key}", value)
             writer.dump(step=index)
@@ -245,6 +255,49 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                 break
     writer.close()
     return done
+
+
+def scores_against(records: Sequence[MatchRecord], policy: str, mixture: Mapping[str, float]) -> dict[str, list[float]]:
+    """``policy``'s score in each of its games against each mixture member (by member)."""
+    scores: dict[str, list[float]] = {name: [] for name in mixture}
+    for record in records:
+        if policy in record.policies and record.policies[0] != record.policies[1]:
+            seat = record.policies.index(policy)
+            other = record.policies[1 - seat]
+            if other in scores:
+                scores[other].append(record.score(seat))
+    return scores
+
+
+CONTROL = "control"
+"""The control best responses' file stem (``agents/control<N>.zip``): not ``br*``, so never in the population."""
+
+
+@dataclass(frozen=True)
+class Control:
+    """One iteration's control: the best response trained and measured on the base rules (see ``HuntConfig.control``)."""
+
+    checkpoint: str
+    name: str
+    records: list[MatchRecord]
+    """Its games against the mixture on the base rules."""
+    gain: tuple[float, float, float]
+
+
+def measure_control(config: HuntConfig, mixture: Mapping[str, float], specs: Sequence[PolicySpec], index: int,
+                    out: Path, backend: Backend | None, workers: Any) -> Control:
+    """Train (or reuse) iteration ``index``'s control best response on the base rules with everything else the
+    variant's best response had (seed, steps, warm start, mixture), and play it against the mixture there, with the
+    measured best response's game seeds, into ``control.sqlite`` (the variant's store keeps only the variant's games)."""
+    base = replace(config, variant="")
+    checkpoint = train_best_response(base, mixture, index, out, backend, stem=CONTROL)
+    spec = _population_specs(base, [checkpoint])[-1]
+    with MatchStore(out / "control.sqlite") as store:
+        run_tournament(_tournament(base, [*specs, spec], [(spec.name, name) for name in mixture], 1_000_000 * (index + 1)),
+                       store, workers=workers, progress=config.progress)
+        records = [record for record in _records(store, base, [*mixture, spec.name]) if spec.name in record.policies]
+    gain = gain_interval(scores_against(records, spec.name, mixture), mixture)
+    return Control(checkpoint, spec.name, records, (float(gain[0]), float(gain[1]), float(gain[2])))
 
 
 def variant_changes(config: HuntConfig) -> list[Any]:
@@ -292,9 +345,9 @@ def warm_start_member(config: HuntConfig) -> str | None:
 
 def _edited_play(changes: Sequence[Any], records: Sequence[MatchRecord], br_records: Sequence[MatchRecord],
                  best_response: str, mixture: Mapping[str, float], warm_name: str | None,
-                 warm_records: Sequence[MatchRecord]) -> list[EditedPlay]:
-    """Each action resting on the variant's edits, as the best response, the mixture and the warm start played it;
-    [] without edits."""
+                 warm_records: Sequence[MatchRecord], control: Control | None = None) -> list[EditedPlay]:
+    """Each action resting on the variant's edits, as the best response, the mixture, the warm start and the control
+    played it; [] without edits."""
     from issoku.evaluation.coverage import build_ruleset, content_map
     from issoku.evaluation.rule_trail import RuleTrails
 
@@ -303,7 +356,8 @@ def _edited_play(changes: Sequence[Any], records: Sequence[MatchRecord], br_reco
         return []
     mine = [record for record in br_records if best_response in record.policies]
     return edited_play(changes, content_map(ruleset), best_response, mine, mixture, records, warm_name, warm_records,
-                       RuleTrails(mine, ruleset).rules_of)
+                       RuleTrails(mine, ruleset).rules_of, control.name if control else None,
+                       control.records if control else ())
 
 
 RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subprocess_envs")
@@ -429,6 +483,8 @@ class BestResponseJob:
     index: int = 0
     tensorboard_log: str | None = None
     """Where the learner's curves go: the hunt's ``tb`` folder in this process; none on a remote worker."""
+    stem: str = "br"
+    """The checkpoint's file stem: ``br`` for the population's best responses, ``control`` for a control."""
 
 
 def best_response(job: BestResponseJob) -> tuple[bytes, int, dict[str, Any]]:
@@ -438,7 +494,7 @@ def best_response(job: BestResponseJob) -> tuple[bytes, int, dict[str, Any]]:
     model, identity = best_response_learner(job.config, list(zip(job.names, job.entries)), job.weights, job.seed,
                                             job.tensorboard_log)
     try:
-        model.learn(job.config.steps, tb_log_name=f"br{job.index + 1}",
+        model.learn(job.config.steps, tb_log_name=f"{job.stem}{job.index + 1}",
                     progress_bar=job.config.progress and job.tensorboard_log is not None,
                     reset_num_timesteps=not job.config.warm_start)
     finally:
@@ -457,8 +513,9 @@ def _named_entry(entry: str) -> tuple[str, str]:
 
 
 def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index: int, out: Path,
-                        backend: Backend | None = None) -> str:
-    """Train (or reuse) iteration ``index``'s best response to ``mixture``; the checkpoint's path.
+                        backend: Backend | None = None, stem: str = "br") -> str:
+    """Train (or reuse) iteration ``index``'s best response to ``mixture`` (``agents/<stem><index + 1>.zip``); the
+    checkpoint's path.
 
     With a ``backend`` (Ray) the training is a job on a worker, its checkpoint's bytes written here;
     otherwise it trains in this process, as the local runs always have.
@@ -467,20 +524,21 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
     from issoku.training.backend import InProcess
     from issoku.training.checkpoints import atomic_write_json
 
-    path = out / "agents" / f"br{index + 1}.zip"
+    path = out / "agents" / f"{stem}{index + 1}.zip"
     if path.exists() and metadata_path(path).exists():
         return str(path)
     entries = dict(map(_named_entry, (*config.population, *(str(p) for p in sorted((out / "agents").glob("br*.zip"))))))
     seed = config.seed + 7919 * (index + 1)
     job = BestResponseJob(config, tuple(mixture), tuple(entries.get(name, name) for name in mixture),
-                          tuple(mixture.values()), seed, index, None if backend else str(out / "tb"))
+                          tuple(mixture.values()), seed, index, None if backend else str(out / "tb"), stem)
     [(_, (trained, steps, identity))] = list((backend or InProcess()).map_unordered(best_response, [job]))
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.stem + ".partial.zip")
     partial.write_bytes(trained)
     atomic_write_json(metadata_path(path), {
         **identity, "steps": steps, "seed": seed, "pool": [],
-        "hunt": {"iteration": index + 1, "mixture": dict(mixture), "warm_start": config.warm_start}})
+        "hunt": {"iteration": index + 1, "mixture": dict(mixture), "warm_start": config.warm_start,
+                 "role": "control (base rules; not in the population)" if stem == CONTROL else "best response"}})
     partial.replace(path)
     return str(path)
 
@@ -535,6 +593,10 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
                   f"- population: {', '.join(it.population)}", f"- Nash mixture: {mixture}",
                   f"- gain over the mixture: {it.gain:+.3f} (95 % CI {it.gain_low:+.3f} to {it.gain_high:+.3f}); "
                   f"by opponent: {against}",
+                  *([f"- the control ({Path(it.control).stem}: the same training on the shipped rules, not in the "
+                     f"population) gained {interval_text(it.control_gain)} there; the best response's gain over it: "
+                     f"{interval_text(gain_over_control((it.gain, it.gain_low, it.gain_high), it.control_gain))}"]
+                    if it.control_gain else []),
                   f"- what it does differently (action-kind shares, mixture -> best response): "
                   f"{'; '.join(it.differences) or 'no kind moved by 5 points or more'}",
                   f"- actions it plays more or less than the mixture: "
@@ -562,10 +624,16 @@ def _variant_sections(config: HuntConfig, iterations: Sequence[Iteration]) -> li
     lines += ["## The edited data in play", "",
               "FOUND: the best response plays it significantly more than the mixture and than its warm start; USED: more "
               "than the mixture only. Either says what training moved toward on these rules, not that the edit caused "
-              "it: a best response may move the same way on the base rules. To attribute a move or a gain to the edit, "
-              "run the same hunt without --variant (same --seed) and compare (docs/balance.md).", ""]
+              "it: a best response may move the same way on the base rules. "
+              + ("The control (the same training on the shipped rules, not in the population) tells them apart: "
+                 "ATTRIBUTED is a finding the variant's best response also plays significantly more than the control; "
+                 "a finding the control plays as much is not attributable to the edit. The gain is compared the same "
+                 "way (the two intervals combined as independent)."
+                 if config.control else
+                 "To attribute a move or a gain to the edit, run the same hunt with --control (docs/balance.md)."), ""]
     for it in iterations:
-        found = finding_lines(Path(it.best_response).stem, it.edited, (it.gain, it.gain_low, it.gain_high))
+        found = finding_lines(Path(it.best_response).stem, it.edited, (it.gain, it.gain_low, it.gain_high),
+                              it.control_gain)
         lines += [f"- {line}" for line in found] or [f"- {Path(it.best_response).stem}: no action rests on the edits."]
     return [*lines, ""]
 

@@ -12,7 +12,10 @@ exercised is *untested by play*: the hunt cannot speak about it.
 
 A learned-only edit is content no scripted agent plays, so the mixture's share is often 0 and any use by the best
 response "rises" over it; the warm start is the fair baseline there (did training move toward the edit?), so a
-finding (FOUND) needs the share to rise over both.
+finding (FOUND) needs the share to rise over both. Training may move toward an action on the base rules just as well
+(it is how a learner beats this mixture, whatever the edit), so with ``hunt --control`` the same best response is also
+trained and played on the base rules, and a finding is ATTRIBUTED to the edit only when the variant's best response
+plays the action significantly more than that control does.
 
 The shares are ratios of decisions pooled over games, and decisions within a game are not independent, so each
 share's variance is the ratio estimator's over games (the delta method: ``Σ (c_i − R·d_i)² / (n (n−1) d̄²)`` for
@@ -55,12 +58,23 @@ class EditedPlay:
     """Whether any game of the hunt exercised it (any policy, either seat)."""
     rules: list[str] | None = None
     """The rule IDs its decisions produced, most frequent first (replayed games)."""
+    control_share: float | None = None
+    """Its share of the control best response's decisions (the same training on the base rules; None: no control)."""
+    control_low: float | None = None
+    control_high: float | None = None
+    """95 % interval of ``share − control_share``."""
 
     @property
     def rose(self) -> bool:
         """The best response plays it significantly more than the mixture and than its warm start (each interval
         excludes zero, upwards)."""
         return self.low > 0 and (self.warm_low is None or self.warm_low > 0)
+
+    @property
+    def attributed(self) -> bool:
+        """A finding (:attr:`rose`) that the control best response, trained alike on the base rules, does not share:
+        the variant's best response plays it significantly more than the control (its interval excludes zero)."""
+        return self.rose and self.control_low is not None and self.control_low > 0
 
 
 def touches(item: str, change: Change) -> bool:
@@ -108,13 +122,26 @@ def share_and_variance(records: Sequence[MatchRecord], policy: str, action: str)
     return share, residual / (n * (n - 1) * mean ** 2)
 
 
+def _against(share: float, variance: float, records: Sequence[MatchRecord], policy: str | None,
+             action: str) -> tuple[float | None, float | None, float | None]:
+    """``policy``'s share of ``action`` in ``records`` and the 95 % interval of ``share`` minus it (the two shares
+    independent); all None without ``policy``."""
+    if not policy:
+        return None, None, None
+    other, other_variance = share_and_variance(records, policy, action)
+    half = Z95 * math.sqrt(variance + other_variance)
+    return other, share - other - half, share - other + half
+
+
 def edited_play(changes: Sequence[Change], content: Mapping[str, Sequence[str]], best_response: str,
                 br_records: Sequence[MatchRecord], mixture: Mapping[str, float],
                 mixture_records: Sequence[MatchRecord], warm_start: str | None = None,
-                warm_records: Sequence[MatchRecord] = (), rules_of: Callable[[Sequence[str]], Sequence[str]] | None = None) -> list[EditedPlay]:
+                warm_records: Sequence[MatchRecord] = (), rules_of: Callable[[Sequence[str]], Sequence[str]] | None = None,
+                control: str | None = None, control_records: Sequence[MatchRecord] = ()) -> list[EditedPlay]:
     """Every action touching an edit: the best response's share against the mixture's (95 % interval on the
-    difference), the share of ``warm_start`` (a policy name) in ``warm_records`` against it, whether any game played it;
-    rising ones first.
+    difference), the share of ``warm_start`` (a policy name) in ``warm_records`` against it, the share of ``control``
+    (the control best response, on the base rules) in ``control_records`` against it, whether any game of the variant
+    played it; rising ones first.
 
     ``rules_of`` (actions -> rule IDs: :meth:`~issoku.evaluation.rule_trail.RuleTrails.rules_of`) names the rules of each
     action played.
@@ -130,14 +157,11 @@ def edited_play(changes: Sequence[Change], content: Mapping[str, Sequence[str]],
             mixed_variance += weight ** 2 * member_variance
         half = Z95 * math.sqrt(variance + mixed_variance)
         played = any(action in seat for record in every for seat in record.actions)
-        warm = warm_low = warm_high = None
-        if warm_start:
-            warm, warm_variance = share_and_variance(warm_records, warm_start, action)
-            warm_half = Z95 * math.sqrt(variance + warm_variance)
-            warm_low, warm_high = share - warm - warm_half, share - warm + warm_half
+        warm, warm_low, warm_high = _against(share, variance, warm_records, warm_start, action)
         rules = list(rules_of([action])) if played and rules_of is not None else None
         found.append(EditedPlay(action, edits, share, mixed, share - mixed - half, share - mixed + half, warm,
-                                warm_low, warm_high, played, rules))
+                                warm_low, warm_high, played, rules,
+                                *_against(share, variance, control_records, control, action)))
     return sorted(found, key=lambda play: (not play.rose, not play.played, -(play.share - play.mixture_share),
                                            play.action))
 
@@ -150,26 +174,59 @@ def _more(low: float) -> str:
     return "significantly more" if low > 0 else "not significantly more"
 
 
-def finding_lines(best_response: str, plays: Sequence[EditedPlay], gain: tuple[float, float, float]) -> list[str]:
+def _baseline(play: EditedPlay, what: str, other: float | None, low: float | None, high: float | None) -> str:
+    """``; significantly more than <what>, which played it 1.5%: +0.5 pts [+0.1, +0.9]`` ('' without that baseline)."""
+    if other is None or low is None or high is None:
+        return ""
+    return (f"; {_more(low)} than {what}, which played it {_pct(other)}: {100 * (play.share - other):+.1f} pts "
+            f"[{100 * low:+.1f}, {100 * high:+.1f}]")
+
+
+def verdict(play: EditedPlay) -> str:
+    """The line's verdict: ATTRIBUTED (a finding the control does not share), FOUND (no control run), FOUND but not
+    attributable (the control plays it as much), USED (over the mixture only), or none."""
+    if play.rose and play.control_low is not None:
+        return ("ATTRIBUTED: " if play.attributed
+                else "FOUND but the control plays it as much, not attributable to the edit: ")
+    return "FOUND: " if play.rose else "USED: " if play.low > 0 else ""
+
+
+def gain_over_control(gain: tuple[float, float, float], control: tuple[float, float, float]) -> tuple[float, float, float]:
+    """The best response's gain minus the control's, with a 95 % interval combining the two (symmetric, normal)
+    intervals as independent: the half widths add in quadrature."""
+    half = math.hypot((gain[2] - gain[1]) / 2, (control[2] - control[1]) / 2)
+    difference = gain[0] - control[0]
+    return difference, difference - half, difference + half
+
+
+def interval_text(value: tuple[float, float, float]) -> str:
+    """``+0.50 [+0.33, +0.67]``: a value and its interval, as the report writes gains."""
+    return f"{value[0]:+.2f} [{value[1]:+.2f}, {value[2]:+.2f}]"
+
+
+def finding_lines(best_response: str, plays: Sequence[EditedPlay], gain: tuple[float, float, float],
+                  control_gain: tuple[float, float, float] | None = None) -> list[str]:
     """The hunt report's lines about the edited data for one best response: each action it, the mixture or its warm
-    start played (FOUND when it rose significantly over both; USED when over the mixture only, as its warm start
-    already played it), the actions only other agents played, then those no game played (untested by play)."""
-    gain_text = f"gain {gain[0]:+.2f} [{gain[1]:+.2f}, {gain[2]:+.2f}]"
+    start played (:func:`verdict`), the actions only other agents played, then those no game played (untested by
+    play). With a control (``control_gain``: its gain over the mixture on the base rules), the gain line says how much
+    more the variant's best response gained than the control's."""
+    gain_text = f"gain {interval_text(gain)}"
+    if control_gain is not None:
+        gain_text += f", the control's {interval_text(control_gain)}: {interval_text(gain_over_control(gain, control_gain))} over it"
     lines = []
     for play in plays:
-        if not (play.share or play.mixture_share or play.warm_share):
+        if not (play.share or play.mixture_share or play.warm_share or play.control_share):
             continue
-        warm = ""
-        if play.warm_share is not None and play.warm_low is not None and play.warm_high is not None:
-            warm = (f"; {_more(play.warm_low)} than its warm start, which played it {_pct(play.warm_share)}: "
-                    f"{100 * (play.share - play.warm_share):+.1f} pts [{100 * play.warm_low:+.1f}, {100 * play.warm_high:+.1f}]")
+        baselines = (_baseline(play, "its warm start", play.warm_share, play.warm_low, play.warm_high)
+                     + _baseline(play, "the control (the same training on the base rules)", play.control_share,
+                                 play.control_low, play.control_high))
         rules = f"; rules {', '.join(play.rules)}" if play.rules else ""
-        verdict = "FOUND: " if play.rose else "USED: " if play.low > 0 else ""
-        lines.append(f"{verdict}{best_response} plays `{play.action}` {_pct(play.mixture_share)} → {_pct(play.share)} "
+        lines.append(f"{verdict(play)}{best_response} plays `{play.action}` {_pct(play.mixture_share)} → {_pct(play.share)} "
                      f"of decisions ({_more(play.low)} than the mixture: {100 * (play.share - play.mixture_share):+.1f} "
-                     f"pts [{100 * play.low:+.1f}, {100 * play.high:+.1f}]{warm}) (edited: {'; '.join(play.edits)}{rules}); "
+                     f"pts [{100 * play.low:+.1f}, {100 * play.high:+.1f}]{baselines}) (edited: {'; '.join(play.edits)}{rules}); "
                      f"{gain_text}")
-    others = [play for play in plays if play.played and not (play.share or play.mixture_share or play.warm_share)]
+    others = [play for play in plays
+              if play.played and not (play.share or play.mixture_share or play.warm_share or play.control_share)]
     if others:
         lines.append(f"{', '.join(f'`{p.action}`' for p in others)}: played only by other agents of the hunt, not by "
                      f"{best_response}, the mixture or its warm start.")

@@ -67,6 +67,8 @@ def check_hunt(config: Any) -> None:
     bounded("--seed", config.seed, 0)
     bounded("--workers", config.workers, 0, 1024)
     bounded("--n-envs", config.n_envs, 1, 1024)
+    if config.control and not config.variant:
+        raise BadInput("--control needs --variant: the control is the same hunt's best response on the shipped rules")
     if not math.isfinite(config.threshold):
         raise BadInput(f"--threshold must be a finite number, not {config.threshold}")
     out = Path(config.out)

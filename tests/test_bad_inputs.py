@@ -225,6 +225,7 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("hunt --seed -1", [*HUNT, "--seed", "-1"], {}, "--seed must be at least 0, not -1"),
     ("hunt --workers -1", [*HUNT, "--workers", "-1"], {}, "--workers must be at least 0, not -1"),
     ("hunt --threshold nan", [*HUNT, "--threshold", "nan"], {}, "--threshold must be a finite number, not nan"),
+    ("hunt --control without --variant", [*HUNT, "--control"], {}, "--control needs --variant"),
     ("hunt --out is a file", [*HUNT, "--out", "{tmp}/o"], {"o": "a file"}, "--out {tmp}/o: is a file"),
     ("hunt unknown policy", [*HUNT, "-p", "nobody"], {}, "unknown policy 'nobody'"),
     ("hunt unknown env", [*HUNT, "--env", "nope_v0"], {}, "unknown env id 'nope_v0'"),

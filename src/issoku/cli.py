@@ -494,6 +494,7 @@ def hunt(
     warm_start: str = typer.Option("", help="Checkpoint every best response starts from (same rules and interface), or shipped:<env> for the shipped one."),
     matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat. Default: none (the env's own fighters, fixed)."),
     variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/) to hunt on. Default: none (the shipped rules)."),
+    control: bool = typer.Option(False, "--control", help="With --variant: also train each best response on the shipped rules (a measurement, never in the population) and attribute findings to the edit only where the variant's best response plays them more."),
     workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
     backend: str = BACKEND,
     ray_address: Optional[str] = RAY_ADDRESS,
@@ -517,7 +518,7 @@ def hunt(
         config = HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
                             iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
                             warm_start=warm_start, matchups=tuple(matchup or ()), variant=str(variant or ""),
-                            workers=workers, n_envs=n_envs, subprocess_envs=subprocess_envs)
+                            control=control, workers=workers, n_envs=n_envs, subprocess_envs=subprocess_envs)
         check_hunt(config)  # before the hunt's folder is made
     cli_hunt(config, backend, ray_address)
 

@@ -117,3 +117,40 @@ def test_a_hunt_on_a_rules_variant_plays_and_trains_on_it_warm_started_from_the_
     assert all(thrust in play.edits for play in iteration.edited)
     assert json.loads((tmp_path / "h" / "hunt.json").read_text())["changes"][0] == thrust
     assert f"## What changed\n\n- `{thrust}`" in format_report(config, [iteration])
+
+
+def test_a_control_hunt_trains_the_same_best_response_on_the_shipped_rules_outside_the_population(tmp_path):
+    """``--control``: each iteration's best response is trained again on the shipped rules (same seed, steps, warm
+    start, mixture) and measured there; its figures are in hunt.json and hunt.md, it never joins the population, it
+    resumes from its checkpoint, and a resume that adds or drops the control is refused."""
+    from dataclasses import replace
+
+    from issoku.envs.breath_duel_v0 import env as breath_env
+    from issoku.evaluation.store import MatchStore
+    from issoku.training.make_env import env_identity
+
+    config = HuntConfig(out=str(tmp_path / "h"), **{**TINY, "env_id": "breath_duel_v0", "population": ("random", "ma_heuristic"),
+                                                    "variant": "tests/data/variants/learned_only_tanto_thrust",
+                                                    "control": True})
+    first, second = hunt(config)
+    agents = tmp_path / "h" / "agents"
+    assert first.control == str(agents / "control1.zip") and second.control == str(agents / "control2.zip")
+    assert "control1" not in second.population and "br1" in second.population  # a measurement, not a member
+    shipped = env_identity(breath_env(), "breath_duel_v0")["rules_fingerprint"]
+    assert json.loads((agents / "control1.json").read_text())["rules_fingerprint"] == shipped
+    with MatchStore(tmp_path / "h" / "control.sqlite") as store:
+        games = list(store.records())
+    assert games and {game.rules_fingerprint for game in games} == {shipped}
+    assert all("control1" in game.policies or "control2" in game.policies for game in games)
+    saved = json.loads((tmp_path / "h" / "hunt.json").read_text())
+    assert [entry["control_gain"] for entry in saved["iterations"]] == [list(first.control_gain), list(second.control_gain)]
+    report = format_report(config, [first, second])
+    assert "- the control (control1: the same training on the shipped rules, not in the population) gained " in report
+    assert "The control (the same training on the shipped rules, not in the population) tells them apart" in report
+    trained = (agents / "control2.zip").stat().st_mtime_ns  # killed after training the control, before saving
+    (tmp_path / "h" / "hunt.json").write_text(json.dumps({**saved, "iterations": saved["iterations"][:1]}))
+    resumed = hunt(config)
+    assert [it.control_gain for it in resumed] == [first.control_gain, second.control_gain]
+    assert (agents / "control2.zip").stat().st_mtime_ns == trained  # reused, not retrained
+    with pytest.raises(ValueError, match="control: the hunt in .* was run with True, not False"):
+        hunt(replace(config, control=False))

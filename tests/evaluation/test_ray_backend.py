@@ -216,6 +216,21 @@ def test_a_hunt_on_ray_trains_its_best_response_on_a_worker_and_finds_the_same(c
     assert zip_members(str(tmp_path / "ray/agents/br1.zip")) == zip_members(str(tmp_path / "here/agents/br1.zip"))
 
 
+def test_a_hunt_control_on_ray_trains_on_a_worker_and_measures_the_same(cluster, tmp_path):
+    """``hunt --control`` on Ray: the control best response (shipped rules) trains as the best responses do."""
+    from issoku.evaluation.hunt import HuntConfig, hunt
+
+    from tests.evaluation.test_hunt import TINY
+
+    backend, _ = cluster
+    config = {**TINY, "iterations": 1, "env_id": "breath_duel_v0", "population": ("random", "ma_heuristic"),
+              "variant": "tests/data/variants/learned_only_tanto_thrust", "control": True}
+    (here,) = hunt(HuntConfig(out=str(tmp_path / "here"), **config))
+    (there,) = hunt(HuntConfig(out=str(tmp_path / "ray"), **config), backend)
+    assert there.control_gain == here.control_gain and there.edited == here.edited
+    assert zip_members(str(tmp_path / "ray/agents/control1.zip")) == zip_members(str(tmp_path / "here/agents/control1.zip"))
+
+
 def test_the_scale_benchmark_plays_a_study_three_ways_into_the_same_rows(cluster, capsys):
     from benchmarks.scale import main
 
