@@ -103,7 +103,7 @@ class FirstMover:
 def side_identity(record: MatchRecord, seat: int) -> tuple[str, str]:
     """Who plays a seat: its policy and what it fields (its seat label; the seat itself when unlabelled, since an
     unlabelled loadout fields the same fighter in the same seat every game)."""
-    label = record.seat_labels[seat] if len(record.seat_labels) > seat and record.seat_labels[seat] else f"seat {seat}"
+    label = record.label(seat) or f"seat {seat}"
     return record.policies[seat], label
 
 

@@ -27,7 +27,7 @@ def by_policy(record: MatchRecord, seat: int) -> str:
 def by_label(record: MatchRecord, seat: int) -> str:
     """The side of a seat is its loadout label (the weapon it fields, say); ``""`` (no side: the game is skipped)
     for a seat the record labels not at all (a record built without ``seat_labels``)."""
-    return record.seat_labels[seat] if seat < len(record.seat_labels) else ""
+    return record.label(seat)
 
 
 @dataclass(frozen=True)

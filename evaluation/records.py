@@ -65,6 +65,11 @@ class MatchRecord:
         """How many seats played."""
         return len(self.agents)
 
+    def label(self, seat: int) -> str:
+        """The seat's loadout label (the fighter it fields), ``""`` where the record labels it not at all: a
+        record built through the API without ``seat_labels`` reads as unlabelled rather than raising."""
+        return self.seat_labels[seat] if seat < len(self.seat_labels) else ""
+
     def score(self, seat: int) -> float:
         """The seat's result as a score: 1 for a win, 0.5 for a draw, 0 for a loss."""
         if self.winner is None:

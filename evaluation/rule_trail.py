@@ -110,7 +110,7 @@ def most_used(records: Iterable[MatchRecord], side: str, by_label: bool, most: i
     counts: Counter[str] = Counter()
     for record in records:
         for seat, actions in enumerate(record.actions):
-            name = (record.seat_labels[seat] if record.seat_labels else "") if by_label else record.policies[seat]
+            name = record.label(seat) if by_label else record.policies[seat]
             if name == side:
                 counts.update(actions)
     return [action for action, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:most]]

@@ -44,7 +44,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from issoku.evaluation.pairings import Side, by_policy
+from issoku.evaluation.pairings import Side, by_label, by_policy
 from issoku.evaluation.records import MatchRecord
 
 IMBALANCED, BALANCED, UNDETERMINED = "imbalanced", "balanced", "undetermined"
@@ -208,10 +208,9 @@ def verdict_text(cell: CellPairs, verdict: SequentialVerdict) -> str:
     return "balanced within ±δ" if verdict.verdict == BALANCED else UNDETERMINED
 
 
-def by_seat_label(record: MatchRecord, seat: int) -> str:
-    """The seat's loadout label, "" when the loadout names none (such games belong to no loadout cell)."""
-    return record.seat_labels[seat] if record.seat_labels else ""
-
+by_seat_label = by_label
+"""A loadout cell's side: the seat's loadout label, "" when the loadout names none (such games belong to no
+loadout cell)."""
 
 CELL_SIDES: tuple[Side, ...] = (by_policy, by_seat_label)
 """The kinds of cell a study has: policy against policy, loadout label against loadout label."""

@@ -167,7 +167,7 @@ class MatchStore:
                 self._db.executemany(
                     "INSERT INTO seats (match_key, seat, agent, policy, label, return, actions, kinds)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(record.key, seat, record.agents[seat], record.policies[seat], record.seat_labels[seat],
+                    [(record.key, seat, record.agents[seat], record.policies[seat], record.label(seat),
                       float(record.returns[seat]), json.dumps(list(record.actions[seat])),
                       json.dumps(list(record.kinds[seat])))
                      for seat in range(record.num_seats)])

@@ -64,3 +64,15 @@ def test_winner_is_the_strict_best_return_or_none_for_a_draw():
     assert winner_of((1.0, -1.0)) == 0
     assert winner_of((-1.0, 1.0)) == 1
     assert winner_of((0.0, 0.0)) is None
+
+
+def test_a_record_built_without_seat_labels_is_stored_as_unlabelled(tmp_path):
+    """A record made through the API with no ``seat_labels`` is stored with empty labels (read back as
+    unlabelled), not refused with an IndexError halfway through the batch."""
+    from dataclasses import replace
+    unlabelled = replace(make_record(("a", "b"), (1.0, -1.0), seed=3, labels=("katana", "yari")), seat_labels=())
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        assert store.insert([unlabelled]) == 1
+        [stored] = store.records()
+    assert [stored.label(seat) for seat in range(2)] == ["", ""]
+    assert stored.winner == unlabelled.winner and stored.key == unlabelled.key
