@@ -220,15 +220,18 @@ def _slug(change: Change, sign: str) -> str:
 
 
 def make_levers(folder: Path, step: int, files: Sequence[str] | None = None, base: Variant | None = None,
-                defaults: bool = False) -> list[Lever]:
+                defaults: bool = False, keep: Callable[[NumericField], bool] | None = None) -> list[Lever]:
     """Every ``±step`` nudge of every number of ``files`` (default all) in ``base`` (default the shipped data),
     as variant folders under ``folder`` (each holds ``base``'s files too, so it is ``base`` with one edit);
     ``defaults``: also the optional numbers the files leave at their schema value, nudged from it (the
-    lever adds the field). A nudge the data refuses is kept with status ``invalid: ...``."""
+    lever adds the field). A nudge the data refuses is kept with status ``invalid: ...``. ``keep``: only the
+    numbers it keeps become levers (no folder is written for the others)."""
     base = base or Variant()
     levers = []
     for relative in files or shipped_files():
         for number in numeric_fields(relative, base, defaults):
+            if keep is not None and not keep(number):
+                continue
             for sign, after in (("_down", number.value - step), ("_up", number.value + step)):
                 levers.append(_lever(folder, number, after, sign, base))
     return levers
@@ -339,8 +342,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
         raise ValueError(f"--focus {unknown[0]}: no loadout of the {study.env} study "
                          f"(its loadouts: {', '.join(sorted(content)) or '(none)'})")
     tables = sorted(content) if tables is None else list(dict.fromkeys(tables))
-    levers = [lever for lever in make_levers(out / "variants", step, files, base, defaults)
-              if keep is None or keep(lever.number)]
+    levers = make_levers(out / "variants", step, files, base, defaults, keep)
     for lever in levers:
         items = set(lever.change.item.split(" / "))
         lever.own = tuple(name for name in sorted(content) if items & content[name])

@@ -142,3 +142,16 @@ def test_focus_ranks_by_that_loadout_and_writes_only_its_table(tmp_path):
     assert played[0]["lever"] == f"{ARMOUR}: medium: rating 4 → 8" and played[0]["own_loadouts"] == "spearman"
     summary = (out / "levers.md").read_text()
     assert "### spearman" in summary and "### knight" not in summary and "spearman's own top levers: " in result.output
+
+
+def test_make_levers_writes_folders_only_for_the_numbers_it_keeps(tmp_path):
+    """autobalance's locality stage keeps a few numbers of a file: the others get no lever and no variant folder
+    (before, every number of the file was written out and then filtered)."""
+    from issoku.evaluation.levers import make_levers
+    file = "tempo/data/armour.toml"
+    kept = make_levers(tmp_path, 1, [file], keep=lambda number: number.address[:2] == ("armour", "medium"))
+    everything = make_levers(tmp_path / "all", 1, [file])
+    assert kept and len(kept) < len(everything)
+    assert all(lever.number.address[:2] == ("armour", "medium") for lever in kept)
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name != "all") == sorted(
+        lever.folder.name for lever in kept)
