@@ -39,6 +39,10 @@ class View:
     incoming_critical: bool
 
 
+VIEW_FIELDS = (("energy", 0), ("breath_limit", 0), ("spent", 0), ("wounds", 0), ("reservations", 0))
+"""The observing fighter's fields a :class:`View` holds, in its order (slot 0 is the observer)."""
+
+
 class BreathScripted:
     """Shared reading of observations and action names; subclasses choose."""
 
@@ -55,27 +59,34 @@ class BreathScripted:
         self._technique = [ruleset.slots[a].technique for a in range(len(self.names))]
         self._kind_of = [ruleset.slots[a].kind for a in range(len(self.names))]
         self.approach = Approach(ruleset)
+        self._fields = [(self.spec.slice(name).start + slot, SCALE.get(name, 1.0)) for name, slot in VIEW_FIELDS]
+        self._kinds = self.spec.slice("decision_kind")
+        self._present, self._ally = self.spec.slice("present"), self.spec.slice("ally")
+        self._foe_fields = [(self.spec.slice(name).start, SCALE.get(name, 1.0)) for name in ("energy", "wounds")]
+        self._incoming_critical = self.spec.slice("incoming_attack").start + 1
 
     def view(self, observation: np.ndarray) -> View:
         """Decode the observing fighter (slot 0) and its first enemy."""
-        spec = self.spec
+        return self.view_of(observation.tolist())
 
-        def field(name: str, slot: int = 0) -> float:
-            # Every field read here counts whole things; rounding undoes the float32 scaling (5/12*12 < 5).
-            return float(round(float(observation[spec.slice(name).start + slot]) * SCALE.get(name, 1.0)))
-
-        kinds = observation[spec.slice("decision_kind")]
-        foes = np.flatnonzero(observation[spec.slice("present")] > observation[spec.slice("ally")])  # padded: absent
-        foe = int(foes[0]) if len(foes) else 0
-        return View(kind=self.ruleset.decision_kinds[int(np.argmax(kinds))], energy=field("energy"),
-                    limit=field("breath_limit"), spent=field("spent"), wounds=field("wounds"),
-                    reservations=field("reservations"), foe_energy=field("energy", foe),
-                    foe_wounds=field("wounds", foe),
-                    incoming_critical=bool(observation[spec.slice("incoming_attack").start + 1]))
+    def view_of(self, values: list[float]) -> View:
+        """:meth:`view` of the observation as a list (one ``tolist()``, read by offsets fixed at set-up)."""
+        # Every field read here counts whole things; rounding undoes the float32 scaling (5/12*12 < 5).
+        energy, limit, spent, wounds, reservations = (float(round(values[at] * scale)) for at, scale in self._fields)
+        kinds = values[self._kinds]
+        # The first enemy: the first present slot that is no ally (padded slots are absent); slot 0 without one.
+        foe = next((slot for slot, (present, ally) in enumerate(zip(values[self._present], values[self._ally]))
+                    if present > ally), 0)
+        (energy_at, energy_scale), (wounds_at, wounds_scale) = self._foe_fields
+        return View(kind=self.ruleset.decision_kinds[kinds.index(max(kinds))], energy=energy, limit=limit,
+                    spent=spent, wounds=wounds, reservations=reservations,
+                    foe_energy=float(round(values[energy_at + foe] * energy_scale)),
+                    foe_wounds=float(round(values[wounds_at + foe] * wounds_scale)),
+                    incoming_critical=bool(values[self._incoming_critical]))
 
     def legal(self, mask: np.ndarray) -> list[int]:
         """Legal actions, ascending."""
-        return [int(a) for a in np.flatnonzero(mask)]
+        return np.flatnonzero(mask).tolist()
 
     def of_kind(self, legal: list[int], kind: str) -> list[int]:
         """Legal actions of one order kind (``attack``, ``reserve``...)."""
@@ -108,7 +119,11 @@ class BreathScripted:
         legal = self.legal(action_mask)
         if not legal:
             raise ValueError(f"{type(self).__name__} got an all-zero action mask")
-        view = self.view(observation)
+        return self.decide(self.view(observation), legal, observation)
+
+    def decide(self, view: View, legal: list[int], observation: np.ndarray) -> int:
+        """The choice for an observation already read (``view``) and its legal actions (ascending, not empty):
+        a Ma duelist that delegates to its breath fighter reads the observation once, not twice."""
         if view.kind == BREATH and not self.of_kind(legal, ATTACK):  # nobody in reach (a skirmish)
             move = self.approach.move(observation, legal, view.limit - view.spent)
             if move is not None:

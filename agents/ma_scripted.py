@@ -59,6 +59,8 @@ from issoku.rules.ma.reach import RangeVerdict, WeaponReach, range_table
 INCOMING_TOTAL_SCALE = 40.0
 INCOMING_DAMAGE_SCALE = 2.0
 """How the breath observation scales an incoming attack's total and damage (``rules/breath/observe.py``)."""
+RUNGS = tuple(Rung)
+"""Every rung by its index in the ``ma_rung`` one-hot."""
 ORDINARY_RUNGS = (Rung.FAR, Rung.ISSOKU_ITTO, Rung.NEAR, Rung.CLOSE)
 """Rungs where ordinary cuts exist; nobody wants tsubazeriai for its own sake (MA-025)."""
 
@@ -115,22 +117,25 @@ class MaSight:
         self.incoming = spec.slice("incoming_attack").start
 
     def read(self, observation: np.ndarray) -> MaView:
-        weapons = observation[self.weapon]
-        declared = observation[self.declared]
-        return MaView(breath=self.reader.view(observation), rung=Rung(int(np.argmax(observation[self.rung]))),
-                      mine=self.reaches[int(np.argmax(weapons[:self.width]))],
-                      foe=self.reaches[int(np.argmax(weapons[self.width:2 * self.width]))],
+        """The duel's facts in ``observation``, read from one ``tolist()`` by offsets fixed at set-up."""
+        values = observation.tolist()
+        weapons = values[self.weapon]
+        mine, foe = weapons[:self.width], weapons[self.width:2 * self.width]
+        rung = values[self.rung]
+        declared = values[self.declared]
+        return MaView(breath=self.reader.view_of(values), rung=RUNGS[rung.index(max(rung))],
+                      mine=self.reaches[mine.index(max(mine))], foe=self.reaches[foe.index(max(foe))],
                       declared=CLOSER if declared[0] else (OPENER if declared[1] else 0),
-                      own_injuries=self._flags(observation[self.own_injuries]),
-                      foe_injuries=self._flags(observation[self.foe_injuries]),
-                      loss_streak=round(float(observation[self.loss_streak]) * STREAK_SCALE),
-                      finesse=round(float(observation[self.finesse]) * SCALE["finesse"]),
-                      incoming_total=round(float(observation[self.incoming]) * INCOMING_TOTAL_SCALE),
-                      incoming_critical=bool(observation[self.incoming + 1]),
-                      incoming_damage=round(float(observation[self.incoming + 2]) * INCOMING_DAMAGE_SCALE))
+                      own_injuries=self._flags(values[self.own_injuries]),
+                      foe_injuries=self._flags(values[self.foe_injuries]),
+                      loss_streak=round(values[self.loss_streak] * STREAK_SCALE),
+                      finesse=round(values[self.finesse] * SCALE["finesse"]),
+                      incoming_total=round(values[self.incoming] * INCOMING_TOTAL_SCALE),
+                      incoming_critical=bool(values[self.incoming + 1]),
+                      incoming_damage=round(values[self.incoming + 2] * INCOMING_DAMAGE_SCALE))
 
     @staticmethod
-    def _flags(values: np.ndarray) -> frozenset[str]:
+    def _flags(values: list[float]) -> frozenset[str]:
         return frozenset(flag for flag, on in zip(INJURY_FLAGS, values) if on)
 
 
@@ -172,7 +177,8 @@ class MaScripted:
         raise NotImplementedError
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = {int(a) for a in np.flatnonzero(action_mask)}
+        ordered = np.flatnonzero(action_mask).tolist()
+        legal = set(ordered)
         if not legal:
             raise ValueError(f"{type(self).__name__} got an all-zero action mask")
         view = self.sight.read(observation)
@@ -182,10 +188,10 @@ class MaScripted:
             move = self.duel_move(view, legal)
             if move is not None:
                 return move
-            return self.cut(view, observation, action_mask, legal)
+            return self.cut(view, observation, ordered, legal)
         if view.breath.kind == DEFEND:
-            return self.defend(view, observation, action_mask, legal)
-        return self.breath_fighter(observation, action_mask)
+            return self.defend(view, observation, ordered, legal)
+        return self.breath_fighter.decide(view.breath, ordered, observation)
 
     # -- the distance -------------------------------------------------------------------------------------
     def answer(self, view: MaView, legal: set[int]) -> int:
@@ -223,13 +229,13 @@ class MaScripted:
         return step if step in legal else None
 
     # -- the breath -----------------------------------------------------------------------------------------
-    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+    def cut(self, view: MaView, observation: np.ndarray, ordered: list[int], legal: set[int]) -> int:
         """The breath fighter's maneuver (subclasses may sharpen it)."""
-        return self.breath_fighter(observation, action_mask)
+        return self.breath_fighter.decide(view.breath, ordered, observation)
 
-    def defend(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+    def defend(self, view: MaView, observation: np.ndarray, ordered: list[int], legal: set[int]) -> int:
         """The breath fighter's answer to an attack (subclasses may sharpen it)."""
-        return self.breath_fighter(observation, action_mask)
+        return self.breath_fighter.decide(view.breath, ordered, observation)
 
 
 class MaAggressive(MaScripted):
@@ -249,13 +255,12 @@ class MaDefensive(MaScripted):
     def wanted(self, view: MaView) -> tuple[Rung, ...]:
         return (min(view.mine.ideal_far, Rung.CLOSE),)
 
-    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+    def cut(self, view: MaView, observation: np.ndarray, ordered: list[int], legal: set[int]) -> int:
         """One reservation held at all times, then the best cut the breath still has room for.
 
         (The breath Defensive holds two, which leaves a 2-Energy parry no room to cut in a breath of 5.)
         """
         fighter = self.breath_fighter
-        ordered = sorted(legal)
         room = view.room
         reserves = [a for a in fighter.of_kind(ordered, RESERVE) if fighter.cost(a) <= room]
         if reserves and view.breath.reservations < 1:
@@ -263,11 +268,10 @@ class MaDefensive(MaScripted):
         choice = fighter.best_attack(fighter.of_kind(ordered, ATTACK), room)
         return choice if choice is not None else fighter.finish(ordered)
 
-    def defend(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+    def defend(self, view: MaView, observation: np.ndarray, ordered: list[int], legal: set[int]) -> int:
         """Its reservation first; an improvised defense (1.5×) only against a Critical or a hit that could
         be the last, so that parrying does not eat the Energy its own cuts need."""
         fighter = self.breath_fighter
-        ordered = sorted(legal)
         reserved = fighter.of_kind(ordered, USE_RESERVED)
         if reserved:
             return reserved[0]
@@ -289,12 +293,11 @@ class MaDistanceKeeper(MaScripted):
         worst_for_foe = min(reach_worth(foe[r]) for r in ideal)
         return tuple(r for r in ideal if reach_worth(foe[r]) == worst_for_foe)
 
-    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+    def cut(self, view: MaView, observation: np.ndarray, ordered: list[int], legal: set[int]) -> int:
         """Outside its ideal range (a step it could not take) it only guards and ends the breath."""
         if self.verdicts(view.mine)[view.rung].modifier == 0:
-            return self.breath_fighter(observation, action_mask)
+            return self.breath_fighter.decide(view.breath, ordered, observation)
         kinds = self.breath_fighter.of_kind
-        ordered = sorted(legal)
         reserves = [a for a in kinds(ordered, RESERVE)
                     if self.breath_fighter.cost(a) <= view.room]
         if reserves and view.breath.reservations < 1:
@@ -357,11 +360,10 @@ class MaHeuristic(MaScripted):
             return None
         return move
 
-    def defend(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+    def defend(self, view: MaView, observation: np.ndarray, ordered: list[int], legal: set[int]) -> int:
         """A reservation when one fits; an improvised defense only when the Wounds it is likely to save
         are worth the Energy it costs (or the hit would be the last); otherwise take it."""
         fighter = self.breath_fighter
-        ordered = sorted(legal)
         reserved = fighter.of_kind(ordered, USE_RESERVED)
         if reserved:
             return reserved[0]
@@ -379,10 +381,9 @@ class MaHeuristic(MaScripted):
                 best, best_margin = action, margin
         return best
 
-    def cut(self, view: MaView, observation: np.ndarray, action_mask: np.ndarray, legal: set[int]) -> int:
+    def cut(self, view: MaView, observation: np.ndarray, ordered: list[int], legal: set[int]) -> int:
         """Free edges first, then the best cut (plain or at the torso) that fits the breath, else end it."""
         fighter = self.breath_fighter
-        ordered = sorted(legal)
         free = [a for a in fighter.of_kind(ordered, STANCE) + fighter.of_kind(ordered, KATA) if self._costs_nothing(a)]
         if free:
             return free[0]

@@ -35,9 +35,9 @@ class SpellCaster(Heuristic):
                           if slot.kind == CAST} if module is not None else {}
         self._observation: np.ndarray | None = None
 
-    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def decide(self, view: View, legal: list[int], observation: np.ndarray) -> int:
         self._observation = observation
-        return super().__call__(observation, action_mask)
+        return super().decide(view, legal, observation)
 
     def breath(self, view: View, legal: list[int]) -> int:
         choice = self.spell_choice(view, legal) if self.spells else None
