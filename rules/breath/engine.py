@@ -52,6 +52,13 @@ _TECHNIQUE_ORDERS = (ATTACK, RESERVE)
 _OWNED_ORDERS = (STANCE, KATA)
 _TAKE_HIT_ORDER = (TAKE_HIT,)
 _DECLINE_COUNTER_ORDER = (DECLINE_COUNTER,)
+_ENGINE_MANEUVERS = frozenset({ATTACK, RESERVE, STANCE, RELEASE_STANCE, KATA, END_BREATH, STAND})
+"""The breath maneuvers the engine itself prices and checks (:meth:`BreathState._maneuver_need`); the
+only kinds among a fighter's core breath candidates (``BreathRuleset.breath_candidates``)."""
+_NO_ENERGY_NEEDED = -(1 << 62)
+"""The need of a maneuver legal at any Energy (below every count)."""
+_PRICES = "prices"
+"""First item of a price-list key in the legal memo (``BreathState._priced_breath_legal``)."""
 
 
 class Attack:
@@ -574,8 +581,28 @@ class BreathState:
         memo = self.ruleset.legal_memo
         legal = memo.get(key)
         if legal is None:
-            legal = self._remember(key, tuple(self._scan_breath_legal(actor)))
+            legal = self._remember(key, tuple(self._priced_breath_legal(actor, key)))
         return legal
+
+    def _priced_breath_legal(self, actor: Fighter, key: tuple) -> list[int]:
+        """What :meth:`_scan_breath_legal` gives, from the situation's price list when it is known.
+
+        Energy is the only part of a breath situation that moves with every order, and the engine's
+        candidates read it only as ``cost <= energy`` (:meth:`_maneuver_need`); so their price list is
+        memoised on the situation without the Energy (``key`` less its third item) and filtered here,
+        where a miss of the whole key used to scan thirty candidates. Modules' orders and vetoes are
+        asked as the scan asks them.
+        """
+        memo = self.ruleset.legal_memo
+        prices_key = (_PRICES, key[:2], key[3:])
+        prices = memo.get(prices_key)
+        if prices is None:
+            slots = self.ruleset.slots
+            needs = ((a, self._maneuver_need(actor, slots[a]))
+                     for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key).core)
+            prices = memo.remember(prices_key, tuple((a, need) for a, need in needs if need is not None))
+        energy = actor.energy
+        return self._with_module_orders(actor, [a for a, need in prices if need <= energy])
 
     def _remember(self, key: tuple, legal: tuple[int, ...]) -> tuple[int, ...]:
         """Memoise ``legal`` under ``key`` (bounded per ruleset and per process: :mod:`issoku.rules.breath.memo`)."""
@@ -608,9 +635,12 @@ class BreathState:
         """The breath decision's legal actions: the engine's candidates checked one by one, each module's
         against the orders it allows (asked once per module, not once per order)."""
         slots = self.ruleset.slots
-        core, by_module = self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
-        legal = [a for a in core if self._maneuver_legal(actor, slots[a])]
-        for module, actions, orders in by_module:
+        core = self.ruleset.breath_candidates(actor.seat, actor.weapon.key).core
+        return self._with_module_orders(actor, [a for a in core if self._maneuver_legal(actor, slots[a])])
+
+    def _with_module_orders(self, actor: Fighter, legal: list[int]) -> list[int]:
+        """The engine's legal candidates ``legal`` plus each module's allowed orders, less what is vetoed."""
+        for module, actions, orders in self.ruleset.breath_candidates(actor.seat, actor.weapon.key).modules:
             allowed = module.legal_orders(self, actor, orders)
             legal += [a for a, order in zip(actions, orders) if order in allowed]
         return self._without_vetoed(actor, legal) if self.ruleset.vetoers else legal
@@ -626,45 +656,56 @@ class BreathState:
             module.on_stance_end(self, f, why)
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
+        if slot.kind in _ENGINE_MANEUVERS:
+            need = self._maneuver_need(f, slot)
+            return need is not None and need <= f.energy
+        module = self.ruleset.module_of_kind.get(slot.kind)
+        return module is not None and module.order_legal(self, f, slot.order)
+
+    def _maneuver_need(self, f: Fighter, slot: ActionSlot) -> int | None:
+        """The Energy an engine maneuver (``_ENGINE_MANEUVERS``) needs now (``_NO_ENERGY_NEEDED`` for one
+        that needs none), or None when it is not legal whatever the Energy: legal is ``need <= energy``.
+        Nothing here reads the Energy, so the price list of a situation holds for every Energy."""
         kind = slot.kind
         if kind == ATTACK:
             technique = slot.technique
             if technique.weapon != f.weapon.key:
-                return False
+                return None
             enemies = self.ruleset.enemy_seats[f.seat]
             if slot.target >= len(enemies):
-                return False
+                return None
             target = self.fighters[enemies[slot.target]]
             if target.defeated or not self._attack_allowed(f, target, technique):
-                return False
-            return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
+                return None
+            return self.cost_of(f, technique, slot.order, technique.cost)[0]
         if kind == RESERVE:
             technique = slot.technique
-            return (technique.weapon == f.weapon.key and not f.defenseless
-                    and self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy)
+            if technique.weapon != f.weapon.key or f.defenseless:
+                return None
+            return self.cost_of(f, technique, slot.order, technique.cost)[0]
         if kind == STANCE:
             stance = self.ruleset.own_stances[f.seat].get(slot.key)
             if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
-                return False
+                return None
             if stance.cost == 0:
-                return self.zero_energy_allowed(f, "stance:" + stance.key)
-            return self.cost_of(f, None, slot.order, stance.cost)[0] <= f.energy
+                return _NO_ENERGY_NEEDED if self.zero_energy_allowed(f, "stance:" + stance.key) else None
+            return self.cost_of(f, None, slot.order, stance.cost)[0]
         if kind == RELEASE_STANCE:
-            return f.stance is not None
+            return _NO_ENERGY_NEEDED if f.stance is not None else None
         if kind == KATA:
             kata = self.ruleset.own_katas[f.seat].get(slot.key)
             if kata is None:
-                return False
+                return None
             if kata.zero_energy:
-                return self.zero_energy_allowed(f, "kata:" + kata.key)
-            return (f.kata_used.count(kata.key) < kata.per_round
-                    and self.cost_of(f, None, slot.order, kata.cost)[0] <= f.energy)
+                return _NO_ENERGY_NEEDED if self.zero_energy_allowed(f, "kata:" + kata.key) else None
+            if f.kata_used.count(kata.key) >= kata.per_round:
+                return None
+            return self.cost_of(f, None, slot.order, kata.cost)[0]
         if kind == END_BREATH:
-            return f.spent > 0
+            return _NO_ENERGY_NEEDED if f.spent > 0 else None
         if kind == STAND:
-            return True
-        module = self.ruleset.module_of_kind.get(kind)
-        return module is not None and module.order_legal(self, f, slot.order)
+            return _NO_ENERGY_NEEDED
+        return None
 
     def _attack_allowed(self, attacker: Fighter, target: Fighter, technique: Technique) -> bool:
         for module in self.ruleset.modules:
