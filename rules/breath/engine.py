@@ -65,7 +65,7 @@ class Attack:
     """One attack check in flight: who, with what, the roll, and what the target's Defense was."""
 
     __slots__ = ("attacker", "target", "technique", "dice", "modifiers", "total", "defense", "critical",
-                 "counter", "extra", "reserved_only")
+                 "counter", "extra", "reserved_only", "defense_legal")
 
     def __init__(self, attacker: Fighter, target: Fighter, technique: Technique, counter: bool,
                  extra: dict[str, Any] | None, reserved_only: bool = False) -> None:
@@ -77,6 +77,7 @@ class Attack:
         self.total = 0
         self.defense = 0
         self.critical = False
+        self.defense_legal: tuple[int, ...] | None = None  # the target's answers, once the attack waits on them
         self.counter = counter
         self.extra: dict[str, Any] = extra or {}
         """Module data riding on this attack (a Ma-and-Blade hit location...)."""
@@ -388,7 +389,10 @@ class BreathState:
                 self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total,
                           defense=attack.defense)
             self._attack_missed(attack)
-        elif allow_defense and len(self._defense_legal(target, technique, reserved_only)) > 1:  # more than take_hit
+        elif allow_defense and len(legal := self._defense_legal(target, technique, reserved_only)) > 1:
+            # More than take_hit: the defender decides. The answers found here are that decision's legal set:
+            # every caller returns once the attack waits (nothing the defender's key reads moves before it).
+            attack.defense_legal = legal
             self.push(Pending(DEFEND, target.seat, attack))
         else:
             self._attack_hits(attack)
@@ -572,6 +576,9 @@ class BreathState:
                 return self._without_vetoed(self.fighters[pending.seat], legal) if self.ruleset.vetoers else legal
             if pending.kind == DEFEND:
                 attack = pending.context
+                known = attack.defense_legal
+                if known is not None:
+                    return known
                 return self._defense_legal(attack.target, attack.technique, attack.reserved_only)
             return self._legal_counter(pending.context)
         actor = self.fighters[self.actor_seat]
@@ -968,7 +975,7 @@ def _remap_context(context: Any, remap: dict[int, Fighter]) -> Any:
     if isinstance(context, Attack):
         copy = Attack(remap[id(context.attacker)], remap[id(context.target)], context.technique, context.counter,
                       dict(context.extra), context.reserved_only)
-        for name in ("dice", "modifiers", "total", "defense", "critical"):
+        for name in ("dice", "modifiers", "total", "defense", "critical", "defense_legal"):
             setattr(copy, name, getattr(context, name))
         return copy
     return context
