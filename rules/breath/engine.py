@@ -430,10 +430,12 @@ class BreathState:
             module.on_round_start(self)
 
     def _lull(self) -> None:
-        self.emit("BR-006", "lull", None, round=self.round)
+        if self.events.enabled:
+            self.emit("BR-006", "lull", None, round=self.round)
         for f in self.fighters:
             if f.reservations:
-                self.emit("BR-021", "reservation_expired", f.seat, reserved=tuple(f.reservations), why="round_end")
+                if self.events.enabled:
+                    self.emit("BR-021", "reservation_expired", f.seat, reserved=tuple(f.reservations), why="round_end")
                 f.reservations.clear()
         for module in self.ruleset.modules:
             module.on_lull(self)
@@ -458,8 +460,9 @@ class BreathState:
     def _begin_breath(self, fighter: Fighter) -> None:
         self.actor_seat = fighter.seat
         if fighter.reservations:
-            self.emit("BR-021", "reservation_expired", fighter.seat, reserved=tuple(fighter.reservations),
-                      why="next_breath")
+            if self.events.enabled:
+                self.emit("BR-021", "reservation_expired", fighter.seat, reserved=tuple(fighter.reservations),
+                          why="next_breath")
             fighter.reservations.clear()
         fighter.kata_defense = 0
         fighter.spent = 0
@@ -789,11 +792,13 @@ class BreathState:
             cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
             self.pay(f, cost, "BR-018", "reserve " + technique.key, modifiers)
             f.reservations.append(technique.key)
-            self.emit("BR-018", "reserved", f.seat, technique=technique.key, reserved=tuple(f.reservations))
+            if self.events.enabled:
+                self.emit("BR-018", "reserved", f.seat, technique=technique.key, reserved=tuple(f.reservations))
         elif kind == STANCE:
             self._declare_stance(f, slot)
         elif kind == RELEASE_STANCE:
-            self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
+            if self.events.enabled:
+                self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
             self._stance_ends(f, "released")
             f.stance = None
         elif kind == KATA:
@@ -802,7 +807,8 @@ class BreathState:
             self._end_breath(f, "ended")
         elif kind == STAND:
             f.standing = True
-            self.emit("BR-G09", "stand", f.seat, energy=f.energy, automatic=False)
+            if self.events.enabled:
+                self.emit("BR-G09", "stand", f.seat, energy=f.energy, automatic=False)
             self._end_breath(f, "stand")
         else:
             self.ruleset.module_of_kind[kind].apply_order(self, f, slot.order)
@@ -815,8 +821,9 @@ class BreathState:
         stance = next(s for s in f.sheet.stances if s.key == slot.key)
         if stance.cost == 0:
             f.zero_energy_used.append("stance:" + stance.key)
-            self.emit("BR-030", "zero_energy", f.seat, what="stance " + stance.key,
-                      used_this_round=len(f.zero_energy_used))
+            if self.events.enabled:
+                self.emit("BR-030", "zero_energy", f.seat, what="stance " + stance.key,
+                          used_this_round=len(f.zero_energy_used))
         else:
             cost, modifiers = self.cost_of(f, None, slot.order, stance.cost)
             self.pay(f, cost, "BR-078", "stance " + stance.key, modifiers)
@@ -824,13 +831,16 @@ class BreathState:
         if replaced is not None:
             self._stance_ends(f, "replaced")
         f.stance = stance
-        self.emit("BR-078", "stance_declared", f.seat, stance=stance.key, replaced=replaced)
+        if self.events.enabled:
+            self.emit("BR-078", "stance_declared", f.seat, stance=stance.key, replaced=replaced)
 
     def _use_kata(self, f: Fighter, slot: ActionSlot) -> None:
         kata = next(k for k in f.sheet.katas if k.key == slot.key)
         if kata.zero_energy:
             f.zero_energy_used.append("kata:" + kata.key)
-            self.emit("BR-030", "zero_energy", f.seat, what="kata " + kata.key, used_this_round=len(f.zero_energy_used))
+            if self.events.enabled:
+                self.emit("BR-030", "zero_energy", f.seat, what="kata " + kata.key,
+                          used_this_round=len(f.zero_energy_used))
         else:
             cost, modifiers = self.cost_of(f, None, slot.order, kata.cost)
             self.pay(f, cost, "BR-010", "kata " + kata.key, modifiers)
@@ -842,8 +852,9 @@ class BreathState:
         else:
             f.descent = kata.amount
             f.limit = self._limit_of(f) if not f.breath_closed else f.limit
-        self.emit("BR-062" if kata.effect == "breath_limit_this_round" else "BR-010", "kata", f.seat, kata=kata.key,
-                  effect=kata.effect, amount=kata.amount, limit=f.limit)
+        if self.events.enabled:
+            self.emit("BR-062" if kata.effect == "breath_limit_this_round" else "BR-010", "kata", f.seat, kata=kata.key,
+                      effect=kata.effect, amount=kata.amount, limit=f.limit)
 
     def _overload_check(self, f: Fighter) -> None:
         """BR-024..027 (BR-G12): one check when the breath's spending passes the limit; the breath closes.
@@ -863,18 +874,21 @@ class BreathState:
                       success=success)
         if success:
             f.next_limit_override = OVERLOADED_LIMIT
-            self.emit("BR-026", "overload_success", f.seat, next_limit=OVERLOADED_LIMIT)
+            if self.events.enabled:
+                self.emit("BR-026", "overload_success", f.seat, next_limit=OVERLOADED_LIMIT)
         else:
             f.overload_failed = True
             lost = f.energy
             f.energy = 0
-            self.emit("BR-027", "overload_failure", f.seat, energy_lost=lost)
+            if self.events.enabled:
+                self.emit("BR-027", "overload_failure", f.seat, energy_lost=lost)
 
     def _make_defenseless(self, f: Fighter, rule: str) -> None:
         """BR-G11: no defense techniques for the rest of the round; reservations and stance end."""
         f.defenseless = True
-        self.emit(rule, "defenseless", f.seat, reservations_lost=tuple(f.reservations),
-                  stance_lost=f.stance.key if f.stance else None)
+        if self.events.enabled:
+            self.emit(rule, "defenseless", f.seat, reservations_lost=tuple(f.reservations),
+                      stance_lost=f.stance.key if f.stance else None)
         if f.stance is not None:
             self._stance_ends(f, "defenseless")
         f.reservations.clear()
@@ -936,7 +950,8 @@ class BreathState:
             fighter.defeated = True
             self._defeated = tuple(sorted((*self._defeated, fighter.seat)))
             fighter.reservations.clear()
-            self.emit("BR-G20", "defeated", fighter.seat, wounds=fighter.wounds)
+            if self.events.enabled:
+                self.emit("BR-G20", "defeated", fighter.seat, wounds=fighter.wounds)
 
     def _attack_missed(self, attack: Attack) -> None:
         for module in self.ruleset.modules:
