@@ -14,6 +14,7 @@ per second than the interpreter does.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -55,7 +56,10 @@ def run_counted(section: str, label: str, steps: int, warm: int = WARM_UP) -> tu
     """(instructions, steps played) of one child run under callgrind."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", CHILD,
                section, label, str(steps), str(warm)]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    # A fixed hash seed: string hashes (so set orders and dict probes) are the same in every child; counts
+    # of the same code still differ by a few percent between runs (objects hashed by address).
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True, env=env)
     found = COLLECTED.findall(done.stderr)
     if not found:
         raise RuntimeError(f"no callgrind total in the output of {label}: {done.stderr[-500:]}")

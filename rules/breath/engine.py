@@ -52,13 +52,20 @@ _TECHNIQUE_ORDERS = (ATTACK, RESERVE)
 _OWNED_ORDERS = (STANCE, KATA)
 _TAKE_HIT_ORDER = (TAKE_HIT,)
 _DECLINE_COUNTER_ORDER = (DECLINE_COUNTER,)
+_ENGINE_MANEUVERS = frozenset({ATTACK, RESERVE, STANCE, RELEASE_STANCE, KATA, END_BREATH, STAND})
+"""The breath maneuvers the engine itself prices and checks (:meth:`BreathState._maneuver_need`); the
+only kinds among a fighter's core breath candidates (``BreathRuleset.breath_candidates``)."""
+_NO_ENERGY_NEEDED = -(1 << 62)
+"""The need of a maneuver legal at any Energy (below every count)."""
+_PRICES = "prices"
+"""First item of a price-list key in the legal memo (``BreathState._priced_breath_legal``)."""
 
 
 class Attack:
     """One attack check in flight: who, with what, the roll, and what the target's Defense was."""
 
     __slots__ = ("attacker", "target", "technique", "dice", "modifiers", "total", "defense", "critical",
-                 "counter", "extra", "reserved_only")
+                 "counter", "extra", "reserved_only", "defense_legal")
 
     def __init__(self, attacker: Fighter, target: Fighter, technique: Technique, counter: bool,
                  extra: dict[str, Any] | None, reserved_only: bool = False) -> None:
@@ -70,6 +77,7 @@ class Attack:
         self.total = 0
         self.defense = 0
         self.critical = False
+        self.defense_legal: tuple[int, ...] | None = None  # the target's answers, once the attack waits on them
         self.counter = counter
         self.extra: dict[str, Any] = extra or {}
         """Module data riding on this attack (a Ma-and-Blade hit location...)."""
@@ -381,7 +389,10 @@ class BreathState:
                 self.emit("BR-G01", "miss", attacker.seat, target=target.seat, total=attack.total,
                           defense=attack.defense)
             self._attack_missed(attack)
-        elif allow_defense and len(self._defense_legal(target, technique, reserved_only)) > 1:  # more than take_hit
+        elif allow_defense and len(legal := self._defense_legal(target, technique, reserved_only)) > 1:
+            # More than take_hit: the defender decides. The answers found here are that decision's legal set:
+            # every caller returns once the attack waits (nothing the defender's key reads moves before it).
+            attack.defense_legal = legal
             self.push(Pending(DEFEND, target.seat, attack))
         else:
             self._attack_hits(attack)
@@ -419,10 +430,12 @@ class BreathState:
             module.on_round_start(self)
 
     def _lull(self) -> None:
-        self.emit("BR-006", "lull", None, round=self.round)
+        if self.events.enabled:
+            self.emit("BR-006", "lull", None, round=self.round)
         for f in self.fighters:
             if f.reservations:
-                self.emit("BR-021", "reservation_expired", f.seat, reserved=tuple(f.reservations), why="round_end")
+                if self.events.enabled:
+                    self.emit("BR-021", "reservation_expired", f.seat, reserved=tuple(f.reservations), why="round_end")
                 f.reservations.clear()
         for module in self.ruleset.modules:
             module.on_lull(self)
@@ -447,8 +460,9 @@ class BreathState:
     def _begin_breath(self, fighter: Fighter) -> None:
         self.actor_seat = fighter.seat
         if fighter.reservations:
-            self.emit("BR-021", "reservation_expired", fighter.seat, reserved=tuple(fighter.reservations),
-                      why="next_breath")
+            if self.events.enabled:
+                self.emit("BR-021", "reservation_expired", fighter.seat, reserved=tuple(fighter.reservations),
+                          why="next_breath")
             fighter.reservations.clear()
         fighter.kata_defense = 0
         fighter.spent = 0
@@ -565,6 +579,9 @@ class BreathState:
                 return self._without_vetoed(self.fighters[pending.seat], legal) if self.ruleset.vetoers else legal
             if pending.kind == DEFEND:
                 attack = pending.context
+                known = attack.defense_legal
+                if known is not None:
+                    return known
                 return self._defense_legal(attack.target, attack.technique, attack.reserved_only)
             return self._legal_counter(pending.context)
         actor = self.fighters[self.actor_seat]
@@ -574,8 +591,28 @@ class BreathState:
         memo = self.ruleset.legal_memo
         legal = memo.get(key)
         if legal is None:
-            legal = self._remember(key, tuple(self._scan_breath_legal(actor)))
+            legal = self._remember(key, tuple(self._priced_breath_legal(actor, key)))
         return legal
+
+    def _priced_breath_legal(self, actor: Fighter, key: tuple) -> list[int]:
+        """What :meth:`_scan_breath_legal` gives, from the situation's price list when it is known.
+
+        Energy is the only part of a breath situation that moves with every order, and the engine's
+        candidates read it only as ``cost <= energy`` (:meth:`_maneuver_need`); so their price list is
+        memoised on the situation without the Energy (``key`` less its third item) and filtered here,
+        where a miss of the whole key used to scan thirty candidates. Modules' orders and vetoes are
+        asked as the scan asks them.
+        """
+        memo = self.ruleset.legal_memo
+        prices_key = (_PRICES, key[:2], key[3:])
+        prices = memo.get(prices_key)
+        if prices is None:
+            slots = self.ruleset.slots
+            needs = ((a, self._maneuver_need(actor, slots[a]))
+                     for a in self.ruleset.breath_candidates(actor.seat, actor.weapon.key).core)
+            prices = memo.remember(prices_key, tuple((a, need) for a, need in needs if need is not None))
+        energy = actor.energy
+        return self._with_module_orders(actor, [a for a, need in prices if need <= energy])
 
     def _remember(self, key: tuple, legal: tuple[int, ...]) -> tuple[int, ...]:
         """Memoise ``legal`` under ``key`` (bounded per ruleset and per process: :mod:`issoku.rules.breath.memo`)."""
@@ -608,9 +645,12 @@ class BreathState:
         """The breath decision's legal actions: the engine's candidates checked one by one, each module's
         against the orders it allows (asked once per module, not once per order)."""
         slots = self.ruleset.slots
-        core, by_module = self.ruleset.breath_candidates(actor.seat, actor.weapon.key)
-        legal = [a for a in core if self._maneuver_legal(actor, slots[a])]
-        for module, actions, orders in by_module:
+        core = self.ruleset.breath_candidates(actor.seat, actor.weapon.key).core
+        return self._with_module_orders(actor, [a for a in core if self._maneuver_legal(actor, slots[a])])
+
+    def _with_module_orders(self, actor: Fighter, legal: list[int]) -> list[int]:
+        """The engine's legal candidates ``legal`` plus each module's allowed orders, less what is vetoed."""
+        for module, actions, orders in self.ruleset.breath_candidates(actor.seat, actor.weapon.key).modules:
             allowed = module.legal_orders(self, actor, orders)
             legal += [a for a, order in zip(actions, orders) if order in allowed]
         return self._without_vetoed(actor, legal) if self.ruleset.vetoers else legal
@@ -626,45 +666,56 @@ class BreathState:
             module.on_stance_end(self, f, why)
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
+        if slot.kind in _ENGINE_MANEUVERS:
+            need = self._maneuver_need(f, slot)
+            return need is not None and need <= f.energy
+        module = self.ruleset.module_of_kind.get(slot.kind)
+        return module is not None and module.order_legal(self, f, slot.order)
+
+    def _maneuver_need(self, f: Fighter, slot: ActionSlot) -> int | None:
+        """The Energy an engine maneuver (``_ENGINE_MANEUVERS``) needs now (``_NO_ENERGY_NEEDED`` for one
+        that needs none), or None when it is not legal whatever the Energy: legal is ``need <= energy``.
+        Nothing here reads the Energy, so the price list of a situation holds for every Energy."""
         kind = slot.kind
         if kind == ATTACK:
             technique = slot.technique
             if technique.weapon != f.weapon.key:
-                return False
+                return None
             enemies = self.ruleset.enemy_seats[f.seat]
             if slot.target >= len(enemies):
-                return False
+                return None
             target = self.fighters[enemies[slot.target]]
             if target.defeated or not self._attack_allowed(f, target, technique):
-                return False
-            return self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy
+                return None
+            return self.cost_of(f, technique, slot.order, technique.cost)[0]
         if kind == RESERVE:
             technique = slot.technique
-            return (technique.weapon == f.weapon.key and not f.defenseless
-                    and self.cost_of(f, technique, slot.order, technique.cost)[0] <= f.energy)
+            if technique.weapon != f.weapon.key or f.defenseless:
+                return None
+            return self.cost_of(f, technique, slot.order, technique.cost)[0]
         if kind == STANCE:
             stance = self.ruleset.own_stances[f.seat].get(slot.key)
             if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
-                return False
+                return None
             if stance.cost == 0:
-                return self.zero_energy_allowed(f, "stance:" + stance.key)
-            return self.cost_of(f, None, slot.order, stance.cost)[0] <= f.energy
+                return _NO_ENERGY_NEEDED if self.zero_energy_allowed(f, "stance:" + stance.key) else None
+            return self.cost_of(f, None, slot.order, stance.cost)[0]
         if kind == RELEASE_STANCE:
-            return f.stance is not None
+            return _NO_ENERGY_NEEDED if f.stance is not None else None
         if kind == KATA:
             kata = self.ruleset.own_katas[f.seat].get(slot.key)
             if kata is None:
-                return False
+                return None
             if kata.zero_energy:
-                return self.zero_energy_allowed(f, "kata:" + kata.key)
-            return (f.kata_used.count(kata.key) < kata.per_round
-                    and self.cost_of(f, None, slot.order, kata.cost)[0] <= f.energy)
+                return _NO_ENERGY_NEEDED if self.zero_energy_allowed(f, "kata:" + kata.key) else None
+            if f.kata_used.count(kata.key) >= kata.per_round:
+                return None
+            return self.cost_of(f, None, slot.order, kata.cost)[0]
         if kind == END_BREATH:
-            return f.spent > 0
+            return _NO_ENERGY_NEEDED if f.spent > 0 else None
         if kind == STAND:
-            return True
-        module = self.ruleset.module_of_kind.get(kind)
-        return module is not None and module.order_legal(self, f, slot.order)
+            return _NO_ENERGY_NEEDED
+        return None
 
     def _attack_allowed(self, attacker: Fighter, target: Fighter, technique: Technique) -> bool:
         for module in self.ruleset.modules:
@@ -741,11 +792,13 @@ class BreathState:
             cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
             self.pay(f, cost, "BR-018", "reserve " + technique.key, modifiers)
             f.reservations.append(technique.key)
-            self.emit("BR-018", "reserved", f.seat, technique=technique.key, reserved=tuple(f.reservations))
+            if self.events.enabled:
+                self.emit("BR-018", "reserved", f.seat, technique=technique.key, reserved=tuple(f.reservations))
         elif kind == STANCE:
             self._declare_stance(f, slot)
         elif kind == RELEASE_STANCE:
-            self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
+            if self.events.enabled:
+                self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
             self._stance_ends(f, "released")
             f.stance = None
         elif kind == KATA:
@@ -754,7 +807,8 @@ class BreathState:
             self._end_breath(f, "ended")
         elif kind == STAND:
             f.standing = True
-            self.emit("BR-G09", "stand", f.seat, energy=f.energy, automatic=False)
+            if self.events.enabled:
+                self.emit("BR-G09", "stand", f.seat, energy=f.energy, automatic=False)
             self._end_breath(f, "stand")
         else:
             self.ruleset.module_of_kind[kind].apply_order(self, f, slot.order)
@@ -767,8 +821,9 @@ class BreathState:
         stance = next(s for s in f.sheet.stances if s.key == slot.key)
         if stance.cost == 0:
             f.zero_energy_used.append("stance:" + stance.key)
-            self.emit("BR-030", "zero_energy", f.seat, what="stance " + stance.key,
-                      used_this_round=len(f.zero_energy_used))
+            if self.events.enabled:
+                self.emit("BR-030", "zero_energy", f.seat, what="stance " + stance.key,
+                          used_this_round=len(f.zero_energy_used))
         else:
             cost, modifiers = self.cost_of(f, None, slot.order, stance.cost)
             self.pay(f, cost, "BR-078", "stance " + stance.key, modifiers)
@@ -776,13 +831,16 @@ class BreathState:
         if replaced is not None:
             self._stance_ends(f, "replaced")
         f.stance = stance
-        self.emit("BR-078", "stance_declared", f.seat, stance=stance.key, replaced=replaced)
+        if self.events.enabled:
+            self.emit("BR-078", "stance_declared", f.seat, stance=stance.key, replaced=replaced)
 
     def _use_kata(self, f: Fighter, slot: ActionSlot) -> None:
         kata = next(k for k in f.sheet.katas if k.key == slot.key)
         if kata.zero_energy:
             f.zero_energy_used.append("kata:" + kata.key)
-            self.emit("BR-030", "zero_energy", f.seat, what="kata " + kata.key, used_this_round=len(f.zero_energy_used))
+            if self.events.enabled:
+                self.emit("BR-030", "zero_energy", f.seat, what="kata " + kata.key,
+                          used_this_round=len(f.zero_energy_used))
         else:
             cost, modifiers = self.cost_of(f, None, slot.order, kata.cost)
             self.pay(f, cost, "BR-010", "kata " + kata.key, modifiers)
@@ -794,8 +852,9 @@ class BreathState:
         else:
             f.descent = kata.amount
             f.limit = self._limit_of(f) if not f.breath_closed else f.limit
-        self.emit("BR-062" if kata.effect == "breath_limit_this_round" else "BR-010", "kata", f.seat, kata=kata.key,
-                  effect=kata.effect, amount=kata.amount, limit=f.limit)
+        if self.events.enabled:
+            self.emit("BR-062" if kata.effect == "breath_limit_this_round" else "BR-010", "kata", f.seat, kata=kata.key,
+                      effect=kata.effect, amount=kata.amount, limit=f.limit)
 
     def _overload_check(self, f: Fighter) -> None:
         """BR-024..027 (BR-G12): one check when the breath's spending passes the limit; the breath closes.
@@ -815,18 +874,21 @@ class BreathState:
                       success=success)
         if success:
             f.next_limit_override = OVERLOADED_LIMIT
-            self.emit("BR-026", "overload_success", f.seat, next_limit=OVERLOADED_LIMIT)
+            if self.events.enabled:
+                self.emit("BR-026", "overload_success", f.seat, next_limit=OVERLOADED_LIMIT)
         else:
             f.overload_failed = True
             lost = f.energy
             f.energy = 0
-            self.emit("BR-027", "overload_failure", f.seat, energy_lost=lost)
+            if self.events.enabled:
+                self.emit("BR-027", "overload_failure", f.seat, energy_lost=lost)
 
     def _make_defenseless(self, f: Fighter, rule: str) -> None:
         """BR-G11: no defense techniques for the rest of the round; reservations and stance end."""
         f.defenseless = True
-        self.emit(rule, "defenseless", f.seat, reservations_lost=tuple(f.reservations),
-                  stance_lost=f.stance.key if f.stance else None)
+        if self.events.enabled:
+            self.emit(rule, "defenseless", f.seat, reservations_lost=tuple(f.reservations),
+                      stance_lost=f.stance.key if f.stance else None)
         if f.stance is not None:
             self._stance_ends(f, "defenseless")
         f.reservations.clear()
@@ -888,7 +950,8 @@ class BreathState:
             fighter.defeated = True
             self._defeated = tuple(sorted((*self._defeated, fighter.seat)))
             fighter.reservations.clear()
-            self.emit("BR-G20", "defeated", fighter.seat, wounds=fighter.wounds)
+            if self.events.enabled:
+                self.emit("BR-G20", "defeated", fighter.seat, wounds=fighter.wounds)
 
     def _attack_missed(self, attack: Attack) -> None:
         for module in self.ruleset.modules:
@@ -927,7 +990,7 @@ def _remap_context(context: Any, remap: dict[int, Fighter]) -> Any:
     if isinstance(context, Attack):
         copy = Attack(remap[id(context.attacker)], remap[id(context.target)], context.technique, context.counter,
                       dict(context.extra), context.reserved_only)
-        for name in ("dice", "modifiers", "total", "defense", "critical"):
+        for name in ("dice", "modifiers", "total", "defense", "critical", "defense_legal"):
             setattr(copy, name, getattr(context, name))
         return copy
     return context

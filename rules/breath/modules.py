@@ -89,7 +89,9 @@ class BreathModule:
         who is defeated); ``None``: not memoisable.
 
         The engine memoises a breath decision's legal actions on the two keys together, so a module
-        whose hooks read more must return it here. The default is ``()`` for a module that overrides
+        whose hooks read more must return it here. It also memoises the prices of its own maneuvers on
+        the two keys less the Energy (they are legal when price <= Energy), so a module whose
+        ``attack_allowed`` or ``cost_modifiers`` reads the Energy must put it in its key too. The default is ``()`` for a module that overrides
         none of those hooks and ``None`` (no memo, always correct) for one that overrides any.
         """
         cls = type(self)
