@@ -181,8 +181,9 @@ def best_of(rows: list[Row], section: str, label: str) -> float | None:
     return next((row.best for row in rows if row.section == section and row.label == label), None)
 
 
-AEC_TARGET_ENVS = ("breath_duel_v0", "encounter_duel_v0")
-"""Envs held to >= 2x ``connect_four_v3``'s AEC steps/s: the Ma duel (issue 8) and the encounter duel (issue 21)."""
+AEC_TARGETS = {"breath_duel_v0": 3.0, "encounter_duel_v0": 2.0}
+"""Envs held to a multiple of ``connect_four_v3``'s AEC steps/s: the Ma duel (2x in issue 8, raised to 3x by issue 24
+once four passes on the env step reached it on the quiet machine) and the encounter duel (2x, issue 21)."""
 
 
 def targets(rows: list[Row], memory_rows: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
@@ -194,12 +195,12 @@ def targets(rows: list[Row], memory_rows: dict[str, dict[str, float]]) -> list[d
             found.append({"target": name, "value": value, "goal": goal, "at_most": at_most,
                           "met": value <= goal if at_most else value >= goal})
 
-    for env_id in AEC_TARGET_ENVS:
+    for env_id, goal in AEC_TARGETS.items():
         ours, baseline = best_of(rows, "aec", env_id), best_of(rows, "aec", env_speed.BASELINE)
         target(f"{env_id} AEC steps/s / connect_four_v3's (best of each)", ours / baseline if ours and baseline else None,
-               2.0)
+               goal)
         target(f"{env_id} AEC steps/s / connect_four_v3's (median of the rounds' ratios)",
-               median_ratio(rows, "aec", env_id, env_speed.BASELINE), 2.0)
+               median_ratio(rows, "aec", env_id, env_speed.BASELINE), goal)
     for row in rows:
         if row.section == "engine":
             target(f"engine decisions/s, {row.label}", row.best, 30_000)
