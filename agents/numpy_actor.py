@@ -14,20 +14,21 @@ here differ from each other in the same way, and :func:`issoku.agents.batched.ch
 a batched decision alone within :data:`~issoku.agents.batched.TIE_MARGIN` of a tie, so lockstep play
 still plays one-at-a-time play's games exactly.
 
-**One core.** OpenBLAS splits one product across all cores once it is large enough (at this width, past
-about 50 rows): a tournament worker must stay on its one core, and measured CPU time then doubles. The
-rows of a batch are therefore multiplied in slices of at most :data:`PRODUCT_SIZE` multiply-adds.
+**One core.** OpenBLAS splits one product across all cores once it is large enough, and where that happens
+depends on the OpenBLAS build and the processor (past about 50 rows of a 129x128 layer on one development
+machine, past 24 on another): a tournament worker must stay on its one core, or two workers fight over two
+cores and a study's CPU time doubles. So lockstep play runs inside :func:`one_blas_thread`, which tells
+the BLAS libraries numpy loaded to use one thread (threadpoolctl) and restores them afterwards.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-
-PRODUCT_SIZE = 1 << 19
-"""Most multiply-adds (rows x inputs x outputs) of one matrix product: half the size past which OpenBLAS 0.3
-multithreads a single-precision product (between 48 and 64 rows of a 129x128 layer, measured)."""
 
 ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda values, out: np.maximum(values, 0, out=out)}
 """The activation modules a network may hold, by class name, as in-place numpy functions ``f(x, out=x)``."""
@@ -38,23 +39,37 @@ class NumpyMLP:
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, Any]]) -> None:
         """``layers``: ``(weight (inputs, outputs), bias (outputs,), activation or None)`` in order, float32."""
-        self.layers = [(np.ascontiguousarray(weight, dtype=np.float32), np.asarray(bias, dtype=np.float32),
-                        activation, max(1, PRODUCT_SIZE // (weight.shape[0] * weight.shape[1])))
+        self.layers = [(np.ascontiguousarray(weight, dtype=np.float32), np.asarray(bias, dtype=np.float32), activation)
                        for weight, bias, activation in layers]
 
     def __call__(self, observations: np.ndarray) -> np.ndarray:
         values = np.asarray(observations, dtype=np.float32)
         values = values.reshape(len(values), -1)  # the network's Flatten
-        for weight, bias, activation, rows in self.layers:
-            if len(values) <= rows:
-                values = values @ weight
-            else:
-                values = np.concatenate([values[start:start + rows] @ weight
-                                         for start in range(0, len(values), rows)])
+        for weight, bias, activation in self.layers:
+            values = values @ weight
             values += bias
             if activation is not None:
                 activation(values, out=values)
         return values
+
+
+@functools.cache
+def _blas_controller() -> Any:
+    """The process's BLAS libraries as threadpoolctl sees them (found once: the search walks the loaded libraries)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """Run the block with numpy's BLAS on one thread, then restore its thread count (about 25 us each way).
+
+    Why: a worker plays on one core beside other workers, and a BLAS that spreads one product over every
+    core (see the module docstring) doubles the CPU a batch costs without finishing the study sooner.
+    """
+    with _blas_controller().limit(limits=1, user_api="blas"):
+        yield
 
 
 def numpy_mlp(module: Any) -> NumpyMLP | None:

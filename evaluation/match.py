@@ -23,6 +23,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from issoku.agents.batched import Batchable, decide
+from issoku.agents.numpy_actor import one_blas_thread
 from issoku.agents.policy import Policy
 from issoku.evaluation.records import MatchRecord, winner_of
 
@@ -181,7 +182,8 @@ def play_matches(envs: Sequence[AECEnv], games: Iterable[MatchGame],
     is called right after game ``index`` is reset.
 
     Returns are the sum of every step's ``env.rewards``, so a seat that loses on the opponent's move
-    is counted too. A policy that chooses a masked-out action is a bug, never a result: ValueError. A game
+    is counted too. numpy's BLAS runs on one thread meanwhile (:func:`~issoku.agents.numpy_actor.one_blas_thread`).
+    A policy that chooses a masked-out action is a bug, never a result: ValueError. A game
     still running after its ``max_decisions`` is stopped and recorded as truncated.
     """
     if not envs:
@@ -203,19 +205,20 @@ def play_matches(envs: Sequence[AECEnv], games: Iterable[MatchGame],
             active.append((index, running, request))
             return
 
-    for env in envs:
-        start(env)
-    while active:
-        actions = decide([request for _, _, request in active])
-        current, active[:] = list(active), []
-        for (index, running, _), action in zip(current, actions):
-            running.act(action)
-            request = running.pending()
-            if request is not None:
-                active.append((index, running, request))
-            else:
-                records[index] = running.record()
-                start(running.env)
+    with one_blas_thread():  # a worker's batches stay on its one core (see issoku.agents.numpy_actor)
+        for env in envs:
+            start(env)
+        while active:
+            actions = decide([request for _, _, request in active])
+            current, active[:] = list(active), []
+            for (index, running, _), action in zip(current, actions):
+                running.act(action)
+                request = running.pending()
+                if request is not None:
+                    active.append((index, running, request))
+                else:
+                    records[index] = running.record()
+                    start(running.env)
     return [records[index] for index in range(len(records))]
 
 

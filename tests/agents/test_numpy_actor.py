@@ -28,12 +28,42 @@ def test_the_numpy_twin_gives_torchs_logits_to_float32_rounding(activation, rows
     np.testing.assert_allclose(logits, expected, rtol=0, atol=1e-5)
 
 
-def test_slices_of_a_large_batch_give_the_rows_of_the_whole_batch():
-    network = _network(torch.nn.Linear(129, 128), torch.nn.Tanh(), torch.nn.Linear(128, 100))
-    twin = numpy_mlp(network)
-    observations = np.random.default_rng(3).normal(size=(200, 129)).astype(np.float32)
-    np.testing.assert_allclose(twin(observations), np.concatenate([twin(row[None]) for row in observations]),
-                               rtol=0, atol=1e-5)
+def _blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return [library["num_threads"] for library in threadpool_info() if library["user_api"] == "blas"]
+
+
+def test_one_blas_thread_holds_numpys_blas_to_one_thread_and_restores_it():
+    from threadpoolctl import threadpool_limits
+
+    from issoku.agents.numpy_actor import one_blas_thread
+
+    with threadpool_limits(limits=2, user_api="blas"):  # a machine with two cores, whatever this one has
+        before = _blas_threads()
+        assert before and max(before) == 2
+        with one_blas_thread():
+            assert _blas_threads() == [1] * len(before)
+        assert _blas_threads() == before
+
+
+def test_lockstep_play_decides_on_one_blas_thread():
+    """A tournament worker's batches must not spread over the cores the other workers use (issue 24)."""
+    from threadpoolctl import threadpool_limits
+
+    from issoku.envs.registry import make_env
+    from issoku.evaluation.match import play_match
+
+    seen = []
+
+    def policy(observation, action_mask):
+        seen.append(max(_blas_threads()))
+        return int(np.flatnonzero(action_mask)[0])
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        play_match(make_env("tempo_duel_v0"), [policy, policy], 0, key="k", loadout="default", loadout_kwargs={},
+                   policy_names=("first", "first"))
+    assert seen and set(seen) == {1}
 
 
 @pytest.mark.parametrize("network", [
