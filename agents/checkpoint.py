@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from issoku.agents.batched import Decision, SeededSampling, choose, decide_one, masked_softmax
-from issoku.agents.numpy_actor import numpy_mlp
+from issoku.agents.numpy_actor import NumpyMLP, numpy_mlp, tanh_mlp
 
 IDENTITY_KEYS = ("env_id", "env_version", "rules_version", "rules_fingerprint")
 """Metadata fields that must match between a checkpoint and the env it plays in."""
@@ -94,21 +94,19 @@ class CheckpointPolicy(SeededSampling):
     """
 
     def __init__(self, checkpoint: str | Path, *, deterministic: bool = True, seed: int | None = None) -> None:
-        import torch
-
-        from issoku.agents.checkpoint_zip import NotPlainActorError, load_actor, load_model
+        from issoku.agents.checkpoint_zip import NotPlainActorError, actor_layers, load_model
 
         self.path = Path(checkpoint)
         self.metadata = read_metadata(self.path)
-        self._torch = torch
+        self._actor: Any = None
+        """The actor as a torch module: made on first use (export), or at once for a network numpy cannot play."""
         try:
-            self._actor = load_actor(self.path)  # the actor alone: no SB3, no optimizer (seconds saved per process)
-            self._network = numpy_mlp(self._actor)
+            # The actor's weights alone, in numpy: no SB3, no optimizer, no torch (seconds saved per process).
+            self._network: NumpyMLP | None = tanh_mlp(actor_layers(self.path))
         except NotPlainActorError:
             policy = load_model(self.path, clip_range=clip_range_of(self.metadata)).policy
-            self._actor = _sb3_actor(policy)
+            self._actor = _sb3_actor(policy).requires_grad_(False)
             self._network = numpy_mlp(_sb3_layers(policy))
-        self._actor.requires_grad_(False)
         self.deterministic = deterministic
         self.seed(seed)
 
@@ -122,8 +120,10 @@ class CheckpointPolicy(SeededSampling):
         """
         if self._network is not None:
             return masked_softmax(self._network(observations), action_masks)
-        with self._torch.inference_mode():
-            logits = self._actor(self._torch.as_tensor(np.asarray(observations)).float())
+        import torch
+
+        with torch.inference_mode():
+            logits = self._actor(torch.as_tensor(np.asarray(observations)).float())
         return masked_softmax(logits.numpy(), action_masks)
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
@@ -132,7 +132,7 @@ class CheckpointPolicy(SeededSampling):
 
     def begin(self, observation: np.ndarray, action_mask: np.ndarray) -> Decision:
         """This decision as one row of a batch on this checkpoint's network (see :mod:`issoku.agents.batched`)."""
-        return Decision(self._actor, self.action_probabilities_batch, observation, action_mask,
+        return Decision(self._network if self._network is not None else self._actor, self.action_probabilities_batch, observation, action_mask,
                         functools.partial(self._finish, observation, action_mask), self.deterministic)
 
     def _finish(self, observation: np.ndarray, action_mask: np.ndarray, row: np.ndarray, alone: bool) -> int:
@@ -152,8 +152,11 @@ class CheckpointPolicy(SeededSampling):
         out actions at -inf before a softmax), batched and in float32, for ONNX export: the exported graph
         must pick what this checkpoint picks.
         """
-        torch = self._torch
-        actor = self._actor
+        import torch
+
+        from issoku.agents.checkpoint_zip import load_actor
+
+        actor = self._actor = self._actor if self._actor is not None else load_actor(self.path)
 
         class MaskedActor(torch.nn.Module):
             def __init__(self) -> None:

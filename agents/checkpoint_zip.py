@@ -7,8 +7,9 @@ run anything on ``issoku evaluate``. Here no pickled value is ever decoded: ever
 through SB3's ``custom_objects`` by an object built from plain data -- the spaces from the env at hand
 or from the JSON fields SB3 writes beside each pickle (shape, dtype, ``n``), the clip range from the
 checkpoint's own JSON metadata, the classes from ours. A pickled entry we do not know is refused, so
-a tampered zip fails with one line instead of running its payload. Tensors are read by SB3 with
-``torch.load(weights_only=True)``, which loads tensors only.
+a tampered zip fails with one line instead of running its payload. Tensors are read with
+``torch.load(weights_only=True)`` by SB3, and for playing by :mod:`issoku.agents.pth` (tensors only as well,
+without torch).
 
 What stays unsafe: a file's *numbers* are trusted (a crafted network plays badly, it runs no code),
 and an env id or scripted agent a checkpoint's metadata names is resolved like any data file's names
@@ -135,48 +136,76 @@ POLICY_ENTRY = "policy.pth"
 ACTOR_PREFIX = "mlp_extractor.policy_net."
 
 
-def load_actor(path: str | Path) -> Any:
-    """The actor of the checkpoint in ``path`` alone, as ``torch.nn.Sequential`` (flatten, the policy MLP with
-    its tanh layers, the action head): ``observations (B, obs) -> logits (B, actions)``, in evaluation mode.
+def actor_layers(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The dense layers of the checkpoint's actor, ``(weight (outputs, inputs), bias)`` in order: the policy MLP's
+    (each followed by a tanh when played) and last the action head, read without torch or SB3.
 
-    What playing needs and nothing more: built from the ``policy.pth`` tensors (``torch.load`` with
-    ``weights_only``) and the ``net_arch`` SB3 writes as plain JSON, without SB3, without its optimizer
-    (whose construction imports ``torch._dynamo``) and without initialising weights that are then
-    overwritten: loading costs a fraction of a second instead of seconds, which every tournament worker
-    pays. The modules and tensors are those of SB3's ``MlpPolicy`` (``pi_features_extractor`` ->
-    ``mlp_extractor.policy_net`` -> ``action_net``), so the logits are the same floats. A checkpoint built
-    otherwise (other policy keyword arguments, layers or heads) raises :class:`NotPlainActorError`; use
-    :func:`load_model` for it. Damaged or tampered files raise :class:`CheckpointError`.
+    What playing needs and nothing more: the ``policy.pth`` tensors (:func:`issoku.agents.pth.read_tensors`, as
+    strict as ``torch.load`` with ``weights_only``, which reads them only where that reader does not know the
+    file's format) and the ``net_arch`` SB3 writes as plain JSON; no SB3 model, no optimizer, no ``import torch``
+    (about 1.6 CPU seconds, which every tournament worker paid). The tensors are those of SB3's ``MlpPolicy``
+    (``pi_features_extractor`` -> ``mlp_extractor.policy_net`` -> ``action_net``), so the logits are the same
+    floats. A checkpoint built otherwise (other policy keyword arguments, layers or heads) raises
+    :class:`NotPlainActorError`; use :func:`load_model` for it. Damaged or tampered files raise
+    :class:`CheckpointError`.
     """
-    import io
-
-    import torch
+    from issoku.agents.pth import PthError, read_tensors
 
     path = Path(path)
     data = read_data(path)
     kwargs = data.get("policy_kwargs", {})
     if not isinstance(kwargs, dict) or set(kwargs) - {"net_arch"}:
         raise NotPlainActorError(f"{path}: policy_kwargs {sorted(kwargs) if isinstance(kwargs, dict) else kwargs!r} "
-                              "beyond net_arch: not a plain MlpPolicy actor")
+                                 "beyond net_arch: not a plain MlpPolicy actor")
     try:
         with zipfile.ZipFile(path) as archive:
             raw = archive.read(POLICY_ENTRY)
-        tensors = torch.load(io.BytesIO(raw), weights_only=True, map_location="cpu")
-    except (KeyError, zipfile.BadZipFile, EOFError, OSError, RuntimeError, pickle.UnpicklingError) as error:
+    except (KeyError, zipfile.BadZipFile, EOFError, OSError) as error:
         raise CheckpointError(f"{path}: cannot read {POLICY_ENTRY} ({type(error).__name__})") from None
-    hidden = sorted({int(key[len(ACTOR_PREFIX):].split(".")[0]) for key in tensors if key.startswith(ACTOR_PREFIX)})
-    layers: list[Any] = [torch.nn.Flatten()]
     try:
-        for index in hidden:
-            weight, bias = tensors[f"{ACTOR_PREFIX}{index}.weight"], tensors[f"{ACTOR_PREFIX}{index}.bias"]
-            linear = torch.nn.Linear(weight.shape[1], weight.shape[0], device="meta")
-            linear.weight, linear.bias = torch.nn.Parameter(weight, False), torch.nn.Parameter(bias, False)
-            layers += [linear, torch.nn.Tanh()]
-        weight, bias = tensors["action_net.weight"], tensors["action_net.bias"]
-    except KeyError as error:
-        raise NotPlainActorError(f"{path}: {POLICY_ENTRY} lacks {error.args[0]!r}: not a plain MlpPolicy actor") from None
-    head = torch.nn.Linear(weight.shape[1], weight.shape[0], device="meta")
-    head.weight, head.bias = torch.nn.Parameter(weight, False), torch.nn.Parameter(bias, False)
+        tensors = read_tensors(raw)
+    except PthError:
+        tensors = _torch_tensors(path, raw)
+    hidden = sorted({int(key[len(ACTOR_PREFIX):].split(".")[0]) for key in tensors if key.startswith(ACTOR_PREFIX)})
     if hidden != list(range(0, 2 * len(hidden), 2)):
         raise NotPlainActorError(f"{path}: policy_net layers {hidden}: not Linear/Tanh pairs")
-    return torch.nn.Sequential(*layers, head).eval()
+    names = [f"{ACTOR_PREFIX}{index}." for index in hidden] + ["action_net."]
+    try:
+        layers = [(tensors[f"{name}weight"], tensors[f"{name}bias"]) for name in names]
+    except KeyError as error:
+        raise NotPlainActorError(f"{path}: {POLICY_ENTRY} lacks {error.args[0]!r}: not a plain MlpPolicy actor") from None
+    for (weight, bias), (following, _) in zip(layers, layers[1:] + [(None, None)]):
+        if weight.ndim != 2 or bias.shape != weight.shape[:1] or (following is not None
+                                                                   and following.shape[1:] != weight.shape[:1]):
+            raise CheckpointError(f"{path}: {POLICY_ENTRY} layers of shapes that do not chain")
+    return layers
+
+
+def _torch_tensors(path: Path, raw: bytes) -> dict[str, np.ndarray]:
+    """``policy.pth`` read by torch itself (``weights_only``: tensors only), for a format :mod:`issoku.agents.pth`
+    does not know (a later torch's, say)."""
+    import io
+
+    import torch
+
+    try:
+        tensors = torch.load(io.BytesIO(raw), weights_only=True, map_location="cpu")
+        return {key: value.numpy() for key, value in tensors.items()}
+    except (EOFError, OSError, RuntimeError, pickle.UnpicklingError, AttributeError, TypeError) as error:
+        raise CheckpointError(f"{path}: cannot read {POLICY_ENTRY} ({type(error).__name__})") from None
+
+
+def load_actor(path: str | Path) -> Any:
+    """The actor of :func:`actor_layers` as ``torch.nn.Sequential`` (flatten, the policy MLP with its tanh layers,
+    the action head): ``observations (B, obs) -> logits (B, actions)``, in evaluation mode, gradients off: what
+    ONNX export and torch-side checks use (playing runs the same layers in numpy)."""
+    import torch
+
+    dense = actor_layers(path)
+    layers: list[Any] = [torch.nn.Flatten()]
+    for index, (weight, bias) in enumerate(dense, start=1):
+        linear = torch.nn.Linear(weight.shape[1], weight.shape[0], device="meta")
+        linear.weight = torch.nn.Parameter(torch.from_numpy(weight), False)
+        linear.bias = torch.nn.Parameter(torch.from_numpy(bias), False)
+        layers += [linear, torch.nn.Tanh()] if index < len(dense) else [linear]
+    return torch.nn.Sequential(*layers).eval()

@@ -24,7 +24,7 @@ the BLAS libraries numpy loaded to use one thread (threadpoolctl) and restores t
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -70,6 +70,13 @@ def one_blas_thread() -> Iterator[None]:
     """
     with _blas_controller().limit(limits=1, user_api="blas"):
         yield
+
+
+def tanh_mlp(dense: Sequence[tuple[np.ndarray, np.ndarray]]) -> NumpyMLP:
+    """SB3's ``MlpPolicy`` actor from its dense layers ``(weight (outputs, inputs), bias)`` in order: a tanh after
+    each but the last, the action head (:func:`issoku.agents.checkpoint_zip.actor_layers` reads them)."""
+    last = len(dense) - 1
+    return NumpyMLP([(weight.T, bias, np.tanh if index < last else None) for index, (weight, bias) in enumerate(dense)])
 
 
 def numpy_mlp(module: Any) -> NumpyMLP | None:
