@@ -13,9 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
-
-from stable_baselines3.common.monitor import Monitor
+from typing import TYPE_CHECKING, Any
 
 from issoku.envs.registry import UnknownNameError, resolve_env
 from issoku.envs.single_agent import SingleAgentEnv
@@ -23,6 +21,9 @@ from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.matchups import MatchupMixEnv, every_pairing
 from issoku.training.opponents import OpponentPool
 from issoku.training.selfplay_env import SelfPlayEnv
+
+if TYPE_CHECKING:
+    from stable_baselines3.common.monitor import Monitor
 
 
 def make_aec_env(env_id: str, env_kwargs: dict | None = None) -> Any:
@@ -108,6 +109,9 @@ def _no_opponent_yet(observation: Any, action_mask: Any) -> int:
 def make_selfplay_env(config: TrainConfig, pool: OpponentPool, *, shaped: bool = True) -> Monitor:
     """The learner's single-agent env for ``config`` against ``pool``, with episode statistics.
 
+    SB3 (and with it torch, seconds of CPU) is imported here, not with the module: the checkpoint checks of
+    a study or ``issoku evaluate`` read :func:`env_identity` and :func:`make_config_env` and play without torch.
+
     With ``config.style`` and ``shaped``, the style's reward bonus is added outside the self-play env (so the
     pool's win rates stay unshaped); evaluations pass ``shaped=False`` and measure the plain game.
     """
@@ -118,4 +122,6 @@ def make_selfplay_env(config: TrainConfig, pool: OpponentPool, *, shaped: bool =
 
         bonus = bonus_per_action(load_style(config.style), config.env_id, action_names(aec_env))
         env = StyleShaping(env, bonus, config.style_weight)
+    from stable_baselines3.common.monitor import Monitor
+
     return Monitor(env)
