@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import engine_speed, env_speed, instructions, memory, play_speed, ppo_speed, scheduling
+from benchmarks import engine_speed, env_speed, instructions, memory, play_speed, ppo_speed, scheduling, study_speed
 from benchmarks.timing import Timing
 
 MIB = 1024 * 1024
@@ -42,13 +42,14 @@ class Budget:
     memo_episodes: int
     games: int
     jobs: int
+    study_games: int
 
 
 FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=5,
-              memo_episodes=200, games=256, jobs=2_000)
+              memo_episodes=200, games=256, jobs=2_000, study_games=400)
 QUICK = Budget(steps=2_000, decisions=2_000, ppo_rollouts=1, wrapper_steps=256, instances=8, repeats=1,
-               memo_episodes=10, games=16, jobs=100)
-SECTIONS = ("aec", "engine", "play", "ppo", "memory", "scheduling")
+               memo_episodes=10, games=16, jobs=100, study_games=16)
+SECTIONS = ("aec", "engine", "play", "study", "ppo", "memory", "scheduling")
 PLAY_TARGET = 10.0
 """Batched games/s over one-at-a-time games/s (issue 24)."""
 PLAY_BASELINES = {play_speed.SB3_PREDICT: "per decision, the tournament before issue 24",
@@ -87,7 +88,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="count instructions per step under valgrind (callgrind) instead of timing: rows of "
                              "the aec and engine sections, --steps of play each (default 2,000; --quick 200)")
     for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats", "memo-episodes",
-                 "games", "jobs"):
+                 "games", "jobs", "study-games"):
         parser.add_argument(f"--{name}", type=int, help="override the budget's " + name)
     return parser.parse_args(argv)
 
@@ -125,6 +126,11 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
             play_speed.games(policies, max(2, budget.games // 4), seed=WARM_UP_SEED, width=width)  # the same
             jobs.append((Row("play", label, "games/s"), lambda r, policies=policies, width=width:
                          play_speed.games(policies, budget.games, seed=r, width=width)))
+    if "study" in sections:
+        study_rows, _study_folder = study_speed.subjects()  # the folder lives until the rounds are done
+        for label, policies in study_rows.items():
+            jobs.append((Row("study", label, "games/s"), lambda r, policies=policies:
+                         study_speed.study(policies, budget.study_games, seed=r)))
     if "ppo" in sections:
         for env_id in ppo_speed.PPO_ENVS:
             model = ppo_speed.learner(env_id, quick=args.quick)
@@ -205,15 +211,16 @@ def targets(rows: list[Row], memory_rows: dict[str, dict[str, float]]) -> list[d
         if row.section == "engine":
             target(f"engine decisions/s, {row.label}", row.best, 30_000)
     for row in rows:
-        if row.section == "play" and f", {play_speed.BATCHED}" in row.label:
+        if row.section in ("play", "study") and f", {play_speed.BATCHED}" in row.label:
             pairing = row.label.partition(f", {play_speed.BATCHED}")[0]
             for how, meaning in PLAY_BASELINES.items():
                 alone = f"{pairing}, {how}"
-                one = best_of(rows, "play", alone)
-                target(f"games/s, {row.label} / {how} ({meaning}), best of each", row.best / one if one else None,
-                       PLAY_TARGET)
+                one = best_of(rows, row.section, alone)
+                if one is None:
+                    continue  # a study has no one-at-a-time row of the light actor
+                target(f"games/s, {row.label} / {how} ({meaning}), best of each", row.best / one, PLAY_TARGET)
                 target(f"games/s, {row.label} / {how} ({meaning}), median of the rounds' ratios",
-                       median_ratio(rows, "play", row.label, alone), PLAY_TARGET)
+                       median_ratio(rows, row.section, row.label, alone), PLAY_TARGET)
     ours, baseline = best_of(rows, "ppo", "breath_duel_v0"), best_of(rows, "ppo", "connect_four_v3")
     target("MaskablePPO timesteps/s, breath_duel_v0 / connect_four_v3 (best of each)",
            ours / baseline if ours and baseline else None, 0.9)
@@ -236,6 +243,8 @@ def table(rows: list[Row], memory_rows: dict[str, dict[str, float]], instances: 
                 ("play", "tournament play, breath_duel_v0 (one job)", next(
                     (row.best for row in rows if row.section == "play" and row.label.startswith("scripted")), None),
                  "x scripted"),
+                ("study", f"a whole study on {study_speed.WORKERS} workers, breath_duel_v0 (every process's CPU)",
+                 best_of(rows, "study", f"study: checkpoint vs itself, {play_speed.SB3_PREDICT}"), "x SB3 predict"),
                 ("ppo", "MaskablePPO learn (self-play wrapper vs random)", best_of(rows, "ppo", "connect_four_v3"),
                  "x connect_four_v3"),
                 ("wrapper", "self-play wrapper alone (random masked actions)", best_of(rows, "wrapper", "connect_four_v3"),
