@@ -77,6 +77,20 @@ class MatchRecord:
         return 1.0 if self.winner == seat else 0.0
 
 
+def canonical_order(record: MatchRecord) -> tuple:
+    """A record's place in the order every analysis reads (:meth:`~issoku.evaluation.store.MatchStore.records`).
+
+    Built from what identifies the scheduled game (env, rules, loadout, keywords, seed, the seats' policy *names*
+    and labels), then its outcome, never from the key: the key holds the policies' code fingerprints, so a change
+    to an agent's code that keeps its decisions would otherwise reorder the games, and with them the report's
+    bootstrap intervals and its ties. Games equal up to the key are interchangeable; the key only settles them.
+    """
+    return (record.env_id, record.rules_fingerprint, record.loadout, canonical_json(dict(record.loadout_kwargs)),
+            record.seed, record.policies, record.seat_labels, record.agents,
+            -1 if record.winner is None else record.winner, -1 if record.first_seat is None else record.first_seat,
+            record.length, record.truncated, record.returns, record.actions, record.kinds, record.key)
+
+
 def winner_of(returns: Sequence[float]) -> int | None:
     """The seat with the strictly highest return, or ``None`` when the best return is shared (a draw)."""
     best = max(returns)
