@@ -22,11 +22,22 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+DATA_KEYWORDS = ("variant", "data", "terrain")
+"""Env keywords that choose rules data (every issoku env reads them): paths to data files or a variant folder."""
+
+
 def match_key(env_id: str, rules_fingerprint: str, loadout: str, loadout_kwargs: Mapping[str, Any],
               policies: Sequence[str], policy_fingerprints: Sequence[str], seed: int) -> str:
-    """The identity of a game: a hex digest of everything that determines how it plays out."""
+    """The identity of a game: a hex digest of everything that determines how it plays out.
+
+    The data keywords (:data:`DATA_KEYWORDS`) are left out: they are paths, and every ruleset's fingerprint is a
+    digest of the bytes they load, so the same rules under another folder (a lever written into a second
+    ``--out``, ``issoku autobalance``'s own lever folders) is the same game, and two contents never share one.
+    Keywords that name no data keep the keys they had.
+    """
+    kwargs = {name: value for name, value in loadout_kwargs.items() if name not in DATA_KEYWORDS}
     payload = canonical_json({
-        "env": env_id, "rules": rules_fingerprint, "loadout": loadout, "kwargs": dict(loadout_kwargs),
+        "env": env_id, "rules": rules_fingerprint, "loadout": loadout, "kwargs": kwargs,
         "policies": list(policies), "policy_fingerprints": list(policy_fingerprints), "seed": int(seed),
     })
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
