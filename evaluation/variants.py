@@ -88,12 +88,13 @@ def seat_content(tournament: Tournament) -> dict[str, set[str]]:
     for loadout in tournament.loadouts:
         env = tournament.env_factory(**loadout.kwargs)
         try:
-            ruleset, teams = env.unwrapped.ruleset, seat_teams(env)
+            hook = getattr(env.unwrapped.ruleset, "seat_content", lambda seat: ())
+            teams = seat_teams(env)
             for team, label in zip(sorted(set(teams)), loadout.seat_labels):
-                for seat in (seat for seat, on in enumerate(teams) if on == team):
-                    keys = getattr(ruleset, "seat_content", lambda s: ())(seat)
-                    content.setdefault(label, {label}).update(keys)
-                content.setdefault(label, {label})
+                owned = content.setdefault(label, {label})
+                for seat, on in enumerate(teams):
+                    if on == team:
+                        owned.update(hook(seat))
         finally:
             env.close()
     return content
