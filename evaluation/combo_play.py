@@ -62,11 +62,12 @@ def category(name: str) -> str:
 
 
 def replay_breaths(records: Sequence[MatchRecord], games: int = PLAYED_GAMES) -> tuple[list[Breath], Counter[str]]:
-    """Every breath of the first ``games`` stored games (by key) that can be replayed here, and the Energy spent by
-    payer category over every decision of those games."""
+    """Every breath of the first ``games`` games (in the order given: the store's canonical order, which no agent's
+    code fingerprint moves) that can be replayed here, and the Energy spent by payer category over every decision
+    of those games."""
     breaths: list[Breath] = []
     energy: Counter[str] = Counter()
-    for record in sorted(records, key=lambda r: r.key)[:games]:
+    for record in records[:games]:
         fight = replayed(record)  # None: another machine's rules or env, skipped
         if fight is not None:
             breaths += _breaths(fight.frames, record, energy)

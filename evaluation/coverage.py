@@ -71,7 +71,7 @@ def build_ruleset(records: Sequence[MatchRecord]) -> Any | None:
 
     if not records:
         return None
-    first = min(records, key=lambda record: (record.loadout, record.key))
+    first = min(records, key=lambda record: record.loadout)  # the first in the given (canonical) order
     try:
         env = resolve_env(first.env_id, allow_imports=False)(**dict(first.loadout_kwargs))
     except Exception:  # an unknown or foreign env, keywords it no longer takes: no rules to read

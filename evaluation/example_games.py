@@ -29,8 +29,9 @@ class Example:
 
 
 def _quickest(found: Iterable[tuple[Example, str]], top: int) -> list[Example]:
-    """The shortest games first, one per group (an opponent, say) before a second from any group."""
-    ranked = sorted(found, key=lambda pair: (pair[0].record.length, pair[0].record.key))
+    """The shortest games first (equal lengths in the order found: the store's canonical order, not by key), one
+    per group (an opponent, say) before a second from any group."""
+    ranked = sorted(found, key=lambda pair: pair[0].record.length)
     seen: dict[str, int] = {}
     order = []
     for position, (example, group) in enumerate(ranked):

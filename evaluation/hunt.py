@@ -147,7 +147,8 @@ def action_shares(records: Sequence[MatchRecord], policy: str,
             if name == policy:
                 counts.update(label(action) for action in record.actions[seat])
     total = sum(counts.values())
-    return {item: count / total for item, count in counts.most_common()} if total else {}
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))  # ties by name, not by which game came first
+    return {item: count / total for item, count in ranked} if total else {}
 
 
 def differences(new: Mapping[str, float], old: Mapping[str, float], min_change: float = 0.05,

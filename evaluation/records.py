@@ -22,11 +22,22 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+DATA_KEYWORDS = ("variant", "data", "terrain")
+"""Env keywords that choose rules data (every issoku env reads them): paths to data files or a variant folder."""
+
+
 def match_key(env_id: str, rules_fingerprint: str, loadout: str, loadout_kwargs: Mapping[str, Any],
               policies: Sequence[str], policy_fingerprints: Sequence[str], seed: int) -> str:
-    """The identity of a game: a hex digest of everything that determines how it plays out."""
+    """The identity of a game: a hex digest of everything that determines how it plays out.
+
+    The data keywords (:data:`DATA_KEYWORDS`) are left out: they are paths, and every ruleset's fingerprint is a
+    digest of the bytes they load, so the same rules under another folder (a lever written into a second
+    ``--out``, ``issoku autobalance``'s own lever folders) is the same game, and two contents never share one.
+    Keywords that name no data keep the keys they had.
+    """
+    kwargs = {name: value for name, value in loadout_kwargs.items() if name not in DATA_KEYWORDS}
     payload = canonical_json({
-        "env": env_id, "rules": rules_fingerprint, "loadout": loadout, "kwargs": dict(loadout_kwargs),
+        "env": env_id, "rules": rules_fingerprint, "loadout": loadout, "kwargs": kwargs,
         "policies": list(policies), "policy_fingerprints": list(policy_fingerprints), "seed": int(seed),
     })
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
@@ -75,6 +86,20 @@ class MatchRecord:
         if self.winner is None:
             return 0.5
         return 1.0 if self.winner == seat else 0.0
+
+
+def canonical_order(record: MatchRecord) -> tuple:
+    """A record's place in the order every analysis reads (:meth:`~issoku.evaluation.store.MatchStore.records`).
+
+    Built from what identifies the scheduled game (env, rules, loadout, keywords, seed, the seats' policy *names*
+    and labels), then its outcome, never from the key: the key holds the policies' code fingerprints, so a change
+    to an agent's code that keeps its decisions would otherwise reorder the games, and with them the report's
+    bootstrap intervals and its ties. Games equal up to the key are interchangeable; the key only settles them.
+    """
+    return (record.env_id, record.rules_fingerprint, record.loadout, canonical_json(dict(record.loadout_kwargs)),
+            record.seed, record.policies, record.seat_labels, record.agents,
+            -1 if record.winner is None else record.winner, -1 if record.first_seat is None else record.first_seat,
+            record.length, record.truncated, record.returns, record.actions, record.kinds, record.key)
 
 
 def winner_of(returns: Sequence[float]) -> int | None:

@@ -63,7 +63,7 @@ class RuleTrails:
     """The rule IDs each action produced in a few replayed stored games of one env section (replays cached)."""
 
     def __init__(self, records: Sequence[MatchRecord], ruleset: Any | None) -> None:
-        self.records = sorted(records, key=lambda record: record.key)
+        self.records = list(records)  # the store's canonical order: which games are replayed never follows keys
         self.ruleset = ruleset
         self._fired: dict[str, Counter[str]] = {}
         self._replayed: set[str] = set()

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
-from issoku.evaluation.records import MatchRecord, canonical_json
+from issoku.evaluation.records import MatchRecord, canonical_json, canonical_order
 
 SCHEMA_VERSION = 1
 
@@ -213,7 +213,12 @@ class MatchStore:
 
     def records(self, env_id: str | None = None, loadouts: Sequence[str] | None = None,
                 policies: Sequence[str] | None = None) -> Iterator[MatchRecord]:
-        """Stored matches in key order, optionally only one env, some loadouts, or games among some policies."""
+        """Stored matches in :func:`~issoku.evaluation.records.canonical_order`, optionally only one env, some
+        loadouts, or games among some policies.
+
+        Every analysis reads the store through here, so this is where the order is fixed: by what identifies a
+        game, not by its key (which changes with an agent's code fingerprint and would reorder the bootstrap).
+        """
         where, params = [], []
         if env_id is not None:
             where.append("m.env_id = ?")
@@ -226,15 +231,17 @@ class MatchStore:
                          f" AND o.policy NOT IN ({','.join('?' * len(policies))}))")
             params.extend(policies)
         sql = (_SELECT_MATCHES
-               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.key, s.seat")
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.key, s.seat")  # groups seats
+        found: list[MatchRecord] = []
         current: list[tuple] = []
         for row in self._db.execute(sql, params):
             if current and row[0] != current[0][0]:
-                yield _record_from_rows(current)
+                found.append(_record_from_rows(current))
                 current = []
             current.append(row)
         if current:
-            yield _record_from_rows(current)
+            found.append(_record_from_rows(current))
+        yield from sorted(found, key=canonical_order)
 
 
 def _record_from_rows(rows: list[tuple]) -> MatchRecord:

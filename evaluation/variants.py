@@ -38,6 +38,7 @@ from issoku.evaluation.sequential import BALANCED, IMBALANCED, SequentialTest, S
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
+from issoku.envs.teams import seat_teams
 from issoku.rules.variant import Change, Variant, data_diff
 from issoku.training.backend import Workers
 
@@ -78,15 +79,22 @@ def tournament_fingerprint(tournament: Tournament) -> str:
 
 
 def seat_content(tournament: Tournament) -> dict[str, set[str]]:
-    """Per loadout label (or policy-free loadout), the content keys its seats field, from the rulesets."""
+    """Per loadout label (or policy-free loadout), the content keys its seats field, from the rulesets.
+
+    A label names a tournament seat, which in a team fight is a team (:mod:`issoku.envs.teams`): its content is
+    that of every ruleset seat on the team, not of the ruleset seat with the team's index.
+    """
     content: dict[str, set[str]] = {}
     for loadout in tournament.loadouts:
         env = tournament.env_factory(**loadout.kwargs)
         try:
-            ruleset = env.unwrapped.ruleset
-            for seat, label in enumerate(loadout.seat_labels):
-                keys = getattr(ruleset, "seat_content", lambda s: ())(seat)
-                content.setdefault(label, {label}).update(keys)
+            hook = getattr(env.unwrapped.ruleset, "seat_content", lambda seat: ())
+            teams = seat_teams(env)
+            for team, label in zip(sorted(set(teams)), loadout.seat_labels):
+                owned = content.setdefault(label, {label})
+                for seat, on in enumerate(teams):
+                    if on == team:
+                        owned.update(hook(seat))
         finally:
             env.close()
     return content

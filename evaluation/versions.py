@@ -17,12 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from issoku.evaluation.records import MatchRecord, canonical_json
+from issoku.evaluation.records import DATA_KEYWORDS, MatchRecord, canonical_json
 
 SHIPPED = ""
 """The version of games played on the shipped data."""
-DATA_KEYWORDS = ("variant", "data", "terrain")
-"""Env keywords that choose rules data (every issoku env reads them)."""
 
 
 def rules_version(record: MatchRecord) -> str:

@@ -258,3 +258,19 @@ def test_without_a_variant_there_is_no_edits_stage_and_the_report_says_so(tmp_pa
                           tmp_path / "o.sqlite", 2000, games=4, verify_games=4, files=[ARMOUR])
     assert outcome.edits_note.startswith("No edits stage: no `--variant`")
     assert outcome.edits_note in (tmp_path / "o" / "autobalance.md").read_text()
+
+
+@pytest.mark.parametrize("study", ["2_breath_duel_v0_loadouts.toml", "4_tempo_duel_v0_loadouts.toml",
+                                   "teams/tempo_skirmish_v0_2v2.toml"])
+def test_locality_and_the_rulesets_seat_content_name_the_same_items_where_both_apply(study):
+    # two readings of what a loadout owns (locality from the data, autobalance's; seat_content from the ruleset,
+    # levers' and the variant report's) must not drift apart where both see the same thing (docs/balance.md,
+    # "Two readings of what a loadout owns": casters and envs without the hook are where they differ)
+    from issoku.evaluation.config import load_study
+    from issoku.evaluation.variants import seat_content
+
+    tournament = build_tournament(load_study(Path(__file__).resolve().parents[2] / "evaluation" / "studies" / study))
+    content = seat_content(tournament)
+    for label in content:
+        owned = ownership(tournament.loadouts, [label], Variant(), shipped_files())
+        assert {item.name for item in owned.reached} | {label} == content[label], label

@@ -155,3 +155,25 @@ def test_make_levers_writes_folders_only_for_the_numbers_it_keeps(tmp_path):
     assert all(lever.number.address[:2] == ("armour", "medium") for lever in kept)
     assert sorted(path.name for path in tmp_path.iterdir() if path.name != "all") == sorted(
         lever.folder.name for lever in kept)
+
+
+def test_a_lever_under_another_out_folder_reuses_the_stored_games(tmp_path):
+    # A lever's games are keyed by the rules it loads (the fingerprint digests the files' bytes), not by the folder
+    # it was written to: a second --out into the same --db plays nothing new and ranks the same.
+    study = loadouts_study("tempo_duel_v0")
+    db = tmp_path / "m.sqlite"
+    _, first = run_levers(study, 300, tmp_path / "a", db, step=4, files=[ARMOUR])
+    _, again = run_levers(study, 300, tmp_path / "b", db, step=4, files=[ARMOUR])
+    assert sum(r.played for r in first) > 0 and [r.played for r in again] == [0] * len(again)
+    assert (tmp_path / "a" / "levers.csv").read_bytes() == (tmp_path / "b" / "levers.csv").read_bytes()
+
+
+def test_the_match_key_follows_the_rules_content_not_the_folder_that_holds_it():
+    from issoku.evaluation.records import match_key
+
+    def key(fingerprint: str, **kwargs: object) -> str:
+        return match_key("tempo_duel_v0", fingerprint, "spearman", kwargs, ("a", "b"), ("", ""), 3)
+
+    assert key("fp1", variant="out_a/variants/x") == key("fp1", variant="out_b/variants/x") == key("fp1")
+    assert key("fp1", variant="out_a/variants/x") != key("fp2", variant="out_a/variants/x")
+    assert key("fp1", fighters=["knight", "spearman"]) != key("fp1", fighters=["spearman", "knight"])

@@ -219,3 +219,29 @@ def test_a_combo_no_fielded_loadout_can_play_is_not_headlined():
                                "2.00× the median (2.00 Wounds per Energy, exact; the engine's expectation against a "
                                "fixed defender) (no agents).")
     assert combo[1] == "toy_v0: combos of weapons no stored loadout fields are not headlined: kodachi."
+
+
+def test_the_report_reads_games_in_an_order_no_agent_fingerprint_moves(tmp_path):
+    # A change to an agent's code that keeps its decisions gives it a new fingerprint, hence new match keys for
+    # the very same games. The report must not follow the keys: the same games stored under other keys, inserted
+    # in another order, give the same text (bootstrap intervals, rule IDs of equal weight, example games).
+    import hashlib
+
+    from issoku.evaluation.commands import study_from_options
+    from issoku.evaluation.config import build_tournament
+    from issoku.evaluation.tournament import run_tournament
+
+    study = study_from_options(env="tempo_duel_v0", games_per_pair=8, policies=[
+        "random", "tempo_always_parry", "tempo_feint_counter", "tempo_heuristic"])
+    texts = []
+    with MatchStore(tmp_path / "a.sqlite") as store:
+        run_tournament(build_tournament(study), store, workers=0, progress=False)
+        played = list(store.records())
+    rekeyed = [replace(r, key=hashlib.sha256(f"new code {r.key}".encode()).hexdigest()[:32]) for r in reversed(played)]
+    for name, records in (("a", played), ("b", rekeyed)):
+        with MatchStore(tmp_path / f"{name}.sqlite") as store:
+            store.insert(records)
+            path = write_report(store, tmp_path / f"out_{name}", bootstrap=50, progress=False, html=False)
+        texts.append([line for line in path.read_text().splitlines() if not line.startswith("From `")])
+    assert texts[0] == texts[1]
+    assert any("Rests on" in line for line in texts[0]) and any("Elo" in line for line in texts[0])

@@ -100,3 +100,14 @@ def test_reports_are_byte_identical_under_different_hash_seeds(tmp_path):
     variant = [_report(tmp_path, seed, "--study", str(study), "--variant", str(VARIANTS / "armour_tempo_medium"))
                for seed in ("3", "4")]
     assert variant[0] == variant[1] and "## What changed" in variant[0]
+
+
+def test_a_team_label_owns_the_content_of_every_fighter_on_its_team():
+    # a team fight's tournament seat is a team: "blades" is the fencer and the knight, never the other team's archer
+    from issoku.evaluation.config import build_tournament, load_study
+    from issoku.evaluation.variants import seat_content
+
+    study = load_study(STUDIES / "teams" / "tempo_skirmish_v0_2v2.toml").model_copy(update={"games_per_pair": 2})
+    content = seat_content(build_tournament(study))
+    assert content["blades"] == {"blades", "fencer", "longsword", "light", "knight", "arming_sword", "heavy"}
+    assert content["shooters"] == {"shooters", "archer", "bow", "light", "crossbowman", "crossbow", "medium"}
