@@ -39,7 +39,7 @@ finalists. The field's own halving is unchanged by it (it halves its own survivo
 table ranks in the field table by the round the field kept it: ``field_round``). ``focus`` (``--focus``)
 ranks and halves the field by the focused loadouts' score (the biggest move among them), and the halving
 keeps **every own lever of a focused loadout** alive through every round (``keep_own``): a focused designer
-asks which of *this loadout's* numbers moves it most, its own levers are few, and a screen on a few games per
+asks which of *this loadout's* numbers moves it most, its own levers are usually few, and a screen on a few games per
 pairing must not decide that ranking by dropping one of them on noise, so the own table ranks them all on
 the finalists' games. They are finalists of the focused field table too (their ``field_round`` is every round
 they played: focused, the field table asks the focused loadouts' question, of which they are the core), while
@@ -116,8 +116,8 @@ class Lever:
     """The loadouts whose content (their seats' ``seat_content``: weapon, archetype, armour, stance...) the edit
     touches: the loadouts the number belongs to."""
     field_round: int = -1
-    """The last round the field's own halving kept the lever, or (focused) the last round a focused loadout's own
-    lever played, every round (the field table ranks by it)."""
+    """The last round the field's own halving kept the lever, or, for an own lever of a focused loadout (it plays
+    every round), the last round (the field table ranks by it)."""
 
     @property
     def name(self) -> str:
@@ -559,5 +559,5 @@ def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int 
 
 
 __all__ = ["COLUMNS", "FINALISTS", "LOADOUT_TOP", "Lever", "RANKINGS", "Round", "SCREEN_GAMES", "check_variants_load",
-           "field_rank", "halving_sizes", "kept_for_tables", "kept_own", "loadout_table", "loadouts_study", "make_levers", "plan",
-           "ranking", "round_games", "run_levers", "scheduled_records", "write_levers"]
+           "field_rank", "halving_sizes", "kept_for_tables", "kept_own", "loadout_table", "loadouts_study",
+           "make_levers", "plan", "ranking", "round_games", "run_levers", "scheduled_records", "write_levers"]
