@@ -37,7 +37,14 @@ each round keeps, beside the field's better half, every lever in some table's to
 k own levers (the union), so the per-loadout leaders are measured on as many games as the field's
 finalists. The field's own halving is unchanged by it (it halves its own survivors; a lever kept for a
 table ranks in the field table by the round the field kept it: ``field_round``). ``focus`` (``--focus``)
-ranks and halves the field by the focused loadouts' score (the biggest move among them).
+ranks and halves the field by the focused loadouts' score (the biggest move among them), and the halving
+keeps **every own lever of a focused loadout** alive through every round (``keep_own``): a focused designer
+asks which of *this loadout's* numbers moves it most, its own levers are usually few, and a screen on a few games per
+pairing must not decide that ranking by dropping one of them on noise, so the own table ranks them all on
+the finalists' games. They are finalists of the focused field table too (their ``field_round`` is every round
+they played: focused, the field table asks the focused loadouts' question, of which they are the core), while
+the field's halving itself still halves its own survivors as before. A field's place in a table is its best
+lever's (:func:`field_rank`).
 
 The CSV (``levers.csv``) has one row per lever, ranked as the field table (field round reached, then
 effect, then name), with the per-loadout columns (``own_loadouts``, ``own_rank``, ``own_delta/low/high``,
@@ -109,7 +116,8 @@ class Lever:
     """The loadouts whose content (their seats' ``seat_content``: weapon, archetype, armour, stance...) the edit
     touches: the loadouts the number belongs to."""
     field_round: int = -1
-    """The last round the field's own halving kept the lever (the field table ranks by it)."""
+    """The last round the field's own halving kept the lever, or, for an own lever of a focused loadout (it plays
+    every round), the last round (the field table ranks by it)."""
 
     @property
     def name(self) -> str:
@@ -183,6 +191,12 @@ def loadout_table(levers: Sequence[Lever], loadout: str, rank: str = "effect", o
 def _moved(lever: Lever, loadout: str) -> bool:
     move = lever.on(loadout)
     return move is not None and (move.result.delta != 0 or move.result.high > move.result.low)
+
+
+def kept_own(levers: Sequence[Lever], loadouts: Sequence[str]) -> list[Lever]:
+    """Every lever of ``levers`` (in their order) that edits the content of one of ``loadouts``: the levers a focused
+    run keeps alive through every round, whatever they moved, so that its own table ranks them on equal games."""
+    return [lever for lever in levers if any(name in lever.own for name in loadouts)]
 
 
 def kept_for_tables(levers: Sequence[Lever], tables: Sequence[str], top: int, rank: str) -> list[Lever]:
@@ -317,7 +331,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
                order: Callable[[Lever], float] = lambda lever: -lever.effect,
                screen_games: int = SCREEN_GAMES, keep: Callable[[NumericField], bool] | None = None,
                tables: Sequence[str] | None = None, loadout_top: int = 0,
-               rank: str = "effect") -> tuple[list[Lever], list[Round]]:
+               rank: str = "effect", keep_own: Sequence[str] = ()) -> tuple[list[Lever], list[Round]]:
     """Make, screen and halve the levers of ``study``'s env; writes ``levers.csv`` and ``levers.md`` in ``out``
     (``progress``: a line on stderr after each round). ``variant``: the base rules are that variant folder
     (validated first), and the levers are nudges of its data; ``defaults``: see :func:`make_levers`; ``order``:
@@ -327,7 +341,9 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     ``keep``: only the numbers it keeps are levers (``issoku autobalance``'s locality stage); ``tables``: the
     loadouts that get a per-loadout table (default every loadout the study fields; an unknown one is refused
     as ``--focus``), ranked by ``rank``; ``loadout_top``: each table's top levers (and top own levers) kept
-    alive through the halving (0: the field's halving alone decides, as ``issoku autobalance`` wants)."""
+    alive through the halving (0: the field's halving alone decides, as ``issoku autobalance`` wants);
+    ``keep_own``: loadouts (``--focus``) whose own levers all play every round (:func:`kept_own`; they share
+    each round's budget with the field's survivors and the tables' leaders, as those do)."""
     if budget < 1:
         raise ValueError(f"--budget must be at least 1, not {budget}")
     if screen_games < 2 or screen_games % 2:
@@ -337,7 +353,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
                                    variant)
     base_print = check_variants_load(study, base, files)
     content = seat_content(base_tournament)
-    unknown = [name for name in tables or () if name not in content]
+    unknown = [name for name in [*(tables or ()), *keep_own] if name not in content]
     if unknown:
         raise ValueError(f"--focus {unknown[0]}: no loadout of the {study.env} study "
                          f"(its loadouts: {', '.join(sorted(content)) or '(none)'})")
@@ -362,7 +378,8 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     with MatchStore(db) as store:
         for index, size in enumerate(sizes):
             survivors = survivors[:size]  # the field's own halving, as if no table kept anything
-            kept = {id(lever) for lever in survivors + kept_for_tables(alive, tables, loadout_top, rank)}
+            kept = {id(lever) for lever in [*survivors, *kept_for_tables(alive, tables, loadout_top, rank),
+                                             *kept_own(alive, keep_own)]}
             alive = [lever for lever in alive if id(lever) in kept]
             more = round_games(left, len(sizes) - index, len(alive), unit, screen_games if index == 0 else 0)
             left -= more * (len(alive) + 1) * unit
@@ -377,7 +394,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
                 shifts = paired_shifts(base_records[0].env_id, base_records, scheduled_records(lever_tournament, store))
                 lever.shifts = [replace(s, result=simultaneous(s.result, len(shifts), 0.05)) for s in shifts]
                 lever.round, lever.games_per_pair = index, games
-            for lever in survivors:
+            for lever in [*survivors, *kept_own(alive, keep_own)]:
                 lever.field_round = index
             rounds.append(Round(len(alive), games, store.count() - before))
             if progress:
@@ -387,7 +404,8 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             survivors.sort(key=lambda lever: (order(lever), lever.name))
     ranked = sorted(levers, key=lambda lever: (-lever.field_round, order(lever), lever.name))
     write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read),
-                 variant=variant, screen_games=screen_games, tables=tables, rank=rank, loadout_top=loadout_top)
+                 variant=variant, screen_games=screen_games, tables=tables, rank=rank, loadout_top=loadout_top,
+                 keep_own=keep_own)
     return ranked, rounds
 
 
@@ -449,7 +467,7 @@ def _interval(result: PairedDifference) -> list[str]:
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
                  step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None,
                  screen_games: int = SCREEN_GAMES, tables: Sequence[str] = (), rank: str = "effect",
-                 loadout_top: int = 0) -> Path:
+                 loadout_top: int = 0, keep_own: Sequence[str] = ()) -> Path:
     """``levers.csv`` (every lever, ranked, with its place in each of ``tables``' per-loadout tables) and
     ``levers.md`` (the schedule, the top levers, and each table's top ``max(loadout_top, LOADOUT_TOP)``)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -487,7 +505,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
                    f"{record['matchup_high']}]" if record["matchup"] else "")
         lines.append(f"| {record['rank']} | `{record['lever']}` | {record['round']} | {record['effect_figure']} "
                      f"| {move} | {first} | {matchup} |")
-    lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top)
+    lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top, keep_own)
     lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
               "column of levers.csv.", ""]
     report = out / "levers.md"
@@ -496,8 +514,9 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
 
 
 def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str, top: int,
-                      kept: int) -> list[str]:
-    """Each loadout's table: its top ``top`` levers, then its top ``top`` own levers not among them."""
+                      kept: int, keep_own: Sequence[str] = ()) -> list[str]:
+    """Each loadout's table: its top ``top`` levers, then its top ``top`` own levers not among them (every own lever
+    for a loadout of ``keep_own``: all of them played every round)."""
     if not tables:
         return []
     size = "over its standard error" if rank == "z" else "raw"
@@ -506,12 +525,15 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
              "**own** levers (those editing the loadout's own weapon, archetype, armour or stance: the numbers a "
              "designer changes on that loadout alone). "
              + (f"The halving kept each table's top {kept} and top {kept} own levers alive to the last round."
-                if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")]
+                if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")
+             + (f" Every own lever of {', '.join(keep_own)} played every round (focused: its own levers are "
+                "ranked on equal games)." if keep_own else "")]
     for name in tables:
         table = loadout_table(levers, name, rank)
         own = loadout_table(levers, name, rank, own=True)
         leaders = {id(lever) for lever in table[:top]}
-        shown_levers = table[:top] + [lever for lever in own[:top] if id(lever) not in leaders]
+        shown_levers = table[:top] + [lever for lever in (own if name in keep_own else own[:top])
+                                      if id(lever) not in leaders]
         columns = f"| place | own place | lever | {name}'s score [interval] | games per pairing |"
         lines += ["", f"### {name}", "", columns, "|---|---|---|---|---|"]
         places = {id(lever): place for place, lever in enumerate(table, 1)}
@@ -537,5 +559,5 @@ def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int 
 
 
 __all__ = ["COLUMNS", "FINALISTS", "LOADOUT_TOP", "Lever", "RANKINGS", "Round", "SCREEN_GAMES", "check_variants_load",
-           "field_rank", "halving_sizes", "kept_for_tables", "loadout_table", "loadouts_study", "make_levers", "plan",
-           "ranking", "round_games", "run_levers", "scheduled_records", "write_levers"]
+           "field_rank", "halving_sizes", "kept_for_tables", "kept_own", "loadout_table", "loadouts_study",
+           "make_levers", "plan", "ranking", "round_games", "run_levers", "scheduled_records", "write_levers"]

@@ -590,8 +590,8 @@ def levers(
     defaults: bool = typer.Option(False, "--defaults", help="Also nudge the optional numbers a file leaves out, from their schema value (a technique's check_bonus 0, a tempo action's AP: its weapon's ap); the lever adds the field."),
     screen_games: int = typer.Option(2, "--screen-games", help="Games per pairing of the first round, which plays every lever (even, at least 2); more lets small effects survive the screen."),
     rank: str = typer.Option("effect", "--rank", help="What the halving ranks by: effect (the biggest move) or z (that move over its standard error: noise on few games does not win)."),
-    focus: list[str] = typer.Option(None, "--focus", help="Rank and halve by this loadout's score (repeat: the biggest move among them); the per-loadout tables are then only theirs. Default: the field's figures, a table for every loadout."),
-    loadout_top: int = typer.Option(3, "--loadout-top", help="Each per-loadout table's top levers (and top own levers) the halving keeps alive to its last round (0: the field's halving alone decides)."),
+    focus: list[str] = typer.Option(None, "--focus", help="Rank and halve by this loadout's score (repeat: the biggest move among them); every own lever of it (its weapon's, archetype's, armour's, stance's numbers) plays every round, and the per-loadout tables are then only theirs. Default: the field's figures, a table for every loadout."),
+    loadout_top: int = typer.Option(3, "--loadout-top", help="Each per-loadout table's top levers (and top own levers) the halving keeps alive to its last round (0: the field's halving alone decides, and --focus keeps no own lever alive either)."),
 ) -> None:
     """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect, with a table per loadout."""
     from issoku.evaluation.levers import loadout_table, ranking, run_levers
@@ -607,7 +607,7 @@ def levers(
                                     files=file or None, workers=make_backend(backend, workers, ray_address),
                                     progress=True, variant=variant, defaults=defaults, order=ranking(rank, focus or ()),
                                     screen_games=screen_games, tables=focus or None, loadout_top=loadout_top,
-                                    rank=rank)
+                                    rank=rank, keep_own=(focus or []) if loadout_top else ())
     for row in ranked[:5]:
         if row.shifts:
             typer.echo(f"  {row.name}: effect {row.effect:.3f}, z {row.z:.2f} (round {row.round}, {row.games_per_pair} games per pairing)")

@@ -177,3 +177,31 @@ def test_the_match_key_follows_the_rules_content_not_the_folder_that_holds_it():
     assert key("fp1", variant="out_a/variants/x") == key("fp1", variant="out_b/variants/x") == key("fp1")
     assert key("fp1", variant="out_a/variants/x") != key("fp2", variant="out_a/variants/x")
     assert key("fp1", fighters=["knight", "spearman"]) != key("fp1", fighters=["spearman", "knight"])
+
+
+def test_focus_keeps_every_own_lever_of_the_focused_loadouts_to_the_last_round(tmp_path):
+    """Focused, the own table ranks every own lever on the finalists' games: none is dropped by a screen's noise.
+    The knight (heavy armour) and the spearman (medium) own 8 levers of the file's 14 played at ±1, more than the
+    field's 4 finalists, so the field's halving alone drops some of them."""
+    out = tmp_path / "own"
+    result = CliRunner().invoke(app, ["levers", "--env", "tempo_duel_v0", "--file", ARMOUR, "--budget", "1600",
+                                      "--focus", "knight", "--focus", "spearman", "--out", str(out),
+                                      "--db", str(tmp_path / "own.sqlite")])
+    assert result.exit_code == 0, result.output
+    with (out / "levers.csv").open() as handle:
+        rows = [row for row in csv.DictReader(handle) if row["effect"]]
+    last = max(int(row["round"]) for row in rows)
+    own = [row for row in rows if {"knight", "spearman"} & set(row["own_loadouts"].split(";"))]
+    assert len(own) == 8 and last > 0 and any(int(row["round"]) < last for row in rows)  # the halving dropped some
+    assert all(int(row["round"]) == last for row in own), [(row["lever"], row["round"]) for row in own]
+    finalists = max(int(row["games_per_pair"]) for row in rows)
+    assert finalists > 2 and all(int(row["games_per_pair"]) == finalists for row in own)  # the finalists' games
+    summary = (out / "levers.md").read_text()
+    assert all(f"`{row['lever']}`" in summary for row in own)  # a focused table lists every own lever
+    assert "Every own lever of knight, spearman played every round" in summary
+    # without it (the field's halving alone; the screen alone decides at a budget of 1) only 4 reach the last round
+    study = loadouts_study("tempo_duel_v0")
+    ranked, _ = run_levers(study, 1, tmp_path / "field", tmp_path / "own.sqlite", files=[ARMOUR],
+                           order=ranking("effect", ("knight", "spearman")), tables=["knight", "spearman"])
+    assert sum(1 for lever in ranked if lever.own and set(lever.own) & {"knight", "spearman"}
+               and lever.shifts and lever.round == last) <= 4
