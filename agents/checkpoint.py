@@ -132,7 +132,8 @@ class CheckpointPolicy(SeededSampling):
 
     def begin(self, observation: np.ndarray, action_mask: np.ndarray) -> Decision:
         """This decision as one row of a batch on this checkpoint's network (see :mod:`issoku.agents.batched`)."""
-        return Decision(self._network if self._network is not None else self._actor, self.action_probabilities_batch, observation, action_mask,
+        network = self._network if self._network is not None else self._actor  # copies of this policy share it
+        return Decision(network, self.action_probabilities_batch, observation, action_mask,
                         functools.partial(self._finish, observation, action_mask), self.deterministic)
 
     def _finish(self, observation: np.ndarray, action_mask: np.ndarray, row: np.ndarray, alone: bool) -> int:
