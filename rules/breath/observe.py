@@ -11,7 +11,6 @@ scaled to about [0, 1] so a network needs no normaliser.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import MutableSequence
 from typing import TYPE_CHECKING
 
@@ -75,9 +74,21 @@ def ego_orders(ruleset: "BreathRuleset") -> tuple[tuple[int | None, ...], ...]:
 _CHANGING = ("acting", "energy", "wounds", "breath_limit", "spent", "standing", "defenseless", "defeated",
              "attack_checks", "reservations", "defense", "zero_energy_used")
 """The per-fighter fields that change during a fight (the template holds the others)."""
-_S_ENERGY, _S_WOUNDS, _S_LIMIT, _S_SPENT = SCALE["energy"], SCALE["wounds"], SCALE["breath_limit"], SCALE["spent"]
-_S_CHECKS, _S_RESERVATIONS, _S_DEFENSE, _S_ZERO = (SCALE["attack_checks"], SCALE["reservations"], SCALE["defense"],
-                                                   SCALE["zero_energy_used"])
+
+
+def _int_scale(name: str) -> int:
+    """``SCALE[name]`` as an int, for :func:`encode`: every count it scales is an int, and an int divided by an
+    int is the same correctly rounded double as by the float (both exact in a double), but the int compare
+    and division skip converting the count, which was half the cost of ``x / S if x < S else 1.0``."""
+    scale = SCALE[name]
+    if scale != int(scale):
+        raise ValueError(f"the scale of {name} must be a whole number for encode's int arithmetic, not {scale}")
+    return int(scale)
+
+
+_S_ENERGY, _S_WOUNDS, _S_LIMIT, _S_SPENT = (_int_scale(name) for name in ("energy", "wounds", "breath_limit", "spent"))
+_S_CHECKS, _S_RESERVATIONS, _S_DEFENSE, _S_ZERO = (_int_scale(name) for name in ("attack_checks", "reservations",
+                                                                                 "defense", "zero_energy_used"))
 
 
 class _Layout:
@@ -117,7 +128,7 @@ class _Layout:
         """Per seat: its observation's values that never change in a fight (the sheets' numbers, sides,
         armor), written once; :func:`encode` copies it and writes the rest."""
 
-    def _template(self, ruleset: "BreathRuleset", seat: int) -> array:
+    def _template(self, ruleset: "BreathRuleset", seat: int) -> np.ndarray:
         spec = ruleset.observation_spec
         armor, armor_width = spec.slice("armor").start, len(ruleset.catalog.armors)
         values = [0.0] * self.size
@@ -131,7 +142,9 @@ class _Layout:
                                 ("finesse", sheet.finesse), ("physique", sheet.physique)):
                 values[self.field[name] + slot] = min(1.0, value / SCALE.get(name, 1.0))
             values[armor + slot * armor_width + ruleset.catalog.armor_index[sheet.armor.key]] = 1.0
-        return array("f", values)
+        template = np.array(values, dtype=np.float32)
+        template.flags.writeable = False  # every observation of the seat is a copy of it
+        return template
 
 
 def _layout(ruleset: "BreathRuleset") -> _Layout:
@@ -155,18 +168,17 @@ def _reserved_steps() -> dict[float, float]:
 
 
 RESERVED_STEPS = _reserved_steps()
-_FLOAT32 = np.dtype(np.float32)
-"""Passed positionally: ``np.frombuffer(..., dtype=...)`` spends half its time parsing the keyword."""
 
 
 def encode(state: "BreathState", seat: int) -> np.ndarray:
     """The float32 observation of ``seat``.
 
     Speed: this runs on every env step. The values that never change in a fight come from a copy of the
-    seat's template, an ``array.array("f")``; the rest (modules' included) are stored into it by index
-    through a ``memoryview`` of it (a memoryview stores a float with a C cast, where the array's own item
-    store parses it with ``PyArg_Parse``, about half again as costly; the view costs one store or so), and
-    the array's buffer becomes the observation without a conversion. Values are computed in float64
+    seat's template, a float32 ndarray; the rest (modules' included) are stored into the copy by index
+    through a ``memoryview`` of it (a memoryview stores a float with a C cast, where numpy's item store
+    costs about twice as much; the view costs one store or so). The copy is the observation: an
+    ``array.array("f")`` copy turned into an ndarray by ``np.frombuffer`` cost about 450 instructions more
+    than numpy's own copy. Values are computed in float64
     (per-fighter ones scaled and capped as ``min(1.0, v / scale)``) and rounded to float32 as they are
     stored, which is numpy's rounding. A zero is never stored (the template holds it): each statement
     here costs about as much as the numbers it moves, so skipping the usual zeros is the saving that
@@ -176,9 +188,9 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     layout = ruleset.encoder_layout
     if layout is None:
         layout = _layout(ruleset)
-    view = memoryview(layout.templates[seat][:])
-    # A memoryview of an "f" array indexes and stores as floats (typeshed types it as ints).
-    values: MutableSequence[float] = view  # type: ignore[assignment]
+    observation = layout.templates[seat].copy()
+    # A memoryview of a float32 ndarray (format "f") indexes and stores as floats (typeshed types it as ints).
+    values: MutableSequence[float] = memoryview(observation)  # type: ignore[assignment]
     fighters = state.fighters
     me = fighters[seat]
     stack = state.stack
@@ -189,14 +201,14 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     values[layout.round] = q if q < 1.0 else 1.0
     x = me.check_bonus
     if x:
-        values[layout.pending_check_bonus] = x / 3.0 if x < 3 else 1.0
+        values[layout.pending_check_bonus] = x / 3 if x < 3 else 1.0
     if top is not None and top.seat == seat and top.kind == DEFEND:  # ``state.incoming_attack(seat)``
         attack = top.context
         base = layout.incoming_attack
-        q = attack.total / 40.0
-        values[base] = q if q < 1.0 else 1.0
+        x = attack.total
+        values[base] = x / 40 if x < 40 else 1.0
         values[base + 1] = float(attack.critical)
-        values[base + 2] = attack.technique.damage / 2.0
+        values[base + 2] = attack.technique.damage / 2
     (acting, energy, wounds, limit, spent, standing, defenseless, defeated, checks, reservations, defense,
      zero) = layout.fighter_fields
     weapon, weapon_width, weapon_index = layout.weapon, layout.weapon_width, layout.weapon_index
@@ -257,7 +269,7 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
         values[index] = RESERVED_STEPS[values[index]]
     for module in ruleset.modules:
         module.write_observation(state, order, values)
-    return np.frombuffer(view, _FLOAT32)  # the array's own buffer: no conversion, no copy
+    return observation
 
 
 def render_text(state: "BreathState") -> str:

@@ -38,7 +38,7 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.observe import (INJURY_COUNT, STREAK_SCALE, Offsets, injury_flags, observation_fields,
+from issoku.rules.ma.observe import (INJURY_COUNT, STREAK_SCALE, UNHURT, Offsets, injury_flags, observation_fields,
                                      render_line)
 from issoku.rules.ma.sparring import POINTS_TO_WIN, SparringScore
 from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
@@ -561,8 +561,9 @@ class MaModule(BreathModule):
             slot += 1
             guard = guards[seat]
             weapon_key = fighters[seat].weapon.key
-            can_attack = rungs.get(weapon_key)
-            if can_attack is None:  # a weapon's first observation
+            try:  # a subscript, not ``rungs.get``: a method call costs more than the lookup
+                can_attack = rungs[weapon_key]
+            except KeyError:  # a weapon's first observation
                 can_attack = self._can_attack(state, weapon_key)
             if can_attack[rung]:
                 out[can + slot] = 1.0
@@ -572,7 +573,7 @@ class MaModule(BreathModule):
                 if guard.window:
                     out[window_at + slot] = 1.0
             injured = injury_flags(injuries[seat])
-            if True in injured:
+            if injured != UNHURT:  # item by item by identity, where ``True in`` compares each False to True
                 base = at.injuries + slot * INJURY_COUNT
                 for i, flag in enumerate(injured):
                     if flag:

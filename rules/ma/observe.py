@@ -25,6 +25,8 @@ GAP_PER_RUNG = 3
 """Dashes between the two fighters per rung of ma left before tsubazeriai, in the rendering."""
 injury_flags = attrgetter(*INJURY_FLAGS)
 """An ``Injuries``' flags as a tuple, in ``INJURY_FLAGS`` order."""
+UNHURT = (False,) * INJURY_COUNT
+"""``injury_flags`` of a duelist no location hit has hurt."""
 
 
 def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
