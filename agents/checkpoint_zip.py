@@ -143,7 +143,7 @@ def actor_layers(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
     What playing needs and nothing more: the ``policy.pth`` tensors (:func:`issoku.agents.pth.read_tensors`, as
     strict as ``torch.load`` with ``weights_only``, which reads them only where that reader does not know the
     file's format) and the ``net_arch`` SB3 writes as plain JSON; no SB3 model, no optimizer, no ``import torch``
-    (about 1.6 CPU seconds, which every tournament worker paid). The tensors are those of SB3's ``MlpPolicy``
+    (1.6–2.4 CPU seconds, which every process that played a checkpoint paid). The tensors are those of SB3's ``MlpPolicy``
     (``pi_features_extractor`` -> ``mlp_extractor.policy_net`` -> ``action_net``), so the logits are the same
     floats. A checkpoint built otherwise (other policy keyword arguments, layers or heads) raises
     :class:`NotPlainActorError`; use :func:`load_model` for it. Damaged or tampered files raise
