@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.xdist_group("rllib_venv")  # one worker runs both: the first builds .venv-rllib, the second reuses it
 @pytest.mark.parametrize("env_id", ["breath_duel_v0", "breath_skirmish_v0"])
 def test_rllib_pettingzoo_env_trains_ppo_with_action_masking(env_id):
     build = subprocess.run(["bash", "scripts/rllib_venv.sh"], cwd=ROOT, capture_output=True, text=True, timeout=600)
