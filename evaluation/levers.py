@@ -41,7 +41,9 @@ ranks and halves the field by the focused loadouts' score (the biggest move amon
 keeps **every own lever of a focused loadout** alive through every round (``keep_own``): a focused designer
 asks which of *this loadout's* numbers moves it most, its own levers are usually few, and a screen on a few games per
 pairing must not decide that ranking by dropping one of them on noise, so the own table ranks them all on
-the finalists' games. They are finalists of the focused field table too (their ``field_round`` is every round
+the finalists' games. An own lever that changed none of the focused loadouts' games at the screen is inert (a
+number their agents never exercise) and is not kept: more games of it would repeat the base's. They are
+finalists of the focused field table too (their ``field_round`` is every round
 they played: focused, the field table asks the focused loadouts' question, of which they are the core), while
 the field's halving itself still halves its own survivors as before. A field's place in a table is its best
 lever's (:func:`field_rank`).
@@ -195,8 +197,14 @@ def _moved(lever: Lever, loadout: str) -> bool:
 
 def kept_own(levers: Sequence[Lever], loadouts: Sequence[str]) -> list[Lever]:
     """Every lever of ``levers`` (in their order) that edits the content of one of ``loadouts``: the levers a focused
-    run keeps alive through every round, whatever they moved, so that its own table ranks them on equal games."""
-    return [lever for lever in levers if any(name in lever.own for name in loadouts)]
+    run keeps alive through every round, however little they moved, so that its own table ranks them on equal games.
+
+    Except an inert one: a lever already played that changed none of those loadouts' games (every paired score
+    equal, :func:`_moved`) edits a number their agents never exercised, and more games of it would only repeat
+    the base games (the tempo spearman owns 38 levers with ``--defaults``, 22 of them inert under the scripted
+    agents; kept, they took most of its finalists' games). It ranks last in the loadout's table (round 0)."""
+    return [lever for lever in levers if any(name in lever.own for name in loadouts)
+            and (not lever.shifts or any(_moved(lever, name) for name in loadouts))]
 
 
 def kept_for_tables(levers: Sequence[Lever], tables: Sequence[str], top: int, rank: str) -> list[Lever]:
@@ -527,7 +535,8 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
              + (f"The halving kept each table's top {kept} and top {kept} own levers alive to the last round."
                 if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")
              + (f" Every own lever of {', '.join(keep_own)} played every round (focused: its own levers are "
-                "ranked on equal games)." if keep_own else "")]
+                "ranked on equal games), except those that changed none of its games at the screen (inert: "
+                "a number its agents never exercised; they stop there)." if keep_own else "")]
     for name in tables:
         table = loadout_table(levers, name, rank)
         own = loadout_table(levers, name, rank, own=True)
