@@ -41,8 +41,8 @@ ranks and halves the field by the focused loadouts' score (the biggest move amon
 keeps **every own lever of a focused loadout** alive through every round (``keep_own``): a focused designer
 asks which of *this loadout's* numbers moves it most, its own levers are usually few, and a screen on a few games per
 pairing must not decide that ranking by dropping one of them on noise, so the own table ranks them all on
-the finalists' games. An own lever that changed none of the focused loadouts' games at the screen is inert (a
-number their agents never exercise) and is not kept: more games of it would repeat the base's. They are
+the finalists' games. An own lever whose screen games were all played exactly as the base's is inert (a number no
+agent's decision reached) and is not kept: more games of it would replay the base's. They are
 finalists of the focused field table too (their ``field_round`` is every round
 they played: focused, the field table asks the focused loadouts' question, of which they are the core), while
 the field's halving itself still halves its own survivors as before. A field's place in a table is its best
@@ -71,7 +71,7 @@ from issoku.evaluation.config import StudyConfig, build_tournament, load_study
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
-from issoku.evaluation.variants import (Shift, paired_shifts, seat_content, simultaneous, with_variant,
+from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, seat_content, simultaneous, with_variant,
                                         tournament_fingerprint)
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, shown,
@@ -91,7 +91,7 @@ LOADOUT_TOP = 3
 """The per-loadout tables' top: how many levers of each table (and of its own levers) the command keeps alive
 through the halving (``--loadout-top``) and the summary shows."""
 
-COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs",
+COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs", "games_changed",
            "effect", "z", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
            "first_mover_delta", "first_mover_low", "first_mover_high",
            "matchup", "matchup_delta", "matchup_low", "matchup_high",
@@ -114,6 +114,9 @@ class Lever:
     """The last round the lever played (kept by the field's halving or by a per-loadout table)."""
     games_per_pair: int = 0
     shifts: list[Shift] = field(default_factory=list)
+    changed: int = -1
+    """Of the lever's paired games at its last round, how many were played otherwise than the base game (any action
+    of any seat; -1 until it plays): 0 is an inert lever, a number no agent's play reached."""
     own: tuple[str, ...] = ()
     """The loadouts whose content (their seats' ``seat_content``: weapon, archetype, armour, stance...) the edit
     touches: the loadouts the number belongs to."""
@@ -199,12 +202,11 @@ def kept_own(levers: Sequence[Lever], loadouts: Sequence[str]) -> list[Lever]:
     """Every lever of ``levers`` (in their order) that edits the content of one of ``loadouts``: the levers a focused
     run keeps alive through every round, however little they moved, so that its own table ranks them on equal games.
 
-    Except an inert one: a lever already played that changed none of those loadouts' games (every paired score
-    equal, :func:`_moved`) edits a number their agents never exercised, and more games of it would only repeat
-    the base games (the tempo spearman owns 38 levers with ``--defaults``, 22 of them inert under the scripted
-    agents; kept, they took most of its finalists' games). It ranks last in the loadout's table (round 0)."""
-    return [lever for lever in levers if any(name in lever.own for name in loadouts)
-            and (not lever.shifts or any(_moved(lever, name) for name in loadouts))]
+    Except an inert one: a lever already played whose games were all played exactly as the base's
+    (:attr:`Lever.changed` 0: no agent's decision reached the number) would only replay them (the tempo spearman
+    owns 38 levers with ``--defaults``, most of them AP of actions the scripted agents never take; kept, they
+    took most of its finalists' games). It stops where it was found inert, the screen."""
+    return [lever for lever in levers if any(name in lever.own for name in loadouts) and lever.changed != 0]
 
 
 def kept_for_tables(levers: Sequence[Lever], tables: Sequence[str], top: int, rank: str) -> list[Lever]:
@@ -399,8 +401,10 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             for lever in alive:
                 lever_tournament = with_variant(tournament, lever.folder)
                 run_tournament(lever_tournament, store, workers=workers, batch_size=batch_size, progress=False)
-                shifts = paired_shifts(base_records[0].env_id, base_records, scheduled_records(lever_tournament, store))
+                lever_records = scheduled_records(lever_tournament, store)
+                shifts = paired_shifts(base_records[0].env_id, base_records, lever_records)
                 lever.shifts = [replace(s, result=simultaneous(s.result, len(shifts), 0.05)) for s in shifts]
+                lever.changed = changed_twins(base_records, lever_records)
                 lever.round, lever.games_per_pair = index, games
             for lever in [*survivors, *kept_own(alive, keep_own)]:
                 lever.field_round = index
@@ -439,7 +443,7 @@ def _rows(levers: Sequence[Lever], tables: Sequence[str] = (), rank: str = "effe
             continue
         top = effects[id(lever)]
         first, matchup = lever.figure("first"), lever.figure("matchup")
-        row += [top.result.n, _num(lever.effect), _num(lever.z), top.figure, *_interval(top.result),
+        row += [top.result.n, lever.changed, _num(lever.effect), _num(lever.z), top.figure, *_interval(top.result),
                 _num(corrected[id(lever)].p_adjusted)]
         row += _interval(first.result) if first else ["", "", ""]
         row += [matchup.figure, *_interval(matchup.result)] if matchup else ["", "", "", ""]
@@ -535,8 +539,8 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
              + (f"The halving kept each table's top {kept} and top {kept} own levers alive to the last round."
                 if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")
              + (f" Every own lever of {', '.join(keep_own)} played every round (focused: its own levers are "
-                "ranked on equal games), except those that changed none of its games at the screen (inert: "
-                "a number its agents never exercised; they stop there)." if keep_own else "")]
+                "ranked on equal games), except those whose screen games were all played exactly as the base's "
+                "(inert, `games_changed` 0: a number no agent's decision reached; they stop there)." if keep_own else "")]
     for name in tables:
         table = loadout_table(levers, name, rank)
         own = loadout_table(levers, name, rank, own=True)

@@ -104,6 +104,14 @@ def _pair_key(record: MatchRecord) -> tuple:
     return record.loadout, record.policies, record.seed
 
 
+def changed_twins(base: Iterable[MatchRecord], variant: Iterable[MatchRecord]) -> int:
+    """How many of ``variant``'s games were played otherwise than their twin in ``base`` (same loadout, policies
+    and seed; other actions at some seat): zero means the edit changed no decision of these games, not only no
+    result (a lever no agent's play ever reaches)."""
+    twins = {_pair_key(r): r.actions for r in base}
+    return sum(1 for r in variant if (before := twins.get(_pair_key(r))) is not None and before != r.actions)
+
+
 def _collect(figures: dict[tuple, tuple[list[float], list[float]]], key: tuple, before: float, after: float) -> None:
     base, variant = figures.setdefault(key, ([], []))
     base.append(before)

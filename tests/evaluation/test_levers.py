@@ -3,15 +3,16 @@
 import csv
 import tomllib
 from dataclasses import replace
+from types import SimpleNamespace
 
 import tomli_w
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.levers import (COLUMNS, Lever, field_rank, kept_for_tables, loadout_table, loadouts_study, plan,
-                                      ranking, run_levers)
+from issoku.evaluation.levers import (COLUMNS, Lever, field_rank, kept_for_tables, kept_own, loadout_table,
+                                      loadouts_study, plan, ranking, run_levers)
 from issoku.evaluation.stats import PairedDifference
-from issoku.evaluation.variants import Shift
+from issoku.evaluation.variants import Shift, changed_twins
 from issoku.rules.variant import (RULES_DIR, Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
                                   write_override)
 
@@ -79,6 +80,24 @@ def test_each_loadout_keeps_its_own_leaders_through_the_halving_and_focus_ranks_
     assert kept_for_tables(levers, ["spearman"], 1, "effect") == [through, small]
     assert sorted(levers, key=ranking("effect", ("spearman",)))[:2] == [through, small]
     assert sorted(levers, key=ranking("effect"))[0] == big
+
+
+def test_focus_keeps_every_own_lever_but_the_inert_ones():
+    """``kept_own``: an own lever is kept until it has played and changed no game's play (``changed`` 0)."""
+    unplayed, inert, moving, foreign = (_moves(name, own, knight=0.0) for name, own in
+                                        (("unplayed", ("knight",)), ("inert", ("knight",)), ("moving", ("knight",)),
+                                         ("foreign", ("fencer",))))
+    unplayed.changed, inert.changed, moving.changed, foreign.changed = -1, 0, 3, 5
+    assert kept_own([unplayed, inert, moving, foreign], ["knight"]) == [unplayed, moving]
+
+
+def test_changed_twins_counts_the_games_played_otherwise_than_their_twin():
+    def game(seed: int, loadout: str, *actions: str) -> SimpleNamespace:
+        return SimpleNamespace(loadout=loadout, policies=("a", "b"), seed=seed, actions=(actions, ()))
+    base = [game(0, "x", "cut"), game(1, "x", "cut"), game(0, "y", "parry")]
+    assert changed_twins(base, [game(0, "x", "cut"), game(1, "x", "cut"), game(0, "y", "parry")]) == 0
+    assert changed_twins(base, [game(0, "x", "cut"), game(1, "x", "thrust"), game(0, "y", "take_hit")]) == 2
+    assert changed_twins(base, [game(2, "x", "thrust")]) == 0  # no twin: not counted
 
 
 def test_a_planted_armour_exploit_ranks_first_and_the_run_is_deterministic(tmp_path):
@@ -194,13 +213,11 @@ def test_focus_keeps_every_own_lever_of_the_focused_loadouts_to_the_last_round(t
     last = max(int(row["round"]) for row in rows)
     own = [row for row in rows if {"knight", "spearman"} & set(row["own_loadouts"].split(";"))]
     assert len(own) == 8 and last > 0 and any(int(row["round"]) < last for row in rows)  # the halving dropped some
-    # an own lever that moved its own loadout's score on some game plays to the last round...
-    moved = [row for row in own if float(row["own_delta"]) != 0 or float(row["own_high"]) > float(row["own_low"])]
+    # an own lever that changed some game's play plays to the last round...
+    moved = [row for row in own if int(row["games_changed"]) > 0]
     assert moved and all(int(row["round"]) == last for row in moved), [(row["lever"], row["round"]) for row in own]
-    # ...and one that changed none of the focused loadouts' games at the screen (inert) stops there
-    stopped = [row for row in own if int(row["round"]) < last]
-    assert stopped and all(int(row["round"]) == 0 and row not in moved for row in stopped), \
-        [(row["lever"], row["round"], row["own_delta"]) for row in own]
+    # ...and only an inert one (every screen game played as the base's: none here) would stop earlier
+    assert all(row["games_changed"] == "0" for row in own if int(row["round"]) < last)
     finalists = max(int(row["games_per_pair"]) for row in rows)
     assert finalists > 2 and all(int(row["games_per_pair"]) == finalists for row in moved)  # the finalists' games
     summary = (out / "levers.md").read_text()
