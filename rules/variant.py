@@ -16,6 +16,7 @@ field and why. :func:`data_diff` is the structural diff a report opens with
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,8 +32,10 @@ DATA_GLOBS = ("breath/data/*.toml", "ma/terrain.toml", "tempo/data/*.toml", "spe
 """The shipped data files a variant may replace, relative to ``rules/``."""
 
 
+@functools.cache
 def shipped_files() -> tuple[str, ...]:
-    """Every shipped data file, as a ``/``-separated path relative to ``rules/``, sorted."""
+    """Every shipped data file, as a ``/``-separated path relative to ``rules/``, sorted (listed once per process:
+    the installed package's files do not change under it, and a lever sweep asks for them at every ruleset)."""
     return tuple(sorted(path.relative_to(RULES_DIR).as_posix() for pattern in DATA_GLOBS
                         for path in RULES_DIR.glob(pattern)))
 

@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from issoku.rules.breath.kinds import ATTACK_TECHNIQUE, DEFENSE_TECHNIQUE
-from issoku.rules.kernel.content import DataError, file_digest, read_toml, validate
+from issoku.rules.kernel.content import ContentCache, DataError, file_digest, read_toml, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -382,8 +382,12 @@ def _convert_weapon(model: WeaponModel) -> Weapon:
 
 
 def load_catalog(sources: Path | str | Sequence[Path | str] | None = None) -> Catalog:
-    """Validate the content files (a directory, files, or the defaults) into a frozen :class:`Catalog`."""
-    files = _data_files(sources)
+    """Validate the content files (a directory, files, or the defaults) into a frozen :class:`Catalog` (loaded
+    once per set of file bytes: :class:`~issoku.rules.kernel.content.ContentCache`)."""
+    return _CATALOGS(_data_files(sources))
+
+
+def _read_catalog(files: tuple[Path, ...]) -> Catalog:
     origin: dict[tuple[str, str], Path] = {}
     tables: dict[str, list] = {name: [] for name in ("weapon", "armor", "stance", "kata", "archetype", "maneuver")}
     for path in files:
@@ -414,6 +418,9 @@ def load_catalog(sources: Path | str | Sequence[Path | str] | None = None) -> Ca
         digest=file_digest(*files),
     )
 
+
+
+_CATALOGS = ContentCache(_read_catalog)
 
 def _check_references(tables: dict[str, list]) -> None:
     """Unknown names in cross references fail with the file and field that hold them."""

@@ -17,7 +17,7 @@ from typing import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from issoku.rules.kernel.content import file_digest, read_toml, validate
+from issoku.rules.kernel.content import ContentCache, file_digest, read_toml, validate
 
 DEFAULT_TERRAIN = Path(__file__).parent / "terrain.toml"
 
@@ -85,7 +85,12 @@ class MaContent:
 
 
 def load_content(terrain_path: Path | str = DEFAULT_TERRAIN) -> MaContent:
-    """Read, validate and freeze the terrain file."""
+    """Read, validate and freeze the terrain file (once per set of bytes: :class:`~issoku.rules.kernel.content.ContentCache`)."""
+    return _TERRAINS([Path(terrain_path)])
+
+
+def _read_terrain(paths: tuple[Path, ...]) -> MaContent:
+    (terrain_path,) = paths
     terrain = validate(terrain_path, read_toml(terrain_path), TerrainModel)
     stages = {
         name: Stage(name, s.rule, s.description, s.initiator_contest, s.far_range_usable,
@@ -93,6 +98,9 @@ def load_content(terrain_path: Path | str = DEFAULT_TERRAIN) -> MaContent:
         for name, s in terrain.stage.items()
     }
     return MaContent(MappingProxyType(stages), file_digest(terrain_path))
+
+
+_TERRAINS = ContentCache(_read_terrain)
 
 
 @lru_cache(maxsize=1)

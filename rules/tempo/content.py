@@ -16,7 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from issoku.rules.kernel.content import LEVER_DEFAULT, LEVER_KEYS, DataError, file_digest, read_toml, validate
+from issoku.rules.kernel.content import (LEVER_DEFAULT, LEVER_KEYS, ContentCache, DataError, file_digest, read_toml,
+                                        validate)
 from issoku.rules.tempo.actions import BY_WEAPON_TECHNIQUES, SKILL_NAMES
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -163,9 +164,13 @@ def load_roster(data_dir: Path | str = DATA_DIR, files: Mapping[str, Path] | Non
     """Load and cross-check weapons.toml, armour.toml and fighters.toml from ``data_dir``.
 
     ``files`` replaces some of them by name (``{"weapons.toml": path}``): a rules variant's edited copies.
+    Loaded once per set of file bytes (:class:`~issoku.rules.kernel.content.ContentCache`).
     """
     data_dir, files = Path(data_dir), files or {}
-    paths = [Path(files.get(name, data_dir / name)) for name in ("weapons.toml", "armour.toml", "fighters.toml")]
+    return _ROSTERS([Path(files.get(name, data_dir / name)) for name in ("weapons.toml", "armour.toml", "fighters.toml")])
+
+
+def _read_roster(paths: tuple[Path, ...]) -> Roster:
     weapons_file = validate(paths[0], read_toml(paths[0]), WeaponsFile)
     armour_file = validate(paths[1], read_toml(paths[1]), ArmourFile)
     fighters_file = validate(paths[2], read_toml(paths[2]), FightersFile)
@@ -192,3 +197,6 @@ def load_roster(data_dir: Path | str = DATA_DIR, files: Mapping[str, Path] | Non
         for name, model in fighters_file.fighters.items()
     }
     return Roster(weapons, armour, fighters, file_digest(*paths))
+
+
+_ROSTERS = ContentCache(_read_roster)
