@@ -15,7 +15,7 @@ never mix with older ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,9 +170,12 @@ def lockstep_width(games: Sequence[MatchGame], most: int | None = None) -> int:
     return max(1, min(len(games), LOCKSTEP_WIDTH if most is None else most)) if batchable else 1
 
 
-def play_matches(envs: Sequence[AECEnv], games: Iterable[MatchGame],
+def play_matches(envs: Sequence[AECEnv] | Mapping[str, Sequence[AECEnv]], games: Iterable[MatchGame],
                  started: Callable[[int, AECEnv], None] | None = None) -> list[MatchRecord]:
     """Play ``games`` in lockstep on ``envs`` (one game per env at a time) and return their records in order.
+
+    ``envs`` by loadout name (a job of several loadouts): each game plays on an env of its ``loadout``, and the
+    decisions of all of them are still batched together.
 
     Each round collects the pending decision of every running game and hands them to
     :func:`issoku.agents.batched.decide`, which evaluates each learned policy's network once for all of its
@@ -188,12 +191,25 @@ def play_matches(envs: Sequence[AECEnv], games: Iterable[MatchGame],
     """
     if not envs:
         raise ValueError("play_matches needs at least one env")
-    queue = iter(enumerate(games))
+    pools: dict[str | None, Sequence[AECEnv]] = {}  # each game's lane: its loadout's envs (None: any env)
+    if isinstance(envs, Mapping):
+        for loadout, pool in envs.items():
+            pools[loadout] = pool
+    else:
+        pools[None] = envs
+    waiting: dict[str | None, list[tuple[int, MatchGame]]] = {lane: [] for lane in pools}
+    for index, game in enumerate(games):
+        lane = game.loadout if isinstance(envs, Mapping) else None
+        if lane not in waiting:
+            raise ValueError(f"no env for loadout {lane!r} (envs for: {', '.join(map(str, pools))})")
+        waiting[lane].append((index, game))
+    queues = {lane: iter(queued) for lane, queued in waiting.items()}
+    total = sum(len(queued) for queued in waiting.values())
     records: dict[int, MatchRecord] = {}
     active: list[tuple[int, _Running, tuple[Policy, np.ndarray, np.ndarray]]] = []
 
-    def start(env: AECEnv) -> None:
-        """Start games on ``env`` until one waits for a decision (or none is left)."""
+    def start(env: AECEnv, queue: Iterator[tuple[int, MatchGame]]) -> None:
+        """Start games of ``queue`` on ``env`` until one waits for a decision (or none is left)."""
         for index, game in queue:
             running = _Running(env, game)
             if started is not None:
@@ -205,9 +221,12 @@ def play_matches(envs: Sequence[AECEnv], games: Iterable[MatchGame],
             active.append((index, running, request))
             return
 
+    queue_of: dict[int, Iterator[tuple[int, MatchGame]]] = {}
     with one_blas_thread():  # a worker's batches stay on its one core (see issoku.agents.numpy_actor)
-        for env in envs:
-            start(env)
+        for lane, pool in pools.items():
+            for env in pool:
+                queue_of[id(env)] = queues[lane]
+                start(env, queues[lane])
         while active:
             actions = decide([request for _, _, request in active])
             current, active[:] = list(active), []
@@ -218,8 +237,10 @@ def play_matches(envs: Sequence[AECEnv], games: Iterable[MatchGame],
                     active.append((index, running, request))
                 else:
                     records[index] = running.record()
-                    start(running.env)
-    return [records[index] for index in range(len(records))]
+                    start(running.env, queue_of[id(running.env)])
+    if len(records) != total:
+        raise ValueError(f"{total - len(records)} games had no env of their loadout to play on")
+    return [records[index] for index in range(total)]
 
 
 def play_match(env: AECEnv, seat_policies: Sequence[Policy], seed: int, *, key: str, loadout: str,

@@ -120,13 +120,24 @@ class MatchSpec:
 
 @dataclass(frozen=True)
 class Job:
-    """An independent batch of games in one loadout: everything a worker needs, picklable."""
+    """An independent batch of games: everything a worker needs, picklable. ``matches`` are games in ``loadout``;
+    ``more`` holds the batch's games in other loadouts, each loadout's in a run (see :func:`iter_jobs`)."""
 
     env_factory: EnvFactory = field(metadata=ENV_FACTORY)
     loadout: Loadout
     policies: tuple[PolicySpec, ...]
     matches: tuple[MatchSpec, ...]
     max_decisions: int
+    more: tuple[tuple[Loadout, tuple[MatchSpec, ...]], ...] = ()
+
+    def parts(self) -> tuple[tuple[Loadout, tuple[MatchSpec, ...]], ...]:
+        """Every loadout's run of games, in the job's order."""
+        return ((self.loadout, self.matches), *self.more)
+
+    @property
+    def size(self) -> int:
+        """How many games the job plays."""
+        return len(self.matches) + sum(len(matches) for _, matches in self.more)
 
 
 def _env_identity(factory: EnvFactory, loadout: Loadout) -> tuple[str, str, int]:
@@ -167,34 +178,39 @@ def iter_schedule(tournament: Tournament) -> Iterator[tuple[Loadout, MatchSpec]]
 
 def make_jobs(tournament: Tournament, scheduled: Iterable[tuple[Loadout, MatchSpec]],
               stored_keys: Iterable[str] = (), batch_size: int = 16) -> list[Job]:
-    """The ``scheduled`` games not yet stored, in batches of at most ``batch_size`` games of one loadout."""
+    """The ``scheduled`` games not yet stored, in batches of at most ``batch_size`` games, in schedule order."""
     return list(iter_jobs(tournament, scheduled, stored_keys, batch_size))
 
 
 def iter_jobs(tournament: Tournament, scheduled: Iterable[tuple[Loadout, MatchSpec]],
               stored_keys: Iterable[str] = (), batch_size: int = 16) -> Iterator[Job]:
-    """:func:`make_jobs` lazily: batches are yielded as the schedule is generated (it comes loadout by loadout)."""
+    """:func:`make_jobs` lazily: batches are yielded as the schedule is generated (it comes loadout by loadout).
+
+    A batch runs on across loadouts (a job holds each loadout's run of its games: :meth:`Job.parts`) rather than
+    stopping at each loadout's last game: a learned policy's decisions share forward passes only within a job,
+    and a study with few games per loadout (a lever sweep's screen: 2 games per pairing, one pairing per
+    loadout) would otherwise batch 2 games at a time."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, not {batch_size}")
     stored = set(stored_keys)
-    by_loadout: dict[str, list[MatchSpec]] = {}
-    loadouts = {lo.name: lo for lo in tournament.loadouts}
 
-    def batch(name: str, specs: list[MatchSpec]) -> Job:
-        return Job(tournament.env_factory, loadouts[name], tournament.policies, tuple(specs),
-                   tournament.max_decisions)
+    def batch(games: list[tuple[Loadout, MatchSpec]]) -> Job:
+        parts = [(loadout, tuple(spec for _, spec in run))
+                 for loadout, run in itertools.groupby(games, key=lambda game: game[0])]
+        (loadout, matches), *more = parts
+        return Job(tournament.env_factory, loadout, tournament.policies, matches, tournament.max_decisions,
+                   tuple(more))
 
+    pending: list[tuple[Loadout, MatchSpec]] = []
     for loadout, spec in scheduled:
         if spec.key in stored:
             continue
-        pending = by_loadout.setdefault(loadout.name, [])
-        pending.append(spec)
+        pending.append((loadout, spec))
         if len(pending) == batch_size:
-            yield batch(loadout.name, pending)
-            by_loadout[loadout.name] = []
-    for name, specs in by_loadout.items():
-        if specs:
-            yield batch(name, specs)
+            yield batch(pending)
+            pending = []
+    if pending:
+        yield batch(pending)
 
 
 def policy_seed(match_seed: int, seat: int) -> int:
@@ -232,28 +248,42 @@ def _takes_parameter(factory: Callable[..., Policy], parameter: str) -> bool:
 
 
 def run_job(job: Job, width: int | None = None) -> list[MatchRecord]:
-    """Play a batch of games and return their records (runs in a worker process).
+    """Play a batch of games and return their records, in the job's order (runs in a worker process).
 
-    The games run in lockstep (:func:`~issoku.evaluation.match.play_matches`) on as many env instances
-    as :func:`~issoku.evaluation.match.lockstep_width` asks for: all of the batch's games when a learned
-    policy plays (its decisions share forward passes), one env otherwise; ``width`` caps it (1: one game
-    at a time, the benchmark's baseline). The records are the same at any width.
+    The games run in lockstep (:func:`~issoku.evaluation.match.play_matches`), each on an env of its own
+    loadout, on as many env instances as :func:`~issoku.evaluation.match.lockstep_width` asks for: when a
+    learned policy plays (its decisions share forward passes, across the job's loadouts too), up to that
+    width per loadout; otherwise one env per loadout, its games one at a time, loadout after loadout.
+    ``width`` caps it (1: one game at a time, the benchmark's baseline). The records are the same at any width.
     """
     specs = {p.name: p for p in job.policies}
-    envs = [as_two_seats(job.env_factory(**job.loadout.kwargs))]
+    envs: dict[str, list[AECEnv]] = {}
     try:
-        labels = job.loadout.seat_labels
-        games = [MatchGame(tuple(make_seat_policy(specs[name], policy_seed(match.seed, seat), envs[0],
-                                                  labels[seat] if labels else "")
-                                 for seat, name in enumerate(match.policies)),
-                           match.seed, match.key, job.loadout.name, job.loadout.kwargs, match.policies,
-                           job.loadout.seat_labels or None, job.max_decisions)
-                 for match in job.matches]
-        envs += [as_two_seats(job.env_factory(**job.loadout.kwargs)) for _ in range(lockstep_width(games, width) - 1)]
+        games: list[MatchGame] = []
+        for loadout, matches in job.parts():
+            env = envs.setdefault(loadout.name, [as_two_seats(job.env_factory(**loadout.kwargs))])[0]
+            labels = loadout.seat_labels
+            games += [MatchGame(tuple(make_seat_policy(specs[name], policy_seed(match.seed, seat), env,
+                                                       labels[seat] if labels else "")
+                                      for seat, name in enumerate(match.policies)),
+                                match.seed, match.key, loadout.name, loadout.kwargs, match.policies,
+                                loadout.seat_labels or None, job.max_decisions)
+                      for match in matches]
+        most = lockstep_width(games, width)
+        if most == 1:
+            records: list[MatchRecord] = []
+            for loadout, matches in job.parts():
+                records += play_matches(envs[loadout.name], games[len(records):len(records) + len(matches)])
+            return records
+        for loadout, matches in job.parts():
+            pool = envs[loadout.name]
+            pool += [as_two_seats(job.env_factory(**loadout.kwargs))
+                     for _ in range(min(len(matches), most) - len(pool))]
         return play_matches(envs, games)
     finally:
-        for env in envs:
-            env.close()
+        for pool in envs.values():
+            for env in pool:
+                env.close()
 
 
 @dataclass(frozen=True)
@@ -285,12 +315,12 @@ def run_tournament(tournament: Tournament, store: MatchStore, workers: Workers =
     def counted(each: Iterable[Job]) -> Iterator[Job]:
         nonlocal pending
         for job in each:
-            pending += len(job.matches)
+            pending += job.size
             yield job
 
     with tqdm(total=total, unit="game", desc="tournament", disable=not progress) as bar:
         for job, records in backend_of(workers, torch_threads=1, most=total).map_unordered(run_job, counted(jobs)):
             played += store.insert(records)
-            bar.update(len(job.matches))
+            bar.update(job.size)
         bar.update(total - pending)
     return TournamentRun(scheduled=total, already_stored=total - pending, played=played)

@@ -82,6 +82,24 @@ def test_a_tournament_job_plays_the_same_games_at_any_width(checkpoint):
     assert run_job(job) == run_job(job, width=1) == run_job(job, width=5)
 
 
+def test_a_job_across_loadouts_plays_each_game_in_its_own_loadout_the_same_at_any_width(checkpoint):
+    """A batch that runs on across loadouts (``Job.more``) batches their decisions together, each game on an env
+    of its own loadout: the records are those of each loadout's games played alone, one at a time."""
+    policies = (resolve_policy(f"ck={checkpoint}"), resolve_policy("ma_heuristic"))
+    loadouts = (Loadout("kenshi-ronin", {"fighters": ["kenshi", "ronin"]}, ("kenshi", "ronin")),
+                Loadout("ashigaru-kenshi", {"fighters": ["ashigaru", "kenshi"]}, ("ashigaru", "kenshi")))
+    runs = [tuple(MatchSpec(f"{loadout.name}{game}", 3 + game // 2, ("ck", "ma_heuristic") if game % 2 == 0
+                            else ("ma_heuristic", "ck")) for game in range(count))
+            for loadout, count in zip(loadouts, (3, 5))]
+    env = functools.partial(breath_duel_v0.env, ma=True)
+    job = Job(env, loadouts[0], policies, runs[0], 1000, more=((loadouts[1], runs[1]),))
+    alone = [record for loadout, run in zip(loadouts, runs) for record in run_job(Job(env, loadout, policies, run, 1000),
+                                                                                   width=1)]
+    assert run_job(job) == run_job(job, width=1) == run_job(job, width=2) == alone
+    assert [record.loadout for record in alone] == ["kenshi-ronin"] * 3 + ["ashigaru-kenshi"] * 5
+    assert {record.seat_labels for record in alone} == {("kenshi", "ronin"), ("ashigaru", "kenshi")}
+
+
 def test_only_games_with_a_learned_policy_are_played_side_by_side(checkpoint):
     scripted = [MatchGame((RandomLegal(seed=0), RandomLegal(seed=1)), 0, "k", "", {}, ("a", "b"))] * 5
     assert lockstep_width(scripted) == 1

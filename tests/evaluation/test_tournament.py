@@ -121,14 +121,16 @@ def test_a_tournament_killed_halfway_resumes_without_losing_or_duplicating(tmp_p
     assert seats == 72
 
 
-def test_jobs_skip_stored_keys_and_stay_within_one_loadout():
+def test_jobs_skip_stored_keys_and_run_on_across_loadouts_in_schedule_order():
     tournament = toy_tournament(games_per_pair=4)
     scheduled = schedule(tournament)
     stored = {spec.key for _, spec in scheduled[:5]}
     jobs = make_jobs(tournament, scheduled, stored, batch_size=4)
-    keys = [m.key for job in jobs for m in job.matches]
-    assert len(keys) == len(scheduled) - 5 and not stored & set(keys)
-    assert all(len(job.matches) <= 4 for job in jobs)
+    played = [(loadout.name, m.key) for job in jobs for loadout, matches in job.parts() for m in matches]
+    assert played == [(loadout.name, spec.key) for loadout, spec in scheduled[5:]]  # every unstored game, in order
+    assert all(job.size == 4 for job in jobs[:-1]) and 0 < jobs[-1].size <= 4
+    # a batch that reaches a loadout's last game runs on into the next loadout (one job, two parts)
+    assert any(len(job.parts()) == 2 and job.parts()[0][0] != job.parts()[1][0] for job in jobs)
 
 
 def test_policies_are_rebuilt_per_game_from_the_game_seed(tmp_path):
