@@ -71,8 +71,8 @@ from issoku.evaluation.config import StudyConfig, build_tournament, load_study
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournament, schedule
-from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, seat_content, simultaneous, with_variant,
-                                        tournament_fingerprint)
+from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, seat_content, simultaneous,
+                                        tournament_fingerprint, with_variant)
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, shown,
                                   write_override)
@@ -91,7 +91,8 @@ LOADOUT_TOP = 3
 """The per-loadout tables' top: how many levers of each table (and of its own levers) the command keeps alive
 through the halving (``--loadout-top``) and the summary shows."""
 
-COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs", "games_changed",
+COLUMNS = ("rank", "lever", "file", "item", "field", "before", "after", "round", "games_per_pair", "pairs",
+           "games_changed",
            "effect", "z", "effect_figure", "effect_delta", "effect_low", "effect_high", "effect_p_holm",
            "first_mover_delta", "first_mover_low", "first_mover_high",
            "matchup", "matchup_delta", "matchup_low", "matchup_high",
@@ -540,7 +541,8 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
                 if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")
              + (f" Every own lever of {', '.join(keep_own)} played every round (focused: its own levers are "
                 "ranked on equal games), except those whose screen games were all played exactly as the base's "
-                "(inert, `games_changed` 0: a number no agent's decision reached; they stop there)." if keep_own else "")]
+                "(inert, `games_changed` 0: a number no agent's decision reached; they stop there)."
+                if keep_own else "")]
     for name in tables:
         table = loadout_table(levers, name, rank)
         own = loadout_table(levers, name, rank, own=True)

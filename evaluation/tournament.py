@@ -270,10 +270,12 @@ def run_job(job: Job, width: int | None = None) -> list[MatchRecord]:
                                 loadout.seat_labels or None, job.max_decisions)
                       for match in matches]
         most = lockstep_width(games, width)
-        if most == 1:
+        if most == 1:  # one game at a time: each loadout's run on its one env, in the job's order
             records: list[MatchRecord] = []
+            start = 0
             for loadout, matches in job.parts():
-                records += play_matches(envs[loadout.name], games[len(records):len(records) + len(matches)])
+                records += play_matches(envs[loadout.name], games[start:start + len(matches)])
+                start += len(matches)
             return records
         for loadout, matches in job.parts():
             pool = envs[loadout.name]

@@ -419,8 +419,8 @@ def _read_catalog(files: tuple[Path, ...]) -> Catalog:
     )
 
 
-
 _CATALOGS = ContentCache(_read_catalog)
+
 
 def _check_references(tables: dict[str, list]) -> None:
     """Unknown names in cross references fail with the file and field that hold them."""

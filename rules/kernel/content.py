@@ -119,14 +119,9 @@ class ContentCache(Generic[Loaded]):
                 self._kept.popitem(last=False)
         return loaded
 
-    def clear(self) -> None:
-        """Forget every set kept."""
-        self._kept.clear()
-
 
 def _content_key(paths: Sequence[Path]) -> tuple[tuple[str, bytes], ...] | None:
     try:
         return tuple((str(path), hashlib.sha256(path.read_bytes()).digest()) for path in paths)
     except OSError:
         return None
-

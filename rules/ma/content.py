@@ -85,7 +85,8 @@ class MaContent:
 
 
 def load_content(terrain_path: Path | str = DEFAULT_TERRAIN) -> MaContent:
-    """Read, validate and freeze the terrain file (once per set of bytes: :class:`~issoku.rules.kernel.content.ContentCache`)."""
+    """Read, validate and freeze the terrain file (loaded once per set of bytes:
+    :class:`~issoku.rules.kernel.content.ContentCache`)."""
     return _TERRAINS([Path(terrain_path)])
 
 

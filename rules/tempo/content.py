@@ -167,7 +167,8 @@ def load_roster(data_dir: Path | str = DATA_DIR, files: Mapping[str, Path] | Non
     Loaded once per set of file bytes (:class:`~issoku.rules.kernel.content.ContentCache`).
     """
     data_dir, files = Path(data_dir), files or {}
-    return _ROSTERS([Path(files.get(name, data_dir / name)) for name in ("weapons.toml", "armour.toml", "fighters.toml")])
+    names = ("weapons.toml", "armour.toml", "fighters.toml")
+    return _ROSTERS([Path(files.get(name, data_dir / name)) for name in names])
 
 
 def _read_roster(paths: tuple[Path, ...]) -> Roster:
