@@ -118,7 +118,7 @@ from issoku.rules.ma.duel import ma_duel
 from issoku.rules.ma.ladder import DuelKind
 from issoku.rules.spells import with_spells
 from issoku.rules.spells.content import spell_content_at
-from issoku.rules.variant import Variant
+from issoku.rules.variant import Variant, data_digest
 
 ENV_ID = "breath_duel_v0"
 
@@ -184,16 +184,18 @@ def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = Tr
         spell_files = overlay.spell_files() if overlay.touches("spells") else None
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
     duel = duel_config(**duel_options) if ma else None
+    digest = data_digest(*(sources or ()), terrain, *(spell_files or ()))
     return _cached_ruleset(fighter_specs(fighters), round_limit, allies_side, sources, duel,
-                           str(terrain) if terrain is not None else None, spell_files)
+                           str(terrain) if terrain is not None else None, spell_files, digest)
 
 
 @lru_cache(maxsize=64)
 def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_side: int,
                     data: tuple[str, ...] | None, duel: MaDuelConfig | None, terrain: str | None,
-                    spell_files: tuple[str, str, str, str] | None = None) -> BreathRuleset:
+                    spell_files: tuple[str, str, str, str] | None, digest: str) -> BreathRuleset:
     """Rulesets are immutable, so vectorised envs share one instead of each loading the content;
-    ``spell_files``: a variant's spells files (:meth:`Variant.spell_files`)."""
+    ``spell_files``: a variant's spells files (:meth:`Variant.spell_files`); ``digest``: the bytes of the
+    data files (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
     content = spell_content_at(*spell_files) if spell_files is not None else None
     data, spells = with_spells([f.archetype for f in fighters], data, content)  # casters only: else unchanged

@@ -105,7 +105,7 @@ from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
 from issoku.rules.spells import with_spells
 from issoku.rules.spells.content import spell_content_at
-from issoku.rules.variant import Variant
+from issoku.rules.variant import Variant, data_digest
 
 ENV_ID = "breath_skirmish_v0"
 CAPACITY = 4
@@ -137,15 +137,17 @@ def make_ruleset(sides: Sequence[Sequence[FighterLike]] | None = None, round_lim
         overlay = Variant(variant)
         data, spell_files = overlay.breath_data(), (overlay.spell_files() if overlay.touches("spells") else None)
     sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
-    return _cached_ruleset(side_specs(sides), round_limit, allies_side, sources, spell_files)
+    digest = data_digest(*(sources or ()), *(spell_files or ()))
+    return _cached_ruleset(side_specs(sides), round_limit, allies_side, sources, spell_files, digest)
 
 
 @lru_cache(maxsize=64)
 def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_side: int,
-                    data: tuple[str, ...] | None,
-                    spell_files: tuple[str, str, str, str] | None = None) -> BreathRuleset:
+                    data: tuple[str, ...] | None, spell_files: tuple[str, str, str, str] | None,
+                    digest: str) -> BreathRuleset:
     """Rulesets are immutable, so vectorised envs share one instead of each loading the content;
-    ``spell_files``: a variant's spells files (:meth:`Variant.spell_files`)."""
+    ``spell_files``: a variant's spells files (:meth:`Variant.spell_files`); ``digest``: the bytes of the
+    data files (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
     config = BreathConfig(fighters=fighters, round_limit=round_limit, allies_side=allies_side)
     content = spell_content_at(*spell_files) if spell_files is not None else None
     data, spells = with_spells([f.archetype for f in fighters], data, content)  # casters only: else unchanged

@@ -71,14 +71,21 @@ from typing import Any
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.rules.encounters import EncounterConfig, EncounterDuel
 from issoku.rules.encounters.content import DATA_DIR
+from issoku.rules.variant import data_digest
 
 ENV_ID = "encounter_duel_v0"
 
 
-@lru_cache(maxsize=64)
 def make_ruleset(config: EncounterConfig = EncounterConfig(), data: str | None = None) -> EncounterDuel:
-    """The encounter ruleset ``config`` describes (immutable, so envs built alike share one); ``data``: a folder
-    of encounter data files replacing the shipped ones."""
+    """The encounter ruleset ``config`` describes (immutable, so envs built alike share one while the data files'
+    bytes stay the same); ``data``: a folder of encounter data files replacing the shipped ones."""
+    return _cached_ruleset(config, data, data_digest(data))
+
+
+@lru_cache(maxsize=64)
+def _cached_ruleset(config: EncounterConfig, data: str | None, digest: str) -> EncounterDuel:
+    """``digest``: the bytes of the data files (:func:`~issoku.rules.variant.data_digest`), so an edited
+    file builds a new ruleset."""
     return EncounterDuel(config, data_dir=DATA_DIR if data is None else data)
 
 

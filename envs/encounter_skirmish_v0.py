@@ -80,13 +80,21 @@ from pettingzoo import ParallelEnv
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.encounters import EncounterSkirmish, SkirmishConfig
 from issoku.rules.encounters.content import DATA_DIR
+from issoku.rules.variant import data_digest
 
 ENV_ID = "encounter_skirmish_v0"
 
 
-@lru_cache(maxsize=64)
 def make_ruleset(config: SkirmishConfig = SkirmishConfig(), data: str | None = None) -> EncounterSkirmish:
-    """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one)."""
+    """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one while the data files'
+    bytes stay the same)."""
+    return _cached_ruleset(config, data, data_digest(data))
+
+
+@lru_cache(maxsize=64)
+def _cached_ruleset(config: SkirmishConfig, data: str | None, digest: str) -> EncounterSkirmish:
+    """``digest``: the bytes of the data files (:func:`~issoku.rules.variant.data_digest`), so an edited
+    file builds a new ruleset."""
     return EncounterSkirmish(config, data_dir=DATA_DIR if data is None else data)
 
 

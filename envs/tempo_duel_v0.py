@@ -75,22 +75,29 @@ from pettingzoo import ParallelEnv
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.tempo import TempoConfig, TempoDuel
 from issoku.rules.tempo.content import DATA_DIR, load_roster
-from issoku.rules.variant import Variant
+from issoku.rules.variant import Variant, data_digest
 
 ENV_ID = "tempo_duel_v0"
 
 
-@lru_cache(maxsize=64)
 def make_ruleset(config: TempoConfig = TempoConfig(), data: str | None = None,
                  variant: str | None = None) -> TempoDuel:
-    """The tempo ruleset ``config`` describes (immutable, so envs built alike share one).
+    """The tempo ruleset ``config`` describes (immutable, so envs built alike share one while the data
+    files' bytes stay the same).
 
     ``data``: a folder of tempo data files replacing the shipped ones; ``variant``: a rules variant folder
     (:mod:`issoku.rules.variant`) whose tempo files replace the shipped ones.
     """
-    overrides = Variant(variant).tempo_files() if variant is not None else None
-    roster = load_roster(DATA_DIR if data is None else data, overrides)
-    return TempoDuel(config, roster=roster)
+    overrides = tuple(Variant(variant).tempo_files().items()) if variant is not None else ()
+    return _cached_ruleset(config, data, overrides, data_digest(data, *(path for _, path in overrides)))
+
+
+@lru_cache(maxsize=64)
+def _cached_ruleset(config: TempoConfig, data: str | None, overrides: tuple[tuple[str, Path], ...],
+                    digest: str) -> TempoDuel:
+    """``overrides``: a variant's tempo files by name; ``digest``: the bytes of the data files
+    (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
+    return TempoDuel(config, roster=load_roster(DATA_DIR if data is None else data, dict(overrides)))
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, *,

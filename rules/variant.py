@@ -17,6 +17,8 @@ field and why. :func:`data_diff` is the structural diff a report opens with
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,36 @@ def shipped_files() -> tuple[str, ...]:
     the installed package's files do not change under it, and a lever sweep asks for them at every ruleset)."""
     return tuple(sorted(path.relative_to(RULES_DIR).as_posix() for pattern in DATA_GLOBS
                         for path in RULES_DIR.glob(pattern)))
+
+
+_SHIPPED = f"{RULES_DIR}{os.sep}"
+
+
+def data_digest(*sources: Path | str | None) -> str:
+    """A SHA-256 over the names and bytes of the files ``sources`` name (a folder: its ``*.toml`` files, all a
+    loader reads there), for a cache of rulesets to key on beside the paths. None and the shipped files under
+    :data:`RULES_DIR` (the defaults, and :class:`Variant`'s paths for what a variant leaves alone) are skipped:
+    they do not change under a running process, and reading them would slow every env built.
+
+    Why: a ruleset kept by its data paths alone outlives an edit of those files, and a designer who rewrites
+    ``weapons.toml`` and builds the env again in the same process would play the old rules. A file that
+    cannot be read adds only its name: its loader raises, and nothing failed is cached.
+    """
+    digest = hashlib.sha256()
+    for source in sources:
+        if source is None or str(source).startswith(_SHIPPED):
+            continue
+        files = (sorted(entry.path for entry in os.scandir(source) if entry.name.endswith(".toml"))
+                 if os.path.isdir(source) else [source])
+        for file in files:
+            digest.update(f"{file}\0".encode())
+            try:
+                with open(file, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                continue
+            digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()
 
 
 class Variant:
@@ -281,5 +313,5 @@ def write_override(folder: Path | str, field: NumericField, value: int | float, 
     return write_overrides(folder, [(field, value)], base)
 
 
-__all__ = ["Change", "DATA_GLOBS", "NumericField", "RULES_DIR", "Variant", "data_diff",
+__all__ = ["Change", "DATA_GLOBS", "NumericField", "RULES_DIR", "Variant", "data_diff", "data_digest",
            "file_model", "numeric_fields", "shipped_files", "shown", "write_override", "write_overrides"]
