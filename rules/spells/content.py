@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from issoku.rules.kernel.content import DataError, file_digest, read_toml, validate
+from issoku.rules.kernel.content import ContentCache, DataError, file_digest, read_toml, validate
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SPELLS_FILE, SCHOOLS_FILE, CASTERS_FILE = DATA_DIR / "spells.toml", DATA_DIR / "schools.toml", DATA_DIR / "casters.toml"
@@ -279,10 +279,13 @@ def default_spell_content() -> SpellContent:
     return load_spell_content()
 
 
-@lru_cache(maxsize=16)
 def spell_content_at(spells: str, schools: str, casters: str, breath: str) -> SpellContent:
-    """The spell content of these files (a rules variant's), loaded once per process for each set."""
-    return load_spell_content(spells, schools, casters, breath)
+    """The spell content of these files (a rules variant's), loaded once per set of file bytes
+    (:class:`~issoku.rules.kernel.content.ContentCache`: an edited file is read again)."""
+    return _SPELL_CONTENTS([Path(spells), Path(schools), Path(casters), Path(breath)])
+
+
+_SPELL_CONTENTS = ContentCache(lambda paths: load_spell_content(*paths), size=16)
 
 
 __all__ = ["BREATH_FILE", "Caster", "DISPERSED", "LISTS", "PREPARATION", "Perk", "SPELL_DANS", "Spell",
