@@ -70,7 +70,7 @@ from pathlib import Path
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import Tournament, run_tournament, schedule
+from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
 from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, seat_content, simultaneous,
                                         tournament_fingerprint, with_variant)
 from issoku.rules.kernel.content import DataError
@@ -397,11 +397,11 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
             games += more
             tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": games})), variant)
             before = store.count()
-            run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=False)
+            lever_tournaments = [with_variant(tournament, lever.folder) for lever in alive]
+            run_tournaments([tournament, *lever_tournaments], store, workers=workers, batch_size=batch_size,
+                            progress=False)
             base_records = scheduled_records(tournament, store)
-            for lever in alive:
-                lever_tournament = with_variant(tournament, lever.folder)
-                run_tournament(lever_tournament, store, workers=workers, batch_size=batch_size, progress=False)
+            for lever, lever_tournament in zip(alive, lever_tournaments):
                 lever_records = scheduled_records(lever_tournament, store)
                 shifts = paired_shifts(base_records[0].env_id, base_records, lever_records)
                 lever.shifts = [replace(s, result=simultaneous(s.result, len(shifts), 0.05)) for s in shifts]

@@ -309,20 +309,41 @@ def run_tournament(tournament: Tournament, store: MatchStore, workers: Workers =
     the batches in flight. ``scheduled`` plays only those games of the tournament's schedule (a sequential
     run's round); default: all of them.
     """
-    total = scheduled_count(tournament) if scheduled is None else len(scheduled)
-    games = iter_schedule(tournament) if scheduled is None else iter(scheduled)
-    jobs = iter_jobs(tournament, games, store.keys(), batch_size)
-    pending = played = 0
+    return _run([(tournament, scheduled)], store, workers, batch_size, progress)[0]
 
-    def counted(each: Iterable[Job]) -> Iterator[Job]:
-        nonlocal pending
-        for job in each:
-            pending += job.size
-            yield job
 
+def run_tournaments(tournaments: Sequence[Tournament], store: MatchStore, workers: Workers = None,
+                    batch_size: int = 16, progress: bool = True) -> list[TournamentRun]:
+    """:func:`run_tournament` for several tournaments at once, their jobs through one pool, in order.
+
+    Why: a lever sweep's round is dozens of small tournaments (the base and each lever's variant, a hundred
+    games each). Played one by one, each starts its own pool of fresh workers and ends with all but one
+    worker idle while its last batch finishes; as one stream of jobs, the workers stay busy from the round's
+    first batch to its last. What is played and stored is the same.
+    """
+    return _run([(tournament, None) for tournament in tournaments], store, workers, batch_size, progress)
+
+
+def _run(parts: Sequence[tuple[Tournament, Sequence[tuple[Loadout, MatchSpec]] | None]], store: MatchStore,
+         workers: Workers, batch_size: int, progress: bool) -> list[TournamentRun]:
+    totals = [scheduled_count(tournament) if scheduled is None else len(scheduled) for tournament, scheduled in parts]
+    stored = store.keys()
+    pending, played = [0] * len(parts), [0] * len(parts)
+    owner: dict[int, int] = {}  # id(job) -> its tournament's index, while the job is in flight
+
+    def jobs() -> Iterator[Job]:
+        for index, (tournament, scheduled) in enumerate(parts):
+            games = iter_schedule(tournament) if scheduled is None else iter(scheduled)
+            for job in iter_jobs(tournament, games, stored, batch_size):
+                pending[index] += job.size
+                owner[id(job)] = index
+                yield job
+
+    total = sum(totals)
     with tqdm(total=total, unit="game", desc="tournament", disable=not progress) as bar:
-        for job, records in backend_of(workers, torch_threads=1, most=total).map_unordered(run_job, counted(jobs)):
-            played += store.insert(records)
+        for job, records in backend_of(workers, torch_threads=1, most=total).map_unordered(run_job, jobs()):
+            played[owner.pop(id(job))] += store.insert(records)
             bar.update(job.size)
-        bar.update(total - pending)
-    return TournamentRun(scheduled=total, already_stored=total - pending, played=played)
+        bar.update(total - sum(pending))
+    return [TournamentRun(scheduled=count, already_stored=count - waiting, played=done)
+            for count, waiting, done in zip(totals, pending, played)]

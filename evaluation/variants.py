@@ -37,7 +37,7 @@ from issoku.evaluation.report import HEADLINES, _table, read_headlines
 from issoku.evaluation.sequential import BALANCED, IMBALANCED, SequentialTest, SequentialVerdict, gsprt
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import Tournament, run_tournament, schedule
+from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
 from issoku.envs.teams import seat_teams
 from issoku.rules.variant import Change, Variant, data_diff
 from issoku.training.backend import Workers
@@ -182,9 +182,9 @@ def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path |
     pair = _tournaments(study, base, variant)
     if pair is None:
         return None
+    run_tournaments(pair, store, workers=workers, batch_size=batch_size, progress=progress)
     versions = []
     for tournament in pair:
-        run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress)
         keys = {spec.key for _, spec in schedule(tournament)}
         versions.append([r for r in store.records(loadouts=[lo.name for lo in tournament.loadouts]) if r.key in keys])
     env_id = versions[1][0].env_id

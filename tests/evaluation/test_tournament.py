@@ -7,7 +7,8 @@ from pathlib import Path
 from issoku.agents.policy import RandomLegal
 from issoku.evaluation.match import play_match
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, make_jobs, run_tournament, schedule
+from issoku.evaluation.tournament import (Loadout, PolicySpec, Tournament, make_jobs, run_tournament, run_tournaments,
+                                          schedule)
 
 from .toy_env import Perfect, TakeAwayEnv, TakeOne, take_away_env, toy_tournament
 
@@ -84,6 +85,17 @@ def test_a_tournament_stores_every_game_once_and_a_rerun_plays_nothing(tmp_path)
     wins = Counter(r.policies[r.winner] for r in records if "perfect" in r.policies and r.winner is not None)
     assert wins["perfect"] > 2 * sum(v for k, v in wins.items() if k != "perfect")
     assert {r.loadout for r in records} == {"small", "large"}
+
+
+def test_tournaments_run_together_store_what_each_stores_alone_and_count_their_own_games(tmp_path):
+    first, second = toy_tournament(games_per_pair=4), toy_tournament(games_per_pair=6, base_seed=100)
+    with MatchStore(tmp_path / "alone.sqlite") as alone, MatchStore(tmp_path / "together.sqlite") as together:
+        run_tournament(first, alone, workers=0, progress=False)
+        run_tournament(second, alone, workers=0, progress=False)
+        run_tournament(first, together, workers=0, progress=False)  # the first already stored, the second not
+        runs = run_tournaments([first, second], together, workers=2, batch_size=5, progress=False)
+        assert [(run.scheduled, run.already_stored, run.played) for run in runs] == [(24, 24, 0), (36, 0, 36)]
+        assert list(alone.records()) == list(together.records())
 
 
 def test_a_process_pool_stores_exactly_what_one_process_stores(tmp_path):
