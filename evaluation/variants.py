@@ -164,24 +164,28 @@ class StudyComparison:
     """The kind of agents that played it (:func:`issoku.evaluation.findings.agent_kinds`)."""
 
 
-def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[Tournament, Tournament] | None:
+NOT_READ = "its env reads no rules variant"
+UNCHANGED = "the variant leaves its rules unchanged"
+
+
+def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[Tournament, Tournament] | str:
+    """The study's tournament under the base and under the variant, or why there is nothing to compare: an env
+    that takes no ``variant`` (the encounter envs: encounter data is no variant data) plays the same rules under
+    both, as does a study whose data the variant does not touch (equal rules fingerprints)."""
     tournament = build_tournament(study)
     pair = with_variant(tournament, base), with_variant(tournament, variant)
     try:
         fingerprints = tournament_fingerprint(pair[0]), tournament_fingerprint(pair[1])
     except TypeError as error:  # an env factory without the variant keyword
+        if "'variant'" in str(error):
+            return NOT_READ
         raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
-    return None if fingerprints[0] == fingerprints[1] else pair
+    return UNCHANGED if fingerprints[0] == fingerprints[1] else pair
 
 
-def compare_study(study: StudyConfig, name: str, store: MatchStore, base: Path | None, variant: Path,
-                  workers: Workers, batch_size: int, progress: bool,
-                  test: SequentialTest = SequentialTest()) -> StudyComparison | None:
-    """Play a study under both versions (resuming) and measure what moved (``test``: each rate's sequential
-    test); None when the variant leaves its rules unchanged."""
-    pair = _tournaments(study, base, variant)
-    if pair is None:
-        return None
+def compare_study(pair: tuple[Tournament, Tournament], name: str, store: MatchStore, workers: Workers,
+                  batch_size: int, progress: bool, test: SequentialTest = SequentialTest()) -> StudyComparison:
+    """Play a study's two versions (resuming) and measure what moved (``test``: each rate's sequential test)."""
     run_tournaments(pair, store, workers=workers, batch_size=batch_size, progress=progress)
     versions = []
     for tournament in pair:
@@ -203,13 +207,14 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
     variant_data.validate()
     base_data.validate()
     changes = data_diff(base_data, variant_data)
+    planned = [(name, study, _tournaments(study, base, variant)) for name, study in studies]  # before any game
+    skipped = [(f"{study.env}: {name}", why) for name, study, why in planned if isinstance(why, str)]
     comparisons: list[StudyComparison] = []
     with MatchStore(db) as store:
-        for name, study in studies:
-            found = compare_study(study, name, store, base, variant, workers, batch_size, progress,
-                                  thresholds.sequential)
-            if found is not None:
-                comparisons.append(found)
+        for name, _, pair in planned:
+            if not isinstance(pair, str):
+                comparisons.append(compare_study(pair, name, store, workers, batch_size, progress,
+                                                 thresholds.sequential))
     tests = sum(len(c.shifts) for c in comparisons)
     corrected = holm([simultaneous(s.result, tests, alpha) for c in comparisons for s in c.shifts])
     index = 0
@@ -217,7 +222,7 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
         for position, shift in enumerate(comparison.shifts):
             comparison.shifts[position] = replace(shift, result=corrected[index])
             index += 1
-    return write_variant_report(out, changes, comparisons, variant, base, alpha, thresholds)
+    return write_variant_report(out, changes, comparisons, variant, base, alpha, thresholds, skipped)
 
 
 def simultaneous(result: PairedDifference, tests: int, alpha: float) -> PairedDifference:
@@ -293,8 +298,10 @@ def what_changed(changes: Sequence[Change]) -> list[str]:
 
 
 def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequence[StudyComparison],
-                         variant: Path, base: Path | None, alpha: float, thresholds: Thresholds = Thresholds()) -> Path:
-    """``report.md`` (What changed, headlines, moved figures, every figure) and ``variant_figures.csv``."""
+                         variant: Path, base: Path | None, alpha: float, thresholds: Thresholds = Thresholds(),
+                         skipped: Sequence[tuple[str, str]] = ()) -> Path:
+    """``report.md`` (What changed, headlines, moved figures, every figure) and ``variant_figures.csv``;
+    ``skipped``: the studies not played, each with why (said in the report, never dropped silently)."""
     out.mkdir(parents=True, exist_ok=True)
     tests = sum(len(c.shifts) for c in comparisons)
     lines = [f"# Rules variant report: {variant} against {base or 'the shipped rules'}", "",
@@ -312,6 +319,7 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
               f"{thresholds.sequential.alpha:g}, β = {thresholds.sequential.beta:g}) on its per-game differences in "
               "seed order: *moved ≥ δ*, *moved < δ* or *undetermined*, and after how many twin games it decided "
               "(docs/balance.md, Sequential tests).", ""]
+    lines += ["Not played: " + "; ".join(f"{study} ({why})" for study, why in skipped) + ".", ""] if skipped else []
     for c in comparisons:
         lines += [f"## {c.env}: {c.study}", "", f"{c.games} games per version, paired.", ""]
         found = moved(c)

@@ -68,6 +68,18 @@ def test_the_versions_stay_apart_in_the_store_and_the_base_is_reused(tmp_path):
         assert store.count() == 3 * 40
 
 
+def test_the_default_studies_compare_and_say_which_were_not_played_and_why(tmp_path):
+    # The default studies include the encounter duel's, whose env takes no variant: they are not played, and said so.
+    result = CliRunner().invoke(app, ["balance-report", "--variant", str(VARIANTS / "armour_tempo_medium"), "-n", "2",
+                                      "-j", "0", "--db", str(tmp_path / "m.sqlite"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "## tempo_duel_v0: 4_tempo_duel_v0_loadouts" in text
+    assert "encounter_duel_v0: 5_encounter_duel_v0_policies (its env reads no rules variant)" in text
+    assert "breath_duel_v0: 2_breath_duel_v0_loadouts (the variant leaves its rules unchanged)" in text
+    assert "## encounter_duel_v0" not in text and "## breath_duel_v0" not in text
+
+
 def test_a_bad_variant_is_one_line_exit_2_and_nothing_is_played(tmp_path):
     bad = tmp_path / "bad" / "tempo" / "data"
     bad.mkdir(parents=True)
