@@ -68,12 +68,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.rules.tempo import TempoConfig, TempoDuel
+from issoku.rules.tempo import TempoConfig, TempoDuel, TempoSkirmish
 from issoku.rules.tempo.content import DATA_DIR, load_roster
 from issoku.rules.variant import Variant, data_digest
 
@@ -88,16 +88,25 @@ def make_ruleset(config: TempoConfig = TempoConfig(), data: str | None = None,
     ``data``: a folder of tempo data files replacing the shipped ones; ``variant``: a rules variant folder
     (:mod:`issoku.rules.variant`) whose tempo files replace the shipped ones.
     """
+    return tempo_ruleset(TempoDuel, config, data, variant)
+
+
+Tempo = TypeVar("Tempo", TempoDuel, TempoSkirmish)
+
+
+def tempo_ruleset(kind: type[Tempo], config: Any, data: str | None, variant: str | None) -> Tempo:
+    """A tempo ruleset of ``kind`` (the duel's or the skirmish's) on the roster ``data`` and ``variant`` give,
+    shared by every env built alike while those files' bytes stay the same."""
     overrides = tuple(Variant(variant).tempo_files().items()) if variant is not None else ()
-    return _cached_ruleset(config, data, overrides, data_digest(data, *(path for _, path in overrides)))
+    return _cached_ruleset(kind, config, data, overrides, data_digest(data, *(path for _, path in overrides)))
 
 
 @lru_cache(maxsize=64)
-def _cached_ruleset(config: TempoConfig, data: str | None, overrides: tuple[tuple[str, Path], ...],
-                    digest: str) -> TempoDuel:
+def _cached_ruleset(kind: type[Tempo], config: Any, data: str | None, overrides: tuple[tuple[str, Path], ...],
+                    digest: str) -> Tempo:
     """``overrides``: a variant's tempo files by name; ``digest``: the bytes of the data files
     (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
-    return TempoDuel(config, roster=load_roster(DATA_DIR if data is None else data, dict(overrides)))
+    return kind(config, roster=load_roster(DATA_DIR if data is None else data, dict(overrides)))
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, *,

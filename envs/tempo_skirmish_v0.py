@@ -80,7 +80,6 @@ Version history
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -89,8 +88,7 @@ from pettingzoo import ParallelEnv
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.kernel.protocol import Ruleset
 from issoku.rules.tempo import TempoSkirmish, TempoSkirmishConfig
-from issoku.rules.tempo.content import DATA_DIR, load_roster
-from issoku.rules.variant import Variant, data_digest
+from issoku.envs.tempo_duel_v0 import tempo_ruleset
 
 ENV_ID = "tempo_skirmish_v0"
 
@@ -108,16 +106,7 @@ def make_ruleset(config: TempoSkirmishConfig = TempoSkirmishConfig(), data: str 
                  variant: str | None = None) -> TempoSkirmish:
     """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one while the data
     files' bytes stay the same); ``data`` and ``variant`` as in :func:`issoku.envs.tempo_duel_v0.make_ruleset`."""
-    overrides = tuple(Variant(variant).tempo_files().items()) if variant is not None else ()
-    return _cached_ruleset(config, data, overrides, data_digest(data, *(path for _, path in overrides)))
-
-
-@lru_cache(maxsize=64)
-def _cached_ruleset(config: TempoSkirmishConfig, data: str | None, overrides: tuple[tuple[str, Path], ...],
-                    digest: str) -> TempoSkirmish:
-    """``overrides``: a variant's tempo files by name; ``digest``: the bytes of the data files
-    (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
-    return TempoSkirmish(config, roster=load_roster(DATA_DIR if data is None else data, dict(overrides)))
+    return tempo_ruleset(TempoSkirmish, config, data, variant)
 
 
 def raw_env(sides: Sequence[Sequence[str]] | None = None, *, initiator: int | None = TempoSkirmishConfig.initiator,
