@@ -56,7 +56,8 @@ Keyword arguments
     "tonfa_monk"]]``); ``start_distance`` (squares between the sides' columns), ``round_limit``, ``arena``
     (squares a side of the grid), ``ten_dice_rule``, ``focused_attack``: the fields of
     :class:`~issoku.rules.encounters.SkirmishConfig`. ``data``: a folder of encounter data files replacing
-    the shipped ones. Plus the adapter's ``render_mode``, ``illegal_action``, ``illegal_reward``,
+    the shipped ones; ``variant``: a rules variant folder whose encounter files replace the shipped ones (one
+    or the other, as the duel's). Plus the adapter's ``render_mode``, ``illegal_action``, ``illegal_reward``,
     ``record_events``.
 
 Training and tournaments
@@ -71,37 +72,30 @@ Version history
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
+from issoku.envs.encounter_duel_v0 import encounter_ruleset
 from issoku.rules.encounters import EncounterSkirmish, SkirmishConfig
-from issoku.rules.encounters.content import DATA_DIR
-from issoku.rules.variant import data_digest
 
 ENV_ID = "encounter_skirmish_v0"
 
 
-def make_ruleset(config: SkirmishConfig = SkirmishConfig(), data: str | None = None) -> EncounterSkirmish:
+def make_ruleset(config: SkirmishConfig = SkirmishConfig(), data: str | None = None,
+                 variant: str | None = None) -> EncounterSkirmish:
     """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one while the data files'
-    bytes stay the same)."""
-    return _cached_ruleset(config, data, data_digest(data))
-
-
-@lru_cache(maxsize=64)
-def _cached_ruleset(config: SkirmishConfig, data: str | None, digest: str) -> EncounterSkirmish:
-    """``digest``: the bytes of the data files (:func:`~issoku.rules.variant.data_digest`), so an edited
-    file builds a new ruleset."""
-    return EncounterSkirmish(config, data_dir=DATA_DIR if data is None else data)
+    bytes stay the same); ``data`` and ``variant`` as the duel's
+    (:func:`~issoku.envs.encounter_duel_v0.make_ruleset`)."""
+    return encounter_ruleset(EncounterSkirmish, config, data, variant)
 
 
 def raw_env(sides: Sequence[Sequence[str]] | None = None, *, start_distance: int = SkirmishConfig.start_distance,
             round_limit: int = SkirmishConfig.round_limit, arena: int = SkirmishConfig.arena,
             ten_dice_rule: bool = SkirmishConfig.ten_dice_rule, focused_attack: bool = SkirmishConfig.focused_attack,
-            data: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            data: Path | str | None = None, variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); the rules options make a :class:`SkirmishConfig`, ``env_options`` go
     to :class:`RulesetAECEnv`."""
     if sides is None:
@@ -110,7 +104,7 @@ def raw_env(sides: Sequence[Sequence[str]] | None = None, *, start_distance: int
         raise TypeError("sides must be two sequences of archetype names, not strings")
     config = SkirmishConfig(tuple(tuple(side) for side in sides), start_distance, round_limit, arena, ten_dice_rule,
                             focused_attack)
-    ruleset = make_ruleset(config, None if data is None else str(data))
+    ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
     # The encounter states type ``ruleset`` as their concrete class where the kernel's protocol says Ruleset
     # (the duel's state is on pyproject's list of modules with known mypy findings, issue 21).
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)  # type: ignore[arg-type]

@@ -2,10 +2,11 @@
 
 A designer's loop is *edit one number, ask what it did*. A variant folder holds only the edited files,
 at their paths under ``rules/`` (``breath/data/weapons.toml``, ``ma/terrain.toml``,
-``tempo/data/weapons.toml``, ``spells/data/spells.toml``); every other file stays the shipped one. :class:`Variant` resolves each
-data file to its overlay or shipped path, so a ruleset loads a variant exactly as it loads the shipped
-data (``breath_duel_v0.env(variant=DIR)``, ``tempo_duel_v0.env(variant=DIR)``), and the fingerprint
-changes with the bytes, as for any data change.
+``tempo/data/weapons.toml``, ``spells/data/spells.toml``, ``encounters/data/armour.toml``); every other
+file stays the shipped one. :class:`Variant` resolves each data file to its overlay or shipped path, so a
+ruleset loads a variant exactly as it loads the shipped data (``breath_duel_v0.env(variant=DIR)``,
+``tempo_duel_v0.env(variant=DIR)``, ``encounter_duel_v0.env(variant=DIR)``), and the fingerprint changes
+with the bytes, as for any data change.
 
 :meth:`Variant.validate` loads every system the variant touches before anything is played: a
 malformed file, an unknown field or item, a broken cross reference (a stance whitelist, an
@@ -30,7 +31,8 @@ from pydantic import BaseModel
 from issoku.rules.kernel.content import LEVER_DEFAULT, LEVER_KEYS, DataError, read_toml
 
 RULES_DIR = Path(__file__).resolve().parent
-DATA_GLOBS = ("breath/data/*.toml", "ma/terrain.toml", "tempo/data/*.toml", "spells/data/*.toml")
+DATA_GLOBS = ("breath/data/*.toml", "ma/terrain.toml", "tempo/data/*.toml", "spells/data/*.toml",
+              "encounters/data/*.toml")
 """The shipped data files a variant may replace, relative to ``rules/``."""
 
 
@@ -100,7 +102,8 @@ class Variant:
         return self.files.get(relative, RULES_DIR / relative)
 
     def touches(self, system: str) -> bool:
-        """Whether the variant edits a file of ``system`` (``breath``, ``ma``, ``tempo``, ``spells``)."""
+        """Whether the variant edits a file of ``system`` (``breath``, ``ma``, ``tempo``, ``spells``,
+        ``encounters``)."""
         return any(relative.split("/")[0] == system for relative in self.files)
 
     def breath_data(self) -> list[Path]:
@@ -119,12 +122,22 @@ class Variant:
 
     def tempo_files(self) -> dict[str, Path]:
         """The variant's own tempo data files by file name (``{"weapons.toml": path}``)."""
+        return self._own_files("tempo/data/")
+
+    def encounter_files(self) -> dict[str, Path]:
+        """The variant's own encounter data files by file name (``{"armour.toml": path}``): the ``files`` of
+        :func:`~issoku.rules.encounters.content.load_catalog`."""
+        return self._own_files("encounters/data/")
+
+    def _own_files(self, folder: str) -> dict[str, Path]:
         return {relative.rsplit("/", 1)[1]: path for relative, path in self.files.items()
-                if relative.startswith("tempo/data/")}
+                if relative.startswith(folder)}
 
     def validate(self) -> None:
         """Load every system the variant touches; bad data raises :class:`DataError` (file, field, why)."""
         from issoku.rules.breath.content import load_catalog
+        from issoku.rules.encounters.content import DATA_DIR as ENCOUNTER_DATA
+        from issoku.rules.encounters.content import load_catalog as load_encounter_catalog
         from issoku.rules.ma.content import load_content
         from issoku.rules.spells.content import load_spell_content
         from issoku.rules.tempo.content import DATA_DIR, load_roster
@@ -137,6 +150,8 @@ class Variant:
         if self.touches("spells"):
             content = load_spell_content(*self.spell_files())
             load_catalog([*self.breath_data(), content.breath])
+        if self.touches("encounters"):
+            load_encounter_catalog(ENCOUNTER_DATA, self.encounter_files())
 
 
 @dataclass(frozen=True)
@@ -213,6 +228,7 @@ class NumericField:
 def file_model(relative: str) -> type[BaseModel]:
     """The pydantic model a shipped data file is validated against."""
     from issoku.rules.breath.content import ContentFile
+    from issoku.rules.encounters import content as encounters
     from issoku.rules.ma.content import TerrainModel
     from issoku.rules.tempo.content import ArmourFile, FightersFile, WeaponsFile
 
@@ -220,7 +236,11 @@ def file_model(relative: str) -> type[BaseModel]:
         return ContentFile
     models: dict[str, type[BaseModel]] = {"ma/terrain.toml": TerrainModel, "tempo/data/weapons.toml": WeaponsFile,
                                           "tempo/data/armour.toml": ArmourFile,
-                                          "tempo/data/fighters.toml": FightersFile}
+                                          "tempo/data/fighters.toml": FightersFile,
+                                          "encounters/data/skills.toml": encounters.SkillsFile,
+                                          "encounters/data/weapons.toml": encounters.WeaponsFile,
+                                          "encounters/data/armour.toml": encounters.ArmourFile,
+                                          "encounters/data/archetypes.toml": encounters.ArchetypesFile}
     if relative not in models:
         raise KeyError(f"{relative!r} is no shipped data file")
     return models[relative]

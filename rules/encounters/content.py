@@ -10,6 +10,7 @@ the frozen dataclasses below.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -17,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from issoku.rules.encounters.dice import Pool
-from issoku.rules.kernel.content import DataError, file_digest, read_toml, validate
+from issoku.rules.kernel.content import ContentCache, DataError, file_digest, overlaid, read_toml, validate
 
 DATA_DIR = Path(__file__).parent / "data"
 FILES = ("skills", "weapons", "armour", "archetypes")
@@ -180,6 +181,11 @@ class Archetype:
         """The rank in a skill (0 when the sheet does not list it)."""
         return self.skills.get(name, 0)
 
+    def content(self) -> tuple[str, ...]:
+        """The data items the sheet fields (archetype, weapon, armour): what a rules variant's edit can touch, for a
+        ruleset's ``seat_content``."""
+        return self.name, self.weapon.name, self.armour.name
+
 
 @dataclass(frozen=True, slots=True)
 class Catalog:
@@ -199,10 +205,18 @@ def _weapon(name: str, model: WeaponModel) -> Weapon:
                   model.grapple)
 
 
-def load_catalog(data_dir: Path | str = DATA_DIR) -> Catalog:
-    """Load and cross-check skills, weapons, armour and archetypes from ``data_dir``."""
-    data_dir = Path(data_dir)
-    paths = {name: data_dir / f"{name}.toml" for name in FILES}
+def load_catalog(data_dir: Path | str = DATA_DIR, files: Mapping[str, Path] | None = None) -> Catalog:
+    """Load and cross-check skills, weapons, armour and archetypes from ``data_dir``.
+
+    ``files`` replaces some of them by name (``{"armour.toml": path}``): a rules variant's edited copies, the
+    others staying ``data_dir``'s. Loaded once per set of file bytes
+    (:class:`~issoku.rules.kernel.content.ContentCache`): a lever sweep builds a ruleset per loadout and lever.
+    """
+    return _CATALOGS(overlaid(data_dir, [f"{name}.toml" for name in FILES], files))
+
+
+def _read_catalog(files: tuple[Path, ...]) -> Catalog:
+    paths = dict(zip(FILES, files))
     skills = validate(paths["skills"], read_toml(paths["skills"]), SkillsFile).skills
     weapons_file = validate(paths["weapons"], read_toml(paths["weapons"]), WeaponsFile)
     armour_file = validate(paths["armour"], read_toml(paths["armour"]), ArmourFile)
@@ -233,4 +247,7 @@ def load_catalog(data_dir: Path | str = DATA_DIR) -> Catalog:
                         dict(model.skills), weapons[model.weapon], armour[model.armour], model.mook)
         for name, model in archetypes_file.archetypes.items()
     }
-    return Catalog(tuple(skills), weapons, armour, archetypes, file_digest(*paths.values()))
+    return Catalog(tuple(skills), weapons, armour, archetypes, file_digest(*files))
+
+
+_CATALOGS = ContentCache(_read_catalog)

@@ -112,6 +112,10 @@ class EncounterSkirmish:
                     config.ten_dice_rule, config.focused_attack, self.catalog.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
+    def seat_content(self, seat: int) -> tuple[str, ...]:
+        """The content keys a seat fields (archetype, weapon, armour): what a data edit can touch."""
+        return self.sheets[seat].content()
+
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,
                           dice: Dice | None = None) -> SkirmishState:
         """A fresh encounter drawing chance from ``default_rng(seed)``, or from ``dice`` (ScriptedDice in tests)."""

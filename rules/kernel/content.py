@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -76,6 +76,14 @@ def validate(path: Path | str, raw: object, model: type[Model]) -> Model:
 def load_model(path: Path | str, model: type[Model]) -> Model:
     """Read a TOML file and validate it against a pydantic model."""
     return validate(path, read_toml(path), model)
+
+
+def overlaid(data_dir: Path | str, names: Sequence[str], files: Mapping[str, Path] | None = None) -> list[Path]:
+    """The path of each file ``names`` lists: ``files``' copy where it has one (a rules variant's edited files, by
+    file name), else the one in ``data_dir``. Why: a variant that edits one file of a system keeps the others
+    shipped, so every loader that takes a variant resolves its files the same way."""
+    data_dir, files = Path(data_dir), files or {}
+    return [Path(files.get(name, data_dir / name)) for name in names]
 
 
 def file_digest(*paths: Path | str) -> str:

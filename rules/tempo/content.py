@@ -16,8 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from issoku.rules.kernel.content import (LEVER_DEFAULT, LEVER_KEYS, ContentCache, DataError, file_digest, read_toml,
-                                        validate)
+from issoku.rules.kernel.content import (LEVER_DEFAULT, LEVER_KEYS, ContentCache, DataError, file_digest, overlaid,
+                                        read_toml, validate)
 from issoku.rules.tempo.actions import BY_WEAPON_TECHNIQUES, SKILL_NAMES
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -166,9 +166,7 @@ def load_roster(data_dir: Path | str = DATA_DIR, files: Mapping[str, Path] | Non
     ``files`` replaces some of them by name (``{"weapons.toml": path}``): a rules variant's edited copies.
     Loaded once per set of file bytes (:class:`~issoku.rules.kernel.content.ContentCache`).
     """
-    data_dir, files = Path(data_dir), files or {}
-    names = ("weapons.toml", "armour.toml", "fighters.toml")
-    return _ROSTERS([Path(files.get(name, data_dir / name)) for name in names])
+    return _ROSTERS(overlaid(data_dir, ("weapons.toml", "armour.toml", "fighters.toml"), files))
 
 
 def _read_roster(paths: tuple[Path, ...]) -> Roster:
