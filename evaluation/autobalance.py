@@ -74,7 +74,7 @@ from issoku.evaluation.locality import Ownership, ownership
 from issoku.evaluation.metrics import FirstMover, balanced_first_mover
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import run_tournament, schedule
-from issoku.evaluation.variants import with_variant
+from issoku.evaluation.variants import data_files, with_variant
 from issoku.rules.kernel.content import DataError, load_model
 from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_overrides
 from issoku.training.outcomes import Proportion, wilson
@@ -496,12 +496,13 @@ def _stages(study: StudyConfig, current: Trial, edited: Sequence[EditedField]) -
     missing = missing_loadouts(current)
     if not missing:
         return [*first, Stage(WIDE, None)]
-    # the sheets may sit in a file the levers leave out (--file): ownership reads every data file
-    loadouts, variant = build_tournament(study).loadouts, Variant(current.folder)
-    worst = ownership(loadouts, missing[:1], variant, shipped_files())
+    # the sheets may sit in a file the levers leave out (--file): ownership reads every data file the env reads
+    tournament, variant = build_tournament(study), Variant(current.folder)
+    files = data_files(tournament)
+    worst = ownership(tournament.loadouts, missing[:1], variant, files)
     owned = [worst]
     if len(missing) > 1:
-        owned.append(ownership(loadouts, missing, variant, shipped_files()))
+        owned.append(ownership(tournament.loadouts, missing, variant, files))
     stages = [Stage(LOCAL, owned[0]), *(Stage(LOCAL, more, (worst,)) for more in owned[1:])]
     return [*first, *stages, Stage(WIDE, None, tuple(owned))]
 

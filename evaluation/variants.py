@@ -39,7 +39,7 @@ from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
 from issoku.envs.teams import seat_teams
-from issoku.rules.variant import Change, Variant, data_diff
+from issoku.rules.variant import Change, Variant, data_diff, shipped_files
 from issoku.training.backend import Workers
 
 REPORT = "report.md"
@@ -98,6 +98,19 @@ def seat_content(tournament: Tournament) -> dict[str, set[str]]:
         finally:
             env.close()
     return content
+
+
+def data_files(tournament: Tournament) -> list[str]:
+    """The shipped data files (paths under ``rules/``) the tournament's env reads: those of the systems its
+    ruleset names (``data_systems``), every one where it names none. Why: names repeat across rulesets (an
+    encounter and a breath ``kenshi``, a tempo and an encounter ``archer``), so what a loadout owns, read from
+    every file, reaches another ruleset's items."""
+    env = tournament.env_factory(**tournament.loadouts[0].kwargs)
+    try:
+        systems = getattr(env.unwrapped.ruleset, "data_systems", None)
+    finally:
+        env.close()
+    return [file for file in shipped_files() if systems is None or file.split("/")[0] in systems]
 
 
 def _pair_key(record: MatchRecord) -> tuple:

@@ -45,6 +45,9 @@ class EncounterDuel:
 
     name = "encounter_duel"
     version = 0
+    data_systems = ("encounters",)
+    """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
+    (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""
     seat_names = ("player_0", "player_1")
     seat_teams = (0, 1)
     parties = False

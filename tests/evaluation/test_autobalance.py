@@ -204,7 +204,7 @@ def test_bad_options_are_one_line_exit_2(tmp_path):
     path = tmp_path / "t.toml"
     path.write_text("loadout_elo_within = 75\n")
     for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "10"],
-                 ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
+                 ["--env", "encounter_duel_v0", "--budget", "10"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
                  ["--env", "tempo_duel_v0", "--variant", str(tmp_path / "missing")],
                  ["--env", "tempo_duel_v0", "--screen-games", "0"], ["--env", "tempo_duel_v0", "--screen-games", "3"]):
         result = CliRunner().invoke(app, ["autobalance", "--target", str(path), *args, "--out", str(tmp_path / "o")])
@@ -261,16 +261,18 @@ def test_without_a_variant_there_is_no_edits_stage_and_the_report_says_so(tmp_pa
 
 
 @pytest.mark.parametrize("study", ["2_breath_duel_v0_loadouts.toml", "4_tempo_duel_v0_loadouts.toml",
-                                   "teams/tempo_skirmish_v0_2v2.toml"])
+                                   "6_encounter_duel_v0_loadouts.toml", "teams/tempo_skirmish_v0_2v2.toml"])
 def test_locality_and_the_rulesets_seat_content_name_the_same_items_where_both_apply(study):
     # two readings of what a loadout owns (locality from the data, autobalance's; seat_content from the ruleset,
     # levers' and the variant report's) must not drift apart where both see the same thing (docs/balance.md,
-    # "Two readings of what a loadout owns": casters and envs without the hook are where they differ)
+    # "Two readings of what a loadout owns": casters are where they differ). Locality reads only the files of the
+    # env's ruleset (data_files): the encounter kenshi and archer share their names with a breath and a tempo sheet.
     from issoku.evaluation.config import load_study
-    from issoku.evaluation.variants import seat_content
+    from issoku.evaluation.variants import data_files, seat_content
 
     tournament = build_tournament(load_study(Path(__file__).resolve().parents[2] / "evaluation" / "studies" / study))
     content = seat_content(tournament)
     for label in content:
-        owned = ownership(tournament.loadouts, [label], Variant(), shipped_files())
+        owned = ownership(tournament.loadouts, [label], Variant(), data_files(tournament))
         assert {item.name for item in owned.reached} | {label} == content[label], label
+        assert len(content[label]) > 1, label  # the ruleset's hook, not the label alone

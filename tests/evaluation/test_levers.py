@@ -137,8 +137,8 @@ def test_a_planted_breath_stance_exploit_ranks_in_the_top_3_of_the_field_and_of_
 def test_bad_inputs_are_one_line_exit_2(tmp_path):
     runner = CliRunner()
     for args in (["--env", "nope"], ["--env", "tempo_duel_v0", "--budget", "0"],
-                 ["--env", "encounter_duel_v0"], ["--env", "tempo_duel_v0", "--file", "nope.toml"],
-                 ["--env", "tempo_duel_v0", "--screen-games", "3"], ["--env", "tempo_duel_v0", "--rank", "loudest"],
+                 ["--env", "encounter_duel_v0", "--variant", str(tmp_path / "missing")],
+                 ["--env", "tempo_duel_v0", "--file", "nope.toml"], ["--env", "tempo_duel_v0", "--screen-games", "3"], ["--env", "tempo_duel_v0", "--rank", "loudest"],
                  ["--env", "tempo_duel_v0", "--file", ARMOUR, "--focus", "knight", "--focus", "samurai"],
                  ["--env", "tempo_duel_v0", "--loadout-top", "-1"]):
         result = runner.invoke(app, ["levers", *args, "--out", str(tmp_path / "out")])
@@ -229,3 +229,17 @@ def test_focus_keeps_every_own_lever_of_the_focused_loadouts_to_the_last_round(t
                            order=ranking("effect", ("knight", "spearman")), tables=["knight", "spearman"])
     assert sum(1 for lever in ranked if lever.own and set(lever.own) & {"knight", "spearman"}
                and lever.shifts and lever.round == last) <= 4
+
+
+def test_levers_nudge_the_encounter_armour_and_own_each_armour_to_the_loadouts_that_wear_it(tmp_path):
+    out = tmp_path / "enc"
+    result = CliRunner().invoke(app, ["levers", "--env", "encounter_duel_v0", "--file", "encounters/data/armour.toml",
+                                      "--budget", "200", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    with (out / "levers.csv").open() as handle:
+        rows = {row["lever"]: row for row in csv.DictReader(handle)}
+    assert len(rows) == 12  # bonus and reduction of none, light and heavy, each ±1
+    played = [row for row in rows.values() if row["effect"]]
+    assert played and all(row["file"] == "encounters/data/armour.toml" for row in played)
+    assert rows["encounters/data/armour.toml: heavy: bonus 10 → 11"]["own_loadouts"] == "ono"
+    assert rows["encounters/data/armour.toml: none: bonus 0 → 1"]["own_loadouts"] == "tonfa;wakizashi"

@@ -69,13 +69,13 @@ def test_the_versions_stay_apart_in_the_store_and_the_base_is_reused(tmp_path):
 
 
 def test_the_default_studies_compare_and_say_which_were_not_played_and_why(tmp_path):
-    # The default studies include the encounter duel's, whose env takes no variant: they are not played, and said so.
+    # A tempo variant leaves the breath and encounter rules as shipped: their studies are not played, and said so.
     result = CliRunner().invoke(app, ["balance-report", "--variant", str(VARIANTS / "armour_tempo_medium"), "-n", "2",
                                       "-j", "0", "--db", str(tmp_path / "m.sqlite"), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     text = (tmp_path / "out" / "report.md").read_text()
     assert "## tempo_duel_v0: 4_tempo_duel_v0_loadouts" in text
-    assert "encounter_duel_v0: 5_encounter_duel_v0_policies (its env reads no rules variant)" in text
+    assert "encounter_duel_v0: 5_encounter_duel_v0_policies (the variant leaves its rules unchanged)" in text
     assert "breath_duel_v0: 2_breath_duel_v0_loadouts (the variant leaves its rules unchanged)" in text
     assert "## encounter_duel_v0" not in text and "## breath_duel_v0" not in text
 
@@ -90,6 +90,37 @@ def test_a_bad_variant_is_one_line_exit_2_and_nothing_is_played(tmp_path):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "armour.toml: armour.none.weight: Extra inputs" in lines[0], result.output
     assert not (tmp_path / "m.sqlite").exists()
+
+
+@pytest.mark.parametrize("file, old, new, problem", [
+    ("armour.toml", "[armour.heavy]\nbonus = 10", "[armour.heavy]\nbonus = 10\nweight = 2",
+     "armour.toml: armour.heavy.weight: Extra inputs"),
+    ("archetypes.toml", 'weapon = "ono"', 'weapon = "tetsubo"',
+     "archetypes.toml: archetypes.ono_brute.weapon: unknown weapon 'tetsubo'"),
+])
+def test_a_bad_encounter_variant_is_one_line_exit_2_and_nothing_is_played(tmp_path, file, old, new, problem):
+    bad = tmp_path / "bad" / "encounters" / "data"
+    bad.mkdir(parents=True)
+    text = (REPO / "rules" / "encounters" / "data" / file).read_text()
+    assert old in text
+    (bad / file).write_text(text.replace(old, new, 1))
+    result = CliRunner().invoke(app, ["balance-report", "--variant", str(tmp_path / "bad"),
+                                      "--db", str(tmp_path / "m.sqlite"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and problem in lines[0], result.output
+    assert not (tmp_path / "m.sqlite").exists()
+
+
+def test_a_planted_encounter_armour_edit_is_headlined_with_its_field_and_the_loadout_that_wears_it(tmp_path):
+    # heavy armour's bonus 10 → 25: only the ono's ono_brute wears it (its seat_content: ono_brute, ono, heavy)
+    study = study_from_options(STUDIES / "6_encounter_duel_v0_loadouts.toml", games_per_pair=4)
+    report = compare([("loadouts", study)], VARIANTS / "encounter_armour_heavy_bonus", tmp_path / "m.sqlite",
+                     tmp_path / "out", workers=0, progress=False)
+    first = read_headlines(report)[0]
+    assert first.startswith("encounter_duel_v0 (loadouts): ") and "loadout ono: score" in first, first
+    assert "after encounters/data/armour.toml: heavy: bonus 10 → 25 (scripted agents)." in first, first
+    assert "+" in first.split("loadout ono: score")[1].split("pts")[0]  # the ono's score rose
 
 
 def _report(tmp: Path, hashseed: str, *args: str) -> str:
