@@ -575,7 +575,7 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
 
 @app.command()
 def levers(
-    env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules data to nudge (breath_duel_v0, tempo_duel_v0: the envs that load a rules variant)."),
+    env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules data to nudge (breath_duel_v0, tempo_duel_v0, encounter_duel_v0: the duels that load a rules variant)."),
     budget: int = typer.Option(20_000, "--budget", help="Games to spend, base and levers both counted (the first round plays every lever at least 2 games per pairing whatever the budget)."),
     seed: int = typer.Option(None, "--seed", help="Base seed of the games; default: the study's base_seed."),
     step: int = typer.Option(1, "--step", help="How far each number is nudged, down and up."),
@@ -621,7 +621,7 @@ def levers(
 @app.command()
 def autobalance(
     target: Path = typer.Option(..., "--target", help="Targets TOML file: loadout_elo_within = 75, first_mover = [0.45, 0.55] (docs/balance.md#autobalance)."),
-    env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules to patch (breath_duel_v0, tempo_duel_v0: the envs that load a rules variant)."),
+    env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules to patch (breath_duel_v0, tempo_duel_v0, encounter_duel_v0: the duels that load a rules variant)."),
     variant: Path = typer.Option(None, "--variant", help="A rules variant folder to patch (default: the shipped rules)."),
     budget: int = typer.Option(20_000, "--budget", help="Games to spend: every measured version, the levers' rankings and the verification (scheduled games counted)."),
     games: int = typer.Option(20, "--games", "-n", help="Games per pairing of each measured version in the search."),
