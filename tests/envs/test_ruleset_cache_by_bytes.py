@@ -130,3 +130,14 @@ def test_an_encounter_ruleset_built_again_after_a_data_folder_edit_has_the_new_a
     after = make_ruleset(data=str(tmp_path / "data"))
     assert after is not before
     assert (before.catalog.armour["light"].bonus, after.catalog.armour["light"].bonus) == (5, 6)
+
+
+@pytest.mark.parametrize("make_ruleset", [encounter_duel_v0.make_ruleset, encounter_skirmish_v0.make_ruleset], ids=env_id)
+def test_an_encounter_ruleset_built_again_after_a_variant_edit_has_the_new_armour_bonus(tmp_path, make_ruleset):
+    variant = variant_with(tmp_path / "v", "encounters/data/armour.toml")
+    before = make_ruleset(variant=str(variant))
+    assert make_ruleset(variant=str(variant)) is before  # unchanged bytes: the ruleset is shared
+    edit(variant / "encounters/data/armour.toml", "[armour.light]\nbonus = 5", "[armour.light]\nbonus = 6")
+    after = make_ruleset(variant=str(variant))
+    assert after is not before and after.fingerprint != before.fingerprint
+    assert (before.catalog.armour["light"].bonus, after.catalog.armour["light"].bonus) == (5, 6)
