@@ -181,18 +181,19 @@ NOT_READ = "its env reads no rules variant"
 UNCHANGED = "the variant leaves its rules unchanged"
 
 
-def _tournaments(study: StudyConfig, base: Path | None, variant: Path) -> tuple[Tournament, Tournament] | str:
-    """The study's tournament under the base and under the variant, or why there is nothing to compare: an env
-    that takes no ``variant`` (the encounter envs: encounter data is no variant data) plays the same rules under
-    both, as does a study whose data the variant does not touch (equal rules fingerprints)."""
-    tournament = build_tournament(study)
+def versions(tournament: Tournament, env: str, base: Path | None,
+             variant: Path) -> tuple[Tournament, Tournament] | str:
+    """``tournament`` under the base and under the variant, or why there is nothing to compare: an env factory
+    that takes no ``variant`` (a user's ``package.module:factory``; every shipped env takes one) plays the same
+    rules under both, as does a tournament whose data the variant does not touch (equal rules fingerprints);
+    ``env`` names the env in an error."""
     pair = with_variant(tournament, base), with_variant(tournament, variant)
     try:
         fingerprints = tournament_fingerprint(pair[0]), tournament_fingerprint(pair[1])
     except TypeError as error:  # an env factory without the variant keyword
         if "'variant'" in str(error):
             return NOT_READ
-        raise ValueError(f"env {study.env} cannot load a rules variant: {error}") from None
+        raise ValueError(f"env {env} cannot load a rules variant: {error}") from None
     return UNCHANGED if fingerprints[0] == fingerprints[1] else pair
 
 
@@ -220,7 +221,8 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
     variant_data.validate()
     base_data.validate()
     changes = data_diff(base_data, variant_data)
-    planned = [(name, study, _tournaments(study, base, variant)) for name, study in studies]  # before any game
+    planned = [(name, study, versions(build_tournament(study), study.env, base, variant))
+               for name, study in studies]  # before any game
     skipped = [(f"{study.env}: {name}", why) for name, study, why in planned if isinstance(why, str)]
     comparisons: list[StudyComparison] = []
     with MatchStore(db) as store:

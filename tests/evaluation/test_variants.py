@@ -10,8 +10,11 @@ from typer.testing import CliRunner
 
 from issoku.cli import app
 from issoku.evaluation.commands import study_from_options
+from issoku.evaluation.config import build_tournament
 from issoku.evaluation.stats import holm, paired_difference
-from issoku.evaluation.variants import compare, read_headlines
+from issoku.evaluation.variants import NOT_READ, UNCHANGED, compare, read_headlines, versions
+
+from .toy_env import toy_tournament
 
 REPO = Path(__file__).resolve().parents[2]
 VARIANTS = REPO / "tests" / "data" / "variants"
@@ -78,6 +81,15 @@ def test_the_default_studies_compare_and_say_which_were_not_played_and_why(tmp_p
     assert "encounter_duel_v0: 5_encounter_duel_v0_policies (the variant leaves its rules unchanged)" in text
     assert "breath_duel_v0: 2_breath_duel_v0_loadouts (the variant leaves its rules unchanged)" in text
     assert "## encounter_duel_v0" not in text and "## breath_duel_v0" not in text
+
+
+def test_an_env_factory_without_a_variant_keyword_is_not_compared_and_an_untouched_one_is_unchanged():
+    assert versions(toy_tournament(), "take_away", None, VARIANTS / "armour_tempo_medium") == NOT_READ
+    breath = study_from_options(STUDIES / "2_breath_duel_v0_loadouts.toml", games_per_pair=2)
+    assert versions(build_tournament(breath), "breath_duel_v0", None, VARIANTS / "armour_tempo_medium") == UNCHANGED
+    pair = versions(build_tournament(breath), "breath_duel_v0", None, VARIANTS / "defence_nodachi_parry")
+    assert not isinstance(pair, str) and [t.loadouts[0].kwargs.get("variant") for t in pair] == [
+        None, str(VARIANTS / "defence_nodachi_parry")]
 
 
 def test_a_bad_variant_is_one_line_exit_2_and_nothing_is_played(tmp_path):
