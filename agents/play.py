@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from issoku.agents.policy import Policy
+from issoku.agents.policy import Policy, watch_state
 from issoku.envs.adapter import legal_mask
 from issoku.rules.kernel.protocol import GameState
 
@@ -16,6 +16,8 @@ from issoku.rules.kernel.protocol import GameState
 def play_fight(state: GameState, policies: Sequence[Policy], max_decisions: int = 100_000) -> GameState:
     """Let ``policies[seat]`` decide for each seat until the fight is over; returns the state."""
     num_actions = len(state.ruleset.action_names)
+    for policy in policies:
+        watch_state(policy, lambda: state)
     for _ in range(max_decisions):
         seat = state.current_seat()
         if seat is None or state.is_terminal() or state.is_truncated():

@@ -40,6 +40,9 @@ POLICY_FACTORIES: dict[str, str] = {
     "encounter_void": "issoku.agents.encounter_scripted:VoidStance",
     "encounter_water": "issoku.agents.encounter_scripted:WaterStance",
     "encounter_focus_fire": "issoku.agents.encounter_team:FocusFire",
+    "one_step": "issoku.agents.search.agents:OneStepLookahead",
+    "mcts_small": "issoku.agents.search.agents:mcts_small",
+    "mcts_large": "issoku.agents.search.agents:mcts_large",
 }
 
 

@@ -24,7 +24,7 @@ from pettingzoo import AECEnv
 
 from issoku.agents.batched import Batchable, decide
 from issoku.agents.numpy_actor import one_blas_thread
-from issoku.agents.policy import Policy
+from issoku.agents.policy import Policy, watch_state
 from issoku.evaluation.records import MatchRecord, winner_of
 
 DEFAULT_MAX_DECISIONS = 100_000
@@ -97,6 +97,8 @@ class _Running:
         self.env, self.game, self.agents = env, game, agents
         self.seat_of = {agent: seat for seat, agent in enumerate(agents)}
         env.reset(seed=game.seed)
+        for policy in game.seat_policies:
+            watch_state(policy, lambda: env.unwrapped.game_state)
         self.returns = [0.0] * len(agents)
         # per seat, as played: action numbers and the infos' decision kinds, named once in :meth:`record`
         self.actions: list[list[int]] = [[] for _ in agents]

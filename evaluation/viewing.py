@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from issoku.agents.policy import watch_state
 from issoku.envs.trace import Trace, TraceError, policies_choose, replaying, replaying_per_seat, trace
 from issoku.evaluation.records import MatchRecord
 
@@ -34,6 +35,7 @@ def play_scenario(path: Path, *, allow_imports: bool = False) -> Any:
     if spec.policy is not None:
         seed = spec.seed if spec.policy_seed is None else spec.policy_seed
         policy = make_policy(spec.policy, seed=seed, ruleset=env.ruleset, allow_imports=allow_imports)
+        watch_state(policy, lambda: env.unwrapped.game_state)
     return play(spec, policy, env)
 
 
@@ -57,6 +59,8 @@ def trace_fight(env_id: str, seed: int, agents: Sequence[str], env_kwargs: Mappi
     names = [agents[min(seat, len(agents) - 1)] for seat in range(len(env.possible_agents))]
     policies = {agent: make_policy(name, seed=seed + seat, ruleset=env.ruleset)
                 for seat, (agent, name) in enumerate(zip(env.possible_agents, names))}
+    for policy in policies.values():
+        watch_state(policy, lambda: env.unwrapped.game_state)
     title = f"{env_id} seed {seed}: " + " vs ".join(names)
     return trace(env, seed, policies_choose(policies)), title
 

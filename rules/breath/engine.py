@@ -279,6 +279,10 @@ class BreathState:
         (:mod:`issoku.rules.kernel.chance`) through this, never by replacing engine internals."""
         self.dice = dice
 
+    def health_fractions(self) -> tuple[float, ...]:
+        """Each seat's Wounds left as a share of its Wounds at the start (BR-G04), 0 for a defeated fighter."""
+        return tuple(0.0 if f.defeated else max(0, f.wounds) / f.sheet.max_wounds for f in self.fighters)
+
     # -- helpers for modules -------------------------------------------------------------------------
     def emit(self, rule: str, kind: str, actor: int | None, **data: Any) -> None:
         """Append to the event log."""

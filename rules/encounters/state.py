@@ -190,6 +190,19 @@ class EncounterState:
         copy.credits, copy.tactics = list(self.credits), list(self.tactics)
         return copy
 
+    def set_dice(self, dice: Dice) -> None:
+        """Draw chance from ``dice`` from now on (the kernel's chance hook): search resamples the future rolls
+        through this, so that it never plans on the seeded dice it cannot know."""
+        self._dice = dice
+
+    def health_fractions(self) -> tuple[float, ...]:
+        """Each seat's Wounds still to take before Out (EN-050, a mook's EN-059) as a share of all it can take."""
+        fractions = []
+        for fighter in self.fighters:
+            out = next(rank.threshold for rank in fighter.ranks if rank.name == w.OUT)
+            fractions.append(max(0.0, 1.0 - fighter.wounds / out) if fighter.can_act() else 0.0)
+        return tuple(fractions)
+
     def render_text(self) -> str:
         """A spectator's picture: round, distance, each character's wounds, stance, Void Points, ATN."""
         names = self.ruleset.seat_names

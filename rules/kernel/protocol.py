@@ -140,9 +140,21 @@ class Ruleset(Protocol):
 class GameState(Protocol):
     """One fight in progress.
 
-    Optional hook (not part of the structural check): ``action_cost(action) -> str | None``, what a legal
-    action costs the seat deciding now as the rules price it (``"3 Energy"``, ``"2 AP"``), or None where
-    they give no price; ``issoku play`` shows it beside each menu entry.
+    Optional hooks (not part of the structural check):
+
+    - ``action_cost(action) -> str | None``, what a legal action costs the seat deciding now as the rules price
+      it (``"3 Energy"``, ``"2 AP"``), or None where they give no price; ``issoku play`` shows it beside each
+      menu entry.
+    - ``set_dice(dice)``: draw chance from ``dice`` (a kernel ``Dice``) from now on. Every shipped state has it:
+      analysis enumerates chance through it, and search agents resample the future rolls through it, since a
+      clone carries the seeded dice, whose future no player may know.
+    - ``resample_hidden(seat, rng)``: redraw, in place, whatever ``seat`` cannot see (another seat's secret
+      declaration) among what is consistent with what ``seat`` has seen, drawing from ``rng`` (a
+      ``numpy.random.Generator``) the same amount whatever the state. A state without it hides nothing but its
+      dice. Information-set search calls it on each sampled world, so it never plans on another seat's secret.
+    - ``health_fractions() -> tuple[float, ...]``: each seat's share of what it can lose that it still has
+      (1 untouched, 0 out of the fight), as its rules count it (Wounds, Health). Search agents score an unfinished
+      playout with it.
     """
 
     ruleset: Ruleset

@@ -204,6 +204,32 @@ class TempoState:
             setattr(copy, name, getattr(self, name))
         return copy
 
+    def set_dice(self, dice: Dice) -> None:
+        """Draw chance from ``dice`` from now on (the kernel's chance hook): search resamples the future rolls
+        through this, so that it never plans on the seeded dice it cannot know."""
+        self._dice = dice
+
+    def health_fractions(self) -> tuple[float, ...]:
+        """Each seat's Health left as a share of its full Health (TP-G03), 0 for a fallen fighter."""
+        return tuple(max(0, hp) / self.ruleset.loadouts[seat][0].max_health for seat, hp in enumerate(self.hp))
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
+        """Redraw what ``seat`` cannot see (TP-027: a Feint is declared as a Melee Attack): the declared action of
+        an exchange in progress that another seat made, among the actions that read the same to ``seat`` (the
+        same public name and target, the same AP paid). A search plays its samples from this, never the secret.
+
+        Exactly one number is drawn from ``rng`` whatever the state, so two states that ``seat`` cannot tell
+        apart leave ``rng`` at the same point."""
+        draw = rng.random()
+        declarer = self.actor() if self.phase in (REACT, COUNTER) else seat
+        if self.declared < 0 or declarer == seat:
+            return
+        table, costs = self.ruleset.table, self.loadout(declarer).costs
+        public = self._public_name(self.declared)
+        alike = [a for a in range(len(table.names)) if costs[a] == self.paid and self._public_name(a) == public
+                 and table.technique_of[a] is not None and self.target_of(declarer, a) == self.target]
+        self.declared = alike[int(draw * len(alike))]
+
     def action_cost(self, flat_action: int) -> str | None:
         """What ``flat_action`` costs the seat deciding now (the optional menu hook, for a person choosing):
         its AP (TP-004/005); a counter-tempo pays only what it costs beyond the declared action (TP-006)."""

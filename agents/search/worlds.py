@@ -1,0 +1,72 @@
+"""What a searching seat may plan on: worlds it cannot tell from the real one, and a score for an unfinished one.
+
+A search agent is handed the true game state, which holds two things its seat must not use: the seeded dice
+(a clone rolls exactly what the real fight will roll) and other seats' secrets (tempo's Feint declared as a
+Melee Attack, TP-027). :func:`sample_world` removes both from a copy: fresh dice drawn from the agent's own
+generator (the kernel's ``set_dice`` hook) and the secrets redrawn among what the seat has seen (the
+``resample_hidden`` hook, for rulesets that hide anything). Every playout of a search starts from such a
+sample, so its decision is the same for any two states its seat cannot tell apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from issoku.rules.kernel import Dice, EventLog
+from issoku.rules.kernel.protocol import GameState
+
+_SEED_BOUND = 2**63 - 1
+
+
+class SearchUnsupportedError(TypeError):
+    """The state offers no way to resample its chance, so a search would plan on the dice it will really roll."""
+
+
+def quiet_copy(state: GameState) -> GameState:
+    """A copy of ``state`` that records no events: playouts need none, and copying a long log costs every clone."""
+    if not callable(getattr(state, "set_dice", None)):
+        raise SearchUnsupportedError(
+            f"{type(state).__name__} has no set_dice(dice) hook: a search agent must resample chance rather than "
+            "read the seeded dice (see issoku.rules.kernel.protocol.GameState)")
+    copy = state.clone()
+    copy.events = EventLog(enabled=False)
+    return copy
+
+
+def sample_world(state: GameState, seat: int, rng: np.random.Generator) -> GameState:
+    """A copy of ``state`` (made by :func:`quiet_copy`) with new dice and with whatever ``seat`` cannot see redrawn.
+
+    Draws the same amount from ``rng`` for any two states ``seat`` cannot tell apart (the rulesets' hook
+    promises as much), so a seeded search decides alike on both."""
+    world = state.clone()
+    world.set_dice(Dice(int(rng.integers(_SEED_BOUND))))  # type: ignore[attr-defined]
+    resample = getattr(world, "resample_hidden", None)
+    if resample is not None:
+        resample(seat, rng)
+    return world
+
+
+def team_values(state: GameState) -> tuple[float, ...]:
+    """Each seat's value of ``state`` in [-1, 1]: its returns once the fight is over; before that, its side's mean
+    share of health left (the ``health_fractions`` hook) less the mean of the other sides' shares (0 for every
+    seat where the ruleset has no such hook).
+
+    The cheap evaluation at a playout's depth cut-off: a fight decided by wearing the other side down scores
+    a lead before the last blow, which random playouts seldom reach (most random encounter fights run to the
+    round limit)."""
+    if state.current_seat() is None:
+        return tuple(state.returns())
+    fractions = getattr(state, "health_fractions", None)
+    teams = state.ruleset.seat_teams
+    if fractions is None:
+        return (0.0,) * len(teams)
+    shares = fractions()
+    totals: dict[int, list[float]] = {}
+    for share, team in zip(shares, teams):
+        totals.setdefault(team, []).append(share)
+    if len(totals) < 2:
+        return (0.0,) * len(teams)
+    mean = {team: sum(values) / len(values) for team, values in totals.items()}
+    others = len(mean) - 1
+    everyone = sum(mean.values())
+    return tuple(mean[team] - (everyone - mean[team]) / others for team in teams)

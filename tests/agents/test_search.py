@@ -1,0 +1,163 @@
+"""Search agents: they read the state only through what their seat may know, decide alike for a seed, and play
+every env through the lab's game loops."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from issoku.agents.policy import watch_state
+from issoku.agents.registry import make_policy
+from issoku.agents.search import MCTS, NotWatchingError, OneStepLookahead, SearchBudget
+from issoku.agents.search.mcts import search
+from issoku.agents.search.worlds import team_values
+from issoku.envs import (breath_duel_v0, breath_skirmish_v0, encounter_duel_v0, encounter_skirmish_v0, tempo_duel_v0,
+                         tempo_skirmish_v0)
+from issoku.envs.adapter import legal_mask
+from issoku.evaluation.match import MatchGame, play_matches
+from issoku.rules.kernel import Dice
+
+TINY = SearchBudget(simulations=12, rollout_depth=6)
+DUELS = {"breath_duel_v0": breath_duel_v0, "tempo_duel_v0": tempo_duel_v0, "encounter_duel_v0": encounter_duel_v0}
+ALL_ENVS = {**DUELS, "breath_skirmish_v0": breath_skirmish_v0, "tempo_skirmish_v0": tempo_skirmish_v0,
+            "encounter_skirmish_v0": encounter_skirmish_v0}
+
+
+def _ruleset(env_id: str):
+    env = ALL_ENVS[env_id].env()
+    return env.unwrapped.ruleset
+
+
+def _tempo_exchange(declared: str):
+    """A tempo duel in which the first actor has just declared ``declared`` (proactive:feint or
+    proactive:melee_attack) and the other seat must react; both are legal for it at that moment."""
+    ruleset = _ruleset("tempo_duel_v0")
+    names = ruleset.action_names
+    for seed in range(200):
+        state = ruleset.new_initial_state(seed, record_events=False)
+        for _ in range(60):
+            legal = state.legal_actions()
+            wanted = [names.index(n) for n in ("proactive:feint", "proactive:melee_attack") if n in names]
+            if state.decision_kind() == "act" and all(a in legal for a in wanted):
+                state.apply(names.index(declared))
+                if state.decision_kind() == "react":
+                    return state
+                break
+            closing = [a for a in legal if names[a] in ("proactive:move:close", "proactive:combat_move:close")]
+            state.apply(closing[0] if closing else legal[0])
+    raise AssertionError("no seed gave a reaction to a melee attack or feint")
+
+
+@pytest.mark.parametrize("env_id", sorted(DUELS))
+def test_search_decides_alike_for_a_seed(env_id: str) -> None:
+    ruleset = _ruleset(env_id)
+    state = ruleset.new_initial_state(3, record_events=False)
+    seat = state.current_seat()
+    first = search(state, seat, TINY, np.random.default_rng(5))
+    again = search(state, seat, TINY, np.random.default_rng(5))
+    assert first == again
+    assert sum(visits for visits, _ in first.values()) == TINY.simulations or len(state.legal_actions()) == 1
+
+
+@pytest.mark.parametrize("env_id", sorted(DUELS))
+def test_search_never_reads_the_seeded_dice(env_id: str) -> None:
+    """Two states alike but for the dice their future rolls come from: the search cannot tell them apart."""
+    ruleset = _ruleset(env_id)
+    state = ruleset.new_initial_state(11, record_events=False)
+    other = state.clone()
+    other.set_dice(Dice(999))
+    seat = state.current_seat()
+    budget = SearchBudget(simulations=30, rollout_depth=10)
+    assert search(state, seat, budget, np.random.default_rng(1)) == search(other, seat, budget, np.random.default_rng(1))
+
+
+def test_tp_027_search_cannot_tell_a_feint_from_a_melee_attack() -> None:
+    """TP-027: the reactor sees a Feint as a Melee Attack; its search decides the same against either."""
+    feint, attack = _tempo_exchange("proactive:feint"), _tempo_exchange("proactive:melee_attack")
+    assert feint.declared != attack.declared  # the two states do differ, in what the reactor cannot see
+    seat = feint.current_seat()
+    assert seat == attack.current_seat()
+    assert np.array_equal(feint.observation(seat), attack.observation(seat))
+    budget = SearchBudget(simulations=60, rollout_depth=12)
+    assert search(feint, seat, budget, np.random.default_rng(2)) == search(attack, seat, budget, np.random.default_rng(2))
+    agents = [MCTS(seed=4, budget=budget), MCTS(seed=4, budget=budget)]
+    for agent, state in zip(agents, (feint, attack)):
+        agent.watch(lambda state=state: state)
+    mask = legal_mask(feint.legal_actions(), len(feint.ruleset.action_names))
+    assert agents[0](feint.observation(seat), mask) == agents[1](attack.observation(seat), mask)
+
+
+def test_tp_027_resample_hidden_draws_both_readings_and_one_number() -> None:
+    """TP-027: the reactor's sampled worlds hold a Feint sometimes and a Melee Attack sometimes; the declarer's own
+    never change; each call draws one number whatever the state."""
+    state = _tempo_exchange("proactive:feint")
+    names = state.ruleset.action_names
+    reactor, declarer = state.current_seat(), state.actor()
+    seen = set()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        world = state.clone()
+        world.resample_hidden(reactor, rng)
+        seen.add(names[world.declared])
+    assert seen == {"proactive:feint", "proactive:melee_attack"}
+    own = state.clone()
+    own.resample_hidden(declarer, np.random.default_rng(0))
+    assert names[own.declared] == "proactive:feint"
+    a, b = np.random.default_rng(7), np.random.default_rng(7)
+    state.clone().resample_hidden(reactor, a)
+    _tempo_exchange("proactive:melee_attack").clone().resample_hidden(declarer, b)
+    assert a.random() == b.random()
+
+
+@pytest.mark.parametrize("env_id", sorted(ALL_ENVS))
+def test_search_agents_play_every_env_through_the_tournament_loop(env_id: str) -> None:
+    env = ALL_ENVS[env_id].env()
+    seats = len(env.possible_agents)
+    policies = tuple(MCTS(seed=seat, budget=TINY) if seat % 2 == 0 else OneStepLookahead(seed=seat, samples=1)
+                     for seat in range(seats))
+    game = MatchGame(policies, 7, "k", "default", {}, tuple(f"p{seat}" for seat in range(seats)), max_decisions=400)
+    record = play_matches([env], [game])[0]
+    assert record.length > 0
+
+
+@pytest.mark.parametrize("name", ["one_step", "mcts_small", "mcts_large"])
+def test_search_rungs_are_registered(name: str) -> None:
+    policy = make_policy(name, seed=0, ruleset=_ruleset("breath_duel_v0"))
+    assert getattr(policy, "reads_state", False)
+
+
+def test_a_search_agent_refuses_to_decide_blind() -> None:
+    ruleset = _ruleset("breath_duel_v0")
+    state = ruleset.new_initial_state(0, record_events=False)
+    agent = MCTS(seed=0, budget=TINY)
+    mask = legal_mask(state.legal_actions(), len(ruleset.action_names))
+    with pytest.raises(NotWatchingError, match="watch"):
+        agent(state.observation(state.current_seat()), mask)
+    watch_state(agent, lambda: state)
+    wrong = np.zeros_like(mask)
+    wrong[[a for a in range(len(mask)) if not mask[a]][0]] = 1
+    with pytest.raises(NotWatchingError, match="legal set"):
+        agent(state.observation(state.current_seat()), wrong)
+    assert mask[agent(state.observation(state.current_seat()), mask)]
+
+
+def test_search_budget_refuses_nonsense() -> None:
+    for bad in ({"simulations": 0}, {"rollout_depth": -1}, {"playout": "oracle"}, {"time_limit": 0}, {"prior": -1}):
+        with pytest.raises(ValueError):
+            SearchBudget(**bad)
+
+
+@pytest.mark.parametrize("env_id, rule", [("breath_duel_v0", "BR-G04"), ("tempo_duel_v0", "TP-G03"),
+                                          ("encounter_duel_v0", "EN-050")])
+def test_health_fractions_start_whole_and_a_finished_fight_scores_its_returns(env_id: str, rule: str) -> None:
+    """BR-G04 (Wounds), TP-G03 (Health), EN-050 (Out): every fighter starts with all it can lose; a finished fight's
+    value is its returns."""
+    ruleset = _ruleset(env_id)
+    state = ruleset.new_initial_state(1, record_events=False)
+    assert state.health_fractions() == (1.0,) * len(ruleset.seat_teams)
+    assert team_values(state) == (0.0,) * len(ruleset.seat_teams)
+    rng = np.random.default_rng(0)
+    while state.current_seat() is not None:
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+    assert team_values(state) == tuple(state.returns())
