@@ -30,6 +30,9 @@ from issoku.agents.search.worlds import quiet_copy, sample_world, team_values
 from issoku.rules.kernel.protocol import GameState
 
 
+ROOT_RULES = ("ucb", "halving")
+
+
 @dataclass(frozen=True)
 class SearchBudget:
     """How much a search may spend on one decision."""
@@ -45,14 +48,27 @@ class SearchBudget:
     prior: float = 0.0
     """Progressive bias toward the playout agent's own choice at each node: ``prior / (1 + visits)`` added to that
     action's score, so the search leaves a competent move only on evidence (0: no bias)."""
+    expand_after: int = 1
+    """Visits an edge needs before the tree grows a node below it; until then simulations through it go on as
+    playouts. Node values average every simulation through them, the exploring ones included, so a young node
+    with many legal actions (an encounter attack and its raises) rates the position by its own blunders; a
+    threshold keeps such positions rated by competent play until they have been visited enough."""
+    root: str = "ucb"
+    """How the root's simulations are shared among its actions: ``"ucb"`` (the tree's own rule) or ``"halving"``
+    (sequential halving on common worlds: every surviving action is simulated on the same sampled worlds, the
+    worse half dropped each round, the playout agent's own choice kept to the last round; :func:`search`)."""
     playout: str = "scripted"
     """Who plays past the tree: ``"scripted"`` (the ruleset's best scripted agent, random where none fits) or
     ``"random"`` (:mod:`~issoku.agents.search.playouts`)."""
 
     def __post_init__(self) -> None:
-        if self.simulations < 1 or self.rollout_depth < 0 or self.exploration < 0 or self.prior < 0:
-            raise ValueError(f"a search budget needs simulations >= 1 and rollout_depth, exploration, prior >= 0, "
+        if (self.simulations < 1 or self.rollout_depth < 0 or self.exploration < 0 or self.prior < 0
+                or self.expand_after < 1):
+            raise ValueError(f"a search budget needs simulations, expand_after >= 1 and rollout_depth, exploration, "
+                             f"prior >= 0, "
                              f"not {self}")
+        if self.root not in ROOT_RULES:
+            raise ValueError(f"root must be one of {ROOT_RULES}, not {self.root!r}")
         if self.playout not in PLAYOUT_KINDS:
             raise ValueError(f"playout must be one of {PLAYOUT_KINDS}, not {self.playout!r}")
         if self.time_limit is not None and self.time_limit <= 0:
@@ -60,12 +76,15 @@ class SearchBudget:
 
 
 class _Node:
-    """One information set in the tree: its edges by action, and the playout agent's own choice there (the hint)."""
+    """One information set in the tree: its edges by action, its visits and the deciding seat's value sum there,
+    and the playout agent's own choice there (the hint)."""
 
-    __slots__ = ("edges", "hint")
+    __slots__ = ("edges", "visits", "total", "hint")
 
     def __init__(self) -> None:
         self.edges: dict[int, _Edge] = {}
+        self.visits = 0
+        self.total = 0.0
         self.hint: int | None = None
 
 
@@ -113,13 +132,55 @@ def search(state: GameState, seat: int, budget: SearchBudget, rng: np.random.Gen
     choose = chooser_for(state, budget, rng, uniform)
     tree = _Node()
     deadline = None if budget.time_limit is None else time.perf_counter() + budget.time_limit
-    for done in range(budget.simulations):
-        if deadline is not None and done and time.perf_counter() > deadline:
-            break
-        _simulate(tree, sample_world(root, seat, rng), budget, uniform, choose)
+    if budget.root == "halving":
+        _halve(tree, root, seat, legal, budget, rng, choose, deadline)
+    else:
+        for done in range(budget.simulations):
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            _simulate(tree, sample_world(root, seat, rng), budget, choose)
     edges = tree.edges
     return {action: (edges[action].visits, edges[action].total / max(1, edges[action].visits))
             for action in legal if action in edges}
+
+
+def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: SearchBudget,
+           rng: np.random.Generator, choose: Chooser, deadline: float | None) -> None:
+    """Sequential halving at the root on common worlds (Karnin, Koren and Somekh 2013; the root of Gumbel MuZero).
+
+    Dice decide most fights, so two actions simulated on different dice differ mostly by luck. Here each round
+    samples worlds and plays every surviving action on each of them (clones of one world: the same dice stream,
+    the same redrawn secrets), below the root by the tree's own rule; the actions are ranked by their mean value
+    over the same worlds, and the worse half is dropped. The playout agent's own choice survives to the last
+    round, so the search leaves it only for an action that beat it on the same worlds. The final action has
+    the most visits (the last round's survivors all have the same), then the best mean."""
+    hint = choose(root, seat)
+    alive = list(legal)
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    spent = 0
+    while True:
+        share = max(1, (budget.simulations - spent) // (rounds * len(alive)))
+        for _ in range(share):
+            if deadline is not None and spent and time.perf_counter() > deadline:
+                return
+            world = sample_world(root, seat, rng)
+            for action in alive:
+                _simulate(tree, world.clone(), budget, choose, first=action)
+            spent += len(alive)
+        if len(alive) <= 2 or spent >= budget.simulations:
+            if len(alive) == 2 and hint in alive:
+                other = alive[0] if alive[1] == hint else alive[1]
+                edges = tree.edges
+                if edges[other].total <= edges[hint].total:  # a tie is no evidence: keep the agent's choice
+                    edges[hint].visits += 1
+            return
+        edges = tree.edges
+        alive.sort(key=lambda action: (-edges[action].total / edges[action].visits, action != hint, action))
+        keep = alive[:max(2, len(alive) // 2)]
+        if hint in alive and hint not in keep:
+            keep[-1] = hint
+        alive = keep
+        rounds = max(1, rounds - 1)
 
 
 def best_action(statistics: dict[int, tuple[int, float]]) -> int:
@@ -127,10 +188,14 @@ def best_action(statistics: dict[int, tuple[int, float]]) -> int:
     return max(statistics, key=lambda action: (statistics[action][0], statistics[action][1], -action))
 
 
-def _simulate(node: _Node, world: GameState, budget: SearchBudget, uniform: Callable[[], float],
-              choose: Chooser) -> None:
-    """One simulation: select down the tree, expand one action, play out, back the values up."""
-    path: list[tuple[_Edge, int]] = []
+def _simulate(node: _Node, world: GameState, budget: SearchBudget, choose: Chooser, first: int | None = None) -> None:
+    """One simulation: select down the tree, expand one action, play out, back the values up (``first``: the root
+    action to take, chosen by the caller).
+
+    An action not tried yet at a node scores as the node's mean value so far (first-play urgency) plus the
+    exploration term at no visits, so a node with more legal actions than the budget has simulations (an encounter
+    attack and its raises) still spends them on the promising ones instead of trying each once."""
+    path: list[tuple[_Node, _Edge, int]] = []
     c, prior = budget.exploration, budget.prior
     while True:
         seat = world.current_seat()
@@ -140,37 +205,40 @@ def _simulate(node: _Node, world: GameState, budget: SearchBudget, uniform: Call
         edges = node.edges
         if prior and node.hint is None:
             node.hint = choose(world, seat)
-        fresh = [action for action in legal if action not in edges]
-        if fresh:
-            action = node.hint if node.hint in fresh else fresh[int(uniform() * len(fresh))]
-            edges[action] = _Edge()
-            for available in legal:
-                if available in edges:
-                    edges[available].available += 1
-            world.apply(action)
-            path.append((edges[action], seat))
-            break
-        best, best_score = legal[0], -math.inf
-        for action in legal:
-            edge = edges[action]
-            edge.available += 1
-            score = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+        node.visits += 1
+        untried = node.total / (node.visits - 1) if node.visits > 1 else 0.0
+        untried_bonus = c * math.sqrt(math.log(node.visits))
+        best, best_score, best_edge = legal[0], -math.inf, None
+        for action in (legal if first is None else (first,)):
+            edge = edges.get(action)
+            if edge is None:
+                score, visits = untried + untried_bonus, 0
+            else:
+                edge.available += 1
+                visits = edge.visits
+                score = edge.total / visits + c * math.sqrt(math.log(edge.available) / (visits + 1))
             if action == node.hint:
-                score += prior / (1 + edge.visits)
+                score += prior / (1 + visits)
             if score > best_score:
-                best, best_score = action, score
-        edge = edges[best]
+                best, best_score, best_edge = action, score, edge
+        first = None
         world.apply(best)
-        path.append((edge, seat))
+        if best_edge is None:
+            best_edge = edges[best] = _Edge()
+            best_edge.available = 1
+            path.append((node, best_edge, seat))
+            break
+        path.append((node, best_edge, seat))
         after = world.current_seat()
-        if after is None:
+        if after is None or best_edge.visits < budget.expand_after:
             break
         key = (after, world.observation(after).tobytes())
-        below = edge.below.get(key)
+        below = best_edge.below.get(key)
         if below is None:
-            below = edge.below[key] = _Node()
+            below = best_edge.below[key] = _Node()
         node = below
     values = playout(world, budget.rollout_depth, choose)
-    for edge, seat in path:
+    for visited, edge, seat in path:
+        visited.total += values[seat]
         edge.visits += 1
         edge.total += values[seat]

@@ -1,0 +1,79 @@
+"""The skill ladder of an env: how much stronger each rung of agents is than the one below, measured.
+
+Every finding of the balance lab is a statement about the rules *under some agents*, so the lab needs to know
+how well its agents play. The ladder plays each adjacent pair of rungs (``random`` < ``one_step`` <
+``mcts_small`` < ``mcts_large`` by default) and the top rung against each reference agent (the best scripted
+agent, the shipped learned one), as seeded head-to-heads with seats swapped
+(:func:`~issoku.evaluation.head_to_head.head_to_head`), and says whether each pair is *separated*: the upper
+agent's score interval (95 %, a draw counting half) excludes 50 %.
+"""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from issoku.evaluation.head_to_head import IN_MEMORY, HeadToHead, head_to_head
+from issoku.training.backend import Workers
+
+RUNGS = ("random", "one_step", "mcts_small", "mcts_large")
+"""The default rungs, weakest first (:mod:`issoku.agents.search`)."""
+
+REFERENCES = {
+    "breath_duel_v0": ("ma_heuristic", "shipped:breath_duel_v0"),
+    "tempo_duel_v0": ("tempo_heuristic", "shipped:tempo_duel_v0"),
+    "encounter_duel_v0": ("encounter_heuristic", "shipped:encounter_duel_v0"),
+}
+"""Each duel's reference agents: its best scripted agent and its shipped learned one."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One measured pair: the upper agent's results against the lower one."""
+
+    upper: str
+    lower: str
+    result: HeadToHead
+
+    @property
+    def separated(self) -> bool:
+        """The upper agent's 95 % score interval lies above 50 %."""
+        return self.result.total.score_rate().low > 0.5
+
+
+def measure(env: str, rungs: Sequence[str] = RUNGS, references: Sequence[str] | None = None, duels: int = 100,
+            workers: Workers = 0, db: Path | str = IN_MEMORY, progress: bool = False) -> list[Step]:
+    """Play each adjacent pair of ``rungs`` and the top rung against each of ``references`` (default: the env's
+    :data:`REFERENCES`), ``duels`` seat-swapped duels each."""
+    if len(rungs) < 2 and not references:
+        raise ValueError("a skill ladder needs two rungs or a reference")
+    chosen = REFERENCES.get(env, ()) if references is None else tuple(references)
+    pairs = [(upper, lower) for lower, upper in zip(rungs, rungs[1:])]
+    pairs += [(rungs[-1], reference) for reference in chosen]
+    steps = []
+    for upper, lower in pairs:
+        opponent = lower if not lower.startswith("shipped:") else f"learned={lower}"
+        result = head_to_head(upper, opponent, duels, env=env, workers=workers, db=db, progress=progress)
+        steps.append(Step(upper, lower, result))
+    return steps
+
+
+def table(env: str, steps: Sequence[Step]) -> str:
+    """The ladder as a Markdown table, one row per measured pair."""
+    lines = [f"| {env}: agent | against | duels | score (95 % interval) | separated |",
+             "|---|---|---|---|---|"]
+    for step in steps:
+        score = step.result.total.score_rate()
+        lines.append(f"| `{step.upper}` | `{step.lower}` | {step.result.total.duels} | {score.value:.1%} "
+                     f"[{score.low:.1%}, {score.high:.1%}] | {'yes' if step.separated else 'no'} |")
+    return "\n".join(lines)
+
+
+def results_header(command: str) -> str:
+    """The date, machine and command a results file was written by, once at its head."""
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"Written by `{command}` on {when}; {platform.system()} {platform.machine()}, "
+            f"Python {platform.python_version()}.\n")
