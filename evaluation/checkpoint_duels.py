@@ -110,7 +110,7 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
         outcomes = _play(config, learner, env, opponent, seed, range(duels))
     else:
         env.close()
-        backend = backend_of(workers, torch_threads=1)
+        backend = backend_of(workers)
         size = -(-duels // backend.slots)
         jobs = [DuelSlice(str(checkpoint), opponent, seed, first, min(size, duels - first), allow_imports)
                 for first in range(0, duels, size)]
