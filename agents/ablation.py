@@ -61,10 +61,14 @@ class Ablation:
         """Whether the policy ignores its observation (share under :data:`STATE_BLIND_SHARE`)."""
         return self.share < STATE_BLIND_SHARE
 
+    @property
+    def flag(self) -> str:
+        """``" — state-blind"`` for a state-blind policy, else empty: what every figure printed ends with."""
+        return " — state-blind" if self.state_blind else ""
+
     def describe(self) -> str:
         """The figure as every command prints it: ``"0.0% of 5,571 decisions change ... — state-blind"``."""
-        flag = " — state-blind" if self.state_blind else ""
-        return f"{self.share:.1%} of {self.decisions:,} decisions change when its observation is zeroed{flag}"
+        return f"{self.share:.1%} of {self.decisions:,} decisions change when its observation is zeroed{self.flag}"
 
     def as_dict(self) -> dict[str, Any]:
         """The figure as a manifest or ``ladder.json`` records it (the derived share and flag included)."""
