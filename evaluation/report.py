@@ -5,7 +5,8 @@ whom (matchup matrix), what a rational field would play (Nash mixture) and never
 which loadouts dominate, whether moving first matters, how decisive games are, and how varied the
 play is. Every number comes from :func:`issoku.evaluation.analysis.analyse`, except each learned policy's
 observation ablation (:mod:`issoku.agents.ablation`), which the caller measures: whether the policy reads the
-game at all, so a learned policy's rating is never read as play that a state-blind policy cannot make.
+game at all, so that a state-blind policy's rating is read as what it is, the strength of a fixed preference
+order over legal moves.
 """
 
 from __future__ import annotations
@@ -416,9 +417,9 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
-        blind = ablation_lines(ablations.get(env, ()), analysis.policies)
-        lines += ablation_section(blind)
-        summary += [f"- {group.label}: {line}" for line in blind]
+        learned = ablation_lines(ablations.get(env, ()), analysis.policies)
+        lines += ablation_section(learned)
+        summary += [f"- {group.label}: {line}" for line in learned]
         verdicts = sequential_verdicts(records, thresholds.sequential)
         lines += sequential_section(verdicts, thresholds.sequential)
         ruleset = build_ruleset(records)
