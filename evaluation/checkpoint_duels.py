@@ -11,6 +11,10 @@ on its own seed only. The duels are played in lockstep (:func:`~issoku.evaluatio
 the checkpoint decides for all running duels in one forward pass. With workers (the local pool, or Ray:
 :mod:`issoku.training.backend`) the duels are cut into one slice per worker, each a job; the checkpoint
 travels with its slice.
+
+Beside its strength, the evaluation states whether the checkpoint reads its observation at all
+(:mod:`issoku.agents.ablation`, on its training env): a strong win rate from a fixed preference
+order over legal moves is flagged state-blind.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from issoku.agents.ablation import DEFAULT_GAMES, measure_ablation
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
 from issoku.evaluation.match import MatchGame, lockstep_width, play_matches
 from issoku.evaluation.tournament import policy_seed
@@ -94,11 +99,13 @@ def play_slice(job: DuelSlice) -> list[Outcome]:
 
 
 def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, seed: int = DEFAULT_SEED, *,
-                    allow_imports: bool = False, workers: Workers = 0) -> dict[str, Any]:
+                    allow_imports: bool = False, workers: Workers = 0,
+                    ablation_games: int = DEFAULT_GAMES) -> dict[str, Any]:
     """``duels`` seeded duels of ``checkpoint`` against scripted ``opponent`` (a registry name or import path).
 
     Returns the totals (wins, draws, losses, win rate and its 95 % Wilson interval), the same per seat
-    of the checkpoint and, for a run with randomized loadouts, per matchup (the checkpoint's fighter first).
+    of the checkpoint and, for a run with randomized loadouts, per matchup (the checkpoint's fighter first), and
+    its observation ablation on ``ablation_games`` games (:meth:`~issoku.agents.ablation.Ablation.as_dict`).
     The env the checkpoint's metadata names may be an import path only with ``allow_imports``.
     ``workers`` (default 0: this process) splits the duels into one slice per worker on the local pool or a
     :class:`~issoku.training.backend.Backend`; a duel's result depends on its own seed only, so not the totals.
@@ -106,11 +113,12 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
     if duels < 1:
         raise ValueError(f"duels must be at least 1, not {duels}")
     metadata, config, learner, env = _prepared(checkpoint, opponent, seed, allow_imports)
+    ablation = measure_ablation(learner, env, games=ablation_games)
     if workers == 0:
         outcomes = _play(config, learner, env, opponent, seed, range(duels))
     else:
         env.close()
-        backend = backend_of(workers, torch_threads=1)
+        backend = backend_of(workers)
         size = -(-duels // backend.slots)
         jobs = [DuelSlice(str(checkpoint), opponent, seed, first, min(size, duels - first), allow_imports)
                 for first in range(0, duels, size)]
@@ -127,4 +135,5 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
         "opponent": opponent, "seed": seed, **Tally.of_returns([outcome for outcome, _, _ in outcomes]).as_dict(),
         "by_seat": {str(seat): Tally.of_returns(values).as_dict() for seat, values in sorted(by_seat.items())},
         "by_matchup": {name: Tally.of_returns(values).as_dict() for name, values in sorted(by_matchup.items())},
+        "ablation": ablation.as_dict(),
     }

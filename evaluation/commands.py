@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from issoku.agents.ablation import DEFAULT_GAMES, Ablation, measure_ablation
 from issoku.evaluation.combos import COMBO_TABLE, ComboTable, combo_table
 from issoku.envs.registry import resolve_env
 from issoku.evaluation.findings import Thresholds
@@ -96,6 +97,36 @@ def _env_id(study: StudyConfig) -> str:
         return str(env.metadata.get("name") or study.env)
     finally:
         env.close()
+
+
+def learned_ablations(studies: Sequence[StudyConfig], env_ids: Sequence[str],
+                      games: int = DEFAULT_GAMES) -> dict[str, list[tuple[str, str, Ablation]]]:
+    """Per env id of ``env_ids``, each checkpoint the studies field there: its policy name, its entry as the study
+    wrote it (``shipped:breath_duel_v0``) and its observation ablation on the study's first loadout (``games``
+    games).
+
+    The store keeps a policy's name, not its file, so the studies say which checkpoint a name stands for; the
+    first study to name one wins. A ``per_loadout:`` field is not measured (each of its checkpoints plays one
+    loadout's seats only).
+    """
+    found: dict[str, list[tuple[str, str, Ablation]]] = {}
+    measured: set[tuple[str, str]] = set()  # (env id, policy name)
+    for study in studies:
+        env_id = _env_id(study)
+        if env_id not in env_ids:
+            continue
+        tournament = build_tournament(study)
+        learned = [(entry, spec) for entry, spec in zip(study.policies, tournament.policies)
+                   if isinstance(spec.factory, CheckpointFactory) and (env_id, spec.name) not in measured]
+        if not learned:
+            continue
+        env = tournament.env_factory(**tournament.loadouts[0].kwargs)
+        for entry, spec in learned:
+            measured.add((env_id, spec.name))
+            found.setdefault(env_id, []).append((spec.name, entry.partition("=")[2] or entry,
+                                                 measure_ablation(spec.factory(), env, games=games)))
+        env.close()
+    return found
 
 
 def run_restricted_play(study: StudyConfig, store: MatchStore, workers: Workers, batch_size: int,
@@ -237,14 +268,15 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
                    composition: CompositionSpec | None = None,
                    progress: bool = True, pool_versions: bool = False,
                    thresholds: Thresholds = Thresholds(), sequential: bool = False,
-                   sources: Sequence[str] = ()) -> tuple[list[StudyRun], Path]:
+                   sources: Sequence[str] = (), ablation_games: int = DEFAULT_GAMES) -> tuple[list[StudyRun], Path]:
     """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
     ``composition`` overrides the studies' own composition specs for every env; ``pool_versions`` mixes
     the rules versions the store holds (else each has its own section); ``thresholds`` set the headlines' verdicts
     and the sequential tests' design. ``sequential`` plays each study's cells only until their test decides
     (:mod:`issoku.evaluation.sequential_play`), after saying how many games a cell expects to need. ``sources``: the
-    studies' files, named in a bad study's message.
+    studies' files, named in a bad study's message. The report states each learned policy's observation ablation
+    (:func:`learned_ablations`, over these studies and the shipped ones, ``ablation_games`` games each).
     """
     check_studies_play(studies, sources, composition)  # every study before the first game of any
     if sequential and studies:
@@ -263,10 +295,13 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
             if study.composition() is not None:
                 compositions.setdefault(env_id, study.composition())
             runs.append(StudyRun(env_id, played, restricted))
-        for default in map(load_study, default_studies()):  # the shipped studies describe their envs too
+        defaults = list(map(load_study, default_studies()))
+        for default in defaults:  # the shipped studies describe their envs too
             if default.composition() is not None:
                 compositions.setdefault(default.env, default.composition())
         if composition is not None:
             compositions = {env_id: composition for env_id in store.env_ids()}
+        ablations = learned_ablations([*studies, *defaults], store.env_ids(), ablation_games)
         return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
-                                  progress=progress, pool_versions=pool_versions, thresholds=thresholds)
+                                  progress=progress, pool_versions=pool_versions, thresholds=thresholds,
+                                  ablations=ablations)

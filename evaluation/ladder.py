@@ -9,7 +9,9 @@ game would run it. The ladder keeps the rungs whose ratings spread most evenly f
 strongest candidate, each with its interval, and writes them into the export folder as ``ladder.json``.
 
 The ratings are measured, never assumed: a temperature does not promise a strength, so a rung's figure
-is always its own games' fit against the suite's references.
+is always its own games' fit against the suite's references. Each rung also carries its export's observation
+ablation (:mod:`issoku.agents.ablation`): a state-blind rung plays a fixed preference order over legal moves,
+however strong, and the table says so.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from issoku.agents.ablation import Ablation, measure_ablation
 from issoku.agents.checkpoint import CheckpointMismatchError, read_metadata
 from issoku.agents.exported import LADDER, MANIFEST, ExportedPolicy, read_manifest
 from issoku.evaluation.reference_suite import SuiteConfig, build_tournament, run_benchmark
@@ -72,11 +75,20 @@ class Rung:
     high: float
     score: float
     games: int
+    ablation: dict[str, Any] | None = None
+    """The export's observation ablation (:meth:`~issoku.agents.ablation.Ablation.as_dict`); None in a ladder
+    written before rungs recorded it."""
 
 
 def candidate_name(snapshot: str, temperature: float) -> str:
     """``<snapshot label>@argmax`` or ``<snapshot label>@T2``: unique per (snapshot, temperature)."""
     return f"{snapshot}@{'argmax' if temperature == DETERMINISTIC else f'T{temperature:g}'}"
+
+
+def suite_env(suite: SuiteConfig) -> Any:
+    """An env of the suite's first loadout (the env its games are played on)."""
+    tournament = build_tournament(suite)
+    return tournament.env_factory(**dict(tournament.loadouts[0].kwargs))
 
 
 def check_suite_fits(manifest: dict[str, Any], suite: SuiteConfig, where: str) -> None:
@@ -87,9 +99,7 @@ def check_suite_fits(manifest: dict[str, Any], suite: SuiteConfig, where: str) -
     """
     from issoku.training.make_env import env_identity
 
-    tournament = build_tournament(suite)
-    env = tournament.env_factory(**dict(tournament.loadouts[0].kwargs))
-    identity = env_identity(env, suite.env)
+    identity = env_identity(suite_env(suite), suite.env)
     differences = [f"{key}: export has {manifest.get(key)!r}, suite {suite.name} has {identity[key]!r}"
                    for key in ("env_id", "env_version", "rules_version", "interface")
                    if manifest.get(key) != identity[key]]
@@ -127,11 +137,15 @@ def export_snapshots(checkpoints: Sequence[str | Path], out: Path) -> list[Path]
 def rate_candidates(folders: Sequence[Path], temperatures: Sequence[float], suite: SuiteConfig, store: MatchStore,
                     *, workers: Workers = None, bootstrap: int = 1000, progress: bool = True,
                     root: Path | None = None) -> list[Rung]:
-    """Every (export, temperature) rated on ``suite``'s scale; games go to ``store`` (a rerun plays nothing again)."""
+    """Every (export, temperature) rated on ``suite``'s scale; games go to ``store`` (a rerun plays nothing again).
+
+    Each carries its export's observation ablation: the manifest's, or, for an export written before manifests
+    recorded it, measured here on the suite's env."""
     rungs = []
     for folder in folders:
         manifest = read_manifest(folder)
         check_suite_fits(manifest, suite, str(folder))
+        ablation = manifest.get("ablation") or measure_ablation(ExportedPolicy(folder), suite_env(suite)).as_dict()
         for temperature in temperatures:
             name = candidate_name(folder.name, temperature)
             spec = PolicySpec(name, ExportFactory(str(folder), float(temperature)),
@@ -139,7 +153,7 @@ def rate_candidates(folders: Sequence[Path], temperatures: Sequence[float], suit
             result = run_benchmark(suite, spec, store, workers=workers, bootstrap=bootstrap, progress=progress)
             rungs.append(Rung(name, str(folder.relative_to(root)) if root else str(folder), float(temperature),
                               round(result.elo, 1), round(result.low, 1), round(result.high, 1),
-                              round(result.overall.value, 4), result.overall.n))
+                              round(result.overall.value, 4), result.overall.n, ablation))
     return rungs
 
 
@@ -186,5 +200,13 @@ def format_ladder(suite: SuiteConfig, rungs: Sequence[Rung]) -> str:
              + ", ".join(f"{name} {elo:+.0f}" for name, elo in suite.reference_elo.items()) + ")"]
     for index, rung in enumerate(rungs, 1):
         lines.append(f"  rung {index}: {rung.name:<32} {rung.elo:+6.0f} Elo [{rung.low:+.0f}, {rung.high:+.0f}]  "
-                     f"score {rung.score:.1%} (n={rung.games})")
+                     f"score {rung.score:.1%} (n={rung.games}){_ablation_note(rung)}")
     return "\n".join(lines)
+
+
+def _ablation_note(rung: Rung) -> str:
+    """``"  zeroed obs changes 0.0% — state-blind"``: the rung's observation ablation, short; nothing when unmeasured."""
+    if rung.ablation is None:
+        return ""
+    measured = Ablation.from_dict(rung.ablation)
+    return f"  zeroed obs changes {measured.share:.1%}{measured.flag}"

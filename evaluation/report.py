@@ -3,7 +3,10 @@
 One section per env in the store. Each says who is strongest (ratings with intervals), who beats
 whom (matchup matrix), what a rational field would play (Nash mixture) and never play (dominated),
 which loadouts dominate, whether moving first matters, how decisive games are, and how varied the
-play is. Every number comes from :func:`issoku.evaluation.analysis.analyse`.
+play is. Every number comes from :func:`issoku.evaluation.analysis.analyse`, except each learned policy's
+observation ablation (:mod:`issoku.agents.ablation`), which the caller measures: whether the policy reads the
+game at all, so that a state-blind policy's rating is read as what it is, the strength of a fixed preference
+order over legal moves.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from issoku.agents.ablation import STATE_BLIND_SHARE, Ablation
 from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
 from issoku.evaluation.combo_play import (PLAYED_GAMES, Breath, category_play, composition_play, policy_economy,
                                           replay_breaths)
@@ -156,6 +160,23 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
                   "played them (against its overall score).", ""]
         lines += _usage_table(analysis.sequences, "sequence")
     return lines
+
+
+def ablation_lines(ablations: Sequence[tuple[str, str, Ablation]], policies: Sequence[str]) -> list[str]:
+    """``"learned (shipped:breath_duel_v0): 0.0% of 1,499 decisions change ... — state-blind"``, one per learned
+    policy ``(name, entry, ablation)`` that played (its name among ``policies``)."""
+    return [f"{name} ({entry}): {measured.describe()}" for name, entry, measured in ablations if name in policies]
+
+
+def ablation_section(lines: Sequence[str]) -> list[str]:
+    """The section stating whether each learned policy reads its observation (none without learned policies)."""
+    if not lines:
+        return []
+    return ["### Do the learned policies read the game?", "",
+            "Each learned policy's greedy choice on its real observation and on an all-zero one under the same action "
+            f"mask, over seeded games against a random opponent: under {STATE_BLIND_SHARE:.0%} of its decisions "
+            "changing, it is state-blind, a fixed preference order over the legal moves, and its games measure that "
+            "order, not play that reads the position.", ""] + [f"- {line}" for line in lines] + [""]
 
 
 def _usage_table(uses: Sequence[SequenceUse], what: str) -> list[str]:
@@ -356,7 +377,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                  bootstrap: int = 1000, seed: int = 0, confidence: float = 0.95, ngram: int = 2,
                  compositions: Mapping[str, CompositionSpec] | None = None,
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
-                 pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True) -> Path:
+                 pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True,
+                 ablations: Mapping[str, Sequence[tuple[str, str, Ablation]]] | None = None) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.findings`).
@@ -367,9 +389,11 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     combo table section per env id (default: the latest the store keeps). Restricted-play games
     (:mod:`issoku.evaluation.restricted`) get their own section and stay out of every other measure.
     Each rules version gets its own section (:mod:`issoku.evaluation.versions`); ``pool_versions`` mixes
-    them, and the headlines say so.
+    them, and the headlines say so. ``ablations``: per env id, each learned policy's name, entry and observation
+    ablation (:func:`~issoku.evaluation.commands.learned_ablations`), stated in its env's section and headlines.
     """
     compositions = compositions or {}
+    ablations = ablations or {}
     if combo_tables is None:
         combo_tables = {env: ComboTable.from_json(body) for env, body in store.latest_artifacts(COMBO_TABLE).items()}
     out_dir = Path(out_dir)
@@ -393,6 +417,9 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=group.label)
         lines += render_env_section(analysis, out_dir)
+        learned = ablation_lines(ablations.get(env, ()), analysis.policies)
+        lines += ablation_section(learned)
+        summary += [f"- {group.label}: {line}" for line in learned]
         verdicts = sequential_verdicts(records, thresholds.sequential)
         lines += sequential_section(verdicts, thresholds.sequential)
         ruleset = build_ruleset(records)

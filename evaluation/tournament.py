@@ -341,7 +341,7 @@ def _run(parts: Sequence[tuple[Tournament, Sequence[tuple[Loadout, MatchSpec]] |
 
     total = sum(totals)
     with tqdm(total=total, unit="game", desc="tournament", disable=not progress) as bar:
-        for job, records in backend_of(workers, torch_threads=1, most=total).map_unordered(run_job, jobs()):
+        for job, records in backend_of(workers, most=total).map_unordered(run_job, jobs()):
             played[owner.pop(id(job))] += store.insert(records)
             bar.update(job.size)
         bar.update(total - sum(pending))

@@ -36,7 +36,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from issoku.training.workers import limit_torch_threads, worker_pool
+from issoku.training.workers import one_torch_thread, worker_pool
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -79,11 +79,10 @@ class InProcess:
 
 class LocalPool:
     """The local process pool (:func:`~issoku.training.workers.worker_pool`): ``workers`` processes (default one
-    per CPU) that die with this one; ``torch_threads`` limits each worker's torch threads."""
+    per CPU) that die with this one and run torch on one thread each."""
 
-    def __init__(self, workers: int | None = None, torch_threads: int | None = None) -> None:
+    def __init__(self, workers: int | None = None) -> None:
         self.slots = max(1, workers or os.cpu_count() or 1)
-        self.torch_threads = torch_threads
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[tuple[J, R]]:
         size = min(self.slots, len(jobs)) if isinstance(jobs, Sized) else self.slots  # no idle workers
@@ -91,7 +90,7 @@ class LocalPool:
 
         def submit(job: Any) -> Future:
             if not pools:  # no pool for no job
-                pools.append(worker_pool(size, size, torch_threads=self.torch_threads))
+                pools.append(worker_pool(size, size))
             return pools[0].submit(fn, job)
 
         def finished(in_flight: dict[Any, Any]) -> Iterator[tuple[Any, Any]]:
@@ -124,11 +123,10 @@ class RayBackend:
 
     ``cpus`` caps the local instance this starts (a test's 2-CPU ``ray.init``); joining a running cluster,
     its size is the cluster's. Each task asks for one CPU and is rerun up to :data:`RETRIES` times if its
-    worker dies. ``torch_threads`` limits torch's threads in the task, as for the pool.
+    worker dies. A task runs torch on one thread, as a pool's worker does.
     """
 
-    def __init__(self, address: str | None = None, *, cpus: int | None = None,
-                 torch_threads: int | None = None) -> None:
+    def __init__(self, address: str | None = None, *, cpus: int | None = None) -> None:
         ray = import_ray()
         address = address or os.environ.get("RAY_ADDRESS") or None
         if not ray.is_initialized():  # workers' output stays in Ray's logs; Ray's own notes from warnings up
@@ -138,15 +136,8 @@ class RayBackend:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         self._ray = ray
         self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.torch_threads = torch_threads
         self._task = ray.remote(num_cpus=1, max_retries=RETRIES)(run_shipped)
         self._bundles: dict[tuple, tuple[str, Any]] = {}
-
-    def with_threads(self, torch_threads: int | None) -> RayBackend:
-        """The same cluster connection with another torch thread limit per task."""
-        other = object.__new__(RayBackend)
-        other.__dict__.update(self.__dict__, torch_threads=torch_threads)
-        return other
 
     def _manifest(self, job: Any) -> tuple[tuple[str, str, Any], ...]:
         """``(driver path, fingerprint, object ref of its bytes)`` of every file or folder the job reads; each put
@@ -165,7 +156,7 @@ class RayBackend:
         in_flight: dict[Any, Any] = {}
 
         def submit(job: Any) -> Any:
-            return self._task.remote(fn, job, self._manifest(job), self.torch_threads)
+            return self._task.remote(fn, job, self._manifest(job))
 
         def finished(in_flight: dict[Any, Any]) -> Iterator[tuple[Any, Any]]:
             done, _ = ray.wait(list(in_flight), num_returns=1)
@@ -193,16 +184,14 @@ Workers = int | None | Backend
 or a :class:`Backend` (Ray)."""
 
 
-def backend_of(workers: Workers, *, torch_threads: int | None = None, most: int | None = None) -> Backend:
-    """The backend ``workers`` names (see :data:`Workers`), with ``torch_threads`` per worker where it has workers;
-    a local pool has at most ``most`` workers (no idle process for a short run)."""
+def backend_of(workers: Workers, *, most: int | None = None) -> Backend:
+    """The backend ``workers`` names (see :data:`Workers`); a local pool has at most ``most`` workers (no idle
+    process for a short run)."""
     if workers == 0:
         return InProcess()
     if workers is None or isinstance(workers, int):
         size = workers or os.cpu_count() or 1
-        return LocalPool(min(size, most) if most else size, torch_threads)
-    if isinstance(workers, RayBackend):
-        return workers.with_threads(torch_threads)
+        return LocalPool(min(size, most) if most else size)
     return workers
 
 
@@ -369,11 +358,10 @@ def shipped_cache() -> Path:
     return cache
 
 
-def run_shipped(fn: Callable[[Any], Any], job: Any, manifest: tuple[tuple[str, str, Any], ...],
-                torch_threads: int | None) -> Any:
-    """A Ray task's body: unpack the job's files (checking their fingerprints), run ``fn`` on the relocated job."""
-    if torch_threads:
-        limit_torch_threads(torch_threads)
+def run_shipped(fn: Callable[[Any], Any], job: Any, manifest: tuple[tuple[str, str, Any], ...]) -> Any:
+    """A Ray task's body: torch on one thread, the job's files unpacked (their fingerprints checked), ``fn`` run on
+    the relocated job."""
+    one_torch_thread()
     where = {}
     if manifest:
         import ray

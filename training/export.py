@@ -4,7 +4,9 @@ The graph takes the flat observation and the 0/1 action mask, both float32 with 
 returns the masked action probabilities (zero on every masked-out action): the mask is applied inside
 the graph, so a game cannot forget it. The manifest says what the graph was trained for (env id and
 version, rules fingerprint, interface digest), what each action number means (action names in order),
-what each observation element is (named slices), and how to call it. See ``docs/opponents.md``.
+what each observation element is (named slices), and how to call it. See ``docs/opponents.md``. It also
+records whether the policy reads its observation at all (``ablation``, :mod:`issoku.agents.ablation`): a
+state-blind export plays a fixed preference order over legal moves, whatever the position.
 
 Everything about the checkpoint is checked before anything is written: its metadata must match the env
 rebuilt from its own config, exactly as ``issoku evaluate`` checks it.
@@ -22,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from issoku.agents.ablation import DEFAULT_GAMES, Ablation, measure_ablation
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
 from issoku.agents.exported import FORMAT, FORMAT_VERSION, INPUTS, MANIFEST, MODEL, OUTPUT, model_digest
 from issoku.training.checkpoints import atomic_write, atomic_write_json, library_versions
@@ -43,8 +46,10 @@ def observation_schema(env: Any) -> list[dict[str, Any]] | None:
     return rows
 
 
-def build_manifest(metadata: dict[str, Any], env: Any, config: TrainConfig, model: bytes) -> dict[str, Any]:
-    """The manifest of an export: identity, actions, observation schema, calling convention, provenance."""
+def build_manifest(metadata: dict[str, Any], env: Any, config: TrainConfig, model: bytes,
+                   ablation: Ablation) -> dict[str, Any]:
+    """The manifest of an export: identity, actions, observation schema, calling convention, observation ablation,
+    provenance."""
     first = env.possible_agents[0]
     size = int(np.prod(env.observation_space(first)["observation"].shape))
     identity = env_identity(env, config.env_id)
@@ -63,15 +68,18 @@ def build_manifest(metadata: dict[str, Any], env: Any, config: TrainConfig, mode
         "model": MODEL,
         "model_sha256": model_digest(model),
         "opset": OPSET,
+        "ablation": ablation.as_dict(),
         "checkpoint": {"steps": metadata.get("steps"), "seed": metadata.get("seed"), "config": metadata.get("config")},
         "exported_with": library_versions(),
     }
 
 
-def export_checkpoint(checkpoint: str | Path, out: str | Path, *, allow_imports: bool = False) -> Path:
+def export_checkpoint(checkpoint: str | Path, out: str | Path, *, allow_imports: bool = False,
+                      ablation_games: int = DEFAULT_GAMES) -> Path:
     """Write ``out/policy.onnx`` and ``out/manifest.json`` for ``checkpoint``; return the manifest's path.
 
-    The env the checkpoint's metadata names may be an import path only with ``allow_imports``.
+    The env the checkpoint's metadata names may be an import path only with ``allow_imports``. The manifest
+    records the checkpoint's observation ablation on its training env, over ``ablation_games`` games.
 
     Raises ``CheckpointMismatchError`` when the checkpoint no longer matches its env (the rules changed)
     and ``ValueError`` for an observation the export cannot describe (only a flat Box is supported).
@@ -91,12 +99,14 @@ def export_checkpoint(checkpoint: str | Path, out: str | Path, *, allow_imports:
     space = env.observation_space(env.possible_agents[0])["observation"]
     if len(space.shape) != 1:
         raise ValueError(f"checkpoint {checkpoint}: only flat observations can be exported, not shape {space.shape}")
-    actor = CheckpointPolicy(checkpoint).masked_actor()
+    policy = CheckpointPolicy(checkpoint)
+    ablation = measure_ablation(policy, env, games=ablation_games)
+    actor = policy.masked_actor()
     example = (torch.zeros((2, space.shape[0]), dtype=torch.float32),
                torch.ones((2, len(action_names(env))), dtype=torch.float32))
     model = _onnx_bytes(torch, actor, example)
     atomic_write(folder / MODEL, lambda file: file.write(model))
-    manifest = build_manifest(metadata, env, config, model)
+    manifest = build_manifest(metadata, env, config, model, ablation)
     atomic_write_json(folder / MANIFEST, manifest)
     return folder / MANIFEST
 
@@ -131,4 +141,5 @@ def describe(manifest_path: Path) -> str:
     manifest = json.loads(manifest_path.read_text())
     return (f"{manifest_path.parent}: {manifest['env_id']} v{manifest['env_version']}, "
             f"{len(manifest['action_names'])} actions, observation {manifest['observation']['size']} floats, "
-            f"rules {manifest['rules_fingerprint']}, interface {manifest['interface']}")
+            f"rules {manifest['rules_fingerprint']}, interface {manifest['interface']}; "
+            f"{Ablation.from_dict(manifest['ablation']).describe()}")

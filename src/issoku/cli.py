@@ -371,6 +371,7 @@ def evaluate(
     """Duel a trained checkpoint against a scripted agent: win rate with a 95 % Wilson interval."""
     import json
 
+    from issoku.agents.ablation import Ablation
     from issoku.evaluation.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
     from issoku.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
     from issoku.training.backend import make_backend
@@ -387,6 +388,7 @@ def evaluate(
                f"drew {result['draws']}, lost {result['losses']}")
     for seat, tally in result["by_seat"].items():
         typer.echo(f"  as seat {seat}: won {tally['wins']}/{tally['duels']} ({tally['win_rate']:.1%})")
+    typer.echo(f"  {Ablation.from_dict(result['ablation']).describe()}")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(result, indent=2) + "\n")

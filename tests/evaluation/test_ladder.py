@@ -79,6 +79,13 @@ def test_the_ladder_rates_every_candidate_on_the_suites_scale_and_writes_playabl
         rate_candidates([out / "snapshots" / snapshot_label(checkpoints[0])], [0.0], load_suite(root / "suite.toml"), store,
                         workers=0, progress=False)
         assert store.count() == played  # a rerun plays nothing again
+        manifest_file = out / "snapshots" / snapshot_label(checkpoints[0]) / "manifest.json"
+        manifest = json.loads(manifest_file.read_text())
+        assert all(r["ablation"]["decisions"] > 0 for r in ladder["candidates"]) and "zeroed obs changes" in result.output
+        manifest_file.write_text(json.dumps({k: v for k, v in manifest.items() if k != "ablation"}))  # an older export
+        (again,) = rate_candidates([manifest_file.parent], [0.0], load_suite(root / "suite.toml"), store, workers=0,
+                                   progress=False)
+        assert again.ablation is not None and again.ablation["decisions"] > 0
     policy, metadata = load_trained(out, rung=1)
     assert isinstance(policy, ExportedPolicy) and metadata["env_id"] == "breath_duel_v0"
     assert policy.deterministic == (ladder["rungs"][0]["temperature"] == 0.0)

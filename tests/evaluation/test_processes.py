@@ -130,12 +130,12 @@ THREADS = textwrap.dedent("""
 
     if sys.argv[1] == "before":
         import torch  # imported in the parent: forked workers inherit it already initialized
-    with worker_pool(1, 1, torch_threads=1) as pool:
+    with worker_pool(1, 1) as pool:
         print(pool.submit(threads).result())
 """)
 
 
-def test_tournament_workers_run_torch_on_one_thread_imported_before_or_after_the_fork():
+def test_pool_workers_run_torch_on_one_thread_imported_before_or_after_the_fork():
     for when in ("before", "after"):
         out = subprocess.run([sys.executable, "-c", THREADS, when], capture_output=True, text=True, timeout=120,
                              env={**os.environ, "OMP_NUM_THREADS": "2"})

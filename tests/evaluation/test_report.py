@@ -245,3 +245,31 @@ def test_the_report_reads_games_in_an_order_no_agent_fingerprint_moves(tmp_path)
         texts.append([line for line in path.read_text().splitlines() if not line.startswith("From `")])
     assert texts[0] == texts[1]
     assert any("Rests on" in line for line in texts[0]) and any("Elo" in line for line in texts[0])
+
+
+def test_the_report_states_each_learned_policys_observation_ablation_and_flags_a_state_blind_one(tmp_path):
+    from issoku.agents.ablation import Ablation
+
+    games = [make_record(("a", "b"), (1.0, -1.0), seed=s, env_id="duel_v0") for s in range(4)]
+    ablations = {"duel_v0": [("a", "shipped:duel_v0", Ablation(decisions=1500, changed=3, games=100, seed=1)),
+                             ("b", "runs/b.zip", Ablation(decisions=900, changed=300, games=100, seed=1)),
+                             ("absent", "runs/c.zip", Ablation(decisions=10, changed=0, games=1, seed=1))]}
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert(games)
+        text = write_report(store, tmp_path / "out", bootstrap=20, progress=False, html=False,
+                            ablations=ablations).read_text()
+    blind = "a (shipped:duel_v0): 0.2% of 1,500 decisions change when its observation is zeroed — state-blind"
+    reading = "b (runs/b.zip): 33.3% of 900 decisions change when its observation is zeroed"
+    assert "### Do the learned policies read the game?" in text and f"- {blind}\n" in text
+    assert f"- duel_v0: {blind}" in text.split("## duel_v0")[0]  # a headline too
+    assert f"- {reading}\n" in text and "absent" not in text
+
+
+def test_the_studies_name_the_checkpoint_behind_each_learned_policy_of_the_stored_envs():
+    from issoku.evaluation.commands import learned_ablations
+    from issoku.evaluation.config import StudyConfig
+
+    study = StudyConfig(env="breath_duel_v0", policies=("learned=shipped:breath_duel_v0", "random"))
+    ((name, entry, measured),) = learned_ablations([study, study], ["breath_duel_v0"], games=4)["breath_duel_v0"]
+    assert (name, entry) == ("learned", "shipped:breath_duel_v0") and measured.games == 4 and measured.state_blind
+    assert learned_ablations([study], ["tempo_duel_v0"]) == {}

@@ -17,6 +17,7 @@ def test_duels_swap_seats_on_each_fight_seed_and_repeat_exactly(tiny_run):
     assert sum(tally["wins"] for tally in first["by_seat"].values()) == first["wins"]
     assert first["win_rate_low"] <= first["win_rate"] == first["wins"] / 20 <= first["win_rate_high"]
     assert first["by_matchup"] == {}
+    assert first["ablation"]["decisions"] > 0 and first["ablation"]["neutral"] == "zeros"
 
 
 def test_the_command_prints_the_interval_and_writes_json(tiny_run, tmp_path):
@@ -26,4 +27,5 @@ def test_the_command_prints_the_interval_and_writes_json(tiny_run, tmp_path):
                                        "--out", str(out), "--allow-imports"])
     assert outcome.exit_code == 0, outcome.output
     assert "vs random: won" in outcome.output and "95% CI" in outcome.output and "as seat 1" in outcome.output
+    assert "decisions change when its observation is zeroed" in outcome.output
     assert json.loads(out.read_text())["duels"] == 6

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from issoku.agents.ablation import measure_ablation
 from issoku.agents.checkpoint import CheckpointMismatchError, CheckpointPolicy
 from issoku.agents.exported import ExportError, ExportedPolicy, load_trained
 from issoku.cli import app
@@ -80,6 +81,7 @@ def test_the_manifest_names_the_env_its_actions_and_the_observation_slices(expor
     assert fields[0]["start"] == 0 and fields[-1]["stop"] == manifest["observation"]["size"]
     assert all(a["stop"] == b["start"] for a, b in zip(fields, fields[1:]))
     assert [row["name"] for row in fields] == list(env.unwrapped.ruleset.observation_spec.names)
+    assert manifest["ablation"] == measure_ablation(CheckpointPolicy(checkpoint), env).as_dict()
 
 
 def test_a_batch_is_one_call_with_the_same_answers(exported):
@@ -127,6 +129,7 @@ def test_the_command_writes_an_export_and_answers_bad_input_in_one_line(exported
     result = runner.invoke(app, ["export", str(checkpoint), "--out", str(tmp_path / "opponent")])
     assert result.exit_code == 0, result.output
     assert "breath_duel_v0 v0" in result.output and (tmp_path / "opponent" / "policy.onnx").is_file()
+    assert "decisions change when its observation is zeroed" in result.output
     for arguments, message in ((["export", str(tmp_path / "none.zip"), "--out", str(tmp_path / "x")], "no such file"),
                                (["export", str(checkpoint), "--out", str(checkpoint)], "is a file")):
         result = runner.invoke(app, arguments)
