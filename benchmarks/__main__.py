@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import engine_speed, env_speed, instructions, memory, play_speed, ppo_speed, scheduling, study_speed
+from benchmarks import (engine_speed, env_speed, instructions, memory, play_speed, ppo_speed, scheduling, search_speed,
+                        study_speed)
 from benchmarks.timing import Timing
 
 MIB = 1024 * 1024
@@ -43,13 +44,16 @@ class Budget:
     games: int
     jobs: int
     study_games: int
+    search_positions: int
 
 
 FULL = Budget(steps=20_000, decisions=20_000, ppo_rollouts=2, wrapper_steps=4_096, instances=64, repeats=5,
-              memo_episodes=200, games=256, jobs=2_000, study_games=400)
+              memo_episodes=200, games=256, jobs=2_000, study_games=400, search_positions=20)
 QUICK = Budget(steps=2_000, decisions=2_000, ppo_rollouts=1, wrapper_steps=256, instances=8, repeats=1,
-               memo_episodes=10, games=16, jobs=100, study_games=16)
-SECTIONS = ("aec", "engine", "play", "study", "ppo", "memory", "scheduling")
+               memo_episodes=10, games=16, jobs=100, study_games=16, search_positions=2)
+SECTIONS = ("aec", "engine", "play", "study", "ppo", "memory", "scheduling", "search")
+SEARCH_DECISION_TARGET = ("mcts_large, ma_duel (breath_duel_v0)", 0.5)
+"""The search rung held to a time per decision on one core: the lab's default searcher in the Ma duel."""
 PLAY_TARGET = 10.0
 """Batched games/s over one-at-a-time games/s (issue 24)."""
 PLAY_BASELINES = {play_speed.SB3_PREDICT: "per decision, the tournament before issue 24",
@@ -88,7 +92,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="count instructions per step under valgrind (callgrind) instead of timing: rows of "
                              "the aec and engine sections, --steps of play each (default 2,000; --quick 200)")
     for name in ("steps", "decisions", "ppo-rollouts", "wrapper-steps", "instances", "repeats", "memo-episodes",
-                 "games", "jobs", "study-games"):
+                 "games", "jobs", "study-games", "search-positions"):
         parser.add_argument(f"--{name}", type=int, help="override the budget's " + name)
     return parser.parse_args(argv)
 
@@ -146,6 +150,10 @@ def measure(args: argparse.Namespace, budget: Budget) -> tuple[list[Row], dict[s
             _, vec_env = ppo_speed.self_play_envs(env_id, quick=args.quick)
             jobs.append((Row("wrapper", env_id, "steps/s"),
                          lambda r, vec_env=vec_env: ppo_speed.wrapper_steps(vec_env, budget.wrapper_steps, r)))
+    if "search" in sections:
+        for label, (ruleset, agent) in search_speed.subjects().items():
+            jobs.append((Row("search", label, "decisions/s"), lambda r, ruleset=ruleset, agent=agent:
+                         search_speed.decisions(ruleset, agent, budget.search_positions, seed=r)))
     if "scheduling" in sections:
         for label, backend in scheduling.backends().items():
             jobs.append((Row("scheduling", label, "jobs/s"),
@@ -226,6 +234,9 @@ def targets(rows: list[Row], memory_rows: dict[str, dict[str, float]]) -> list[d
            ours / baseline if ours and baseline else None, 0.9)
     target("MaskablePPO timesteps/s, breath_duel_v0 / connect_four_v3 (median of the rounds' ratios)",
            median_ratio(rows, "ppo", "breath_duel_v0", "connect_four_v3"), 0.9)
+    label, most = SEARCH_DECISION_TARGET
+    rate = best_of(rows, "search", label)
+    target(f"seconds per decision on one core, {label}", 1 / rate if rate else None, most, at_most=True)
     for label, sizes in memory_rows.items():
         if label in env_speed.ISSOKU_ENVS:
             target(f"MiB per instance (peak of many / many), {label}", sizes["per_instance"] / MIB, 1.0, at_most=True)
@@ -249,6 +260,7 @@ def table(rows: list[Row], memory_rows: dict[str, dict[str, float]], instances: 
                  "x connect_four_v3"),
                 ("wrapper", "self-play wrapper alone (random masked actions)", best_of(rows, "wrapper", "connect_four_v3"),
                  "x connect_four_v3"),
+                ("search", "search agents' decisions (one core)", None, "s per decision"),
                 ("scheduling", "empty jobs through each backend (the wall rate is the figure)", None,
                  "ms per job (wall)")]
     for section, title, base, ratio_name in sections:
@@ -261,6 +273,8 @@ def table(rows: list[Row], memory_rows: dict[str, dict[str, float]], instances: 
             extra = f"{row.best / base:.2f}" if base else f"{row.best / 1000:.1f}k"
             if section == "scheduling":
                 extra = f"{1000 / row.best_wall:.2f}"
+            if section == "search":
+                extra = f"{1 / row.best:.3f}"
             lines.append(f"| {row.label} | {row.best:,.0f} | {row.best_wall:,.0f} | {extra} |")
     if memory_rows:
         lines += ["", f"| peak memory (tracemalloc) | one instance | {instances} instances | per instance |",

@@ -1,7 +1,7 @@
-"""Duel a trained agent in the terminal (``issoku play``): your legal actions as a numbered menu.
+"""Duel an agent in the terminal (``issoku play``): your legal actions as a numbered menu.
 
 The agent is a checkpoint ``.zip`` or a folder written by ``issoku export`` (played through onnxruntime,
-as a game would). Its metadata names the env and its config; the env is rebuilt from them and refused if
+as a game would), or, with ``--env``, a registered agent (a search agent such as ``mcts_large``). Its metadata names the env and its config; the env is rebuilt from them and refused if
 its version or rules fingerprint no longer match the checkpoint. The agent plays its most probable
 legal action. When the env renders text (``render_mode="ansi"``), the fight is shown before each of
 your decisions.
@@ -17,6 +17,7 @@ import numpy as np
 
 from issoku.agents.checkpoint import check_compatible
 from issoku.agents.exported import load_trained
+from issoku.agents.policy import watch_state
 from issoku.training.config import ConfigError, checkpoint_config
 from issoku.training.make_env import action_names, env_identity, make_config_env
 
@@ -49,9 +50,15 @@ def priced(env: Any, action: int, name: str) -> str:
 
 
 def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
-         write: Callable[[str], None] = print, rung: int | None = None, allow_imports: bool = False) -> float:
-    """One fight between a person (``choose``) and the checkpoint's agent (or a ladder's rung); returns the
-    person's reward. The env the metadata names may be an import path only with ``allow_imports``."""
+         write: Callable[[str], None] = print, rung: int | None = None, allow_imports: bool = False,
+         env_id: str | None = None) -> float:
+    """One fight between a person (``choose``) and an agent; returns the person's reward.
+
+    The agent is the checkpoint's (or a ladder's rung), on the env its metadata names (an import path only with
+    ``allow_imports``); or, with ``env_id``, ``checkpoint`` is a registered policy name (a search agent,
+    ``mcts_large``; a scripted one) played on that env."""
+    if env_id is not None:
+        return _play_registered(str(checkpoint), env_id, seat=seat, seed=seed, choose=choose, write=write)
     agent, metadata = load_trained(checkpoint, deterministic=True, seed=seed, rung=rung)
     config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
     env = make_config_env(config)
@@ -59,8 +66,30 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     if renders:
         env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
+    return fight(env, agent, seat=seat, seed=seed, choose=choose, write=write)
+
+
+def _play_registered(name: str, env_id: str, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
+                     write: Callable[[str], None]) -> float:
+    """:func:`play` against the registered policy ``name`` on ``env_id`` (built with text rendering where it has it)."""
+    from issoku.agents.registry import make_policy
+    from issoku.envs.registry import make_env
+
+    env = make_env(env_id)
+    if "ansi" in env.metadata.get("render_modes", ()):
+        env = make_env(env_id, render_mode="ansi")
+    agent = make_policy(name, seed=seed, ruleset=env.unwrapped.ruleset, allow_imports=False)
+    return fight(env, agent, seat=seat, seed=seed, choose=choose, write=write)
+
+
+def fight(env: Any, agent: Any, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
+          write: Callable[[str], None] = print) -> float:
+    """The fight itself: the person's seat from ``seat`` (else drawn from ``seed``), the agent in every other; the
+    agent is handed the game state if it searches it (:func:`issoku.agents.policy.watch_state`)."""
+    renders = env.render_mode == "ansi"
     names = action_names(env)
     env.reset(seed=seed)
+    watch_state(agent, lambda: env.unwrapped.game_state)
     seats = list(env.possible_agents)
     if seat is not None and not 0 <= seat < len(seats):
         raise ConfigError(f"seat must be in 0..{len(seats) - 1}, not {seat}")
@@ -93,7 +122,7 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
 
 
 def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int | None = None,
-                     allow_imports: bool = False) -> None:
+                     allow_imports: bool = False, env_id: str | None = None) -> None:
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
     import typer
 
@@ -101,6 +130,7 @@ def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int 
 
     try:
         with one_line_errors("play"):
-            play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung, allow_imports=allow_imports)
+            play(checkpoint, seat=seat, seed=seed, choose=ask_in_terminal, rung=rung, allow_imports=allow_imports,
+                 env_id=env_id)
     except (EOFError, KeyboardInterrupt):
         typer.echo("\nfight abandoned")

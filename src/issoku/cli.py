@@ -243,16 +243,18 @@ def train(
 
 @app.command()
 def play(
-    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train, or a folder written by issoku export."),
+    checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train, or a folder written by issoku export; with --env, a registered agent (mcts_large, ma_heuristic)."),
+    env: Optional[str] = typer.Option(None, "--env", help="Play a registered agent (the argument) on this env id instead of a checkpoint; default: none (the argument is a checkpoint)."),
     seat: Optional[int] = typer.Option(None, help="Your seat index (default: drawn from the seed)."),
     seed: int = typer.Option(0, help="Fight seed."),
     rung: Optional[int] = typer.Option(None, "--rung", min=1, help="With a ladder folder (issoku ladder): the rung to play, 1 = weakest; no default (a ladder folder needs it)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
-    """Duel a trained agent in the terminal, choosing your moves from a numbered menu of legal actions."""
+    """Duel an agent (a trained checkpoint, or with --env a registered one such as mcts_large) in the terminal,
+    choosing your moves from a numbered menu of legal actions."""
     from issoku.training.play import play_in_terminal
 
-    play_in_terminal(checkpoint, seat=seat, seed=seed, rung=rung, allow_imports=allow_imports)
+    play_in_terminal(checkpoint, seat=seat, seed=seed, rung=rung, allow_imports=allow_imports, env_id=env)
 
 
 @app.command()
@@ -749,6 +751,39 @@ def head_to_head(
                                    workers=make_backend(backend, workers, ray_address), db=db or IN_MEMORY,
                                    progress=True)
     typer.echo(result.summary())
+
+
+@app.command("skill-ladder")
+def skill_ladder(
+    env: str = typer.Option("breath_duel_v0", "--env", help="Env id."),
+    rungs: str = typer.Option("random,one_step,mcts_small,mcts_large", "--rungs", help="Agents, weakest first, comma-separated: each adjacent pair is played."),
+    references: Optional[str] = typer.Option(None, "--references", help="Agents the top rung plays, comma-separated (default: the env's best scripted agent and its shipped learned one)."),
+    duels: int = typer.Option(100, "--duels", "-n", help="Duels per pair; odd ones swap the seats."),
+    workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write the table to this Markdown file, with the date, machine and command at its head; default: print only."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Keep the duels in this match store (a rerun plays nothing again); default: none (kept in memory)."),
+) -> None:
+    """Measure an env's skill ladder: each adjacent pair of agents, and the top one against reference agents, as
+    seeded head-to-heads with 95 % intervals (docs/agents.md)."""
+    import sys
+
+    from issoku.evaluation.head_to_head import IN_MEMORY
+    from issoku.evaluation.skill_ladder import measure, results_header, table
+    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.training.backend import make_backend
+
+    with one_line_errors("skill-ladder"):
+        bounded("--duels", duels, 1, MAX_GAMES)
+        bounded("--workers", workers, 0, 1024)
+        names = tuple(name.strip() for name in rungs.split(",") if name.strip())
+        chosen = None if references is None else tuple(n.strip() for n in references.split(",") if n.strip())
+        steps = measure(env, names, chosen, duels, workers=make_backend("local", workers, None),
+                        db=db or IN_MEMORY, progress=True)
+    text = table(env, steps)
+    typer.echo(text)
+    if out is not None:
+        with one_line_errors("skill-ladder"):
+            out.write_text(results_header("issoku " + " ".join(sys.argv[1:])) + "\n" + text + "\n", encoding="utf-8")
 
 
 def main() -> None:

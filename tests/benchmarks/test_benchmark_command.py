@@ -56,3 +56,13 @@ def test_instruction_counts_subtract_the_set_up_run(monkeypatch, tmp_path, capsy
     assert set(rows) == set(instructions.ROWS["aec"]) and "engine" not in results["instructions"]
     assert all(row["instructions_per_step"] == 7_000 and row["steps"] == 52 for row in rows.values())
     assert "| aec: breath_duel_v0 | 7,000 | 52 |" in capsys.readouterr().out
+
+
+def test_the_search_section_times_each_search_rung_and_holds_the_ma_duel_decision_target(tmp_path):
+    path = tmp_path / "search.json"
+    main(["--quick", "--sections", "search", "--search-positions", "1", "--json", str(path)])
+    results = json.loads(path.read_text())
+    labels = {row["label"] for row in results["rows"] if row["section"] == "search"}
+    assert {"one_step, tempo_duel", "mcts_small, encounter_duel", "mcts_large, ma_duel (breath_duel_v0)"} <= labels
+    assert any(t["target"] == "seconds per decision on one core, mcts_large, ma_duel (breath_duel_v0)"
+               for t in results["targets"])

@@ -71,3 +71,14 @@ def test_a_menu_entry_shows_its_price_or_just_its_name():
     assert any(entry.endswith(" Energy)") for entry in entries)
     assert "end_breath" not in names or all("(" not in e for e in entries if e.startswith("end_breath"))
     assert "E[...]" in LEGEND and "W[...]" in LEGEND and "G[...]" in LEGEND
+
+
+def test_a_person_can_play_a_registered_search_agent_on_an_env():
+    """``issoku play mcts_small --env tempo_duel_v0``: the agent is handed the game state; the fight ends."""
+    from issoku.training.play import play
+
+    lines = []
+    result = play("mcts_small", seat=0, seed=3, choose=lambda menu: menu[-1][0], write=lines.append,
+                  env_id="tempo_duel_v0")
+    assert result in (-1.0, 0.0, 1.0)
+    assert any("(agent) plays" in line for line in lines) and lines[-1].startswith("fight over")

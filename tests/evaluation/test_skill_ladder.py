@@ -1,0 +1,30 @@
+"""The skill ladder: adjacent rungs and the top rung against references, each a seeded head-to-head."""
+
+from typer.testing import CliRunner
+
+from issoku.cli import app
+from issoku.evaluation.skill_ladder import measure, table
+
+
+def test_the_ladder_plays_adjacent_rungs_then_the_top_one_against_each_reference():
+    steps = measure("tempo_duel_v0", rungs=("random", "one_step"), references=("tempo_heuristic",), duels=4)
+    assert [(step.upper, step.lower) for step in steps] == [("one_step", "random"), ("one_step", "tempo_heuristic")]
+    assert all(step.result.total.duels == 4 for step in steps)
+    text = table("tempo_duel_v0", steps)
+    assert text.splitlines()[2].startswith("| `one_step` | `random` | 4 | ")
+
+
+def test_skill_ladder_command_writes_its_table_with_a_dated_header(tmp_path):
+    out = tmp_path / "ladder.md"
+    result = CliRunner().invoke(app, ["skill-ladder", "--env", "tempo_duel_v0", "--rungs", "random,one_step",
+                                      "--references", "", "-n", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    written = out.read_text()
+    assert written.startswith("Written by `issoku ")
+    assert "| `one_step` | `random` | 2 |" in written
+
+
+def test_skill_ladder_refuses_a_bad_budget_in_one_line():
+    result = CliRunner().invoke(app, ["skill-ladder", "--env", "tempo_duel_v0", "-n", "0"])
+    assert result.exit_code == 2
+    assert "skill-ladder: --duels" in result.output
