@@ -8,11 +8,19 @@ never knowing a secret of another seat. Where different samples offer different 
 counts how often each action was available (ISMCTS's availability counts, Cowling, Powley and Whitehouse 2012)
 in place of the parent's visits.
 
-Every seat in the tree plays for its own returns (a skirmish's teammates share theirs), chooses by UCB1 and
-expands one new action per simulation; a playout then plays uniformly random legal actions up to a depth and
-is scored by :func:`~issoku.agents.search.worlds.team_values` (the returns if the fight ended). The decision is
-the root action visited most. A seeded generator makes the whole search deterministic; a time limit, when
-given, stops it early (and so makes it depend on the machine).
+Below the root every seat plays for its own returns (a skirmish's teammates share theirs) and chooses by UCB1,
+with first-play urgency for untried actions and a progressive bias toward the playout agent's own choice; the
+tree grows a node only below an edge visited ``expand_after`` times. At the root (by default) the simulations
+are shared by sequential halving on common worlds (:func:`_halve`). A playout plays the ruleset's best scripted
+agent (:mod:`~issoku.agents.search.playouts`) up to a depth and is scored by
+:func:`~issoku.agents.search.worlds.team_values` (the returns if the fight ended). The decision is the root
+action visited most. A seeded generator makes the whole search deterministic; a time limit, when given, stops
+it early (and so makes it depend on the machine).
+
+Why these choices, measured against the scripted heuristics (docs/agents.md): random playouts, UCB at the
+root and a tree grown at every visit lost to ``ma_heuristic`` and ``encounter_heuristic`` at a few hundred
+simulations, because dice noise swamps the differences between actions and a young node averages its own
+exploring blunders; competent playouts, common worlds at the root and a grown-only-when-visited tree fixed that.
 """
 
 from __future__ import annotations
@@ -38,22 +46,23 @@ class SearchBudget:
     """How much a search may spend on one decision."""
 
     simulations: int = 200
-    """Simulations (sampled worlds played down the tree), the deterministic budget."""
-    rollout_depth: int = 20
+    """Simulations (sampled worlds played down the tree), the deterministic budget; the root's halving tries every
+    legal action at least once, so a decision with more legal actions than this spends one simulation on each."""
+    rollout_depth: int = 200
     """Random decisions a playout plays past the tree before it is scored (0: score the leaf itself)."""
     exploration: float = 1.0
     """UCB1's exploration constant (values lie in [-1, 1])."""
     time_limit: float | None = None
     """Seconds after which the search stops even if simulations remain (None: no limit)."""
-    prior: float = 0.0
+    prior: float = 2.0
     """Progressive bias toward the playout agent's own choice at each node: ``prior / (1 + visits)`` added to that
     action's score, so the search leaves a competent move only on evidence (0: no bias)."""
-    expand_after: int = 1
+    expand_after: int = 256
     """Visits an edge needs before the tree grows a node below it; until then simulations through it go on as
     playouts. Node values average every simulation through them, the exploring ones included, so a young node
     with many legal actions (an encounter attack and its raises) rates the position by its own blunders; a
     threshold keeps such positions rated by competent play until they have been visited enough."""
-    root: str = "ucb"
+    root: str = "halving"
     """How the root's simulations are shared among its actions: ``"ucb"`` (the tree's own rule) or ``"halving"``
     (sequential halving on common worlds: every surviving action is simulated on the same sampled worlds, the
     worse half dropped each round, the playout agent's own choice kept to the last round; :func:`search`)."""
@@ -156,9 +165,9 @@ def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: Se
     the most visits (the last round's survivors all have the same), then the best mean."""
     hint = choose(root, seat)
     alive = list(legal)
-    rounds = max(1, math.ceil(math.log2(len(alive))))
     spent = 0
     while True:
+        rounds = max(1, math.ceil(math.log2(len(alive))))  # this one and those left: what is left is shared out
         share = max(1, (budget.simulations - spent) // (rounds * len(alive)))
         for _ in range(share):
             if deadline is not None and spent and time.perf_counter() > deadline:
@@ -180,7 +189,6 @@ def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: Se
         if hint in alive and hint not in keep:
             keep[-1] = hint
         alive = keep
-        rounds = max(1, rounds - 1)
 
 
 def best_action(statistics: dict[int, tuple[int, float]]) -> int:

@@ -18,6 +18,7 @@ from issoku.evaluation.match import MatchGame, play_matches
 from issoku.rules.kernel import Dice
 
 TINY = SearchBudget(simulations=12, rollout_depth=6)
+TINY_UCB = SearchBudget(simulations=12, rollout_depth=6, root="ucb", expand_after=1)
 DUELS = {"breath_duel_v0": breath_duel_v0, "tempo_duel_v0": tempo_duel_v0, "encounter_duel_v0": encounter_duel_v0}
 ALL_ENVS = {**DUELS, "breath_skirmish_v0": breath_skirmish_v0, "tempo_skirmish_v0": tempo_skirmish_v0,
             "encounter_skirmish_v0": encounter_skirmish_v0}
@@ -53,10 +54,12 @@ def test_search_decides_alike_for_a_seed(env_id: str) -> None:
     ruleset = _ruleset(env_id)
     state = ruleset.new_initial_state(3, record_events=False)
     seat = state.current_seat()
-    first = search(state, seat, TINY, np.random.default_rng(5))
-    again = search(state, seat, TINY, np.random.default_rng(5))
-    assert first == again
-    assert sum(visits for visits, _ in first.values()) == TINY.simulations or len(state.legal_actions()) == 1
+    for budget in (TINY, TINY_UCB):
+        first = search(state, seat, budget, np.random.default_rng(5))
+        assert first == search(state, seat, budget, np.random.default_rng(5))
+        spent = sum(visits for visits, _ in first.values())  # halving rounds, and tries every action once
+        most = max(budget.simulations, len(state.legal_actions()))
+        assert budget.simulations - 1 <= spent <= most + 1
 
 
 @pytest.mark.parametrize("env_id", sorted(DUELS))
@@ -161,3 +164,34 @@ def test_health_fractions_start_whole_and_a_finished_fight_scores_its_returns(en
         legal = state.legal_actions()
         state.apply(legal[rng.integers(len(legal))])
     assert team_values(state) == tuple(state.returns())
+
+
+def test_tp_027_a_teammates_feint_is_hidden_from_its_own_side_too():
+    """TP-027 in the skirmish: only the declarer sees its Feint; a teammate's search samples both readings."""
+    ruleset = _ruleset("tempo_skirmish_v0")
+    names = ruleset.action_names
+    rng = np.random.default_rng(0)
+    for seed in range(300):
+        state = ruleset.new_initial_state(seed, record_events=False)
+        for _ in range(200):
+            if state.current_seat() is None:
+                break
+            legal = state.legal_actions()
+            feints = [a for a in legal if names[a].startswith("proactive:feint:")]
+            if state.decision_kind() == "act" and feints:
+                declarer = state.current_seat()
+                state.apply(feints[0])
+                if state.current_seat() is None or state.declared < 0:
+                    break
+                teammate = next(seat for seat, team in enumerate(ruleset.seat_teams)
+                                if team == ruleset.seat_teams[declarer] and seat != declarer)
+                seen = set()
+                for _ in range(40):
+                    world = state.clone()
+                    world.resample_hidden(teammate, rng)
+                    seen.add(names[world.declared].split(":")[1])
+                assert seen == {"feint", "melee_attack"}
+                return
+            closing = [a for a in legal if "close" in names[a]]
+            state.apply(closing[0] if closing else legal[rng.integers(len(legal))])
+    raise AssertionError("no skirmish seed reached a feint")
