@@ -195,3 +195,17 @@ def test_tp_027_a_teammates_feint_is_hidden_from_its_own_side_too():
             closing = [a for a in legal if "close" in names[a]]
             state.apply(closing[0] if closing else legal[rng.integers(len(legal))])
     raise AssertionError("no skirmish seed reached a feint")
+
+
+def test_a_search_agent_can_be_the_opponent_of_a_single_agent_learner():
+    """Training against a search agent (a hunt's mixture may hold one): the wrapper hands it the fight's state."""
+    from issoku.envs.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv(tempo_duel_v0.env(), opponent=MCTS(seed=0, budget=TINY))
+    observation, info = env.reset(seed=1)
+    for _ in range(200):
+        legal = np.flatnonzero(info["action_mask"])
+        observation, reward, terminated, truncated, info = env.step(int(legal[0]))
+        if terminated or truncated:
+            break
+    assert terminated or truncated

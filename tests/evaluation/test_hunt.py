@@ -154,3 +154,11 @@ def test_a_control_hunt_trains_the_same_best_response_on_the_shipped_rules_outsi
     assert (agents / "control2.zip").stat().st_mtime_ns == trained  # reused, not retrained
     with pytest.raises(ValueError, match="control: the hunt in .* was run with True, not False"):
         hunt(replace(config, control=False))
+
+
+def test_a_hunts_field_may_hold_a_search_agent_which_its_best_response_trains_against(tmp_path):
+    """A search agent in the starting field plays the payoff matrix and, in the mixture, the learner's opponents."""
+    config = HuntConfig(out=str(tmp_path / "h"), **{**TINY, "population": ("random", "one_step"), "iterations": 1})
+    [iteration] = hunt(config)
+    assert iteration.population == ["random", "one_step"]
+    assert iteration.mixture["one_step"] > 0 and "one_step" in iteration.gain_by_opponent
