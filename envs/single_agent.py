@@ -139,9 +139,10 @@ class SingleAgentEnv(gymnasium.Env):
         reseed = getattr(self.opponent, "seed", None)
         if callable(reseed):
             reseed(int(self.np_random.integers(2**63 - 1)))
-        if getattr(self.opponent, "reads_state", False):
+        watch = getattr(self.opponent, "watch", None)
+        if getattr(self.opponent, "reads_state", False) and watch is not None:
             # an opponent that searches the game state (issoku.agents.policy.watch_state) reads this fight's
-            self.opponent.watch(lambda: self.env.unwrapped.game_state)
+            watch(lambda: self.env.unwrapped.game_state)
 
     def _learner_done(self) -> bool:
         return self.env.terminations[self.learner] or self.env.truncations[self.learner]

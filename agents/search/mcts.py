@@ -49,7 +49,8 @@ class SearchBudget:
     """Simulations (sampled worlds played down the tree), the deterministic budget; the root's halving tries every
     legal action at least once, so a decision with more legal actions than this spends one simulation on each."""
     rollout_depth: int = 200
-    """Random decisions a playout plays past the tree before it is scored (0: score the leaf itself)."""
+    """Decisions a playout plays past the tree before it is scored (0: score the leaf itself); 200 plays a duel to
+    its end with the scripted playouts."""
     exploration: float = 1.0
     """UCB1's exploration constant (values lie in [-1, 1])."""
     time_limit: float | None = None
@@ -73,9 +74,8 @@ class SearchBudget:
     def __post_init__(self) -> None:
         if (self.simulations < 1 or self.rollout_depth < 0 or self.exploration < 0 or self.prior < 0
                 or self.expand_after < 1):
-            raise ValueError(f"a search budget needs simulations, expand_after >= 1 and rollout_depth, exploration, "
-                             f"prior >= 0, "
-                             f"not {self}")
+            raise ValueError("a search budget needs simulations, expand_after >= 1 and rollout_depth, exploration, "
+                             f"prior >= 0, not {self}")
         if self.root not in ROOT_RULES:
             raise ValueError(f"root must be one of {ROOT_RULES}, not {self.root!r}")
         if self.playout not in PLAYOUT_KINDS:
