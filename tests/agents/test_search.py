@@ -209,3 +209,10 @@ def test_a_search_agent_can_be_the_opponent_of_a_single_agent_learner():
         if terminated or truncated:
             break
     assert terminated or truncated
+
+
+def test_issoku_view_hands_a_search_agent_the_traced_fight():
+    from issoku.evaluation.viewing import trace_fight
+
+    fight, title = trace_fight("tempo_duel_v0", 1, ["one_step", "random"], {})
+    assert "one_step vs random" in title and len(fight.frames) > 1 and (fight.terminated or fight.truncated)
