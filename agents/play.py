@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from issoku.agents.policy import Policy, watch_state
+from issoku.agents.policy import Policy
+from issoku.agents.state_reading import watch_state
 from issoku.envs.adapter import legal_mask
 from issoku.rules.kernel.protocol import GameState
 

@@ -3,14 +3,12 @@
 A policy sees exactly what an env gives its seat: the observation vector and the action mask. That
 single signature lets the same agent play in the AEC env, the single-agent training wrapper,
 tournaments, and engine-level playouts (``state.observation(seat)`` plus the env's own
-:func:`issoku.envs.adapter.legal_mask`, the one encoding of a legal-action list). A search agent keeps the
-signature and also reads the game state, handed to it by :func:`watch_state`.
+:func:`issoku.envs.adapter.legal_mask`, the one encoding of a legal-action list).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -20,16 +18,6 @@ class Policy(Protocol):
     """``policy(observation, action_mask) -> action``; must return an action whose mask entry is 1."""
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
-
-def watch_state(policy: Any, state_of: Callable[[], Any]) -> None:
-    """Hand ``state_of`` (returning the game state being played) to a policy that decides from the state, a search
-    agent (:mod:`issoku.agents.search`), marked ``reads_state``; every other policy is left alone.
-
-    Whoever runs a game calls this once per policy before the first decision: the policy signature stays
-    ``(observation, mask) -> action``, and the agent samples from the state only what its seat may know."""
-    if getattr(policy, "reads_state", False):
-        policy.watch(state_of)
 
 
 class RandomLegal:

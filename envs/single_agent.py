@@ -141,7 +141,7 @@ class SingleAgentEnv(gymnasium.Env):
             reseed(int(self.np_random.integers(2**63 - 1)))
         watch = getattr(self.opponent, "watch", None)
         if getattr(self.opponent, "reads_state", False) and watch is not None:
-            # an opponent that searches the game state (issoku.agents.policy.watch_state) reads this fight's
+            # an opponent that searches the game state (issoku.agents.state_reading.watch_state) reads this fight's
             watch(lambda: self.env.unwrapped.game_state)
 
     def _learner_done(self) -> bool:

@@ -24,7 +24,8 @@ from pettingzoo import AECEnv
 
 from issoku.agents.batched import Batchable, decide
 from issoku.agents.numpy_actor import one_blas_thread
-from issoku.agents.policy import Policy, watch_state
+from issoku.agents.policy import Policy
+from issoku.agents.state_reading import watch_state
 from issoku.evaluation.records import MatchRecord, winner_of
 
 DEFAULT_MAX_DECISIONS = 100_000

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from issoku.agents.policy import watch_state
+from issoku.agents.state_reading import watch_state
 from issoku.envs.trace import Trace, TraceError, policies_choose, replaying, replaying_per_seat, trace
 from issoku.evaluation.records import MatchRecord
 

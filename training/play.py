@@ -17,7 +17,7 @@ import numpy as np
 
 from issoku.agents.checkpoint import check_compatible
 from issoku.agents.exported import load_trained
-from issoku.agents.policy import watch_state
+from issoku.agents.state_reading import watch_state
 from issoku.training.config import ConfigError, checkpoint_config
 from issoku.training.make_env import action_names, env_identity, make_config_env
 
@@ -85,7 +85,7 @@ def _play_registered(name: str, env_id: str, *, seat: int | None, seed: int, cho
 def fight(env: Any, agent: Any, *, seat: int | None, seed: int, choose: Callable[[Menu], int],
           write: Callable[[str], None] = print) -> float:
     """The fight itself: the person's seat from ``seat`` (else drawn from ``seed``), the agent in every other; the
-    agent is handed the game state if it searches it (:func:`issoku.agents.policy.watch_state`)."""
+    agent is handed the game state if it searches it (:func:`issoku.agents.state_reading.watch_state`)."""
     renders = env.render_mode == "ansi"
     names = action_names(env)
     env.reset(seed=seed)

@@ -2,7 +2,7 @@
 
 A policy is ``(observation, action_mask) -> action`` (:mod:`issoku.agents.policy`); a search agent also needs
 the state to search from. Whoever runs the game hands it a way to read that state before the first decision,
-``agent.watch(state_of)`` (:func:`issoku.agents.policy.watch_state`; the tournaments, ``issoku play``,
+``agent.watch(state_of)`` (:func:`issoku.agents.state_reading.watch_state`; the tournaments, ``issoku play``,
 ``issoku view``, head-to-head and engine-level play all do), and the agent checks at every decision that the
 mask it was given is the state's legal set. It never uses the state as it is: every playout starts from a
 sampled world (:mod:`issoku.agents.search.worlds`).
@@ -37,7 +37,7 @@ class StateSearcher:
     """The part every search agent shares: its seeded generator, the state it watches, the mask check."""
 
     reads_state = True
-    """Marks a policy that decides from the game state (:func:`issoku.agents.policy.watch_state` hands it one)."""
+    """Marks a policy that decides from the game state (:func:`issoku.agents.state_reading.watch_state` hands it one)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from issoku.agents.policy import watch_state
+from issoku.agents.state_reading import watch_state
 from issoku.agents.registry import make_policy
 from issoku.agents.search import MCTS, NotWatchingError, OneStepLookahead, SearchBudget
 from issoku.agents.search.mcts import search
