@@ -48,12 +48,17 @@ class Opponent:
 
 
 def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
-    """A scripted agent: a name from ``issoku.agents.registry`` or an import path ``package.module:Factory``.
+    """A scripted agent: a name from ``issoku.agents.registry`` or an import path ``package.module:Factory``; or a
+    checkpoint file (``*.zip``, with its ``.json``), a frozen learned agent playing greedily.
 
     A factory with a ``ruleset`` parameter (a scripted agent built for one ruleset, such as
     ``issoku.agents.breath_scripted:Heuristic``) gets the env's ``ruleset`` (the convention of
     ``issoku.evaluation`` tournaments too).
     """
+    if name.endswith(".zip"):  # a checkpoint file: a fixed learned opponent, playing its most probable action
+        if not Path(name).is_file():
+            raise ConfigError(f"opponent checkpoint {name!r} not found")
+        return CheckpointPolicy(name, deterministic=True, seed=seed)
     try:
         factory = resolve_policy_factory(name)
     except (KeyError, ValueError) as error:
