@@ -24,7 +24,8 @@ setup(
     package_dir=package_dir,
     # Recursive globs: the data lives in folders that are not packages (rules/*/data/, evaluation/studies/,
     # evaluation/suites/), which a plain "*.toml" (files directly in a package folder) misses; the shipped
-    # checkpoints are agents/shipped/*.zip (their metadata .json comes with the JSON glob).
-    package_data={"": ["**/*.toml", "**/*.json", "**/*.md", "shipped/*.zip"]},
+    # checkpoints are agents/shipped/*.zip (their metadata .json comes with the JSON glob), and the first shipped
+    # ones, training opponents of the shipped configs, training/configs/opponents/*.zip.
+    package_data={"": ["**/*.toml", "**/*.json", "**/*.md", "shipped/*.zip", "configs/opponents/*.zip"]},
     include_package_data=True,
 )

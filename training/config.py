@@ -43,7 +43,8 @@ class TrainConfig:
     """Threads torch may use; keep small on a shared machine."""
 
     opponents: tuple[str, ...] = ("random",)
-    """Scripted pool members by name (``random``, or names from ``issoku.agents.registry``)."""
+    """Scripted pool members by name (``random``, or names from ``issoku.agents.registry``), or checkpoint files
+    (``*.zip``: a frozen learned agent, such as an earlier shipped one)."""
     pfsp_power: float = 2.0
     """PFSP weight exponent: weight = (1 - learner's score) ** power; higher focuses harder on losses."""
     pfsp_floor: float = 0.05
@@ -94,6 +95,18 @@ class TrainConfig:
     """The style's bonus scale: at a fight's end the learner gets ``style_weight`` times the mean bonus of its
     decisions (at most ``style_weight`` with bonuses <= 1, against +-1 for the result)."""
 
+    round_limit_reward: float = 0.0
+    """The learner's reward, in training only, for a fight that reaches the round limit undecided (the game pays
+    0). Negative makes a stall cost: a learner drawing every fight against its own snapshots gets no signal at 0."""
+
+    imitate: str = ""
+    """A scripted agent the network copies before self-play (``issoku.training.imitation``): a warm start that
+    reads the position. Empty: none (PPO from a random network)."""
+    imitation_decisions: int = 50_000
+    """The teacher's decisions (against the scripted ``opponents``) the warm start copies."""
+    imitation_epochs: int = 10
+    """Passes over those decisions."""
+
     def __post_init__(self) -> None:
         for name, (low, high) in BOUNDS.items():
             value = getattr(self, name)
@@ -124,6 +137,7 @@ BOUNDS: dict[str, tuple[float, float | None]] = {
     "final_eval_episodes": (0, None), "learning_rate": (1e-12, None), "n_steps": (1, None),
     "batch_size": (2, None), "n_epochs": (1, None), "gamma": (0, 1), "gae_lambda": (0, 1), "clip_range": (1e-12, None),
     "ent_coef": (0, None), "net_arch": (1, 65536), "seed": (0, None), "style_weight": (0, None),
+    "round_limit_reward": (-1, 1), "imitation_decisions": (1, None), "imitation_epochs": (1, None),
 }
 """Bounds of the numeric fields (inclusive; None: no upper bound): a config outside them is refused before
 anything is written (a batch size of 0 used to fail after the first checkpoint, and then block the rerun)."""
@@ -216,7 +230,7 @@ def read_config_file(name_or_path: str, *, allow_imports: bool = False) -> dict[
     return fields
 
 
-IMPORTABLE_FIELDS = ("env_id", "opponents", "eval_opponents")
+IMPORTABLE_FIELDS = ("env_id", "opponents", "eval_opponents", "imitate")
 """Config fields whose names are resolved by import path when written ``package.module:attribute``."""
 
 

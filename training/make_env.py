@@ -113,7 +113,8 @@ def make_selfplay_env(config: TrainConfig, pool: OpponentPool, *, shaped: bool =
     a study or ``issoku evaluate`` read :func:`env_identity` and :func:`make_config_env` and play without torch.
 
     With ``config.style`` and ``shaped``, the style's reward bonus is added outside the self-play env (so the
-    pool's win rates stay unshaped); evaluations pass ``shaped=False`` and measure the plain game.
+    pool's win rates stay unshaped), and so is ``config.round_limit_reward``; evaluations pass ``shaped=False`` and
+    measure the plain game.
     """
     aec_env = make_config_env(config)
     env = SelfPlayEnv(make_seat_env(aec_env), pool)
@@ -122,6 +123,10 @@ def make_selfplay_env(config: TrainConfig, pool: OpponentPool, *, shaped: bool =
 
         bonus = bonus_per_action(load_style(config.style), config.env_id, action_names(aec_env))
         env = StyleShaping(env, bonus, config.style_weight)
+    if config.round_limit_reward and shaped:
+        from issoku.training.shaping import RoundLimitReward
+
+        env = RoundLimitReward(env, config.round_limit_reward)
     from stable_baselines3.common.monitor import Monitor
 
     return Monitor(env)

@@ -48,12 +48,15 @@ class Opponent:
 
 
 def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
-    """A scripted agent: a name from ``issoku.agents.registry`` or an import path ``package.module:Factory``.
+    """A scripted agent: a name from ``issoku.agents.registry`` or an import path ``package.module:Factory``; or a
+    checkpoint file (``*.zip``, with its ``.json``), a frozen learned agent playing greedily.
 
     A factory with a ``ruleset`` parameter (a scripted agent built for one ruleset, such as
     ``issoku.agents.breath_scripted:Heuristic``) gets the env's ``ruleset`` (the convention of
     ``issoku.evaluation`` tournaments too).
     """
+    if name.endswith(".zip"):  # a checkpoint file: a fixed learned opponent, playing its most probable action
+        return CheckpointPolicy(checkpoint_file(name), deterministic=True, seed=seed)
     try:
         factory = resolve_policy_factory(name)
     except (KeyError, ValueError) as error:
@@ -63,6 +66,17 @@ def scripted_policy(name: str, seed: int, ruleset: Any = None) -> Policy:
     if ruleset is None:
         raise ConfigError(f"scripted agent {name!r} is built for an issoku ruleset, and this env has none")
     return factory(seed=seed, ruleset=ruleset)
+
+
+def checkpoint_file(name: str) -> Path:
+    """A pool member's checkpoint file: ``name`` from where the command runs, else inside the installed issoku
+    package (the shipped configs name ``training/configs/opponents/*.zip``, which the wheel ships too)."""
+    import issoku
+
+    for path in (Path(name), Path(issoku.__file__).parent / name):
+        if path.is_file():
+            return path
+    raise ConfigError(f"opponent checkpoint {name!r} not found")
 
 
 def score_of(learner_return: float) -> float:

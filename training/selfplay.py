@@ -6,7 +6,8 @@ One run, read top to bottom in :func:`train`:
    ``resume`` refuses a checkpoint whose env id, env version, rules version or rules fingerprint
    differs from the env at hand (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`);
 2. build the opponent pool (scripted agents, plus the snapshots and scores saved with the checkpoint);
-3. build ``n_envs`` self-play envs in one process (they share the pool) and the model (new, or loaded);
+3. build ``n_envs`` self-play envs in one process (they share the pool) and the model (new, or loaded); a
+   new one with ``imitate`` first copies that scripted agent (:mod:`issoku.training.imitation`);
 4. learn, with a checkpoint every ``checkpoint_every`` steps (every ``snapshot_every``-th also joins the
    pool as a frozen opponent), masked evaluations every ``eval_every`` steps, TensorBoard scalars and a
    progress bar;
@@ -146,6 +147,12 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         model = load_model(latest, env=env, clip_range=config.clip_range, tensorboard_log=tensorboard_dir)
     else:
         model = new_model(config, env, tensorboard_dir)
+        if config.imitate:
+            from issoku.training.imitation import imitate
+
+            copied = imitate(model, config, ruleset)
+            _say(f"train: warm start copied {config.imitate} ({copied['decisions']:,} decisions, "
+                 f"{config.imitation_epochs} passes): the network picks its action on {copied['agreement']:.1%} of them")
     env.seed(config.seed + model.num_timesteps)
     # the snapshot cadence goes on across a resume (counting the checkpoints up to the one resumed from)
     checkpoints_written = len([path for path in complete_checkpoints(run_dir) if latest is not None and path <= latest])

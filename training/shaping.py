@@ -121,6 +121,37 @@ class StyleShaping(gymnasium.Wrapper):
         return self.env.action_masks()
 
 
+class RoundLimitReward(gymnasium.Wrapper):
+    """Pays the learner ``reward`` for a fight that reaches the round limit undecided (truncated with a 0 return).
+
+    The plain game pays a round-limit draw 0 to both sides. Against a frozen copy of itself a learner that
+    never commits draws every fight, a 0 like any even trade, so nothing pushes it out of the stall (the first
+    shipped tempo agent passed on every decision against itself). A negative ``reward`` makes the stall worse
+    than trying. Training only, outside the self-play env like :class:`StyleShaping`, so the pool's win rates
+    read the plain result; ``info["round_limit_reward"]`` carries it (at the fight's last step).
+    """
+
+    def __init__(self, env: gymnasium.Env, reward: float) -> None:
+        super().__init__(env)
+        self._reward = reward
+        self._return = 0.0
+
+    def reset(self, **kwargs: Any) -> Any:
+        self._return = 0.0
+        return self.env.reset(**kwargs)
+
+    def step(self, action: int) -> Any:
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self._return += float(reward)
+        if truncated and not terminated and self._return == 0.0:
+            return (observation, reward + self._reward, terminated, truncated,
+                    {**info, "round_limit_reward": self._reward})
+        return observation, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks()
+
+
 def action_shares(actions: Sequence[str], prefixes: Sequence[str]) -> dict[str, float]:
     """The share of ``actions`` (names) by kind (the first ``:`` segment), by maneuver (the first two segments)
     and by each of ``prefixes``.

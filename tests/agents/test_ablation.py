@@ -1,5 +1,5 @@
 """The observation-ablation measure: a policy blind to its observation measures 0 % and is flagged, one that reads
-it is not, the figure repeats for a seed, and the shipped breath agent is (today) state-blind."""
+it is not, the figure repeats for a seed, the shipped breath agent reads its observation and the first one did not."""
 
 import numpy as np
 import pytest
@@ -8,6 +8,9 @@ from issoku.agents.ablation import STATE_BLIND_SHARE, Ablation, measure_ablation
 from issoku.agents.checkpoint import CheckpointPolicy
 from issoku.envs.registry import make_env
 from issoku.evaluation.policies import shipped_checkpoints
+from issoku.training.config import CONFIGS_DIR
+
+FIRST_BREATH_AGENT = CONFIGS_DIR / "opponents" / "breath_duel_v0_blind.zip"
 
 
 def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -57,8 +60,11 @@ def test_a_record_reads_back_and_no_games_is_refused():
         measure_ablation(first_legal, make_env("breath_duel_v0"), games=0)
 
 
-def test_documents_the_current_shipped_breath_agent_as_state_blind():
-    """Today's shipped breath agent is a fixed preference order over legal moves. Whoever ships one that reads the
-    position updates this test (and the figures in docs/training.md)."""
-    measured = measure_ablation(CheckpointPolicy(shipped_checkpoints()["breath_duel_v0"]), make_env("breath_duel_v0"))
-    assert measured.decisions > 1000 and measured.state_blind
+def test_documents_the_shipped_breath_agent_as_reading_and_the_first_one_as_state_blind():
+    """The first shipped breath agent (kept as a training opponent) was a fixed preference order over legal moves; the
+    shipped one, warm-started by imitating ma_heuristic, reads the position (docs/training.md, "Shipped checkpoints")."""
+    env = make_env("breath_duel_v0")
+    shipped = measure_ablation(CheckpointPolicy(shipped_checkpoints()["breath_duel_v0"]), env)
+    first = measure_ablation(CheckpointPolicy(FIRST_BREATH_AGENT), env)
+    assert shipped.decisions > 1000 and not shipped.state_blind
+    assert first.decisions > 1000 and first.state_blind and first.share == 0.0

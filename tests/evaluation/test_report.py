@@ -271,5 +271,5 @@ def test_the_studies_name_the_checkpoint_behind_each_learned_policy_of_the_store
 
     study = StudyConfig(env="breath_duel_v0", policies=("learned=shipped:breath_duel_v0", "random"))
     ((name, entry, measured),) = learned_ablations([study, study], ["breath_duel_v0"], games=4)["breath_duel_v0"]
-    assert (name, entry) == ("learned", "shipped:breath_duel_v0") and measured.games == 4 and measured.state_blind
+    assert (name, entry) == ("learned", "shipped:breath_duel_v0") and measured.games == 4 and not measured.state_blind
     assert learned_ablations([study], ["tempo_duel_v0"]) == {}

@@ -27,7 +27,7 @@ def retrain_command(env_id: str, steps: int) -> str:
     """The commands that rebuild ``env_id``'s shipped checkpoint, as a failure message prints them."""
     name = shipped_config_name(env_id)
     final = f"runs/{name}/checkpoints/step_{steps:012d}"
-    return (f"retrain it: issoku train --config {name}   (a few minutes on one core, docs/training.md)\n"
+    return (f"retrain it: issoku train --config {name}   (up to a quarter of an hour on one core, docs/training.md)\n"
             f"then: cp {final}.zip agents/shipped/{env_id}.zip && cp {final}.json agents/shipped/{env_id}.json")
 
 

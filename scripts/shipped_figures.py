@@ -1,0 +1,68 @@
+"""Print the shipped learned agents' figures as the Markdown table in docs/training.md ("Shipped checkpoints").
+
+For each duel: the observation ablation (``issoku.agents.ablation``, its default 100 games), the score against the
+strongest scripted agent and against the first shipped agent (``training/configs/opponents/``), and the agent
+against itself (how many of its duels reach the round limit undecided), each over seeded duels with seats
+swapped, as ``issoku head-to-head`` plays them. Run from the repository root:
+
+    python scripts/shipped_figures.py            # 400 duels per pairing, about a minute on one core
+    python scripts/shipped_figures.py --duels 1000
+
+A checkpoint given with ``--agent ENV=PATH`` is measured in place of that duel's shipped agent (a candidate).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from issoku.agents.ablation import measure_ablation
+from issoku.agents.checkpoint import CheckpointPolicy
+from issoku.envs.registry import make_env
+from issoku.evaluation.head_to_head import IN_MEMORY, head_to_head
+from issoku.evaluation.policies import shipped_checkpoints
+from issoku.training.config import CONFIGS_DIR
+
+STRONGEST_SCRIPTED = {"breath_duel_v0": "ma_heuristic", "tempo_duel_v0": "tempo_heuristic",
+                      "encounter_duel_v0": "encounter_heuristic"}
+"""The scripted agent each duel's learned agent is judged against."""
+FIRST_AGENTS = {"breath_duel_v0": "breath_duel_v0_blind.zip", "tempo_duel_v0": "tempo_duel_v0_blind.zip",
+                "encounter_duel_v0": "encounter_duel_v0_first.zip"}
+"""The first shipped agents, kept as training opponents."""
+
+
+def score(result) -> str:
+    """``72.5 % [67.9 %, 76.6 %]``: the agent's score (a draw counts half) with its 95 % interval."""
+    rate = result.total.score_rate(0.95)
+    return f"{rate.value * 100:.1f} % [{rate.low * 100:.1f} %, {rate.high * 100:.1f} %]"
+
+
+def row(env_id: str, checkpoint: Path, duels: int) -> str:
+    """One duel's table row."""
+    ablation = measure_ablation(CheckpointPolicy(checkpoint), make_env(env_id))
+    agent = f"agent={checkpoint}"
+    scripted = head_to_head(agent, STRONGEST_SCRIPTED[env_id], duels, env=env_id, workers=0, db=IN_MEMORY)
+    first = head_to_head(agent, f"first={CONFIGS_DIR / 'opponents' / FIRST_AGENTS[env_id]}", duels, env=env_id,
+                         workers=0, db=IN_MEMORY)
+    itself = head_to_head(agent, f"twin={checkpoint}", duels, env=env_id, workers=0, db=IN_MEMORY)
+    blind = " (state-blind)" if ablation.state_blind else ""
+    return (f"| `{env_id}` | {ablation.share * 100:.1f} %{blind} | `{STRONGEST_SCRIPTED[env_id]}` {score(scripted)} | "
+            f"{score(first)} | {itself.truncated} of {duels} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duels", type=int, default=400, help="duels per pairing (seats swapped)")
+    parser.add_argument("--agent", action="append", default=[], help="ENV=CHECKPOINT measured instead of the shipped one")
+    options = parser.parse_args()
+    checkpoints = dict(shipped_checkpoints())
+    checkpoints.update(dict(entry.split("=", 1) for entry in options.agent))
+    print("| duel | decisions changed on a zeroed observation | against the strongest scripted agent | "
+          "against the first shipped agent | against itself: round-limit draws |")
+    print("| --- | ---: | --- | --- | ---: |")
+    for env_id in sorted(checkpoints):
+        print(row(env_id, Path(checkpoints[env_id]), options.duels))
+
+
+if __name__ == "__main__":
+    main()
