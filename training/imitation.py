@@ -39,7 +39,10 @@ def teacher_games(config: TrainConfig, ruleset: Any) -> dict[str, np.ndarray]:
     pool = OpponentPool([Opponent(name, scripted_policy(name, seed + 1 + index, ruleset), source=name)
                          for index, name in enumerate(config.opponents)], power=0.0)
     env = make_selfplay_env(config, pool)
-    observations, masks, actions, returns = [], [], [], []
+    observations: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
     observation, _ = env.reset(seed=seed)
     episode_rewards: list[float] = []
     while len(actions) < config.imitation_decisions or episode_rewards:
