@@ -71,18 +71,26 @@ def head_to_head(agent: str, opponent: str = "random", duels: int = 500, env: st
     ``workers`` as in :func:`~issoku.evaluation.tournament.run_tournament` (0: this process). A ``db``
     path keeps the duels in a match store, so a rerun with the same arguments plays nothing again.
     """
-    if agent.partition("=")[0] == opponent.partition("=")[0]:
-        raise ValueError(f"agent and opponent need different names, both are {agent.partition('=')[0]!r}")
     kwargs = dict(env_kwargs or {})
-    study = StudyConfig(env=env, policies=(agent, opponent), games_per_pair=duels, base_seed=base_seed,
-                        loadouts=(LoadoutConfig(name=canonical_json(kwargs) if kwargs else "default", kwargs=kwargs),))
-    check_study_plays(study)  # an agent of another env is refused here, before a store is made or a duel played
-    tournament = build_tournament(study)
+    tournament = build_tournament(head_to_head_study(agent, opponent, duels, env, kwargs, base_seed))
     with MatchStore(db, exclusive=db != IN_MEMORY) as store:
         run_tournament(tournament, store, workers=workers, progress=progress)
         keys = {spec.key for _, spec in schedule(tournament)}
         records = [record for record in store.records() if record.key in keys]
     return summarise(records, agent.partition("=")[0], opponent.partition("=")[0], env, kwargs, base_seed)
+
+
+def head_to_head_study(agent: str, opponent: str, duels: int, env: str, env_kwargs: Mapping[str, Any],
+                       base_seed: int) -> StudyConfig:
+    """The two-policy study a head-to-head plays, checked: two different names, each agent able to play ``env``
+    (an agent of another env is refused here, before a store is made or a duel played)."""
+    if agent.partition("=")[0] == opponent.partition("=")[0]:
+        raise ValueError(f"agent and opponent need different names, both are {agent.partition('=')[0]!r}")
+    kwargs = dict(env_kwargs)
+    study = StudyConfig(env=env, policies=(agent, opponent), games_per_pair=duels, base_seed=base_seed,
+                        loadouts=(LoadoutConfig(name=canonical_json(kwargs) if kwargs else "default", kwargs=kwargs),))
+    check_study_plays(study)
+    return study
 
 
 def summarise(records: list[MatchRecord], agent: str, opponent: str, env: str, env_kwargs: Mapping[str, Any],

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from issoku.evaluation.head_to_head import IN_MEMORY, HeadToHead, head_to_head
+from issoku.evaluation.head_to_head import IN_MEMORY, HeadToHead, head_to_head, head_to_head_study
 from issoku.training.backend import Workers
 
 RUNGS = ("random", "one_step", "mcts_small", "mcts_large")
@@ -47,18 +47,20 @@ class Step:
 def measure(env: str, rungs: Sequence[str] = RUNGS, references: Sequence[str] | None = None, duels: int = 100,
             workers: Workers = 0, db: Path | str = IN_MEMORY, progress: bool = False) -> list[Step]:
     """Play each adjacent pair of ``rungs`` and the top rung against each of ``references`` (default: the env's
-    :data:`REFERENCES`), ``duels`` seat-swapped duels each."""
+    :data:`REFERENCES`), ``duels`` seat-swapped duels each. Every pair is checked before the first duel is played,
+    so an unknown agent, or one that cannot play ``env``, is refused without playing the pairs before it."""
     if len(rungs) < 2 and not references:
         raise ValueError("a skill ladder needs two rungs or a reference")
     chosen = REFERENCES.get(env, ()) if references is None else tuple(references)
     pairs = [(upper, lower) for lower, upper in zip(rungs, rungs[1:])]
     pairs += [(rungs[-1], reference) for reference in chosen]
-    steps = []
-    for upper, lower in pairs:
-        opponent = lower if not lower.startswith("shipped:") else f"learned={lower}"
-        result = head_to_head(upper, opponent, duels, env=env, workers=workers, db=db, progress=progress)
-        steps.append(Step(upper, lower, result))
-    return steps
+    # a shipped agent is named by its env id, as the rungs' names may be: it plays as "learned"
+    opponents = [lower if not lower.startswith("shipped:") else f"learned={lower}" for _, lower in pairs]
+    for (upper, _), opponent in zip(pairs, opponents):
+        head_to_head_study(upper, opponent, duels, env, {}, 0)
+    return [Step(upper, lower, head_to_head(upper, opponent, duels, env=env, workers=workers, db=db,
+                                            progress=progress))
+            for (upper, lower), opponent in zip(pairs, opponents)]
 
 
 def table(env: str, steps: Sequence[Step]) -> str:

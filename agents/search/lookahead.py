@@ -10,10 +10,9 @@ for the skill ladder, stronger than random, weaker than search.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-
 import numpy as np
 
+from issoku.agents.search.playouts import Chooser, random_chooser
 from issoku.agents.search.worlds import quiet_copy, sample_world, team_values
 from issoku.rules.kernel.protocol import GameState
 
@@ -21,13 +20,12 @@ REPLY_CAP = 30
 """Decisions of the other seats played after the tried action before the position is scored anyway."""
 
 
-def _until_own_turn(world: GameState, seat: int, uniform: Callable[[], float]) -> None:
+def _until_own_turn(world: GameState, seat: int, reply: Chooser) -> None:
     for _ in range(REPLY_CAP):
         acting = world.current_seat()
         if acting is None or acting == seat:
             return
-        legal = world.legal_actions()
-        world.apply(legal[int(uniform() * len(legal))])
+        world.apply(reply(world, acting))
 
 
 def look_ahead(state: GameState, seat: int, samples: int, rng: np.random.Generator) -> dict[int, float]:
@@ -38,14 +36,14 @@ def look_ahead(state: GameState, seat: int, samples: int, rng: np.random.Generat
     legal = root.legal_actions()
     if len(legal) == 1:
         return {legal[0]: 0.0}
-    uniform = random.Random(int(rng.integers(2**63 - 1))).random
+    reply = random_chooser(random.Random(int(rng.integers(2**63 - 1))).random)
     means: dict[int, float] = {}
     for action in legal:
         total = 0.0
         for _ in range(samples):
             world = sample_world(root, seat, rng)
             world.apply(action)
-            _until_own_turn(world, seat, uniform)
+            _until_own_turn(world, seat, reply)
             total += team_values(world)[seat]
         means[action] = total / samples
     return means

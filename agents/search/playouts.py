@@ -49,12 +49,9 @@ def scripted_agent(ruleset: Any, seed: int) -> Any | None:
 
 def scripted_chooser(agent: Any) -> Chooser:
     """Moves of the scripted ``agent``, which reads the seat's observation and mask like any policy."""
-    num_actions: dict[int, int] = {}
 
     def choose(world: GameState, seat: int) -> int:
-        size = num_actions.get(id(world.ruleset))
-        if size is None:
-            size = num_actions[id(world.ruleset)] = len(world.ruleset.action_names)
+        size = len(world.ruleset.action_names)
         return int(agent(world.observation(seat), legal_mask(world.legal_actions(), size)))
 
     return choose

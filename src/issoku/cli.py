@@ -769,11 +769,12 @@ def skill_ladder(
 
     from issoku.evaluation.head_to_head import IN_MEMORY
     from issoku.evaluation.skill_ladder import measure, results_header, table
-    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
     from issoku.training.backend import make_backend
 
     with one_line_errors("skill-ladder"):
         bounded("--duels", duels, 1, MAX_GAMES)
+        check_output_file("--out", out)
         bounded("--workers", workers, 0, 1024)
         names = tuple(name.strip() for name in rungs.split(",") if name.strip())
         chosen = None if references is None else tuple(n.strip() for n in references.split(",") if n.strip())
@@ -783,6 +784,7 @@ def skill_ladder(
     typer.echo(text)
     if out is not None:
         with one_line_errors("skill-ladder"):
+            out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(results_header("issoku " + " ".join(sys.argv[1:])) + "\n" + text + "\n", encoding="utf-8")
 
 

@@ -28,3 +28,11 @@ def test_skill_ladder_refuses_a_bad_budget_in_one_line():
     result = CliRunner().invoke(app, ["skill-ladder", "--env", "tempo_duel_v0", "-n", "0"])
     assert result.exit_code == 2
     assert "skill-ladder: --duels" in result.output
+
+
+def test_every_pair_is_checked_before_any_duel_is_played():
+    """An unknown rung, or a reference of another env, is refused before the pairs before it are played."""
+    for args in (["--rungs", "random,one_step,nosuch"], ["--rungs", "random,one_step", "--references", "ma_heuristic"]):
+        result = CliRunner().invoke(app, ["skill-ladder", "--env", "tempo_duel_v0", "-n", "2", *args])
+        assert result.exit_code == 2, result.output
+        assert "tournament" not in result.output and len(result.output.strip().splitlines()) == 1
