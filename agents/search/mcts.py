@@ -46,8 +46,9 @@ class SearchBudget:
     """How much a search may spend on one decision."""
 
     simulations: int = 200
-    """Simulations (sampled worlds played down the tree), the deterministic budget; the root's halving tries every
-    legal action at least once, so a decision with more legal actions than this spends one simulation on each."""
+    """Simulations (sampled worlds played down the tree), the deterministic budget. The root's halving judges at
+    most as many actions as it can give a world each round (:func:`root_width`: 12 of 50, 60 of 400); where more
+    are legal it judges the playout agent's own choice and a draw of the others."""
     rollout_depth: int = 200
     """Decisions a playout plays past the tree before it is scored (0: score the leaf itself); 200 plays a duel to
     its end with the scripted playouts."""
@@ -164,7 +165,7 @@ def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: Se
     round, so the search leaves it only for an action that beat it on the same worlds. The final action has
     the most visits (the last round's survivors all have the same), then the best mean."""
     hint = choose(root, seat)
-    alive = list(legal)
+    alive = _candidates(legal, hint, budget.simulations, rng)
     spent = 0
     while True:
         rounds = max(1, math.ceil(math.log2(len(alive))))  # this one and those left: what is left is shared out
@@ -189,6 +190,31 @@ def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: Se
         if hint in alive and hint not in keep:
             keep[-1] = hint
         alive = keep
+
+
+def root_width(simulations: int) -> int:
+    """The most root actions sequential halving can judge with ``simulations``: ``n`` such that every round (about
+    ``n`` simulations each, ``ceil(log2 n)`` rounds) gives each surviving action at least one sampled world."""
+    width = 2
+    while (width + 1) * math.ceil(math.log2(width + 1)) <= simulations:
+        width += 1
+    return width
+
+
+def _candidates(legal: list[int], hint: int, simulations: int, rng: np.random.Generator) -> list[int]:
+    """The root actions halving judges: all of them when the budget allows (:func:`root_width`), else the playout
+    agent's own choice and a uniform draw of the others, in legal order.
+
+    Why: with more legal actions than simulations (an encounter attack and its raises: about 50 actions), one round
+    of one world each spends the whole budget, and the most visited action is then whichever drew the luckiest
+    world. A smaller field judged on several worlds each is a real comparison. The draw depends only on the
+    number of legal actions, so two states the seat cannot tell apart still draw alike."""
+    width = root_width(simulations)
+    if len(legal) <= width:
+        return list(legal)
+    others = [action for action in legal if action != hint]
+    drawn = {others[index] for index in rng.choice(len(others), size=width - 1, replace=False).tolist()}
+    return [action for action in legal if action == hint or action in drawn]
 
 
 def best_action(statistics: dict[int, tuple[int, float]]) -> int:

@@ -216,3 +216,24 @@ def test_issoku_view_hands_a_search_agent_the_traced_fight():
 
     fight, title = trace_fight("tempo_duel_v0", 1, ["one_step", "random"], {})
     assert "one_step vs random" in title and len(fight.frames) > 1 and (fight.terminated or fight.truncated)
+
+
+def test_halving_judges_as_many_root_actions_as_its_budget_allows_the_agents_choice_among_them():
+    from issoku.agents.search.mcts import _candidates, root_width
+
+    assert [root_width(s) for s in (2, 16, 50, 400)] == [2, 5, 12, 64]
+    legal = list(range(3, 55))
+    chosen = _candidates(legal, 40, 50, np.random.default_rng(1))
+    assert len(chosen) == 12 and 40 in chosen and chosen == sorted(chosen) and set(chosen) <= set(legal)
+    assert chosen == _candidates(legal, 40, 50, np.random.default_rng(1))
+    assert _candidates(legal, 40, 400, np.random.default_rng(1)) == legal  # 52 actions fit 400 simulations
+    # An encounter attack and its raises: about 50 legal actions; 20 simulations are all the search spends.
+    ruleset = _ruleset("encounter_duel_v0")
+    state = ruleset.new_initial_state(0, record_events=False)
+    heuristic = make_policy("encounter_heuristic", seed=0, ruleset=ruleset)
+    while len(state.legal_actions()) < 40:
+        seat = state.current_seat()
+        state.apply(heuristic(state.observation(seat), legal_mask(state.legal_actions(), len(ruleset.action_names))))
+    budget = SearchBudget(simulations=20, rollout_depth=6)
+    statistics = search(state, state.current_seat(), budget, np.random.default_rng(0))
+    assert len(statistics) == root_width(20) and sum(visits for visits, _ in statistics.values()) <= 21
