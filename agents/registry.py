@@ -56,6 +56,12 @@ def policy_names() -> list[str]:
     return sorted(POLICY_FACTORIES)
 
 
+def reads_state(name: str) -> bool:
+    """Whether the registered policy ``name`` decides by searching the game state (a search agent), which the
+    reports name apart from the scripted agents that read only their observation; False for unregistered names."""
+    return name in POLICY_FACTORIES and bool(getattr(resolve_policy_factory(name), "reads_state", False))
+
+
 def resolve_policy_factory(name: str, *, allow_imports: bool = True, where: str = "policy") -> Any:
     """The one resolver of policy names: a registered name, or (if ``allow_imports``) ``package.module:attribute``.
 

@@ -1,16 +1,19 @@
-"""Which field produced a loadout study's ratings, and where the scripted and the learned field disagree.
+"""Which field produced a loadout study's ratings, and where the scripted, the search and the learned field disagree.
 
 A loadout grid played by the Ma heuristic rates each weapon as that heuristic plays it; played by learned
 agents (``per_loadout:<folder>``, each loadout by its own fine-tuned agent, :mod:`issoku.evaluation.loadout_agents`)
-it rates each weapon played well. The two are different measurements, so when one store holds both for one
-env the report rates the loadouts once per **field** — *scripted* (every seat a registered agent) and
-*learned* (any checkpoint or imported policy in the game) — says which field each ranking comes from, and
-flags, in a headline of its own, every loadout whose place in the ranking or whose verdict against the field
-(its Elo interval above zero, below it, or straddling it) differs between the two: a designer should not act
-on a headline that only one field supports.
+it rates each weapon played well; played by tree search (``mcts_small``, :mod:`issoku.agents.search`) it rates
+each weapon with every option tried, the costed stances and reactions the heuristics never take included. These
+are different measurements, so when one store holds more than one for an env the report rates the loadouts once
+per **field** — *scripted* (every seat a registered agent that reads only its observation), *search* (a
+registered agent that searches the game state in some seat, no checkpoint) and *learned* (any checkpoint or
+imported policy in the game) — says which field each ranking comes from, and flags, in a headline of its own,
+every loadout whose place in the ranking or whose verdict against the field (its Elo interval above zero, below
+it, or straddling it) differs between two fields: a designer should not act on a headline that only one field
+supports.
 
-The pooled section above these lines still rates both fields' games together (its headlines say
-"scripted + learned or imported agents").
+The pooled section above these lines still rates every field's games together (its headlines say, e.g.,
+"scripted + search agents").
 """
 
 from __future__ import annotations
@@ -18,18 +21,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from issoku.evaluation.findings import SCRIPTED, agent_kinds
+from issoku.evaluation.findings import LEARNED, SEARCH, agent_kind
 from issoku.evaluation.pairings import by_label, games_between
 from issoku.evaluation.ratings import Ratings, rate
 from issoku.evaluation.records import MatchRecord
 
-SCRIPTED_FIELD, LEARNED_FIELD = "scripted", "learned"
-FIELDS = (SCRIPTED_FIELD, LEARNED_FIELD)
+SCRIPTED_FIELD, SEARCH_FIELD, LEARNED_FIELD = "scripted", "search", "learned"
+FIELDS = (SCRIPTED_FIELD, SEARCH_FIELD, LEARNED_FIELD)
 
 
 def field_of(record: MatchRecord) -> str:
-    """``"scripted"`` when every seat of the game was a registered agent, else ``"learned"``."""
-    return SCRIPTED_FIELD if agent_kinds(record.policies) == SCRIPTED else LEARNED_FIELD
+    """``"learned"`` when a seat of the game was a checkpoint or imported policy, else ``"search"`` when a seat
+    searched the game state, else ``"scripted"``."""
+    kinds = {agent_kind(policy) for policy in record.policies}
+    return LEARNED_FIELD if LEARNED in kinds else SEARCH_FIELD if SEARCH in kinds else SCRIPTED_FIELD
 
 
 def _ordinal(place: int) -> str:
@@ -85,24 +90,27 @@ def field_rankings(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: 
     return rankings
 
 
-def disagreements(env: str, scripted: FieldRanking, learned: FieldRanking) -> list[str]:
+def disagreements(env: str, first: FieldRanking, second: FieldRanking) -> list[str]:
     """A ``DISAGREE`` line for every loadout both fields rate whose place or verdict differs between them."""
-    both = [label for label in scripted.ratings.names if label in learned.ratings.names]
-    return [f"{env}: DISAGREE: {label} {scripted.describe(label)} but {learned.describe(label)}."
-            for label in sorted(both, key=scripted.place)
-            if scripted.place(label) != learned.place(label) or scripted.verdict(label) != learned.verdict(label)]
+    both = [label for label in first.ratings.names if label in second.ratings.names]
+    return [f"{env}: DISAGREE: {label} {first.describe(label)} but {second.describe(label)}."
+            for label in sorted(both, key=first.place)
+            if first.place(label) != second.place(label) or first.verdict(label) != second.verdict(label)]
 
 
 def field_headlines(env: str, records: Sequence[MatchRecord], bootstrap: int = 1000, seed: int = 0,
                     confidence: float = 0.95) -> list[str]:
-    """Headlines for an env section whose loadout games come from both fields (none otherwise): each field's
-    ranking, named by its field, then every disagreement (or one line saying there is none)."""
+    """Headlines for an env section whose loadout games come from more than one field (none otherwise): each
+    field's ranking, named by its field, then every disagreement between two of them (each pair of fields in
+    :data:`FIELDS` order), or one line saying there is none."""
     rankings = field_rankings(records, bootstrap, seed, confidence)
     if len(rankings) < 2:
         return []
-    scripted, learned = rankings
     lines = [f"{env}: loadouts in the {ranking.field} field ({ranking.field} agents only): "
              + ", ".join(f"{ranking.ratings.names[i]} {ranking.elo(ranking.ratings.names[i])}"
                          for i in ranking.ratings.ranked()) + " Elo." for ranking in rankings]
-    return lines + (disagreements(env, scripted, learned)
-                    or [f"{env}: the scripted and the learned field agree on every loadout's place and verdict."])
+    disagreeing = [line for i, first in enumerate(rankings) for second in rankings[i + 1:]
+                   for line in disagreements(env, first, second)]
+    named = [f"the {ranking.field}" for ranking in rankings]
+    together = ", ".join(named[:-1]) + " and " + named[-1]
+    return lines + (disagreeing or [f"{env}: {together} field agree on every loadout's place and verdict."])

@@ -72,20 +72,28 @@ def points(value: float, sign: bool = False) -> str:
     return f"{rounded:+.1f}" if sign else f"{rounded:g}"
 
 
-SCRIPTED, LEARNED = "scripted", "learned or imported"
+SCRIPTED, SEARCH, LEARNED = "scripted", "search", "learned or imported"
+AGENT_KINDS = (SCRIPTED, SEARCH, LEARNED)
+
+
+def agent_kind(policy: str) -> str:
+    """The kind of one policy: a registered agent that searches the game state (``search``), another registered
+    agent (``scripted``), or a checkpoint or import path (``learned or imported``); a restricted policy counts as
+    its base."""
+    from issoku.agents.registry import policy_names, reads_state
+
+    parsed = split_restriction(policy)
+    base = parsed[0] if parsed else policy
+    if base not in policy_names():
+        return LEARNED
+    return SEARCH if reads_state(base) else SCRIPTED
 
 
 def agent_kinds(policies: Iterable[str]) -> str:
-    """``"scripted"``, ``"learned or imported"`` or both, for the policies behind a finding (a restricted policy
-    counts as its base)."""
-    from issoku.agents.registry import policy_names
-
-    registered = set(policy_names())
-    kinds = set()
-    for name in policies:
-        parsed = split_restriction(name)
-        kinds.add(SCRIPTED if (parsed[0] if parsed else name) in registered else LEARNED)
-    return " + ".join(kind for kind in (SCRIPTED, LEARNED) if kind in kinds) or "no"
+    """``"scripted"``, ``"search"``, ``"learned or imported"`` or several joined by ``+``, for the policies behind
+    a finding."""
+    kinds = {agent_kind(name) for name in policies}
+    return " + ".join(kind for kind in AGENT_KINDS if kind in kinds) or "no"
 
 
 def policies_of(records: Iterable[MatchRecord]) -> list[str]:

@@ -96,11 +96,20 @@ SMALL_SIMULATIONS = 50
 LARGE_SIMULATIONS = 400
 
 
+def searches_state(factory: Callable[..., MCTS]) -> Callable[..., MCTS]:
+    """Mark a factory whose policies read the game state (as :attr:`StateSearcher.reads_state` marks the classes),
+    so the registry can tell a search agent from a scripted one by name, before building it."""
+    factory.reads_state = True  # type: ignore[attr-defined]
+    return factory
+
+
+@searches_state
 def mcts_small(seed: int | None = None) -> MCTS:
     """The small rung: 50 simulations a decision."""
     return MCTS(seed, SearchBudget(simulations=SMALL_SIMULATIONS))
 
 
+@searches_state
 def mcts_large(seed: int | None = None) -> MCTS:
     """The large rung: 400 simulations a decision."""
     return MCTS(seed, SearchBudget(simulations=LARGE_SIMULATIONS))

@@ -116,3 +116,30 @@ def test_fields_that_agree_get_one_line_saying_so_and_one_field_gets_none():
     assert field_headlines("toy_v0", strong + same, bootstrap=50)[-1] == \
         "toy_v0: the scripted and the learned field agree on every loadout's place and verdict."
     assert field_headlines("toy_v0", strong, bootstrap=50) == []
+
+
+def test_search_agents_are_a_field_of_their_own_compared_with_each_other_field():
+    scripted = games("random", lambda a, b: 0.9 if ORDER[a] > ORDER[b] else 0.1)
+    search = games("mcts_small", lambda a, b: 0.9 if ORDER[a] < ORDER[b] else 0.1)  # search puts staff on top
+    learned = games("tuned", lambda a, b: 0.85 if ORDER[a] > ORDER[b] else 0.15)
+    assert {field_of(record) for record in search} == {"search"}
+    mixed = make_record(("mcts_small", "tuned"), (1.0, -1.0), labels=("a", "b"))
+    assert field_of(mixed) == "learned"  # a checkpoint in the game makes it the learned field's
+    lines = field_headlines("toy_v0", scripted + search + learned, bootstrap=50)
+    assert [line.split(" (")[0] for line in lines[:3]] == [
+        f"toy_v0: loadouts in the {field} field" for field in ("scripted", "search", "learned")]
+    flags = [line.split("DISAGREE: ")[1] for line in lines if "DISAGREE" in line]
+    assert len(flags) == 4  # unarmed and staff, scripted against search and search against learned
+    assert sum(" in the search field " in flag for flag in flags) == 4
+    assert field_headlines("toy_v0", scripted + learned + games("one_step", lambda a, b: 0.88 if ORDER[a] > ORDER[b]
+                                                                   else 0.12), bootstrap=50)[-1] == \
+        "toy_v0: the scripted, the search and the learned field agree on every loadout's place and verdict."
+
+
+def test_agent_kinds_name_search_apart_from_scripted_and_learned():
+    from issoku.evaluation.findings import agent_kinds
+
+    assert agent_kinds(["ma_heuristic", "random"]) == "scripted"
+    assert agent_kinds(["mcts_large"]) == "search"
+    assert agent_kinds(["one_step -attack:a", "ma_heuristic"]) == "scripted + search"
+    assert agent_kinds(["tuned", "mcts_small", "random"]) == "scripted + search + learned or imported"
