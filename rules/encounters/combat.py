@@ -53,7 +53,10 @@ MANEUVER_RAISES["push_10"] = push_raises(10)
 
 @dataclass(frozen=True, slots=True)
 class Defence:
-    """What a character's Armor Target Number is made of (EN-067..073, EN-112, EN-118, EN-121, EN-122)."""
+    """What a character's Armor Target Number is made of (EN-067..073, EN-112, EN-118, EN-121, EN-122).
+
+    ``unignorable`` is an increase the text says "can not be ignored in any way": Deflect's +10 (EN-108). It
+    is no Misc bonus, so the replacement formulas of Blind, Grappled and Incapacitated keep it."""
 
     reflexes: int
     armour: int
@@ -61,6 +64,7 @@ class Defence:
     technique: int = 0
     misc: int = 0
     maluses: int = 0
+    unignorable: int = 0
     blind: bool = False
     grappled: bool = False
     incapacitated: bool = False
@@ -69,7 +73,8 @@ class Defence:
     def atn(self, melee: bool = True, ignore_armour: bool = False) -> int:
         """The ATN against an attack (``melee``: Prone's −10 applies, EN-121); ``ignore_armour`` for the
         grapple test (EN-083). Grappled and Incapacitated: 5 + Armor (EN-118, EN-122, EN-A07); Blind:
-        5 + Reflexes + Armor + Misc (EN-112); otherwise EN-067's full formula."""
+        5 + Reflexes + Armor + Misc (EN-112); otherwise EN-067's full formula. Deflect's increase is added
+        after whichever formula applies (EN-108: it "can not be ignored in any way")."""
         armour = 0 if ignore_armour else self.armour
         if self.grappled or self.incapacitated:
             value = 5 + armour
@@ -77,6 +82,7 @@ class Defence:
             value = 5 + self.reflexes + armour + self.misc - self.maluses
         else:
             value = 5 + 5 * self.reflexes + armour + self.stance + self.technique + self.misc - self.maluses
+        value += self.unignorable                                                       # EN-108
         if self.prone and melee:
             value -= PRONE_MELEE_MALUS
         return value

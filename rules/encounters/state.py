@@ -256,9 +256,12 @@ class EncounterState:
 
     # ----------------------------------------------------------------- rolls
 
-    def _roll(self, seat: int, pool: Pool, rule: str, kind: str, test: bool = True, **data) -> int:
+    def _roll(self, seat: int, pool: Pool, rule: str, kind: str, test: bool = True, in_action: bool = True,
+              **data) -> int:
         """Roll a pool for ``seat``: a test or contest takes the wound penalty (EN-043), the once-a-round
-        Void-stance bonus (EN-064) and an armed Boost (EN-107); a damage roll takes none of them."""
+        Void-stance bonus (EN-064) and an armed Boost (EN-107); a damage roll takes none of them. Stun's
+        −3k0 (EN-113, EN-A11) falls on the rolls of actions; ``in_action`` False for the Readying-Phase
+        shake-off test, which is no action (EN-113 decision in docs/rules/encounters.md)."""
         f = self.fighters[seat]
         extras = []
         if test:
@@ -270,7 +273,7 @@ class EncounterState:
                 f.boost_armed = False
                 pool = pool + _BOOST_BONUS
                 extras.append("boost")
-            if f.stun_tn is not None:                                                   # EN-113, EN-A11
+            if f.stun_tn is not None and in_action:                                     # EN-113, EN-A11
                 pool = pool.plus(roll=STUN_PENALTY)
                 extras.append("stun-3k0")
             penalty = f.wound_penalty()
@@ -419,14 +422,16 @@ class EncounterState:
 
     def _shake_off_stun(self, seat: int) -> None:
         """EN-113 / EN-G15: test Earth against the Stun TN; success ends it, failure lowers the TN by 10 for
-        the next round; a TN already down to 0 ends it without a roll."""
+        the next round; a TN already down to 0 ends it without a roll. The test is no action, so Stun's own
+        −3k0 does not fall on it (EN-113: else Earth 2 or 3 rolls 0k0 and can never succeed)."""
         f = self.fighters[seat]
         if f.stun_tn <= 0:
             f.stun_tn = None
             self.events.emit("EN-G15", "stun_ends", seat, why="tn_0")
             return
         tn = f.stun_tn
-        total = self._roll(seat, trait_pool(f.ring("earth")), "EN-113", "stun_test", tn=tn)
+        total = self._roll(seat, trait_pool(f.ring("earth")), "EN-113", "stun_test", in_action=False,
+                           tn=tn)
         if total >= tn:
             f.stun_tn = None
             self.events.emit("EN-113", "stun_ends", seat, why="shaken_off")
