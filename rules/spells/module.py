@@ -219,11 +219,10 @@ class SpellsModule(BreathModule):
             return set()
         legal: set[Order] = set()
         casting = data.casting[seat]
-        if casting is None:
-            for order in orders:
-                if order[0] == CAST and self._can_cast(state, data, fighter, caster, order):
-                    legal.add(order)
-        else:
+        for order in orders:
+            if order[0] == CAST and self._can_cast(state, data, fighter, caster, order, preparing=casting is not None):
+                legal.add(order)
+        if casting is not None:
             legal.add((ABANDON,))
             stage = casting.spell.stages[casting.paid]
             if (stage_timing_ok(stage.mode, casting.last_breath, data.breath_no[seat])
@@ -242,8 +241,13 @@ class SpellsModule(BreathModule):
         return order in self.legal_orders(state, fighter, (order,))
 
     def _can_cast(self, state: "BreathState", data: SpellsData, fighter: "Fighter", caster: Caster,
-                  order: Order) -> bool:
+                  order: Order, preparing: bool = False) -> bool:
+        """Whether ``fighter`` may begin ``order``'s spell; while ``preparing`` another, only a one-stage
+        (instant) spell: a second preparation would be a second [stance] (SP-036), an instant one is none,
+        and the text forbids nothing else (SP-036 decision in docs/rules/spells.md)."""
         spell = self.content.spells[order[1]]
+        if preparing and len(spell.stages) > 1:
+            return False
         if spell.key not in caster.spells and spell.key not in caster.studied:
             return False
         if self._slot_for(data, fighter.seat, spell) is None:
