@@ -99,6 +99,9 @@ Version history
     Ma and one caster); fights without a caster keep their spaces, actions and rules. Scripted casters:
     ``spells_caster``, ``ma_spells_caster``; scenarios ``broken_focus``, ``forced_omen``,
     ``paper_shikigami``.
+    v0, amended: a preparing caster may cast a one-stage (instant) spell (SP-036, docs/rules/spells.md); same
+    spaces and actions; the spells module's version 1 moves every caster fight's fingerprint. Fights without a
+    caster are unchanged.
 """
 
 from __future__ import annotations

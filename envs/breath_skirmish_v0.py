@@ -87,6 +87,8 @@ Version history
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
     until the end and is paid its side's result; an illegal action ends the fight by default
     (``illegal_action="raise"`` on request); ``parallel_env()``.
+    v0, amended: a preparing caster may cast a one-stage (instant) spell (SP-036); same spaces and actions; the
+    spells module's version 1 moves every caster fight's fingerprint.
 """
 
 from __future__ import annotations

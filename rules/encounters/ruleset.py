@@ -44,7 +44,9 @@ class EncounterDuel:
     rules are in)."""
 
     name = "encounter_duel"
-    version = 0
+    version = 1
+    """In the fingerprint, so stored games of older rules are not reused. 1: Deflect survives the grapple formula
+    (EN-108), the Stun shake-off takes no −3k0 (EN-113)."""
     data_systems = ("encounters",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
     (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""

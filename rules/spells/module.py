@@ -146,9 +146,12 @@ class SpellsModule(BreathModule):
     order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER, REACT, NO_REACTION)
     decision_kinds = (SPELL_REACTION,)
 
+    version = 1
+    """Part of the module's name, so of every caster ruleset's fingerprint: stored games of older spell rules are
+    not reused. 1: a preparing caster may cast an instant spell (SP-036)."""
     def __init__(self, content: SpellContent | None = None) -> None:
         self.content = content or default_spell_content()
-        self.name = f"spells:{self.content.digest}"
+        self.name = f"spells:{self.content.digest}:v{self.version}"
         self._orders: tuple[Order, ...] = ()
         self._spell_index = {key: i for i, key in enumerate(self.content.spells)}
         self._offsets: dict[str, int] = {}
