@@ -76,7 +76,7 @@ Training and tournaments
 
 Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
-    maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,
+    maneuvers and reach (issue 9; BR-G15, BR-G16, BR-G17, BR-G21, BR-Z01..BR-Z08). No squads, shikigami, transfer,
     high ground or spells.
     v0, amended (issue 23): casters (onmyoji, exorcist, barrier_priest, diviner) are archetypes; a
     fight that fields one adds the spells module (seed 004, docs/rules/spells.md): its orders

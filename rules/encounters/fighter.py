@@ -101,7 +101,7 @@ class Combatant:
         return w.can_act(self.rank())
 
     def defence(self, grappled: bool) -> Defence:
-        """The parts of this character's ATN now (EN-067..073)."""
+        """The parts of this character's ATN now (EN-067..EN-073)."""
         return Defence(
             reflexes=self.trait("reflexes"), armour=self.sheet.armour.bonus,
             stance=stance_atn_bonus(self.stance, self.ring("air"), self.sheet.skill("defense"), self.earth_bonus),

@@ -1,11 +1,11 @@
-"""One encounter duel in progress: the 001 structure of an encounter as a state machine (EN-001..122).
+"""One encounter duel in progress: the 001 structure of an encounter as a state machine (EN-001..EN-122).
 
-Set-up: beginning-of-encounter effects (EN-001, none in v0), initiative rolls (EN-002..004), opening
+Set-up: beginning-of-encounter effects (EN-001, none in v0), initiative rolls (EN-002, EN-003, EN-004), opening
 stances in reverse initiative order (EN-005), then rounds (EN-006). A round: Void Points spent at its
 beginning in initiative order (EN-007, EN-106, EN-108), the turns in initiative order (EN-008), the
-Readying Phase (EN-009, EN-016..018). A turn: two Simple Actions (EN-010), the stance (EN-011, not in
+Readying Phase (EN-009, EN-016, EN-017, EN-018). A turn: two Simple Actions (EN-010), the stance (EN-011, not in
 round 1), a grapple contest if grappled (EN-087), then actions until the character ends its turn or has
-nothing left to do (EN-012..015).
+nothing left to do (EN-012, EN-013, EN-014, EN-015).
 
 Decisions, each one ``apply`` by the seat that makes it: ``stance``, ``round_start`` (a Void Point at the
 start of the round), ``act`` (an action of the turn), ``extra_attack`` (the Free attack a successful
@@ -86,7 +86,7 @@ class EncounterState:
         self.effects: tuple[Timed, ...] = ()   # EN-017
         self._legal: list[int] = []
         self.outcome: dict[int, str] = {}
-        self.credits: list[tuple[int, int, str]] = []   # EN-054/055: (who, whom, "downed" or "killed")
+        self.credits: list[tuple[int, int, str]] = []   # EN-054/EN-055: (who, whom, "downed" or "killed")
         self.tactics = [0] * (max(ruleset.seat_teams) + 1)   # EN-082 / EN-G09: each side's Tactics Pool
         self.events.emit("EN-001", "encounter_start", None, effects=0, **self._layout())
         self._roll_initiative()
@@ -401,7 +401,7 @@ class EncounterState:
         self.events.emit(rule, "void_point", seat, effect=effect, left=f.void_points)
 
     def _readying_phase(self) -> None:
-        """EN-009, EN-016..018: timers tick (an effect expires entering the phase with 0 rounds left)."""
+        """EN-009, EN-016, EN-017, EN-018: timers tick (an effect expires entering the phase with 0 rounds left)."""
         self.events.emit("EN-016", "readying_phase", None, round=self.round)
         for seat in self.order[::-1]:                                                 # EN-016: reverse order
             if self.fighters[seat].stun_tn is not None and self.fighters[seat].can_act():
@@ -445,7 +445,7 @@ class EncounterState:
     # ----------------------------------------------------------------- turns
 
     def _begin_turn(self) -> None:
-        while not self.fighters[self.actor()].can_act():                             # EN-052/053: no turn
+        while not self.fighters[self.actor()].can_act():                             # EN-052/EN-053: no turn
             self.turn_index += 1
             if self.turn_index == len(self.order):
                 self._readying_phase()
@@ -568,11 +568,11 @@ class EncounterState:
 
     def _move(self, seat: int, kind: str, direction: str) -> None:
         f = self.fighters[seat]
-        if kind == "free_move":
+        if kind == "free_move":                                                       # EN-023, EN-102
             f.free_used.add("free_move")
             rule = "EN-102"
         else:
-            self._spend(seat, 1 if kind == "simple_move" else 2, kind)
+            self._spend(seat, 1 if kind == "simple_move" else 2, kind)                 # EN-029, EN-103
             rule = "EN-103" if kind == "simple_move" else "EN-121"
         squares = legality.move_allowance(self, seat, kind)
         moved, where = self._relocate(seat, squares, direction)
@@ -593,7 +593,8 @@ class EncounterState:
     # ----------------------------------------------------------------- attacks
 
     def _attack(self, seat: int, attack: Attack, free: bool) -> None:
-        """EN-066: test Weapon/Agility (Weapon/Reflexes when aimed) against ATN + 5 per raise (EN-G03)."""
+        """EN-066: test Weapon/Agility (Weapon/Reflexes when aimed) against ATN + 5 per raise (EN-G03); a
+        Complex Action (EN-031) unless it is an Extra Attack's free one (EN-076)."""
         f, target = self.fighters[seat], self.opponent(seat)
         t = self.fighters[target]
         weapon = f.weapon
@@ -673,7 +674,7 @@ class EncounterState:
         self._finish_damage(endure=False)
 
     def _finish_damage(self, endure: bool) -> None:
-        """EN-041: the damage left after reduction (and Endure, EN-109) becomes Wounds; EN-054/055."""
+        """EN-041: the damage left after reduction (and Endure, EN-109) becomes Wounds; EN-054/EN-055."""
         p = self.pending
         self.pending = None
         attacker, target = p["attacker"], p["target"]
