@@ -24,7 +24,7 @@ Decisions (``infos[agent]["decision_kind"]`` and the ``decision_kind`` observati
     ``empty_hand:<move>``, after a won slip-away ``slip_counter:attack_a|attack_b``, when disarmed
     ``pick_up``, and ``end_breath`` or ``stand`` (BR-G09).
     ``defend``: an attacked fighter's reply — ``use_reserved:<defense>`` (0 Energy, BR-019),
-    ``improvise:<defense>`` (1.5× cost, BR-020) or ``take_hit`` (BR-G03/G08).
+    ``improvise:<defense>`` (1.5× cost, BR-020) or ``take_hit`` (BR-G03/BR-G08).
     ``counter``: a samurai-guard fighter's free counterattack after a miss — ``counter:<attack>`` or
     ``decline_counter`` (BR-050, BR-G14).
     ``resist``: the other fighter's answer to a half-step — ``resist`` (1 Energy, a contest) or
@@ -99,6 +99,9 @@ Version history
     Ma and one caster); fights without a caster keep their spaces, actions and rules. Scripted casters:
     ``spells_caster``, ``ma_spells_caster``; scenarios ``broken_focus``, ``forced_omen``,
     ``paper_shikigami``.
+    v0, amended: a preparing caster may cast a one-stage (instant) spell (SP-036, docs/rules/spells.md); same
+    spaces and actions; the spells module's version 1 moves every caster fight's fingerprint. Fights without a
+    caster are unchanged.
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ Training and tournaments
 
 Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
-    maneuvers and reach (issue 9; BR-G15..G17, G21, BR-Z01..Z08). No squads, shikigami, transfer,
+    maneuvers and reach (issue 9; BR-G15, BR-G16, BR-G17, BR-G21, BR-Z01..BR-Z08). No squads, shikigami, transfer,
     high ground or spells.
     v0, amended (issue 23): casters (onmyoji, exorcist, barrier_priest, diviner) are archetypes; a
     fight that fields one adds the spells module (seed 004, docs/rules/spells.md): its orders
@@ -87,6 +87,8 @@ Version history
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
     until the end and is paid its side's result; an illegal action ends the fight by default
     (``illegal_action="raise"`` on request); ``parallel_env()``.
+    v0, amended: a preparing caster may cast a one-stage (instant) spell (SP-036); same spaces and actions; the
+    spells module's version 1 moves every caster fight's fingerprint.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ four characters a side (1v1 … 4v4, and uneven sides such as one duelist agains
 The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over
 :class:`~issoku.rules.encounters.EncounterSkirmish`: the encounter duel's engine (everything of
 ``encounter_duel_v0``) with a square per character, plus Guard (EN-100), Swap (EN-111), Tactical Strike and
-the Tactics Pool (EN-082, EN-G09), grapples among many (EN-083..099: joining, the contest among all, Drag),
-mooks (EN-040, EN-056..060), who Downed or Killed whom (EN-054/055, ``state.credits``) and initiative ties
-among three or more (EN-003, EN-007). Rules and gap decisions: docs/rules/encounters.md.
+the Tactics Pool (EN-082, EN-G09), grapples among many (EN-083..EN-099: joining, the contest among all, Drag),
+mooks (EN-040, EN-056, EN-057, EN-058, EN-059, EN-060), who Downed or Killed whom (EN-054/EN-055, ``state.credits``)
+and initiative ties among three or more (EN-003, EN-007). Rules and gap decisions: docs/rules/encounters.md.
 
 Agents
     ``side_<s>_fighter_<n>``: every character is an agent (side 0's first). Turn order comes from initiative,
@@ -67,6 +67,9 @@ Training and tournaments
 
 Version history
     v0 — first release (issue 22): the EN skirmish of docs/rules/encounters.md, grapples among many included.
+    v0, amended: as ``encounter_duel_v0`` (EN-108 Deflect in a grapple, EN-113 the Stun test); same spaces,
+    actions and fingerprint. Here Deflect does matter: an ally's attack on a grappled fighter who Deflected, and
+    joining that grapple, meet ATN 5 + Armor + 10.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ AEC env.
 
 The env is :class:`~issoku.envs.adapter.RulesetAECEnv` over :class:`~issoku.rules.tempo.TempoSkirmish`, the
 tempo engine of ``tempo_duel_v0`` on a grid; the adapter's module docstring holds the conventions every
-issoku env shares. Rules and gap decisions: docs/rules/tempo.md (§ Skirmish: TP-G06, G07, G08, G10, G13).
+issoku env shares. Rules and gap decisions: docs/rules/tempo.md (§ Skirmish: TP-G06, TP-G07, TP-G08, TP-G10, TP-G13).
 
 Agents
     One per fighter: ``side_<s>_fighter_<k>`` (``s`` 0 or 1, ``k`` from 1 in the order given). Sides may be
@@ -74,7 +74,7 @@ Training and tournaments
 
 Version history
     v0 — first release (issue 22): every TP rule of seed 003 with 1 to 4 fighters a side on a grid, with the
-    many-combatant defaults TP-G06, G07, G08 of docs/rules/tempo.md.
+    many-combatant defaults TP-G06, TP-G07, TP-G08 of docs/rules/tempo.md.
 """
 
 from __future__ import annotations

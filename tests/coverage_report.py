@@ -10,10 +10,14 @@ Per system it prints how many reference IDs are
 * **not yet** — listed as not yet implemented in ``docs/rules/reference/`` (no test names them);
 * **missing** — implemented (or a principle) but named by no test.
 
-``--write`` also refreshes the reference's Code and Tests columns (the files that name each ID);
+``--write`` also refreshes the reference's Code and Tests columns (the files that name each ID) and points
+every gap's and reading's Source at its system's own rules document (``--write --no-run``: only that, in a
+second, without running the tests);
 ``--promote EN`` marks ``engine`` the not-yet IDs of a system whose engine has landed, wherever a passing
 test drives them through a fight (the others stay not yet, and their tests then fail the reference check).
-It takes a few minutes on two busy cores: it runs the rule tests.
+It takes a few minutes on two busy cores: it runs the rule tests. It exits 1 when a rule test fails or
+when an implemented rule, gap or reading is named by no file under ``rules/`` (``no code``: write the ID
+where the code decides it).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.rule_reference import REPO, RULE_ID, ids_named_in, load_reference, naming_sources, reference_files
+from tests.rule_reference import (REPO, RULE_ID, SYSTEM_DOCS, code_sources, ids_named_in, load_reference,
+                                  naming_sources, needs_code, reference_files)
 
 _NAME_ID = re.compile(r"test_(br|ma|sp|en|tp)_(\d{3}|[a-z]\d{2})(?![0-9])")
 
@@ -114,10 +119,24 @@ def classify(results: list[tuple[frozenset[str], bool, bool]]) -> dict[str, dict
     return report
 
 
+def unnamed_in_code() -> list[str]:
+    """Implemented rules, gaps and readings (:func:`tests.rule_reference.needs_code`) no file under ``rules/``
+    names."""
+    named: set[str] = set()
+    for path in code_sources():
+        named |= ids_named_in(path.read_text(encoding="utf-8"))
+    return sorted(ident for ident, entry in load_reference().items() if needs_code(entry) and ident not in named)
+
+
+def _decided_in(ident: str, source: str) -> str:
+    """A gap's or reading's Source cell, pointing at its system's rules document."""
+    return re.sub(r"decided in docs/rules/\S*", f"decided in {SYSTEM_DOCS[ident[:2]]}", source)
+
+
 def refresh_files_columns() -> None:
-    """Rewrite each reference row's Code and Tests cells with the files that name its ID now."""
-    code_files = sorted(p for p in (REPO / "rules").rglob("*") if p.suffix in (".py", ".toml") and p.is_file())
-    texts = {p: p.read_text(encoding="utf-8") for p in code_files + naming_sources()}
+    """Rewrite each reference row's Code and Tests cells with the files that name its ID now, and its
+    Source's "decided in" with its system's rules document."""
+    texts = {p: p.read_text(encoding="utf-8") for p in code_sources() + naming_sources()}
     named_by: dict[str, list[Path]] = defaultdict(list)
     for path, text in texts.items():
         for ident in ids_named_in(text):
@@ -130,9 +149,11 @@ def refresh_files_columns() -> None:
     for path in reference_files():
         lines = path.read_text(encoding="utf-8").splitlines()
         for n, line in enumerate(lines):
-            match = re.match(r"^(\| (\S+) \| .* \| .*? \| (?:engine|not yet|principle) \|) .*? \| .*? \|$", line)
-            if match and RULE_ID.fullmatch(match.group(2)):
-                lines[n] = f"{match.group(1)} {cell(match.group(2), 'rules')} | {cell(match.group(2), 'tests')} |"
+            match = re.match(r"^\| (\S+) \| (.*) \| (.*?) \| (engine|not yet|principle) \| .*? \| .*? \|$", line)
+            if match and RULE_ID.fullmatch(match.group(1)):
+                ident, text, source, status = match.groups()
+                lines[n] = (f"| {ident} | {text} | {_decided_in(ident, source)} | {status} | {cell(ident, 'rules')} "
+                            f"| {cell(ident, 'tests')} |")
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -172,9 +193,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="refresh the reference's Code and Tests columns")
     parser.add_argument("--promote", action="append", default=[], metavar="SYSTEM",
                         help="mark 'engine' the not-yet IDs of SYSTEM (EN, SP...) that passing fight tests drive")
+    parser.add_argument("--no-run", action="store_true",
+                        help="with --write: refresh the columns only, run no test (seconds, not minutes)")
     args = parser.parse_args(argv)
     if args.write:
         refresh_files_columns()
+    unnamed = unnamed_in_code()
+    if args.no_run:
+        print(f"no code names: {', '.join(unnamed)}" if unnamed else "every implemented rule is named by code")
+        return 1 if unnamed else 0
     watch = EngineWatch()
     code = pytest.main([str(REPO / "tests"), "-qq", "-p", "no:cacheprovider", "-W", "ignore", "--no-header",
                         "-o", "addopts=", "--tb=no"], plugins=[watch])
@@ -185,10 +212,12 @@ def main(argv: list[str] | None = None) -> int:
         promoted = promote(watch.results, {system.upper() for system in args.promote})
         print(f"promoted to engine: {', '.join(promoted) if promoted else 'none'}")
     print(render(classify(watch.results)))
+    if unnamed:
+        print(f"no code names: {', '.join(unnamed)} (write each ID where rules/ decides it)")
     failed = sum(not passed for _, passed, _ in watch.results)
     if failed:
         print(f"{failed} rule tests failed: the IDs they name count only through other, passing tests")
-    return 1 if failed else 0
+    return 1 if failed or unnamed else 0
 
 
 if __name__ == "__main__":

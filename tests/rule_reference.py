@@ -62,12 +62,32 @@ def load_reference() -> dict[str, RuleEntry]:
     return entries
 
 
+SYSTEM_DOCS = {"BR": "docs/rules/breath.md", "MA": "docs/rules/ma.md", "TP": "docs/rules/tempo.md",
+               "SP": "docs/rules/spells.md", "EN": "docs/rules/encounters.md"}
+"""Each system's own rules document: where its gaps (``XX-Gnn``) and readings (``XX-Ann``) are decided."""
+CODE_ROOT = REPO / "rules"
+SHORTHAND = re.compile(r"\b(?:BR|MA|SP|EN|TP)-(?:\d{3}|[A-Z]\d{2})(?:/|, |\.\.)(?:\d{3}|[A-Z]\d{2})\b")
+"""An abbreviated ID list (``BR-005/007``, ``EN-093..097``) that a grep for the later IDs cannot find."""
+
+
+def needs_code(entry: RuleEntry) -> bool:
+    """Whether an ID must be named by the code that decides it: every implemented rule, gap, reading and
+    decision; not a worked example (``XX-Tnn``) or derived case (``XX-Dnn``), which tests check against
+    the code of the rules they exercise, nor a principle, which binds whoever writes data."""
+    return entry.status == "engine" and entry.ident[3] not in "TD"
+
+
+def code_sources() -> list[Path]:
+    """The files whose text counts as code naming an ID: the rules engines and their data."""
+    return sorted(p for p in CODE_ROOT.rglob("*") if p.is_file() and p.suffix in (".py", ".toml"))
+
+
 def ids_named_in(text: str) -> set[str]:
     """Rule IDs a piece of source names."""
     return set(RULE_ID.findall(text))
 
 
-SAMPLE_IDS_ONLY = frozenset({"test_coverage_report.py"})
+SAMPLE_IDS_ONLY = frozenset({"test_coverage_report.py", "test_rule_selection.py"})
 """Test modules that name IDs as sample data for the coverage report, not as rules they hold."""
 
 

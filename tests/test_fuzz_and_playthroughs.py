@@ -45,3 +45,21 @@ def test_the_golden_playthrough_is_unchanged(name):
     assert playthroughs.transcript(name) == golden.read_text(), (
         f"{name} plays differently from {golden}; if the change is deliberate, run "
         "python -m benchmarks.playthroughs --update and commit the diff")
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_readable_playthrough_is_unchanged(name):
+    """The same episode written out: state, observation by field, legal actions, events with rule IDs."""
+    golden = playthroughs.readable_path_of(name)
+    assert golden.is_file(), f"missing {golden}: python -m benchmarks.playthroughs --update"
+    assert playthroughs.readable_transcript(name) == golden.read_text(), (
+        f"{name} reads differently from {golden}; if the change is deliberate, run "
+        "python -m benchmarks.playthroughs --update and commit the diff")
+
+
+def test_a_readable_playthrough_names_fields_actions_and_rule_ids():
+    text = playthroughs.readable_transcript("encounter_duel_v0", decisions=6)
+    assert text.count("\n## ") == 7 and "## before the first decision" in text
+    assert "observation (player_1's first, every field):" in text and "  self_stance: 0 0 0 0 1" in text
+    assert "legal (5): stance:air stance:earth stance:fire stance:void stance:water" in text
+    assert "[EN-002 ] initiative" in text and "-> stance:" in text

@@ -5,7 +5,8 @@ test (the "not yet" list lives in the docs). The files the reference cites exist
 Whether each naming test drives an engine is the coverage report's job (``python -m tests.coverage_report``).
 """
 
-from tests.rule_reference import REPO, ids_named_in, load_reference, naming_sources
+from tests.rule_reference import (REPO, SHORTHAND, SYSTEM_DOCS, code_sources, ids_named_in, load_reference,
+                                  naming_sources, needs_code)
 
 REFERENCE = load_reference()
 NAMED = {ident for path in naming_sources() for ident in ids_named_in(path.read_text(encoding="utf-8"))}
@@ -52,3 +53,42 @@ def test_the_readme_table_adds_up_to_the_reference():
         assert total == len(entries), system
         assert not_yet == sum(e.status == "not yet" for e in entries), system
         assert fight + helper == total - not_yet, system
+
+
+def test_every_implemented_rule_is_named_by_the_code_that_decides_it():
+    """The trail from an ID to the code is one grep: every implemented rule, gap and reading is named by a
+    file under rules/ (refresh the Code column with ``python -m tests.coverage_report --write --no-run``)."""
+    named = {ident for path in code_sources() for ident in ids_named_in(path.read_text(encoding="utf-8"))}
+    assert sorted(i for i, e in REFERENCE.items() if needs_code(e) and i not in named) == []
+
+
+def test_the_code_column_is_what_the_coverage_script_writes():
+    named = {ident: [] for ident in REFERENCE}
+    for path in code_sources():
+        for ident in ids_named_in(path.read_text(encoding="utf-8")) & named.keys():
+            named[ident].append(str(path.relative_to(REPO)))
+    stale = [i for i, e in REFERENCE.items() if list(e.code) != sorted(named[i])]
+    assert stale == [], "run python -m tests.coverage_report --write --no-run"
+
+
+def test_code_writes_every_rule_id_whole():
+    """No ``BR-005/007/A06`` or ``EN-093..097`` in Python code: each ID is written whole, so a grep for it finds
+    it. Not checked: the data files' comments (their bytes are the rulesets' data digests, so an edit moves every
+    fingerprint) and ``agents/`` (a scripted agent's source is its fingerprint in the calibrated suites)."""
+    roots = ("rules", "envs", "training", "evaluation", "benchmarks")
+    found = [f"{path.relative_to(REPO)}: {match}" for root in roots for path in sorted((REPO / root).rglob("*.py"))
+             for match in SHORTHAND.findall(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_every_gap_and_reading_is_decided_in_its_systems_document():
+    wrong = []
+    for ident, entry in REFERENCE.items():
+        if ident[3] not in "GA" or entry.status == "not yet":
+            continue
+        doc = SYSTEM_DOCS[entry.system]
+        if f"decided in {doc}" not in entry.source and "project decision" not in entry.source:
+            wrong.append((ident, entry.source))
+        elif ident not in ids_named_in((REPO / doc).read_text(encoding="utf-8")):
+            wrong.append((ident, f"{doc} does not name it"))
+    assert wrong == []

@@ -31,7 +31,7 @@ RUNGS: tuple[str, ...] = ("far", "issoku_itto", "near", "close", "tsubazeriai")
 SKILLS = ("swordsmanship", "spearmanship", "staffmanship", "unarmed_combat", "archery", "gunnery",
           "speed", "footwork", "medicine")
 TRAITS = ("seal_of_shura", "asura", "takenouchi_license", "shinobi", "infiltration_master", "ronin", "mikkyo_monk")
-"""Always-on [aptitude]s and classes the cost, limit and zone rules know by name (BR-053, 061, 058, 076;
+"""Always-on [aptitude]s and classes the cost, limit and zone rules know by name (BR-053, BR-061, BR-058, BR-076;
 the classes ronin, Mikkyo monk and shinobi enter the Core Zone freely, BR-073). The retainer command's −1 on
 squad orders (BR-046, BR-T09) is not here: no squad orders exist yet, nothing would read it, so data naming
 it is refused rather than accepted and ignored."""
@@ -105,7 +105,7 @@ class ArmorModel(_Strict):
 
 
 class StanceModel(_Strict):
-    """A stance (BR-078/079, BR-G14): a declaration cost, Defense bonuses, an optional trigger effect."""
+    """A stance (BR-078/BR-079, BR-G14): a declaration cost, Defense bonuses, an optional trigger effect."""
 
     key: str = Field(pattern=_KEY)
     label: str = ""
@@ -119,7 +119,7 @@ class StanceModel(_Strict):
 
 
 class KataModel(_Strict):
-    """An active [Kata]. Cost 0 marks a 0-Energy([Kata]) maneuver under Rule 3 (BR-030, 047, 048)."""
+    """An active [Kata]. Cost 0 marks a 0-Energy([Kata]) maneuver under Rule 3 (BR-030, BR-047, BR-048)."""
 
     key: str = Field(pattern=_KEY)
     label: str = ""
@@ -158,7 +158,7 @@ class ArchetypeModel(_Strict):
 
 
 class ManeuverModel(_Strict):
-    """A common maneuver of the cost reference table (BR-067..079)."""
+    """A common maneuver of the cost reference table (BR-067..BR-079)."""
 
     key: str = Field(pattern=_KEY)
     label: str = ""
@@ -263,7 +263,7 @@ class Kata:
 
     @property
     def zero_energy(self) -> bool:
-        """A 0-Energy([Kata]) maneuver, limited by Rule 3 (BR-030, 047, 048)."""
+        """A 0-Energy([Kata]) maneuver, limited by Rule 3 (BR-030, BR-047, BR-048)."""
         return self.cost == 0
 
 

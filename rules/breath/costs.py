@@ -1,8 +1,13 @@
 """Energy cost arithmetic: Rule 2's order, the floor, 1.5× improvisation, Combo Fatigue, the breath limit.
 
-These are pure functions over plain numbers and named modifiers, so the worked examples (BR-T07..T15)
+These are pure functions over plain numbers and named modifiers, so the worked examples (BR-T07..BR-T15)
 test them directly and the engine, the zones of the skirmish and the Ma-and-Blade duel all price a
 maneuver the same way. A modifier is ``(name, delta)``: penalties positive, bonuses negative.
+
+The text's breath combinations are sums of the catalog's prices (``data/weapons.toml``, ``maneuvers.toml``):
+BR-012 horizontal cut 2 + horizontal cut 2 + reserve parry 1 = 5 (uchigatana); BR-013 sprint 3 + ninjato
+straight thrust 2 = 5; BR-015 kodachi flurry cut 1 × 3 + reserve emergency dodge 1 = 4; BR-017 zanbato demon
+cleave 3 + rising cut 3 = 6, past the limit of 5: an overload.
 """
 
 from __future__ import annotations
@@ -63,7 +68,7 @@ def combo_fatigue(check_number: int, reduced: bool = False) -> int:
 
 
 def breath_limit(expansions: Iterable[Modifier]) -> int:
-    """BR-008/009/064: 5 plus every differently named expansion; same-name expansions keep the largest.
+    """BR-008/BR-009/BR-064: 5 plus every differently named expansion; same-name expansions keep the largest.
 
     Speed license (+1) and Speed master (+2) share the name ``speed`` (BR-A02), so both give 7.
     """
@@ -74,7 +79,7 @@ def breath_limit(expansions: Iterable[Modifier]) -> int:
 
 
 def speed_expansion(speed_skill: int) -> int:
-    """BR-059/060: Speed 3 (license) widens the breath by 1, Speed 4+ (master) by 2."""
+    """BR-059/BR-060: Speed 3 (license) widens the breath by 1, Speed 4+ (master) by 2."""
     if speed_skill >= 4:
         return 2
     if speed_skill >= 3:
@@ -83,5 +88,5 @@ def speed_expansion(speed_skill: int) -> int:
 
 
 def overload_excess(spent: int, limit: int) -> int:
-    """BR-024/025: how far a breath's spending went past its limit (0 when it did not overload)."""
+    """BR-024/BR-025: how far a breath's spending went past its limit (0 when it did not overload)."""
     return max(0, spent - limit)

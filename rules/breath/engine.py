@@ -5,7 +5,7 @@
 * ``breath`` — the fighter whose count it is plays one maneuver (attack, reserve, stance, [Kata], a
   module's maneuver), or ends its breath, or *stands* (BR-G09);
 * ``defend`` — a fighter whose Defense an attack check met answers it: trigger a reservation (0 Energy,
-  BR-019), improvise a defense technique at 1.5× (BR-020), or take the hit (BR-G03/G08);
+  BR-019), improvise a defense technique at 1.5× (BR-020), or take the hit (BR-G03/BR-G08);
 * ``counter`` — a fighter in the samurai guard stance whom an attack missed may counter at 0 Energy
   (BR-050, BR-G14);
 * the decision kinds of modules (``resist`` under Ma and Blade).
@@ -334,7 +334,8 @@ class BreathState:
 
     def pay(self, fighter: Fighter, cost: int, rule: str, what: str, modifiers: list[Modifier] | None = None,
             in_breath: bool = True) -> None:
-        """Spend Energy; inside one's breath it counts toward the limit and may overload (BR-024)."""
+        """Spend Energy (BR-002: every maneuver spends it); inside one's breath it counts toward the limit and
+        may overload (BR-024; BR-066: the threshold is the current limit, ``fighter.limit``)."""
         before = fighter.energy
         fighter.energy -= cost
         if self.events.enabled:
@@ -362,7 +363,7 @@ class BreathState:
         if attacker.check_bonus:
             modifiers.append(("pending_bonus", attacker.check_bonus))
             attacker.check_bonus = 0
-        fatigue = combo_fatigue(attacker.attack_checks,
+        fatigue = combo_fatigue(attacker.attack_checks,                      # BR-A08: attacks made in the Core
                                 reduced=attacker.in_core and attacker.weapon.weapon_class == "short")
         if fatigue:
             modifiers.append(("combo_fatigue", fatigue))
@@ -449,7 +450,8 @@ class BreathState:
             self._start_round()
 
     def _next_actor(self) -> Fighter | None:
-        """BR-005/007/A06: highest remaining Energy; then higher Finesse; then the allies' side; then seat."""
+        """BR-003, BR-005, BR-007, BR-A06: highest remaining Energy; then higher Finesse; then the allies' side;
+        then seat. BR-A11: no side phases, breaths interleave strictly by this count."""
         allies = self.ruleset.config.allies_side
         best: Fighter | None = None
         best_key: tuple[int, int, int, int] | None = None
@@ -462,6 +464,8 @@ class BreathState:
         return best
 
     def _begin_breath(self, fighter: Fighter) -> None:
+        """BR-021 / BR-A05: reservations end at the start of the next breath or at the round's end, whichever
+        comes first, unrefunded."""
         self.actor_seat = fighter.seat
         if fighter.reservations:
             if self.events.enabled:
@@ -486,7 +490,8 @@ class BreathState:
             module.on_breath_start(self, fighter)
 
     def _limit_of(self, fighter: Fighter) -> int:
-        """BR-008/009/059..064: the one-breath limit with every named expansion.
+        """BR-008/BR-009/BR-059, BR-060, BR-061, BR-062, BR-063, BR-064: the one-breath limit with every named
+        expansion.
 
         Every breath start asks; with no module expanding the breath (``BreathModule.breath_expansions``)
         the limit depends only on the seat's sheet, the Core Zone flag and a [Kata]'s descent, so it is
@@ -506,7 +511,7 @@ class BreathState:
         expansions: list[Modifier] = [("speed", speed_expansion(sheet.skill("speed")))]
         if sheet.armor.breath_bonus:
             expansions.append((sheet.armor.key, sheet.armor.breath_bonus))
-        if "asura" in sheet.traits and fighter.in_core:
+        if "asura" in sheet.traits and fighter.in_core:          # BR-Z07: set as the breath begins (BR-008)
             expansions.append(("asura", 2))
         if fighter.descent:
             expansions.append(("kamuy_descent", fighter.descent))
@@ -670,6 +675,8 @@ class BreathState:
             module.on_stance_end(self, f, why)
 
     def _maneuver_legal(self, f: Fighter, slot: ActionSlot) -> bool:
+        """BR-G10: a maneuver whose final cost exceeds the Energy left is not legal; BR-011: a technique may be
+        repeated within a breath, each execution paid (nothing here counts repeats)."""
         if slot.kind in _ENGINE_MANEUVERS:
             need = self._maneuver_need(f, slot)
             return need is not None and need <= f.energy
@@ -679,7 +686,10 @@ class BreathState:
     def _maneuver_need(self, f: Fighter, slot: ActionSlot) -> int | None:
         """The Energy an engine maneuver (``_ENGINE_MANEUVERS``) needs now (``_NO_ENERGY_NEEDED`` for one
         that needs none), or None when it is not legal whatever the Energy: legal is ``need <= energy``.
-        Nothing here reads the Energy, so the price list of a situation holds for every Energy."""
+        Nothing here reads the Energy, so the price list of a situation holds for every Energy. BR-034, the
+        0-Energy whitelist, is decided here and in :meth:`cost_of`: a reserved technique's trigger, releasing a
+        stance and a 0-Energy stance or [Kata] (capped, :meth:`zero_energy_allowed`) need none; every other
+        price keeps Rule 2's floor of 1."""
         kind = slot.kind
         if kind == ATTACK:
             technique = slot.technique
@@ -728,12 +738,12 @@ class BreathState:
         return True
 
     def zero_energy_allowed(self, f: Fighter, effect: str) -> bool:
-        """BR-047/048 (BR-A01): each 0-Energy effect once a round, all of them at most twice."""
+        """BR-047/BR-048 (BR-A01): each 0-Energy effect once a round, all of them at most twice."""
         return effect not in f.zero_energy_used and len(f.zero_energy_used) < 2
 
     def _defense_options(self, f: Fighter, attack_technique: Technique,
                          reserved_only: bool = False) -> list[tuple[str, Technique, int]]:
-        """BR-G03/G08/G11: reservations to trigger (0) and techniques to improvise (1.5×) that fit
+        """BR-G03/BR-G08/BR-G11: reservations to trigger (0) and techniques to improvise (1.5×) that fit
         (improvising only when the attack allows it)."""
         if f.defenseless or f.defeated:
             return []
@@ -817,7 +827,7 @@ class BreathState:
         else:
             self.ruleset.module_of_kind[kind].apply_order(self, f, slot.order)
         if f.overload_failed and not f.defenseless and not f.defeated:
-            # BR-027/G12: the maneuver is performed, then Defenseless at once, before any answer to it
+            # BR-027/BR-G12: the maneuver is performed, then Defenseless at once, before any answer to it
             # (a guard-stance counter) resolves, not only when the breath ends.
             self._make_defenseless(f, "BR-027")
 
@@ -861,7 +871,8 @@ class BreathState:
                       effect=kata.effect, amount=kata.amount, limit=f.limit)
 
     def _overload_check(self, f: Fighter) -> None:
-        """BR-024..027 (BR-G12): one check when the breath's spending passes the limit; the breath closes.
+        """BR-024, BR-025, BR-026, BR-027 (BR-G12): one check when the breath's spending passes the limit; the breath
+        closes.
 
         2d10 + Physique − excess ≥ 11, with whatever every check of the fighter carries (a face wound,
         glare: :meth:`check_modifiers`).
@@ -909,7 +920,7 @@ class BreathState:
         technique = self.ruleset.catalog.techniques[slot.key]
         if slot.kind == USE_RESERVED:
             defender.reservations.remove(technique.key)
-            self.emit("BR-019", "reservation_triggered", defender.seat, technique=technique.key, cost=0)
+            self.emit("BR-019", "reservation_triggered", defender.seat, technique=technique.key, cost=0)  # BR-029
         else:
             cost, modifiers = self.cost_of(defender, technique, slot.order, technique.cost, improvised=True)
             self.pay(defender, cost, "BR-020", "improvise " + technique.key, modifiers, in_breath=False)
@@ -947,7 +958,7 @@ class BreathState:
         self.check_defeat(target)
 
     def check_defeat(self, fighter: Fighter) -> None:
-        """BR-G04/G20: 0 Wounds (or a module's own condition) takes a fighter out of the fight."""
+        """BR-G04/BR-G20: 0 Wounds (or a module's own condition) takes a fighter out of the fight."""
         if fighter.defeated:
             return
         if fighter.wounds <= 0 or any(m.is_defeated(self, fighter) for m in self.ruleset.modules):

@@ -79,7 +79,7 @@ class Fighter:
         self.attack_checks = 0
         """Attack checks made this round, for Combo Fatigue (BR-G06)."""
         self.zero_energy_used: list[str] = []
-        """0-Energy([Kata]) effects used this round (BR-047/048)."""
+        """0-Energy([Kata]) effects used this round (BR-047/BR-048)."""
         self.kata_used: list[str] = []
         self.check_bonus = 0
         """A pending +N to the next attack check in this breath (Sprint, a [Kata]; BR-G21)."""

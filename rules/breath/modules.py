@@ -153,7 +153,7 @@ class BreathModule:
 
     def vetoes_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Forbid an order the engine or another module offers ``fighter`` now (a caster preparing a spell
-        may not relocate nor take another stance, SP-036/037). Asked only of modules that override it, and
+        may not relocate nor take another stance, SP-036/SP-037). Asked only of modules that override it, and
         only when a legal set is computed afresh (``legal_key`` must cover what it reads)."""
         return False
 

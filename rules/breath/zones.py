@@ -3,11 +3,12 @@
 :class:`ZonesModule` is a :class:`~issoku.rules.breath.modules.BreathModule` for fights of two sides
 (BR-G15). The line is Side-A Rear – Side-A Front – Core – Side-B Front – Side-B Rear, with one Outside
 Zone adjacent to both Fronts and the Core; side A is the lower side number. Fighters start in their own
-Front (BR-Z01). The module adds the movement maneuvers of the cost table (BR-067..076, priced from
+Front (BR-Z01). The module adds the movement maneuvers of the cost table (BR-067..BR-076, priced from
 ``data/maneuvers.toml``) as orders of one's breath, vetoes attacks out of reach (melee only within a
 zone; bow and teppo up to 2 zones, never in or into the Core: BR-G15, BR-G17), adds the Outside Zone's
 +1 (BR-057) and Sprint's +1 (BR-068, BR-G21), and keeps ``fighter.in_core`` true exactly while a
-fighter stands in the Core, so the engine's Core Zone cost rules (BR-033, 051..056, 061) apply there.
+fighter stands in the Core, so the engine's Core Zone cost rules (BR-033, BR-051, BR-052, BR-053, BR-054, BR-055,
+BR-056, BR-061) apply there.
 
 Zones are named ego-centrically in orders and observations (``own_rear``, ``own_front``, ``core``,
 ``enemy_front``, ``enemy_rear``, ``outside``), so one policy plays either side; events name them
@@ -183,7 +184,8 @@ class ZonesModule(BreathModule):
         return tuple(state.ext["zones"].zone)
 
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
-        """Where each maneuver may go from here (BR-G15, BR-Z02..Z06), and whether Energy covers it."""
+        """Where each maneuver may go from here (BR-G15, BR-Z02, BR-Z03, BR-Z04, BR-Z05, BR-Z06), and whether Energy
+        covers it."""
         data = state.ext["zones"]
         here = data.zone[fighter.seat]
         there = DESTINATIONS[order][data.side_b[fighter.seat]]
@@ -239,7 +241,7 @@ class ZonesModule(BreathModule):
         if here == OUTSIDE and self.enemy_controlled(state, fighter, there):
             state.emit("BR-Z03", "flank", fighter.seat, zone=ZONE_NAMES[there])
         self.place(state, fighter, there)
-        if entered_enemies:
+        if entered_enemies:                      # BR-Z08: closed in, by any maneuver, for the rest of the round
             fighter.closed_this_round = True
         if kind == SPRINT:
             data.sprint[fighter.seat] = True
@@ -250,7 +252,7 @@ class ZonesModule(BreathModule):
     # -- the rules' arithmetic -------------------------------------------------------------------
     def attack_allowed(self, state: "BreathState", attacker: "Fighter", target: "Fighter",
                        technique: "Technique") -> bool:
-        """BR-G15/G17: melee within one zone; shots up to 2 zones, never from or into the Core."""
+        """BR-G15/BR-G17: melee within one zone; shots up to 2 zones, never from or into the Core."""
         zones = state.ext["zones"].zone
         here, there = zones[attacker.seat], zones[target.seat]
         if not technique.ranged:
@@ -265,7 +267,7 @@ class ZonesModule(BreathModule):
         return []
 
     def attack_modifiers(self, state: "BreathState", attack: "Attack") -> list[Modifier]:
-        """BR-068/G21: Sprint's +1 goes to the sprinter's next attack check in the same breath only."""
+        """BR-068/BR-G21: Sprint's +1 goes to the sprinter's next attack check in the same breath only."""
         sprint = state.ext["zones"].sprint
         seat = attack.attacker.seat
         if sprint[seat] and not attack.counter and state.actor_seat == seat:

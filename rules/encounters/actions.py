@@ -7,16 +7,17 @@ Structured orders, numbered by an :class:`~issoku.rules.kernel.codec.ActionCodec
 * ``stance:<air|earth|fire|void|water>``: the opening stance (EN-005) and the stance of each turn (EN-011).
 * ``attack[:feint][:<special>][:ed<n>]``: a weapon attack (EN-066) with its raises declared before the
   roll (EN-G03): Feint (EN-078) may be combined with one of Disarm, Knockdown, Push (5 or 10 ft), Pull or Extra
-  Attack (EN-075, 080, 081, 076) or a Focused Attack on the head (EN-079, only with the ruleset's
+  Attack (EN-075, EN-080, EN-081, EN-076) or a Focused Attack on the head (EN-079, only with the ruleset's
   ``focused_attack`` option, EN-G08) and with 0..3 raises of Extra Damage (EN-077). Tactical Strike
   (EN-082) is in the table but never legal in a duel: it feeds a party's Tactics Pool.
 * ``earth_defend``: Earth stance's Defense/Reflexes test (EN-062).
 * ``free_move:<toward|away>``, ``simple_move:<toward|away>``, ``crawl:<toward|away>``, ``stand``
   (EN-102, EN-103, EN-121).
-* ``let_go``, ``recover_weapon``, ``ready_weapon`` (EN-022, EN-030, EN-020/027).
+* ``let_go``, ``recover_weapon``, ``ready_weapon`` (EN-022, EN-030, EN-020/EN-027).
 * ``grapple`` (EN-083) and the grapple actions ``grapple:hit``, ``grapple:throw``, ``grapple:maintain``,
-  ``grapple:break`` (EN-093..097); ``grapple:nevermind`` proposes ending the grapple, and is the other
-  participant's agreement (EN-099); ``weapon_grapple`` starts one with a weapon that can (EN-088).
+  ``grapple:break`` (EN-093, EN-094, EN-095, EN-096, EN-097); ``grapple:nevermind`` proposes ending the
+  grapple, and is the other participant's agreement (EN-099); ``weapon_grapple`` starts one with a weapon that can
+  (EN-088).
 * ``void:boost`` (arms EN-107 for the next test or contest), ``void:accelerate``, ``void:deflect``
   (EN-106, EN-108, at the start of the round), ``void:endure`` (EN-109, before damage is taken).
 * ``guard`` (EN-100) and ``void:swap`` (EN-111) need an ally: in the table, never legal in a duel.

@@ -1,7 +1,7 @@
 """Pure rules of a weapon attack: the Armor Target Number, the attack and damage pools, the maneuvers.
 
 Each function takes plain numbers and names its rule; the state machine (:mod:`.state`) gathers the
-numbers and logs the parts. Maneuvers are a table of raises (EN-074..082, EN-T12).
+numbers and logs the parts. Maneuvers are a table of raises (EN-074..EN-082, EN-T12).
 """
 
 from __future__ import annotations
@@ -53,7 +53,10 @@ MANEUVER_RAISES["push_10"] = push_raises(10)
 
 @dataclass(frozen=True, slots=True)
 class Defence:
-    """What a character's Armor Target Number is made of (EN-067..073, EN-112, EN-118, EN-121, EN-122)."""
+    """What a character's Armor Target Number is made of (EN-067..EN-073, EN-112, EN-118, EN-121, EN-122).
+
+    ``unignorable`` is an increase the text says "can not be ignored in any way": Deflect's +10 (EN-108). It
+    is no Misc bonus, so the replacement formulas of Blind, Grappled and Incapacitated keep it."""
 
     reflexes: int
     armour: int
@@ -61,6 +64,7 @@ class Defence:
     technique: int = 0
     misc: int = 0
     maluses: int = 0
+    unignorable: int = 0
     blind: bool = False
     grappled: bool = False
     incapacitated: bool = False
@@ -69,14 +73,16 @@ class Defence:
     def atn(self, melee: bool = True, ignore_armour: bool = False) -> int:
         """The ATN against an attack (``melee``: Prone's −10 applies, EN-121); ``ignore_armour`` for the
         grapple test (EN-083). Grappled and Incapacitated: 5 + Armor (EN-118, EN-122, EN-A07); Blind:
-        5 + Reflexes + Armor + Misc (EN-112); otherwise EN-067's full formula."""
+        5 + Reflexes + Armor + Misc (EN-112); otherwise EN-067's full formula. Deflect's increase is added
+        after whichever formula applies (EN-108: it "can not be ignored in any way")."""
         armour = 0 if ignore_armour else self.armour
         if self.grappled or self.incapacitated:
             value = 5 + armour
         elif self.blind:
             value = 5 + self.reflexes + armour + self.misc - self.maluses
-        else:
+        else:   # EN-068: 5 × Reflexes; EN-071: Technique (0 in v0, EN-G12); EN-072: Misc (being guarded)
             value = 5 + 5 * self.reflexes + armour + self.stance + self.technique + self.misc - self.maluses
+        value += self.unignorable                                                       # EN-108
         if self.prone and melee:
             value -= PRONE_MELEE_MALUS
         return value
@@ -84,7 +90,7 @@ class Defence:
 
 def stance_atn_bonus(stance: str, air_ring: int, defense: int, earth_bonus: int, exhausted: bool = False) -> int:
     """EN-070: Air gives Air Ring + Defense (EN-061), Earth what its test earned (EN-062); Exhaustion
-    takes Earth's bonus away (EN-116). Every other stance gives none."""
+    takes Earth's bonus away (EN-116). Every other stance gives none (Water: nothing at all, EN-065)."""
     if stance == AIR:
         return air_ring + defense
     if stance == EARTH and not exhausted:
@@ -109,14 +115,15 @@ def feint_bonus(attack_total: int, base_atn: int, insight_rank: int) -> int:
 
 
 def defenseless_bonus(attack_total: int, base_atn: int) -> int:
-    """EN-117: against a Defenseless target, half the excess over the ATN, uncapped."""
+    """EN-117: against a Defenseless target, half the excess over the ATN, uncapped; with Feint the two do
+    not stack, the larger counts (EN-A10; no source of the status in v0)."""
     return max(0, attack_total - base_atn) // 2
 
 
 def damage_pool(weapon: Pool, strength: int, extra_damage: int = 0, other: Pool = Pool(0, 0),
                 explode: bool = True) -> list[tuple[str, Pool]]:
-    """EN-035..039: the damage pool after each step, as ``(rule, pool)``: the weapon's characteristic,
-    + Strength k0, + maneuvers and every other bonus (Extra Damage's +1k0 per raise, EN-077). Step 4
+    """EN-035, EN-036, EN-037, EN-038, EN-039: the damage pool after each step, as ``(rule, pool)``: the weapon's
+    characteristic, + Strength k0, + maneuvers and every other bonus (Extra Damage's +1k0 per raise, EN-077). Step 4
     (techniques, and a Void Point's Boost, EN-A01) adds to the last pool; step 5 rolls it. ``explode``
     False for a mook (EN-040)."""
     step1 = Pool(weapon.roll, weapon.keep, weapon.bonus, explode)

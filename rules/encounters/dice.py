@@ -1,4 +1,4 @@
-"""XkY pools of system 001: roll X d10, keep the Y highest, 10s explode (EN-G01..G04).
+"""XkY pools of system 001: roll X d10, keep the Y highest, 10s explode (EN-G01, EN-G02, EN-G03, EN-G04).
 
 The text writes every roll as ``XkY`` (a rank-2 character with Reflexes 3 rolls 5k3, a Katana deals
 3k2) but never says how such a pool is rolled; the gap defaults are ours (docs/rules/encounters.md):

@@ -101,11 +101,11 @@ class Combatant:
         return w.can_act(self.rank())
 
     def defence(self, grappled: bool) -> Defence:
-        """The parts of this character's ATN now (EN-067..073)."""
+        """The parts of this character's ATN now (EN-067..EN-073)."""
         return Defence(
             reflexes=self.trait("reflexes"), armour=self.sheet.armour.bonus,
             stance=stance_atn_bonus(self.stance, self.ring("air"), self.sheet.skill("defense"), self.earth_bonus),
-            misc=DEFLECT_BONUS if self.deflect else 0, maluses=stance_atn_malus(self.stance),
+            unignorable=DEFLECT_BONUS if self.deflect else 0, maluses=stance_atn_malus(self.stance),
             grappled=grappled, prone=self.prone)
 
     def atn(self, grappled: bool, melee: bool = True, ignore_armour: bool = False) -> int:

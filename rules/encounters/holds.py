@@ -1,4 +1,4 @@
-"""Grapples among many characters in the encounter skirmish (EN-083..099): who holds whom, the contest for
+"""Grapples among many characters in the encounter skirmish (EN-083..EN-099): who holds whom, the contest for
 control among every participant, and the grapple actions, on a :class:`~.skirmish_state.SkirmishState`.
 
 A *hold* is one grapple: its participants (in the order they entered), the one in control (or nobody yet)
@@ -104,7 +104,7 @@ def leave(state: "SkirmishState", seat: int, rule: str, why: str) -> None:
 
 
 def prune(state: "SkirmishState") -> None:
-    """A character Out or Dead takes part in nothing (EN-052/053): it drops out of its grapple."""
+    """A character Out or Dead takes part in nothing (EN-052/EN-053): it drops out of its grapple."""
     for hold in list(state.holds):
         for seat in list(hold.members):
             if not state.fighters[seat].can_act():

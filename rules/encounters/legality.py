@@ -39,7 +39,8 @@ def stance(state: "EncounterState", seat: int) -> list[int]:
 
 
 def act(state: "EncounterState", seat: int) -> list[int]:
-    """EN-010..015: what the turn's character may do next (grappled: only the grapple actions, EN-085)."""
+    """EN-010, EN-011, EN-012, EN-013, EN-014, EN-015: what the turn's character may do next (grappled: only the
+    grapple actions, EN-085)."""
     f = state.fighters[seat]
     sa = f.simple_actions
     if state.grapple:                                                               # EN-085, EN-A08
@@ -117,7 +118,7 @@ def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:
 
 
 def moves(state: "EncounterState", seat: int) -> list[int]:
-    """EN-101..104: Earth and Void stances cannot move (EN-062, EN-064, EN-A04); Prone only crawls;
+    """EN-101, EN-102, EN-103, EN-104: Earth and Void stances cannot move (EN-062, EN-064, EN-A04); Prone only crawls;
     Fire cannot step away from an adjacent enemy (EN-063, EN-G10)."""
     kinds = move_kinds(state, seat)
     legal = []

@@ -56,6 +56,7 @@ class EncounterSkirmish:
 
     name = "encounter_skirmish"
     version = 0
+    """In the fingerprint; kept with the duel's (see :attr:`EncounterDuel.version`)."""
     data_systems = ("encounters",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
     (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""

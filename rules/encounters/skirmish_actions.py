@@ -7,10 +7,10 @@ legal in a skirmish. Appended, over padded slots (``CAPACITY`` a side, ego-centr
 * ``<attack>:enemy<k>``: every attack of the duel's table (EN-066, raises declared, EN-G03) against enemy
   ``k`` (0..3), Tactical Strike included (EN-082);
 * ``guard:ally<k>``: Guard the ``k``-th ally (1..3, EN-100); ``void:swap:ally<k>`` (EN-111);
-* ``<free_move|simple_move|crawl>:<toward|away>:enemy<k>`` and ``...:toward:ally<k>`` (EN-101..104 on the
-  grid, EN-G10);
+* ``<free_move|simple_move|crawl>:<toward|away>:enemy<k>`` and ``...:toward:ally<k>`` (EN-101, EN-102, EN-103, EN-104
+  on the grid, EN-G10);
 * ``tactics:free_raise``: take a Free Raise from the side's Tactics Pool for the next attack (EN-G09);
-* grapples among many (EN-083..099): ``grapple:enemy<k>`` and ``weapon_grapple:enemy<k>`` start a grapple with an
+* grapples among many (EN-083..EN-099): ``grapple:enemy<k>`` and ``weapon_grapple:enemy<k>`` start a grapple with an
   adjacent enemy or join the one it is in (EN-084); ``grapple:hit:enemy<k>``, ``grapple:throw:enemy<k>``;
   ``grapple:drag:away:enemy<k>`` and ``grapple:drag:toward:ally<k>`` (EN-096). ``grapple:break``,
   ``grapple:maintain`` and ``grapple:nevermind`` are the duel's own flats.

@@ -4,7 +4,7 @@ Everything of the duel is inherited (:class:`~issoku.rules.encounters.state.Enco
 skirmish adds is *who*: each character has a square, distances are Chebyshev (diagonals count 5 ft), and
 an attack or a move names the character it is about (an enemy slot, or an ally for Guard, Swap and moving
 to a friend). Added rules: Guard (EN-100), Swap (EN-111), Tactical Strike and the Tactics Pool (EN-082,
-EN-G09), Downed/Killed credits per character (EN-054/055), grapples among many (EN-083..099, :mod:`.holds`); a
+EN-G09), Downed/Killed credits per character (EN-054/EN-055), grapples among many (EN-083..EN-099, :mod:`.holds`); a
 character Out or Dead takes no more turns and the encounter ends when a side has nobody able to act (EN-G18).
 """
 
@@ -51,7 +51,7 @@ class SkirmishState(EncounterState):
         self.positions: list[Square] = list(ruleset.start_positions)
         self.guards: dict[int, int] = {}      # guardian -> the ally it guards (EN-100)
         self._focus = 0                       # the character the decision being played is about
-        self.holds: list[holds.Hold] = []     # the grapples in progress (EN-083..099)
+        self.holds: list[holds.Hold] = []     # the grapples in progress (EN-083..EN-099)
         self._askers: list[int] = []          # who still has to agree to a Nevermind (EN-099)
         super().__init__(ruleset, dice, events)  # type: ignore[arg-type]
 
@@ -213,7 +213,8 @@ class SkirmishState(EncounterState):
         return sorted(legal)
 
     def _moves(self, seat: int) -> list[int]:
-        """EN-101..104 on the grid: toward or away from an enemy, toward an ally; a move needs a first step."""
+        """EN-101, EN-102, EN-103, EN-104 on the grid: toward or away from an enemy, toward an ally; a move needs a
+        first step."""
         kinds = legality.move_kinds(self, seat)
         if not kinds:
             return []
@@ -341,7 +342,8 @@ class SkirmishState(EncounterState):
                          after=(self.positions[seat], self.positions[partner]))
 
     def _guard(self, seat: int, ward: int) -> None:
-        """EN-100: a Simple Action (Free once a turn in Earth stance) until the start of the next turn."""
+        """EN-100: a Simple Action (EN-028; Free once a turn in Earth stance, EN-062) until the start of the
+        next turn."""
         f = self.fighters[seat]
         if f.stance == EARTH and "guard" not in f.free_used:
             f.free_used.add("guard")

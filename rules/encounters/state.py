@@ -1,11 +1,11 @@
-"""One encounter duel in progress: the 001 structure of an encounter as a state machine (EN-001..122).
+"""One encounter duel in progress: the 001 structure of an encounter as a state machine (EN-001..EN-122).
 
-Set-up: beginning-of-encounter effects (EN-001, none in v0), initiative rolls (EN-002..004), opening
+Set-up: beginning-of-encounter effects (EN-001, none in v0), initiative rolls (EN-002, EN-003, EN-004), opening
 stances in reverse initiative order (EN-005), then rounds (EN-006). A round: Void Points spent at its
 beginning in initiative order (EN-007, EN-106, EN-108), the turns in initiative order (EN-008), the
-Readying Phase (EN-009, EN-016..018). A turn: two Simple Actions (EN-010), the stance (EN-011, not in
+Readying Phase (EN-009, EN-016, EN-017, EN-018). A turn: two Simple Actions (EN-010), the stance (EN-011, not in
 round 1), a grapple contest if grappled (EN-087), then actions until the character ends its turn or has
-nothing left to do (EN-012..015).
+nothing left to do (EN-012, EN-013, EN-014, EN-015).
 
 Decisions, each one ``apply`` by the seat that makes it: ``stance``, ``round_start`` (a Void Point at the
 start of the round), ``act`` (an action of the turn), ``extra_attack`` (the Free attack a successful
@@ -86,7 +86,7 @@ class EncounterState:
         self.effects: tuple[Timed, ...] = ()   # EN-017
         self._legal: list[int] = []
         self.outcome: dict[int, str] = {}
-        self.credits: list[tuple[int, int, str]] = []   # EN-054/055: (who, whom, "downed" or "killed")
+        self.credits: list[tuple[int, int, str]] = []   # EN-054/EN-055: (who, whom, "downed" or "killed")
         self.tactics = [0] * (max(ruleset.seat_teams) + 1)   # EN-082 / EN-G09: each side's Tactics Pool
         self.events.emit("EN-001", "encounter_start", None, effects=0, **self._layout())
         self._roll_initiative()
@@ -256,9 +256,12 @@ class EncounterState:
 
     # ----------------------------------------------------------------- rolls
 
-    def _roll(self, seat: int, pool: Pool, rule: str, kind: str, test: bool = True, **data) -> int:
+    def _roll(self, seat: int, pool: Pool, rule: str, kind: str, test: bool = True, in_action: bool = True,
+              **data) -> int:
         """Roll a pool for ``seat``: a test or contest takes the wound penalty (EN-043), the once-a-round
-        Void-stance bonus (EN-064) and an armed Boost (EN-107); a damage roll takes none of them."""
+        Void-stance bonus (EN-064) and an armed Boost (EN-107); a damage roll takes none of them. Stun's
+        −3k0 (EN-113, EN-A11) falls on the rolls of actions; ``in_action`` False for the Readying-Phase
+        shake-off test, which is no action (EN-113 decision in docs/rules/encounters.md)."""
         f = self.fighters[seat]
         extras = []
         if test:
@@ -270,7 +273,7 @@ class EncounterState:
                 f.boost_armed = False
                 pool = pool + _BOOST_BONUS
                 extras.append("boost")
-            if f.stun_tn is not None:                                                   # EN-113, EN-A11
+            if f.stun_tn is not None and in_action:                                     # EN-113, EN-A11
                 pool = pool.plus(roll=STUN_PENALTY)
                 extras.append("stun-3k0")
             penalty = f.wound_penalty()
@@ -398,7 +401,7 @@ class EncounterState:
         self.events.emit(rule, "void_point", seat, effect=effect, left=f.void_points)
 
     def _readying_phase(self) -> None:
-        """EN-009, EN-016..018: timers tick (an effect expires entering the phase with 0 rounds left)."""
+        """EN-009, EN-016, EN-017, EN-018: timers tick (an effect expires entering the phase with 0 rounds left)."""
         self.events.emit("EN-016", "readying_phase", None, round=self.round)
         for seat in self.order[::-1]:                                                 # EN-016: reverse order
             if self.fighters[seat].stun_tn is not None and self.fighters[seat].can_act():
@@ -419,14 +422,16 @@ class EncounterState:
 
     def _shake_off_stun(self, seat: int) -> None:
         """EN-113 / EN-G15: test Earth against the Stun TN; success ends it, failure lowers the TN by 10 for
-        the next round; a TN already down to 0 ends it without a roll."""
+        the next round; a TN already down to 0 ends it without a roll. The test is no action, so Stun's own
+        −3k0 does not fall on it (EN-113: else Earth 2 or 3 rolls 0k0 and can never succeed)."""
         f = self.fighters[seat]
         if f.stun_tn <= 0:
             f.stun_tn = None
             self.events.emit("EN-G15", "stun_ends", seat, why="tn_0")
             return
         tn = f.stun_tn
-        total = self._roll(seat, trait_pool(f.ring("earth")), "EN-113", "stun_test", tn=tn)
+        total = self._roll(seat, trait_pool(f.ring("earth")), "EN-113", "stun_test", in_action=False,
+                           tn=tn)
         if total >= tn:
             f.stun_tn = None
             self.events.emit("EN-113", "stun_ends", seat, why="shaken_off")
@@ -440,7 +445,7 @@ class EncounterState:
     # ----------------------------------------------------------------- turns
 
     def _begin_turn(self) -> None:
-        while not self.fighters[self.actor()].can_act():                             # EN-052/053: no turn
+        while not self.fighters[self.actor()].can_act():                             # EN-052/EN-053: no turn
             self.turn_index += 1
             if self.turn_index == len(self.order):
                 self._readying_phase()
@@ -563,11 +568,11 @@ class EncounterState:
 
     def _move(self, seat: int, kind: str, direction: str) -> None:
         f = self.fighters[seat]
-        if kind == "free_move":
+        if kind == "free_move":                                                       # EN-023, EN-102
             f.free_used.add("free_move")
             rule = "EN-102"
         else:
-            self._spend(seat, 1 if kind == "simple_move" else 2, kind)
+            self._spend(seat, 1 if kind == "simple_move" else 2, kind)                 # EN-029, EN-103
             rule = "EN-103" if kind == "simple_move" else "EN-121"
         squares = legality.move_allowance(self, seat, kind)
         moved, where = self._relocate(seat, squares, direction)
@@ -588,7 +593,8 @@ class EncounterState:
     # ----------------------------------------------------------------- attacks
 
     def _attack(self, seat: int, attack: Attack, free: bool) -> None:
-        """EN-066: test Weapon/Agility (Weapon/Reflexes when aimed) against ATN + 5 per raise (EN-G03)."""
+        """EN-066: test Weapon/Agility (Weapon/Reflexes when aimed) against ATN + 5 per raise (EN-G03); a
+        Complex Action (EN-031) unless it is an Extra Attack's free one (EN-076)."""
         f, target = self.fighters[seat], self.opponent(seat)
         t = self.fighters[target]
         weapon = f.weapon
@@ -668,7 +674,7 @@ class EncounterState:
         self._finish_damage(endure=False)
 
     def _finish_damage(self, endure: bool) -> None:
-        """EN-041: the damage left after reduction (and Endure, EN-109) becomes Wounds; EN-054/055."""
+        """EN-041: the damage left after reduction (and Endure, EN-109) becomes Wounds; EN-054/EN-055."""
         p = self.pending
         self.pending = None
         attacker, target = p["attacker"], p["target"]

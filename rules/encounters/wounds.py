@@ -1,9 +1,9 @@
-"""Wound thresholds, penalties, Downing and Killing (EN-041..060).
+"""Wound thresholds, penalties, Downing and Killing (EN-041..EN-060).
 
 Wounds only accumulate. A character's rank is the highest threshold its Wounds have *reached*
 (EN-A06: the mook example puts exactly 25 Wounds at Out); its penalty applies to every test and
 contest, not to damage rolls (EN-043). Thresholds are built from Earth: Nicked = 5 × Earth + 1, each
-later one + 2 × Earth (EN-042); mooks use their own four (EN-056..060).
+later one + 2 × Earth (EN-042); mooks use their own four (EN-056, EN-057, EN-058, EN-059, EN-060).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ class Rank:
 
 
 PENALTY_OF = {HEALTHY: 0, "nicked": -3, "grazed": -5, "hurt": -10, "injured": -15, "bloodied": -20, CRIPPLED: -40}
-"""EN-044..049 (and a mook's Hurt and Bloodied, EN-057/058): each rank's penalty by name; Out and Dead have none."""
+"""EN-044, EN-045, EN-046, EN-047, EN-048, EN-049 (and a mook's Hurt and Bloodied, EN-057/EN-058): each rank's
+penalty by name; Out and Dead have none."""
 
 
 def _rank(name: str, threshold: int, rule: str) -> Rank:
@@ -33,7 +34,8 @@ def _rank(name: str, threshold: int, rule: str) -> Rank:
 
 
 def thresholds(earth: int, mook: bool = False) -> tuple[Rank, ...]:
-    """The wound ranks of a character with this Earth Ring, lowest first (EN-042..051, mooks EN-056..060)."""
+    """The wound ranks of a character with this Earth Ring, lowest first (EN-042..EN-051, mooks EN-056, EN-057,
+    EN-058, EN-059, EN-060)."""
     if mook:
         hurt = 4 * earth + 1                                                   # EN-057
         return (_rank("hurt", hurt, "EN-057"), _rank("bloodied", hurt + 4 * earth, "EN-058"),

@@ -1,6 +1,6 @@
-"""The duel's own content data: the terrain stages (MA-049..053).
+"""The duel's own content data: the terrain stages (MA-049, MA-050, MA-051, MA-052, MA-053).
 
-Ideal ranges (MA-017..021) are not here: every weapon of the breath catalog already names its
+Ideal ranges (MA-017, MA-018, MA-019, MA-020, MA-021) are not here: every weapon of the breath catalog already names its
 ``ideal_range`` (``rules/breath/data/weapons.toml``), and one table is the single source of truth.
 Designers edit ``terrain.toml``; pydantic validates it once (a stage with no or several effects, an
 unknown field, fail with a :class:`~issoku.rules.kernel.DataError` naming file and field), and the

@@ -4,12 +4,19 @@ The breath engine keeps the count, the breath, Energy, reservations, attacks and
 the canon (MA-001); :class:`MaModule` adds, through the engine's hooks only:
 
 * orders: ``half_step:close|open`` (MA-011), ``aim:<attack slot>:<location>`` (MA-041), ``push_out``,
-  ``slip_away``, ``empty_hand:<move>`` (MA-026..028), ``slip_counter:<attack slot>`` (MA-G06),
+  ``slip_away``, ``empty_hand:<move>`` (MA-026, MA-027, MA-028), ``slip_counter:<attack slot>`` (MA-G06),
   ``pick_up`` (MA-G15), and the answers ``resist`` / ``yield`` of the ``resist`` decision (MA-G01);
-* the range veto and modifiers (MA-022..025), the step-in cut (MA-016), wounds and glare on checks;
+* the range veto and modifiers (MA-022, MA-023, MA-024, MA-025), the step-in cut (MA-016), wounds and glare on checks;
 * the guard track: [Direct 2] and the Critical window while broken, shaving after every attack
-  (MA-030..039); location injuries and bleeding (MA-042..047); sparring points (MA-048);
+  (MA-030..MA-039); location injuries and bleeding (MA-042, MA-043, MA-044, MA-045, MA-046, MA-047); sparring points
+  (MA-048);
 * observation fields (``ma_*``) and a rendering line.
+
+No zones module is loaded: the canon's zone maneuvers (walk, sprint, leap...) do not exist in a duel, the
+half-step replaces them; stances and reservation remain (MA-G19). Footwork and Medicine are sheet skills 0–5 and
+Wits is the canon 智, the "Wisdom" of seeds 002 and 004 (MA-G03, MA-A01). Sandbar's −1 falls on the initiator
+only (MA-A06, resolved by MA-G21); the guard-break opening runs to the end of the following round (MA-A07,
+resolved by MA-G12).
 
 :func:`ma_duel` builds the configured ruleset. Gap decisions: ``docs/rules/ma.md``.
 """
@@ -159,7 +166,7 @@ class MaModule(BreathModule):
         slots = attack_slots(catalog)
         orders: list[Order] = [(HALF_STEP, "close"), (HALF_STEP, "open")]
         if self.config.locations_offered:
-            orders += [(AIM, slot, location.value) for slot in slots for location in Location]
+            orders += [(AIM, slot, location.value) for slot in slots for location in Location]  # MA-G29
         orders += [(PUSH_OUT,), (SLIP_AWAY,)] + [(EMPTY_HAND, move) for move in EMPTY_HAND_MOVES]
         orders += [(SLIP_COUNTER, slot) for slot in slots]
         orders += [(PICK_UP,), (RESIST,), (YIELD,)]
@@ -306,7 +313,8 @@ class MaModule(BreathModule):
             state.declare_attack(fighter, target, technique, extra={"location": LOCATIONS[order[2]]})
         elif kind == SLIP_COUNTER:
             data.counter_owed = -1
-            state.declare_attack(fighter, target, technique, reserved_only=True, extra={"slip_counter": True})
+            state.declare_attack(fighter, target, technique, reserved_only=True,      # MA-G06, MA-G27
+                                 extra={"slip_counter": True})
         elif kind == PICK_UP:
             fighter.weapon = fighter.sheet.weapon
             data.injuries[fighter.seat].pick_up(state.events, fighter.seat)
@@ -402,7 +410,7 @@ class MaModule(BreathModule):
         strike = state.ruleset.catalog.weapons[UNARMED].attacks[0]
         state.declare_attack(fighter, target, strike, extra={"empty_hand": move})
         if move == "draw_dagger" and not fighter.defeated:
-            fighter.weapon = state.ruleset.catalog.weapons[DRAWN_DAGGER]
+            fighter.weapon = state.ruleset.catalog.weapons[DRAWN_DAGGER]              # MA-G32: for the duel
             state.emit("MA-G07", "weapon_readied", fighter.seat, weapon=DRAWN_DAGGER)
 
     # -- the rules' arithmetic -------------------------------------------------------------------
@@ -413,7 +421,7 @@ class MaModule(BreathModule):
         return self.verdict(state, attacker).can_attack
 
     def attack_modifiers(self, state: "BreathState", attack: "Attack") -> list[Modifier]:
-        """Range (MA-022), wrist and arm wounds (MA-042/043), the step-in edge (MA-016); a face wound and
+        """Range (MA-022), wrist and arm wounds (MA-042/MA-043), the step-in edge (MA-016); a face wound and
         glare come through :meth:`check_modifiers`, as on every check."""
         data = state.ext[self.name]
         attacker = attack.attacker
@@ -439,7 +447,8 @@ class MaModule(BreathModule):
         return modifiers
 
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
-        """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023)."""
+        """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023;
+        MA-G26: the stance Defense bonus is all there is to strip)."""
         data = state.ext[self.name]
         target = attack.target
         bonus = 0

@@ -1,4 +1,4 @@
-"""The guard track (警戒): the calm of the mind, shaved by small cuts and pressure (MA-030..039).
+"""The guard track (警戒): the calm of the mind, shaved by small cuts and pressure (MA-030..MA-039).
 
 A duelist rarely dies from one cut; the guard wears down until it breaks, and the broken instant is
 where the real blade goes in. One :class:`GuardTrack` per duelist holds the value, the guard-break
@@ -17,7 +17,7 @@ BREAK_DIRECT = 2
 WINDOW_WOUNDS = 2
 """The Critical window removes 2 Wounds, as a canon Critical (MA-037)."""
 
-# The shaving table (MA-032..036) with the sizes MA-G08/G09 fix where 000 gives a range.
+# The shaving table (MA-032, MA-033, MA-034, MA-035, MA-036) with the sizes MA-G08/MA-G09 fix where 000 gives a range.
 FEINT_LANDS = ("MA-032", "feint_lands", 1)
 PUSHED = ("MA-033", "pushed", 1)
 EMPTY_HAND_LANDS = ("MA-033", "empty_hand", 2)
@@ -75,7 +75,8 @@ class GuardTrack:
         """Lose guard by one row of the shaving table; returns True when this breaks the guard.
 
         Guard never goes below 0 (MA-G12). Reaching 0 from above opens the duelist from now to the end
-        of the following round and grants the opponent one Critical window.
+        of the following round and grants the opponent one Critical window; a guard that recovered and is
+        shaved to 0 again breaks again (MA-G28).
         """
         rule, cause, amount = row
         before = self.value

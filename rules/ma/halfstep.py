@@ -1,8 +1,10 @@
-"""The half-step (半步): the 1-Energy move that changes the ma, and its contest (MA-011..016, MA-G01/G02/G05/G16).
+"""The half-step (半步): the 1-Energy move that changes the ma, and its contest (MA-011, MA-012, MA-013, MA-014,
+MA-015, MA-016, MA-G01/MA-G02/MA-G05/MA-G16).
 
 A half-step in one's breath moves the shared ladder one rung. The opponent may resist it (MA-G01: 1
 Energy from what it has left, a reaction outside its breath); then both roll 2d10 + Finesse + Footwork
-and the winner sets the ma (MA-013). The resisting winner holds the ma where it was (MA-D05), and so
+and the winner sets the ma (MA-013; MA-G23: a winning mover moves it one rung, a winning resister keeps it). The
+resisting winner holds the ma where it was (MA-D05), and so
 does a tie (MA-G02). Who holds distance initiative is the side with more Energy left (MA-012); at
 equal Energy the roll decides at once (MA-014), unless exactly one side has a leg wound, which loses
 distance initiative and so loses the tie without a roll (MA-044, MA-G16).
@@ -40,7 +42,8 @@ def can_resist(energy_left: int) -> bool:
 
 
 def distance_initiative(energy: tuple[int, int], leg_wounded: tuple[bool, bool]) -> int | None:
-    """Which side (0 or 1) holds distance initiative, or None when it is tied (MA-012, MA-014, MA-G16).
+    """Which side (0 or 1) holds distance initiative, or None when it is tied (MA-012, MA-014, MA-G16;
+    MA-G24: ``energy`` is each side's before paying for the step or the resistance).
 
     A leg-wounded side never holds it against an unwounded one, whatever its Energy.
     """

@@ -1,4 +1,4 @@
-"""The aiming-distance ladder (間, ma): five rungs shared by both duelists (MA-002..010).
+"""The aiming-distance ladder (間, ma): five rungs shared by both duelists (MA-002..MA-010).
 
 The ladder is one value per duel, never one per duelist: when one side closes it, it closes for both
 (MA-010). Every change goes through :meth:`Ladder.move` or :meth:`Ladder.set`, which clamp to the
@@ -12,7 +12,7 @@ from enum import Enum, IntEnum
 
 
 class Rung(IntEnum):
-    """Far to close; adjacent rungs are one half-step apart (MA-002..007)."""
+    """Far to close; adjacent rungs are one half-step apart (MA-002, MA-003, MA-004, MA-005, MA-006, MA-007)."""
 
     FAR = 0
     ISSOKU_ITTO = 1

@@ -1,4 +1,4 @@
-"""Hit-location attacks (部位) and the injuries they leave (MA-040..047, MA-G15, MA-G17, MA-G18).
+"""Hit-location attacks (部位) and the injuries they leave (MA-040..MA-047, MA-G15, MA-G17, MA-G18).
 
 Every duel attack may name a location for 1 extra Energy (MA-040, MA-041). A hit then applies the
 location's effect, which lasts until the duel ends (MA-A05); a second hit on the same location does
@@ -16,7 +16,7 @@ from issoku.rules.ma.ladder import Rung
 
 
 class Location(Enum):
-    """The five hit locations (MA-042..046)."""
+    """The five hit locations (MA-042, MA-043, MA-044, MA-045, MA-046)."""
 
     WRIST = "wrist"
     ARM = "arm"

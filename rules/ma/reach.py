@@ -1,7 +1,8 @@
-"""Whether and how well a weapon reaches at the current ma (MA-017..025, MA-A02..A04, MA-G20).
+"""Whether and how well a weapon reaches at the current ma (MA-017..MA-025, MA-A02, MA-A03, MA-A04, MA-G20).
 
-A weapon's ideal range comes from the breath catalog (``Weapon.ideal_range``, MA-017..021); "a long
-sword or yari" of MA-024 is the catalog's ``long`` class (nodachi, zanbato, yari; MA-A03). The
+A weapon's ideal range (MA-G25: one table for every weapon row) comes from the breath catalog
+(``Weapon.ideal_range``, MA-017, MA-018, MA-019, MA-020,
+MA-021); "a long sword or yari" of MA-024 is the catalog's ``long`` class (nodachi, zanbato, yari; MA-A03). The
 verdicts depend only on (weapon, rung), so :func:`range_table` precomputes the five of a weapon
 once and the engine looks them up on the hot path.
 """

@@ -1,4 +1,4 @@
-"""The one terrain effect a duel may import (MA-049..053, MA-G21).
+"""The one terrain effect a duel may import (MA-049, MA-050, MA-051, MA-052, MA-053, MA-G21).
 
 A duel has no zones; the scenario picks at most one stage. Two stages favour one duelist (the upper
 side on high ground, the side facing the sunset): the scenario names that side, or the seed draws it.

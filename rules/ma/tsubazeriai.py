@@ -1,4 +1,5 @@
-"""Tsubazeriai (鍔迫り合い): two blades locked, no ordinary cut, three ways out (MA-025..029, MA-G04/G06/G07/G08).
+"""Tsubazeriai (鍔迫り合い): two blades locked, no ordinary cut, three ways out (MA-025, MA-026, MA-027, MA-028, MA-029,
+MA-G04/MA-G06/MA-G07/MA-G08).
 
 Push-out and slip-away are contests the opponent joins for free with the same attribute (MA-G04).
 The loser of either contest has been pushed and loses 1 guard (MA-029, MA-033, MA-G08); a tie changes

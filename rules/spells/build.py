@@ -1,6 +1,6 @@
 """Character build for spell PCs: list access, spells acquired, slots by dan, perks, exclusivity.
 
-Everything here is fixed before a fight (SP-001..016, 050..071): pure functions over a caster's sheet and
+Everything here is fixed before a fight (SP-001..SP-016, SP-050..SP-071): pure functions over a caster's sheet and
 the content, used to validate ``casters.toml`` and to fill a caster's slot pools when a fight starts.
 Nothing in them is decided during an episode (docs/rules/spells.md).
 """
@@ -16,7 +16,8 @@ from issoku.rules.spells.content import LISTS, SPELL_DANS, TATSUJIN, Caster, Per
 LICENSED = 3
 """SP-001: a spell list opens when its skill reaches Licensed (3 points; BR-G19)."""
 LIST_DOCUMENTS = {"sorcery": "35-03~08", "exorcism": "35-09~14", "barrier": "35-15", "prophecy": "35-16"}
-"""SP-002..005: the canon documents each list's access opens (our catalog stands in for them, SP-G01)."""
+"""SP-002, SP-003, SP-004, SP-005: the canon documents each list's access opens (our catalog stands in for them,
+SP-G01)."""
 SLOT_TABLE: dict[int, dict[int, int]] = {
     1: {1: 2},                                                   # SP-010
     3: {1: 3, 3: 2},                                             # SP-011
@@ -38,12 +39,12 @@ def has_access(skill_level: int) -> bool:
 
 
 def open_lists(caster: Caster) -> tuple[str, ...]:
-    """The lists whose skill is Licensed (SP-001..005), in the seed's order."""
+    """The lists whose skill is Licensed (SP-001, SP-002, SP-003, SP-004, SP-005), in the seed's order."""
     return tuple(name for name in LISTS if has_access(caster.skill(name)))
 
 
 def slot_row(pc_dan: int) -> dict[int, int]:
-    """SP-009..015 and SP-G03: the slot row of the highest listed dan at or below the PC's."""
+    """SP-009..SP-015 and SP-G03: the slot row of the highest listed dan at or below the PC's."""
     row = max(dan for dan in SLOT_TABLE if dan <= pc_dan)
     return dict(SLOT_TABLE[row])
 
@@ -59,7 +60,7 @@ def acquisition(pc_dan: int) -> dict[int, int]:
 
 
 def study_check(dice: Dice, wisdom: int, skill: int) -> CheckResult:
-    """SP-008 / SP-G02: one interlude's study of one more spell: 2d10 + Wisdom + skill ≥ 11."""
+    """SP-008 / SP-G02 / SP-A06: one interlude's study of one more spell: 2d10 + Wisdom + skill ≥ 11."""
     return dice.check(wisdom + skill, STUDY_TN)
 
 
@@ -87,8 +88,9 @@ def perk_bonus(perk: Perk, list_name: str, base: Mapping[int, int]) -> tuple[dic
 
 
 def slot_pools(caster: Caster, schools: Mapping[str, Perk], classes: Mapping[str, Perk]) -> dict[str, SlotPool]:
-    """Each open list's slots: the PC-dan row (SP-009..015), independently per list (SP-016), plus the
-    school perk (SP-050..062) and the class slots (SP-065..070); perks of different sources stack (BR-036)."""
+    """Each open list's slots: the PC-dan row (SP-009..SP-015), independently per list (SP-016), plus the
+    school perk (SP-050..SP-062) and the class slots (SP-065, SP-066, SP-067, SP-068, SP-069, SP-070); perks of
+    different sources stack (BR-036)."""
     pools: dict[str, SlotPool] = {}
     base = slot_row(caster.pc_dan)
     perks = [p for p in (schools.get(caster.school or ""), classes.get(caster.class_ or "")) if p is not None]
@@ -107,7 +109,7 @@ def check_caster(caster: Caster, spells: Mapping[str, Spell], schools: Mapping[s
                  classes: Mapping[str, Perk]) -> tuple[str, str] | None:
     """The first character-build rule ``caster`` breaks, as ``(field, why)``; None when it is a legal sheet.
 
-    SP-071: a spell PC never also uses techniques. SP-001: every known spell's list is Licensed. SP-006/007
+    SP-071: a spell PC never also uses techniques. SP-001: every known spell's list is Licensed. SP-006/SP-007
     (SP-G03): the spells acquisition grants, exactly (or all the catalog has at a dan, if fewer); SP-008:
     studied spells beyond them, at a dan the caster has slots for.
     """

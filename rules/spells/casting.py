@@ -13,9 +13,9 @@ from issoku.rules.kernel.dice import Dice
 from issoku.rules.spells.content import DISPERSED, PREPARATION, TATSUJIN, Spell
 
 CASTING_TN = {1: 8, 3: 10, 5: 12, 7: 14, 9: 16, TATSUJIN: 18}
-"""SP-028..034: the casting check's Target Number by spell dan."""
+"""SP-028..SP-034: the casting check's Target Number by spell dan."""
 BASE_STRUCTURE = {1: (2,), 3: (2, 2), 5: (3, 3), 7: (4, 4), 9: (5, 5)}
-"""SP-018..022: the base notation by dan (7- and 9-dan as preparation or dispersed)."""
+"""SP-018, SP-019, SP-020, SP-021, SP-022: the base notation by dan (7- and 9-dan as preparation or dispersed)."""
 STRUCTURE_RULE = {1: "SP-018", 3: "SP-019", 5: "SP-020", 7: "SP-021", 9: "SP-022"}
 FOCUS_BASE = 10
 """SP-040: focus resistance, 2d10 + Physique + Hardiness ≥ 10 + breach Wounds."""
@@ -28,8 +28,10 @@ EXHAUSTED_ENERGY = 1
 
 
 def structure_rule(spell: Spell) -> str:
-    """The rule that gives ``spell``'s structure: the dan's base (SP-018..022), the instant exception
-    (SP-024), a great spell's extra stages (SP-025) or the mixed type (SP-026)."""
+    """SP-027: the spell's own stages (its body, in the data) decide its structure, never its dan alone.
+
+    The rule that gives ``spell``'s structure: the dan's base (SP-018, SP-019, SP-020, SP-021, SP-022), the
+    instant exception (SP-024), a great spell's extra stages (SP-025) or the mixed type (SP-026)."""
     modes = {stage.mode for stage in spell.stages}
     if len(modes) > 1:
         return "SP-026"
@@ -41,7 +43,7 @@ def structure_rule(spell: Spell) -> str:
 
 
 def casting_tn(dan: int) -> int:
-    """SP-029..034."""
+    """SP-029, SP-030, SP-031, SP-032, SP-033, SP-034."""
     return CASTING_TN[dan]
 
 
@@ -78,7 +80,8 @@ def needs_focus(wounds: int, critical: bool) -> bool:
 
 
 def is_forced(spell: Spell, stage_rounds: Sequence[int]) -> bool:
-    """SP-041 / SP-A04: a spell with dispersed stages completed with every stage in one round."""
+    """SP-041 / SP-A04: a spell with dispersed stages completed with every stage in one round; a spell of
+    preparation stages only is never forced (SP-044)."""
     return spell.dispersed and len(spell.stages) > 1 and len(set(stage_rounds)) == 1
 
 

@@ -25,13 +25,14 @@ BREATH_FILE = DATA_DIR / "archetypes.toml"
 """The casters' breath-side archetypes and the preparation stance, added to the breath catalog."""
 
 LISTS = ("sorcery", "exorcism", "barrier", "prophecy")
-"""The four spell lists, each opened by the skill of the same name at Licensed (SP-001..005)."""
+"""The four spell lists, each opened by the skill of the same name at Licensed (SP-001, SP-002, SP-003, SP-004,
+SP-005)."""
 TATSUJIN = 10
 """Tatsujin, the rank past 9-dan, as a number: PC dan 10 and spell dan 10 (SP-015, SP-023, SP-034)."""
 SPELL_DANS = (1, 3, 5, 7, 9, TATSUJIN)
 """The dans spells and slots exist at (SP-009; SP-G03: even PC dans use the row below)."""
 PREPARATION, DISPERSED = "preparation", "dispersed"
-"""The two stage modes of the casting structure (SP-019..026)."""
+"""The two stage modes of the casting structure (SP-019..SP-026)."""
 EFFECTS = ("attack", "ward", "dispel", "buff", "summon")
 """What a spell does on activation (SP-G01): the engine knows these by name."""
 SPELL_SKILLS = (*LISTS, "hardiness")
@@ -87,7 +88,13 @@ class SpellModel(_Strict):
 
 
 class PerkModel(_Strict):
-    """A school's (SP-050..062) or class's (SP-065..070) extra slots."""
+    """A school's (SP-050..SP-062) or class's (SP-065, SP-066, SP-067, SP-068, SP-069, SP-070) extra slots.
+
+    The shipped rows (``data/schools.toml``), by rule: folk_sorcery SP-051, nanban_black_magic SP-052,
+    joseon_daoism SP-053, chinese_daoist_priest SP-054, tibetan_esotericism SP-055, catholic_exorcism SP-056,
+    orthodox_church SP-057, daoist_demon_quelling SP-058, joseon_shamanism SP-059, brahmin SP-060,
+    barrier_school SP-061, prophecy_school SP-062; the classes onmyoji SP-066, esoteric_monk SP-067,
+    pure_land_monk SP-068, shugenja SP-069, feng_shui_master SP-070."""
 
     key: str = Field(pattern=_KEY)
     lists: list[Literal["sorcery", "exorcism", "barrier", "prophecy"]] = Field(min_length=1)
@@ -97,7 +104,7 @@ class PerkModel(_Strict):
 
 
 class CasterModel(_Strict):
-    """A caster's spell sheet, fixed at character build (SP-001..016, 050..071)."""
+    """A caster's spell sheet, fixed at character build (SP-001..SP-016, SP-050..SP-071)."""
 
     key: str = Field(pattern=_KEY)
     pc_dan: int = Field(ge=1, le=TATSUJIN)
@@ -153,7 +160,8 @@ class Spell:
 
     @property
     def total_energy(self) -> int:
-        """The structure's total (SP-018..022: 2, 4, 6, 8, 10 by dan; SP-025/026 for great and mixed spells)."""
+        """The structure's total (SP-018, SP-019, SP-020, SP-021, SP-022: 2, 4, 6, 8, 10 by dan; SP-025/SP-026 for
+        great and mixed spells)."""
         return sum(stage.energy for stage in self.stages)
 
     @property

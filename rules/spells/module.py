@@ -5,13 +5,14 @@ is "a sub-application of the Energy-dispersal structure", so :class:`SpellsModul
 
 * orders ``cast:<spell>[:enemyN]`` (pays the first stage; a one-stage spell activates at once),
   ``channel`` (a middle stage of a great or mixed spell), ``activate`` (the last stage and the casting
-  check, SP-035), ``abandon`` (SP-G06), ``command[:enemyN]`` (a shikigami or puppet strikes, BR-040..041),
-  ``squad:<order>`` (a squad order, BR-042, BR-077), ``transfer:allyN`` (a scholar's Energy, BR-031/044);
+  check, SP-035), ``abandon`` (SP-G06), ``command[:enemyN]`` (a shikigami or puppet strikes, BR-040, BR-041),
+  ``squad:<order>`` (a squad order, BR-042, BR-077), ``transfer:allyN`` (a scholar's Energy, BR-031/BR-044);
 * the ``spell_reaction`` decision: ``react:<spell>`` or ``no_reaction`` to an enemy spell (SP-G13);
-* the preparation stance (SP-017, SP-036..039): it holds the fighter's stance slot, forbids another stance
-  and every relocation (a half-step or resisting one under Ma and Blade, SP-G10; a zone move), and its end
+* the preparation stance (SP-017, SP-036, SP-037, SP-038, SP-039): it holds the fighter's stance slot, forbids
+  another stance and every relocation (a half-step or resisting one under Ma and Blade, SP-G10; a zone move), and its
+  end
   by any stance-removal effect interrupts the spell (SP-047), as does failed focus resistance (SP-040);
-* the casting check, failure, Karmic Retribution, forced dispersed spells and exhaustion (SP-028..049);
+* the casting check, failure, Karmic Retribution, forced dispersed spells and exhaustion (SP-028..SP-049);
 * the effects of the spell catalog (SP-G01): attack, ward, dispel, buff, summon;
 * observation fields ``sp_*`` and a rendering line.
 
@@ -61,7 +62,7 @@ UNIT_WOUNDS = 1
 MAX_UNITS = 2
 """BR-041: at most two control actions a round, so more than two units could never all act; a caster keeps two."""
 ADVANCE, VOLLEY_FIRE, SHIELD_WALL = "advance", "volley_fire", "shield_wall"
-"""BR-016/077: the squad orders the seed names (SP-G14 gives them their effects)."""
+"""BR-016/BR-077: the squad orders the seed names (SP-G14 gives them their effects)."""
 SQUAD_ORDER_COST = 2
 """BR-077: a squad order costs 2 Energy..."""
 WISE_SQUAD_ORDER_COST = 1
@@ -73,7 +74,7 @@ ADVANCE_BONUS = 1
 SHIELD_WALL_DEFENSE = 1
 """SP-G14: a shield wall gives its commander +1 Defense until the round ends (stacks with a ward, BR-036)."""
 TRANSFER_AMOUNT = 1
-"""BR-031/044: one order moves 1 Energy from the scholar to an ally, 1:1."""
+"""BR-031/BR-044: one order moves 1 Energy from the scholar to an ally, 1:1."""
 FLEXIBLE = 0
 """The dan key of flexible slots (SP-G11) in a slot pool."""
 
@@ -145,10 +146,13 @@ class SpellsModule(BreathModule):
 
     order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER, REACT, NO_REACTION)
     decision_kinds = (SPELL_REACTION,)
+    version = 1
+    """Part of the module's name, so of every caster ruleset's fingerprint: stored games of older spell rules are
+    not reused. 1: a preparing caster may cast an instant spell (SP-036)."""
 
     def __init__(self, content: SpellContent | None = None) -> None:
         self.content = content or default_spell_content()
-        self.name = f"spells:{self.content.digest}"
+        self.name = f"spells:{self.content.digest}:v{self.version}"
         self._orders: tuple[Order, ...] = ()
         self._spell_index = {key: i for i, key in enumerate(self.content.spells)}
         self._offsets: dict[str, int] = {}
@@ -219,11 +223,10 @@ class SpellsModule(BreathModule):
             return set()
         legal: set[Order] = set()
         casting = data.casting[seat]
-        if casting is None:
-            for order in orders:
-                if order[0] == CAST and self._can_cast(state, data, fighter, caster, order):
-                    legal.add(order)
-        else:
+        for order in orders:
+            if order[0] == CAST and self._can_cast(state, data, fighter, caster, order, preparing=casting is not None):
+                legal.add(order)
+        if casting is not None:
             legal.add((ABANDON,))
             stage = casting.spell.stages[casting.paid]
             if (stage_timing_ok(stage.mode, casting.last_breath, data.breath_no[seat])
@@ -242,8 +245,13 @@ class SpellsModule(BreathModule):
         return order in self.legal_orders(state, fighter, (order,))
 
     def _can_cast(self, state: "BreathState", data: SpellsData, fighter: "Fighter", caster: Caster,
-                  order: Order) -> bool:
+                  order: Order, preparing: bool = False) -> bool:
+        """Whether ``fighter`` may begin ``order``'s spell; while ``preparing`` another, only a one-stage
+        (instant) spell: a second preparation would be a second [stance] (SP-036), an instant one is none,
+        and the text forbids nothing else (SP-036 decision in docs/rules/spells.md)."""
         spell = self.content.spells[order[1]]
+        if preparing and len(spell.stages) > 1:
+            return False
         if spell.key not in caster.spells and spell.key not in caster.studied:
             return False
         if self._slot_for(data, fighter.seat, spell) is None:
@@ -266,7 +274,7 @@ class SpellsModule(BreathModule):
         return self._stage_cost(state, fighter, UNIT_ACTION_COST) <= fighter.energy
 
     def _can_order_squad(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
-        """BR-042/043: only a squad takes squad orders (a puppet never does); volley fire needs a target."""
+        """BR-042/BR-043: only a squad takes squad orders (a puppet never does); volley fire needs a target."""
         if order[1] == VOLLEY_FIRE and self._target(state, fighter, order) is None:
             return False
         return self._squad_order_price(state, fighter, order)[0] <= fighter.energy
@@ -374,6 +382,7 @@ class SpellsModule(BreathModule):
         caster = data.casters[fighter.seat]
         assert caster is not None
         cost, modifiers = self._stage_price(state, fighter, caster, spell, index)
+        # SP-045 / SP-G07 / SP-A02: the engine's pay runs its own overload check against the current limit
         what = f"{spell.key} stage {index + 1}/{len(spell.stages)} ({stage.mode})"
         perk = any(name == "school_perk" for name, _ in modifiers)
         state.pay(fighter, cost, "SP-063" if perk else structure_rule(spell), what, modifiers)
@@ -428,7 +437,8 @@ class SpellsModule(BreathModule):
 
     @staticmethod
     def _casting_check(state: "BreathState", data: SpellsData, caster: "Fighter", spell: Spell) -> CastingCheck:
-        """SP-028: 2d10 + Wisdom + the list's skill against the dan's TN (SP-029..034), logged."""
+        """SP-028: 2d10 + Wisdom + the list's skill against the dan's TN (SP-029, SP-030, SP-031, SP-032, SP-033,
+        SP-034), logged."""
         sheet = data.casters[caster.seat]
         assert sheet is not None
         check = roll_casting_check(state.dice, caster.sheet.wits, sheet.skill(spell.list), spell.dan,
@@ -450,7 +460,7 @@ class SpellsModule(BreathModule):
         state.check_defeat(caster)
 
     def _exhaust(self, state: "BreathState", data: SpellsData, caster: "Fighter", spell: Spell) -> None:
-        """SP-041/043: a forced dispersed spell exhausts its caster: stances and reservations vanish now;
+        """SP-041/SP-043: a forced dispersed spell exhausts its caster: stances and reservations vanish now;
         Energy 1 and Defenseless come with the next round (SP-042, SP-A05)."""
         data.exhausted[caster.seat] = True
         state.emit("SP-041", "exhaustion", caster.seat, spell=spell.key, reservations_lost=tuple(caster.reservations),
@@ -459,7 +469,8 @@ class SpellsModule(BreathModule):
         caster.stance = None
 
     def _interrupt(self, state: "BreathState", data: SpellsData, caster: "Fighter", why: str, rule: str) -> None:
-        """SP-047: the preparation Energy is lost, the effect never comes, the slot stays consumed."""
+        """SP-047: the preparation Energy is lost, the effect never comes, the slot stays consumed (SP-A01:
+        nothing recovers it within a fight)."""
         casting = data.casting[caster.seat]
         if casting is None:
             return
@@ -590,7 +601,7 @@ class SpellsModule(BreathModule):
             self._interrupt(state, data, caster, "focus", "SP-047")
 
     def _command(self, state: "BreathState", data: SpellsData, fighter: "Fighter", order: Order) -> None:
-        """BR-040/041/032: a control action; the caster pays the unit's Energy, the unit has none; the
+        """BR-040/BR-041/BR-032: a control action; the caster pays the unit's Energy, the unit has none; the
         strike is 2d10 + the unit's bonus against Defense, no defense technique meets it (BR-G18)."""
         index = self._unit_to_command(state, data, fighter)
         assert index is not None
@@ -619,7 +630,7 @@ class SpellsModule(BreathModule):
             self._unit_strike(state, data, fighter, order, squad, squad.amount + data.advance[seat])
 
     def _transfer(self, state: "BreathState", fighter: "Fighter", order: Order) -> None:
-        """BR-031/044 (BR-G18): the scholar pays in its breath, the ally gains the same as normal Energy,
+        """BR-031/BR-044 (BR-G18): the scholar pays in its breath, the ally gains the same as normal Energy,
         and the ally's 0-Energy cap stays its own."""
         ally = self._ally(state, fighter, order)
         assert ally is not None
@@ -690,7 +701,7 @@ class SpellsModule(BreathModule):
             data.wards[seat] = data.buffs[seat] = data.advance[seat] = data.shield[seat] = 0
 
     def on_round_start(self, state: "BreathState") -> None:
-        """SP-042/043 (SP-A05): an exhausted caster starts this round at Energy 1, Defenseless; the next
+        """SP-042/SP-043 (SP-A05): an exhausted caster starts this round at Energy 1, Defenseless; the next
         round resets as usual."""
         data: SpellsData = state.ext[self.name]
         for seat, exhausted in enumerate(data.exhausted):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from issoku.rules.kernel import ActionCodec
 from issoku.rules.tempo import tables as t
 
-# Statuses (TP-016..020), as indices and bits.
+# Statuses (TP-016, TP-017, TP-018, TP-019, TP-020), as indices and bits.
 OFF_GUARD, ON_GUARD, BOUND, GRAPPLED, PINNED = range(5)
 STATUS_NAMES = ("off_guard", "on_guard", "bound", "grappled", "pinned")
 ANY_STATUS = 0b11111
@@ -24,11 +24,16 @@ MELEE, RANGED, WRESTLING, ATHLETICS, DEFENCE, ENDURANCE = range(6)
 SKILL_NAMES = ("melee", "ranged", "wrestling", "athletics", "defence", "endurance")
 
 PROACTIVE, REACTIVE, COUNTER_TEMPO, SPECIAL = "proactive", "reactive", "counter_tempo", "special"
+"""Action types: proactive on one's own turn (TP-011), reactive on an opponent's in response (TP-012),
+counter-tempo on one's turn replacing the proactive action (TP-013). TP-A01: a technique with ``responds_to``
+is reactive, with ``replaces`` counter-tempo, the rest proactive; an action is opposable when some technique
+responds to it. TP-A02: a status's allowed actions are those whose ``statuses`` include it."""
 
 # What a technique does when it resolves (TempoState._effect dispatches on it).
-STRIKE = "strike"          # damage on a hit / critical (TP-029, 031, 032, 034, 036, 037, 039, 045, 047)
-STOP = "stop"              # success makes the opposed action fail (TP-038, 040, 041, 043, 044, 046)
-MOVE = "move"              # distance change (TP-023, 024, 042)
+STRIKE = "strike"          # damage on a hit / critical (TP-029, TP-031, TP-032, TP-034, TP-036, TP-037, TP-039,
+#                            TP-045, TP-047)
+STOP = "stop"              # success makes the opposed action fail (TP-038, TP-040, TP-041, TP-043, TP-044, TP-046)
+MOVE = "move"              # distance change (TP-023, TP-024, TP-042)
 STATE = "state"            # a status or flag change (ready, aim, disarm, grapple, pin, escape, withdraw...)
 NOTHING = "nothing"        # feint: a feint that resolves has no effect (TP-027)
 
@@ -62,7 +67,7 @@ class Technique:
 
 _OG = _bits(ON_GUARD)
 TECHNIQUES: dict[str, Technique] = {tech.name: tech for tech in (
-    # Proactive (TP-022..035) and the added Recover Weapon (TP-G10).
+    # Proactive (TP-022..TP-035) and the added Recover Weapon (TP-G10).
     Technique("aim", PROACTIVE, "TP-022", 4, _OG, None, t.SUCCESS_AT_0, STATE),
     Technique("move", PROACTIVE, "TP-023", 2, _bits(OFF_GUARD, ON_GUARD), None, t.SUCCESS_AT_0, MOVE),
     Technique("combat_move", PROACTIVE, "TP-024", 3, _OG, ATHLETICS, t.MOVEMENT, MOVE),
@@ -79,7 +84,7 @@ TECHNIQUES: dict[str, Technique] = {tech.name: tech for tech in (
     Technique("withdraw", PROACTIVE, "TP-035", 2, _bits(BOUND), MELEE, t.SUCCESS_AT_1, STATE),
     Technique("recover_weapon", PROACTIVE, "TP-G10", 2, _bits(OFF_GUARD, ON_GUARD), None, t.ALWAYS, STATE),
     Technique("reload", PROACTIVE, "TP-G04", None, _bits(OFF_GUARD, ON_GUARD), None, t.ALWAYS, STATE),
-    # Reactive (TP-036..044).
+    # Reactive (TP-036..TP-044).
     Technique("counter_attack", REACTIVE, "TP-036", None, _OG, MELEE, t.STRIKE, STRIKE,
               responds_to=frozenset({"move", "combat_move", "melee_attack", "unarmed_attack"})),
     Technique("counter_fire", REACTIVE, "TP-037", None, _OG, RANGED, t.STRIKE, STRIKE,
@@ -92,18 +97,18 @@ TECHNIQUES: dict[str, Technique] = {tech.name: tech for tech in (
               responds_to=frozenset({"melee_attack", "unarmed_attack"})),
     Technique("parry", REACTIVE, "TP-041", None, _OG, MELEE, t.PARRY, STOP,
               responds_to=frozenset({"melee_attack", "unarmed_attack"})),
-    Technique("retreat", REACTIVE, "TP-042", 3, _OG, ATHLETICS, t.MOVEMENT, MOVE,
+    Technique("retreat", REACTIVE, "TP-042", 3, _OG, ATHLETICS, t.MOVEMENT, MOVE,   # TP-A06: toward or away
               responds_to=frozenset({"move", "combat_move"})),
     Technique("struggle", REACTIVE, "TP-043", 3, _bits(GRAPPLED), WRESTLING, t.SUCCESS_AT_0, STOP,
               responds_to=frozenset({"escape", "pin", "unarmed_attack"})),
     Technique("wind", REACTIVE, "TP-044", None, _bits(BOUND), MELEE, t.SUCCESS_AT_0, STOP,
               responds_to=frozenset({"disarm", "grapple", "press", "withdraw"})),
-    # Counter-tempo (TP-045..047).
+    # Counter-tempo (TP-045, TP-046, TP-047).
     Technique("ct_counter_attack", COUNTER_TEMPO, "TP-045", None, _OG, MELEE, t.STRIKE, STRIKE,
               responds_to=frozenset({"counter_attack"}), replaces=frozenset({"feint", "melee_attack"})),
     Technique("ct_parry", COUNTER_TEMPO, "TP-046", None, _OG, MELEE, t.PARRY, STOP,
               responds_to=frozenset({"counter_attack"}), replaces=frozenset({"feint", "melee_attack"})),
-    Technique("feint_counter_attack", COUNTER_TEMPO, "TP-047", None, _OG, MELEE, t.STRIKE, STRIKE,
+    Technique("feint_counter_attack", COUNTER_TEMPO, "TP-047", None, _OG, MELEE, t.STRIKE, STRIKE,  # TP-A07
               responds_to=frozenset({"parry"}), replaces=frozenset({"feint"})),
     # Special (TP-048): taken by the table at the end of every turn, never chosen.
     Technique("recover_stamina", SPECIAL, "TP-048", 0, ANY_STATUS, ENDURANCE, t.ALWAYS, STATE),

@@ -1,4 +1,5 @@
-"""Weapons, armour and fighters of the tempo duel as validated TOML data (TP-G01..G04, G07, G12).
+"""Weapons, armour and fighters of the tempo duel as validated TOML data (TP-G01, TP-G02, TP-G03, TP-G04, TP-G07,
+TP-G12).
 
 003 names skills, armour and "By Weapon" costs but gives no numbers; the numbers are data a designer
 edits. The pydantic models below check every file (ranges, unknown fields, cross-references such as a
@@ -69,7 +70,7 @@ class WeaponModel(_Strict):
 class ArmourModel(_Strict):
     """One armour entry of armour.toml."""
 
-    rating: int = Field(ge=0, le=10, description="added to Combat Defence (Armoured), soaks Hits (TP-G02/G03)")
+    rating: int = Field(ge=0, le=10, description="added to Combat Defence (Armoured), soaks Hits (TP-G02/TP-G03)")
     encumbrance: int = Field(ge=0, le=5, description="subtracted from Recover Stamina (TP-G15)")
 
 

@@ -155,7 +155,7 @@ class TempoRules:
 
 
 class TempoDuel(TempoRules):
-    """A configured 1v1 tempo duel (the inventory's TP DUEL ruleset: TP-001..058, TP-G01..G15)."""
+    """A configured 1v1 tempo duel (the inventory's TP DUEL ruleset: TP-001..TP-058, TP-G01..TP-G15)."""
 
     name = "tempo_duel"
     seat_names = ("player_0", "player_1")

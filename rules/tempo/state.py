@@ -1,4 +1,4 @@
-"""One tempo fight in progress: the 003 action round as a state machine (TP-001..058), for a duel or a skirmish.
+"""One tempo fight in progress: the 003 action round as a state machine (TP-001..TP-058), for a duel or a skirmish.
 
 A turn is a loop of exchanges. The turn's fighter *acts* (declares a proactive action and pays for
 it, TP-004), the opponent may *react* (TP-005), the actor may *counter* with a counter-tempo
@@ -143,7 +143,7 @@ class TempoState:
         return list(self._legal)
 
     def apply(self, flat_action: int) -> None:
-        """Play one decision of the current seat (TP-004..006); raises IllegalActionError otherwise."""
+        """Play one decision of the current seat (TP-004, TP-005, TP-006); raises IllegalActionError otherwise."""
         if flat_action not in self._legal:
             raise IllegalActionError(flat_action, self._legal, self.ruleset.action_names, self.decision_kind())
         phase = self.phase
@@ -232,7 +232,7 @@ class TempoState:
 
     def action_cost(self, flat_action: int) -> str | None:
         """What ``flat_action`` costs the seat deciding now (the optional menu hook, for a person choosing):
-        its AP (TP-004/005); a counter-tempo pays only what it costs beyond the declared action (TP-006)."""
+        its AP (TP-004/TP-005); a counter-tempo pays only what it costs beyond the declared action (TP-006)."""
         seat = self.current_seat()
         if seat is None:
             return None
@@ -357,7 +357,7 @@ class TempoState:
             self._begin_turn()
 
     def _finish_turn(self, actor: int) -> bool:
-        """Recover Stamina (TP-009, TP-048..058), then the next turn or round; False once the fight is over."""
+        """Recover Stamina (TP-009, TP-048..TP-058), then the next turn or round; False once the fight is over."""
         lo = self.loadout(actor)
         die = self._d20()
         result = die - 10 + lo.skills[ENDURANCE] - lo.encumbrance                     # TP-G15
@@ -581,7 +581,7 @@ class TempoState:
         return legal
 
     def _counter_legal(self, actor: int) -> list[int]:
-        """TP-006, TP-045..047: replacements of the (private) declared action that answer the reaction."""
+        """TP-006, TP-045, TP-046, TP-047: replacements of the (private) declared action that answer the reaction."""
         table = self.ruleset.table
         original = table.technique_of[self.declared]
         reaction = table.technique_of[self.reaction]
@@ -716,7 +716,8 @@ class TempoState:
             self._state_change(seat, other, name, technique.rule)
 
     def _state_change(self, seat: int, other: int, name: str, rule: str) -> None:
-        """Successful non-strike, non-move actions: statuses and flags (TP-022, 025, 026, 028, 030, 033, 035, G10)."""
+        """Successful non-strike, non-move actions: statuses and flags (TP-022, TP-025, TP-026, TP-028, TP-030,
+        TP-033, TP-035, TP-G10)."""
         if name == "aim":
             self.aimed[seat] = True
             self.events.emit(rule, "aimed", seat)
@@ -766,7 +767,7 @@ class TempoState:
             self.pos[seat] = after
 
     def _moved_distance(self, flat_action: int, outcome: int, hit: bool) -> int:
-        """TP-023/024, TP-G07, TP-G11: how far from its target a Move or Combat Move leaves the actor."""
+        """TP-023/TP-024, TP-G07, TP-G11: how far from its target a Move or Combat Move leaves the actor."""
         rules, d = self.ruleset, self.distance_between(self.actor(), self.target)
         closing = rules.table.direction_of[flat_action] == CLOSE
         technique = rules.table.technique_of[flat_action]

@@ -1,4 +1,4 @@
-"""Outcome tables (TP-015) and the Recover Stamina table (TP-048..058).
+"""Outcome tables (TP-015) and the Recover Stamina table (TP-048..TP-058).
 
 Every 003 action reads a net result against rows of Difficulty Thresholds. A row's DT is either a
 number or a value of the *target* ("Target: Combat Defence", "... (Armoured)", "Target: Grapple
@@ -62,7 +62,8 @@ MOVEMENT = OutcomeTable(_fixed((1, SUCCESS), (10, CRITICAL)),
 SUCCESS_AT_8 = OutcomeTable(_fixed((8, SUCCESS)), ((FAILURE, "failure"), (SUCCESS, "success")))
 # "- Failure / 0 Bind / 1 Success": Parry, CT Parry.
 PARRY = OutcomeTable(_fixed((0, BIND), (1, SUCCESS)), ((FAILURE, "failure"), (BIND, "bind"), (SUCCESS, "success")))
-# "- Miss / Combat Defence Hit / Combat Defence (Armoured) Critical Hit": every strike.
+# "- Miss / Combat Defence Hit / Combat Defence (Armoured) Critical Hit": every strike; the opposed net is
+# compared with the target's Combat Defence, literally (TP-A08).
 STRIKE = OutcomeTable(((COMBAT_DEFENCE, 0, SUCCESS), (COMBAT_DEFENCE_ARMOURED, 0, CRITICAL)),
                       ((FAILURE, "miss"), (SUCCESS, "hit"), (CRITICAL, "critical_hit")))
 # Press reads the strike thresholds with Success / Critical Success names.
@@ -74,7 +75,7 @@ ALWAYS = OutcomeTable(_fixed((-10**9, SUCCESS)), ((SUCCESS, "success"),))
 # "- Miss": Feint.
 FEINT = OutcomeTable((), ((FAILURE, "miss"),))
 
-# Recover Stamina (TP-048..058, TP-A04): (DT, AP regained, rule ID), ascending; below −13 regains 0 (TP-049).
+# Recover Stamina (TP-048..TP-058, TP-A04): (DT, AP regained, rule ID), ascending; below −13 regains 0 (TP-049).
 RECOVER_ROWS: tuple[tuple[int, int, str], ...] = (
     (-13, 1, "TP-050"), (-9, 2, "TP-051"), (-8, 3, "TP-052"), (-6, 4, "TP-053"), (-4, 6, "TP-054"),
     (-3, 8, "TP-055"), (-2, 10, "TP-056"), (-1, 11, "TP-057"), (0, 12, "TP-058"),

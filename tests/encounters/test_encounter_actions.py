@@ -304,6 +304,18 @@ def test_en_113_stun_is_tested_off_in_the_readying_phase_and_limits_stances():
     assert state.fighters[1].stun_tn is None
 
 
+@pytest.mark.rule("EN-113", "EN-A11", "EN-016")
+def test_en_113_the_readying_phase_shake_off_is_no_action_and_takes_no_stun_penalty():
+    """The stunned brute (Earth 3) tests 3k3 against TN 20, not 0k3: Stun's −3k0 falls on the actions it
+    attempts, and the shake-off is made in the Readying Phase with no action (docs/rules/encounters.md, EN-113);
+    with the penalty an Earth 2 or 3 character could never shake Stun off."""
+    state = started(HEAD_HIT + LOW_DAMAGE + [9, 9, 5], focused_attack=True, initiative=[1, 1, 1, 1, 1, 9, 9, 1, 1])
+    play(state, "pass", "attack:focus_head", "pass")
+    test = last(state, "stun_test")
+    assert (test["pool"], test["total"], test["tn"]) == ("3k3", 23, 20) and "stun-3k0" not in test["extras"]
+    assert state.fighters[1].stun_tn is None and last(state, "stun_ends")["why"] == "shaken_off"
+
+
 @pytest.mark.rule("EN-G15")
 def test_en_g15_a_stun_tn_down_to_zero_ends_without_a_roll():
     state = started(focused_attack=True)

@@ -15,7 +15,8 @@ def test_en_d01_atn_by_stance():
         return Defence(reflexes=3, armour=0, stance=stance_atn_bonus(stance, 2, 3, 0),
                        maluses=stance_atn_malus(stance), **extra).atn()
     assert atn(WATER) == 20 and atn(AIR) == 25 and atn(FIRE) == 10
-    assert atn(WATER, misc=10) == 30                       # Deflect, or being guarded
+    assert atn(WATER, misc=10) == 30                       # being guarded (a Misc bonus, EN-072)
+    assert atn(WATER, unignorable=10) == 30                # Deflect (EN-108)
     assert Defence(reflexes=3, armour=0, maluses=5).atn() == 15   # the guard's own -5
 
 
@@ -74,3 +75,14 @@ def test_en_t12_maneuver_raises():
 def test_en_071_technique_bonuses_add_to_the_atn_but_not_when_grappled():
     assert Defence(reflexes=2, armour=5, technique=3).atn() == 23
     assert Defence(reflexes=2, armour=5, technique=3, grappled=True).atn() == 10
+
+
+@pytest.mark.rule("EN-108", "EN-118", "EN-122", "EN-112", "EN-A07")
+def test_en_108_deflect_survives_every_replacement_formula():
+    """Deflect's +10 "can not be ignored in any way": the Grappled and Incapacitated formulas (5 + Armor, no
+    Misc) and Blind's keep it, where a Misc bonus of 10 (being guarded) is dropped by the first two."""
+    for status in ("grappled", "incapacitated"):
+        assert Defence(reflexes=3, armour=5, misc=10, **{status: True}).atn() == 10
+        assert Defence(reflexes=3, armour=5, unignorable=10, **{status: True}).atn() == 20
+    assert Defence(reflexes=3, armour=5, unignorable=10, blind=True).atn() == 23
+    assert Defence(reflexes=3, armour=5, unignorable=10, grappled=True, prone=True).atn(melee=True) == 10

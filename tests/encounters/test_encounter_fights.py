@@ -363,3 +363,19 @@ def test_en_g05_the_rings_a_fight_uses_are_the_lower_of_their_traits(fighter, mo
     assert state.atn(0) == air_atn and state.fighters[0].void_points == void_points
     play(state, "free_move:away")
     assert last(state, "move")["cap"] == move_cap_ft
+
+
+@pytest.mark.rule("EN-108", "EN-118", "EN-083", "EN-085")
+def test_en_108_a_kenshi_who_deflected_keeps_plus_ten_when_grappled():
+    # the kenshi (Reflexes 3, light +5) Deflects at the round's start; the brute grapples it: the grapple test
+    # is against 5 + 15 + 10 (armour ignored, EN-083, Deflect not); once grappled the kenshi's ATN is
+    # 5 + Armor 5 + Deflect 10 = 20, not EN-D02's 10: "can not be ignored in any way" (docs/rules/encounters.md)
+    state = duel(faces_for(30, 5, 2), fighters=("ono_brute", "kenshi"), initiative=[9, 9, 9, 9, 1, 1, 1, 1, 1])
+    play(state, "stance:water", "stance:water", "pass", "void:deflect")
+    to_turn(state)
+    assert state.fighters[1].deflect and state.atn(1) == 35
+    play(state, "let_go", "grapple")
+    assert last(state, "grapple_test")["tn"] == 30 and kinds(state, "grappled")
+    assert state.grapple and state.atn(1) == 20
+    state.fighters[1].deflect = False                                   # as once the round ends (EN-017)
+    assert state.atn(1) == 10                                           # EN-D02

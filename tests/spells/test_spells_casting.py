@@ -180,6 +180,24 @@ def test_sp_036_preparation_holds_the_stance_slot():
     assert spell_data(state).slots[0][("sorcery", 3)] == 2  # 3-dan PC + onmyoji class: 3, one consumed
 
 
+@pytest.mark.rule("SP-036", "SP-038", "SP-018", "SP-G04")
+def test_sp_036_a_preparing_caster_may_cast_an_instant_spell_but_not_a_second_preparation():
+    """The onmyoji prepares thunder_seal (3-dan, 2+2) and, in the same breath, casts fire_talisman (1-dan,
+    instant): the text forbids a second [stance] while preparing, and an instant spell holds none
+    (docs/rules/spells.md, SP-036). The preparation runs on; a second multi-stage spell is not offered."""
+    state = scripted(caster_rules("onmyoji", "ronin"), [4, 2, 5, 5])
+    play(state, "cast:thunder_seal")
+    legal = legal_names(state)
+    assert "cast:fire_talisman" in legal and "cast:paper_shikigami" not in legal
+    play(state, "cast:fire_talisman")
+    assert events(state, "spell_hit")[0].data["wounds"] == 1 and state.fighters[0].energy == 8
+    assert state.fighters[0].stance.key == "spell_preparation" and spell_data(state).casting[0] is not None
+    slots = spell_data(state).slots[0]
+    assert (slots[("sorcery", 1)], slots[("sorcery", 3)]) == (3, 2)   # one slot of each dan used (SP-G04)
+    play(state, "end_breath", "stand", "activate")
+    assert [e.data["spell"] for e in events(state, "spell_activated")] == ["fire_talisman", "thunder_seal"]
+
+
 @pytest.mark.rule("SP-037", "SP-G10")
 def test_sp_g10_no_half_steps_while_preparing_under_ma():
     state = scripted(caster_rules("onmyoji", "ronin", ma=True, kind=DuelKind.HATASHIAI), [])

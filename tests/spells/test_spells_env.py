@@ -20,7 +20,7 @@ def field(env, observation, name):
     return observation[env.ruleset.observation_spec.slice(name)]
 
 
-@pytest.mark.rule("SP-017", "SP-035", "SP-G05", "SP-G13")
+@pytest.mark.rule("SP-017", "SP-035", "SP-G05", "SP-G13", "SP-036")
 @pytest.mark.parametrize("ma", [False, True])
 def test_sp_017_casting_orders_in_the_mask_and_the_observation(ma):
     env = breath_duel_v0.env(fighters=["onmyoji", "ronin"], ma=ma)
@@ -32,7 +32,8 @@ def test_sp_017_casting_orders_in_the_mask_and_the_observation(ma):
     env.step(env.action_id("cast:thunder_seal"))
     observation = env.last()[0]
     mask = names(env, observation["action_mask"])
-    assert "abandon" in mask and "activate" not in mask and not any(n.startswith("cast:") for n in mask)
+    assert "abandon" in mask and "activate" not in mask and "cast:fire_talisman" in mask    # SP-036: instant only
+    assert not {"cast:thunder_seal", "cast:paper_shikigami"} & mask
     own = field(env, observation["observation"], "sp_own_spell")
     assert list(env.ruleset.modules[-1].content.spells)[int(np.argmax(own))] == "thunder_seal"
     env.step(env.action_id("end_breath"))
