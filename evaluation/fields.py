@@ -8,9 +8,9 @@ are different measurements, so when one store holds more than one for an env the
 per **field** — *scripted* (every seat a registered agent that reads only its observation), *search* (a
 registered agent that searches the game state in some seat, no checkpoint) and *learned* (any checkpoint or
 imported policy in the game) — says which field each ranking comes from, and flags, in a headline of its own,
-every loadout whose place in the ranking or whose verdict against the field (its Elo interval above zero, below
-it, or straddling it) differs between two fields: a designer should not act on a headline that only one field
-supports.
+every loadout that one field puts above the field (its Elo interval above zero) and another below it: a designer
+should not act on a headline that the fields contradict. Places alone are not compared: close loadouts swap them
+easily, and a small field (the search grid's few games a cell) leaves most loadouts level.
 
 The pooled section above these lines still rates every field's games together (its headlines say, e.g.,
 "scripted + search agents").
@@ -49,9 +49,10 @@ class FieldRanking:
     field: str
     ratings: Ratings
 
-    def place(self, label: str) -> int:
-        """1 for the strongest loadout."""
-        return [self.ratings.names[i] for i in self.ratings.ranked()].index(label) + 1
+    def place(self, label: str, among: Sequence[str] | None = None) -> int:
+        """1 for the strongest loadout (of ``among``, when given: the labels two fields share)."""
+        ranked = [self.ratings.names[i] for i in self.ratings.ranked()]
+        return [name for name in ranked if among is None or name in among].index(label) + 1
 
     def verdict(self, label: str) -> str:
         """Where the loadout's interval lies against the field's mean (Elo 0)."""
@@ -67,10 +68,11 @@ class FieldRanking:
         i = self.ratings.names.index(label)
         return f"{self.ratings.elo[i]:+.0f} [{self.ratings.low[i]:+.0f}, {self.ratings.high[i]:+.0f}]"
 
-    def describe(self, label: str) -> str:
-        """``strongest (+215 [+182, +253], above the field)``, ``3rd (...)``, ``weakest (...)``."""
-        place = self.place(label)
-        name = "strongest" if place == 1 else "weakest" if place == len(self.ratings.names) else _ordinal(place)
+    def describe(self, label: str, among: Sequence[str] | None = None) -> str:
+        """``strongest (+215 [+182, +253], above the field)``, ``3rd (...)``, ``weakest (...)`` (of ``among``)."""
+        place = self.place(label, among)
+        count = len(self.ratings.names) if among is None else len(among)
+        name = "strongest" if place == 1 else "weakest" if place == count else _ordinal(place)
         return f"{name} in the {self.field} field ({self.elo(label)} Elo, {self.verdict(label)})"
 
 
@@ -91,11 +93,17 @@ def field_rankings(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: 
 
 
 def disagreements(env: str, first: FieldRanking, second: FieldRanking) -> list[str]:
-    """A ``DISAGREE`` line for every loadout both fields rate whose place or verdict differs between them."""
-    both = [label for label in first.ratings.names if label in second.ratings.names]
-    return [f"{env}: DISAGREE: {label} {first.describe(label)} but {second.describe(label)}."
-            for label in sorted(both, key=first.place)
-            if first.place(label) != second.place(label) or first.verdict(label) != second.verdict(label)]
+    """A ``DISAGREE`` line for every loadout both fields rate that one puts above the field and the other below it.
+
+    Why only then: a verdict is an interval's, so opposite verdicts are evidence that the fields rate the loadout
+    differently; a different place or a level verdict beside a decided one is not (two close loadouts swap places
+    easily, and a field of few games leaves every loadout level). The places named are among the loadouts both
+    fields rate, so a field that also rates casters does not push a weapon down the other's ranking."""
+    shared = [label for label in first.ratings.names if label in second.ratings.names]
+    opposite = {("above the field", "below the field"), ("below the field", "above the field")}
+    return [f"{env}: DISAGREE: {label} {first.describe(label, shared)} but {second.describe(label, shared)}."
+            for label in sorted(shared, key=lambda label: first.place(label, shared))
+            if (first.verdict(label), second.verdict(label)) in opposite]
 
 
 def field_headlines(env: str, records: Sequence[MatchRecord], bootstrap: int = 1000, seed: int = 0,
@@ -113,4 +121,5 @@ def field_headlines(env: str, records: Sequence[MatchRecord], bootstrap: int = 1
                    for line in disagreements(env, first, second)]
     named = [f"the {ranking.field}" for ranking in rankings]
     together = ", ".join(named[:-1]) + " and " + named[-1]
-    return lines + (disagreeing or [f"{env}: {together} field agree on every loadout's place and verdict."])
+    return lines + (disagreeing or [f"{env}: {together} field do not contradict each other: no loadout is above the "
+                                    "field in one and below it in another."])
