@@ -21,7 +21,7 @@ from issoku.cli import app
 SCENARIO = 'env = "breath_duel_v0"\nseed = 1\n'
 STUDY = 'env = "breath_duel_v0"\npolicies = ["random", "breath_heuristic"]\ngames_per_pair = 2\n'
 TRAIN = ["train", "--run-dir", "{tmp}/run", "--set", "progress_bar=false"]
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FINETUNE = ["finetune-loadouts", "--study", str(ROOT / "evaluation/studies/2_breath_duel_v0_loadouts.toml"), "--from",
             "shipped:breath_duel_v0", "--out", "{tmp}/agents", "-j", "0"]
 GRID = '[loadout_grid]\nseat_key = "fighters"\nlabels = ["kenshi", "ronin"]\n'
