@@ -49,10 +49,14 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
         raise CheckpointError(f"checkpoint {checkpoint}: no such file")
     if not path.is_file():
         raise CheckpointError(f"{path}: checkpoint metadata not found (a checkpoint is a .zip with a .json beside it)")
+    from issoku.rules.kernel.content import parse_data_text, read_data_bytes
+
     try:
-        metadata = json.loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError):
+        metadata = parse_data_text(read_data_bytes(path, 64 << 20), json.loads, 64 << 20)
+    except json.JSONDecodeError:
         raise CheckpointError(f"{path}: checkpoint metadata is not JSON") from None
+    except ValueError as error:  # too large, not UTF-8, nested too deeply
+        raise CheckpointError(f"{path}: checkpoint metadata is {error}") from None
     if not isinstance(metadata, dict) or not isinstance(metadata.get("config", {}), dict):
         raise CheckpointError(f"{path}: checkpoint metadata is not a JSON object with a 'config' object")
     return metadata

@@ -46,10 +46,12 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     path = Path(folder) / MANIFEST
     if not path.is_file():
         raise ExportError(f"{path}: no such file (an export is a folder with {MANIFEST} and {MODEL})")
+    from issoku.inputs import read_json
+
     try:
-        manifest = json.loads(path.read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ExportError(f"{path}: not JSON ({error})") from None
+        manifest = read_json(path)
+    except ValueError as error:  # not JSON, too large, not UTF-8, nested too deeply (the message names the file)
+        raise ExportError(str(error)) from None
     if not isinstance(manifest, dict):
         raise ExportError(f"{path}: the manifest must be a JSON object")
     missing = [name for name in REQUIRED_FIELDS if name not in manifest]

@@ -25,6 +25,11 @@ MAX_GAMES = 10_000_000
 """Largest game (or duel, or resample) count a command accepts: a typo of extra zeros is refused, not run for days."""
 
 
+MAX_SEED = 2**31 - 1
+"""Largest seed a command or file accepts: derived seeds (a game's, a worker's, a best response's) add offsets to it
+and must still fit NumPy's 32-bit seeding and a SQLite integer; a seed of 2^63 used to fail after the store was made."""
+
+
 class BadInput(ValueError):
     """An option outside its bounds (or otherwise unusable), named in the message."""
 
@@ -74,6 +79,25 @@ def check_output_dir(option: str, path: Path | None) -> None:
     """Refuse an output folder that is an existing file (before anything is played into it)."""
     if path is not None and path.exists() and not path.is_dir():
         raise BadInput(f"{option} {path}: is a file, not a folder")
+
+
+MAX_JSON_BYTES = 64 << 20
+"""Largest JSON file issoku reads (checkpoint metadata, ``hunt.json``, ``ladder.json``, manifests): 64 MiB."""
+
+
+def read_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> object:
+    """A JSON file's value within the limits (size, UTF-8, nesting: :func:`~issoku.rules.kernel.content.parse_data_text`);
+    any problem is a ValueError naming the file (a ``RecursionError`` never escapes)."""
+    import json
+
+    from issoku.rules.kernel.content import parse_data_text, read_data_bytes
+
+    try:
+        return parse_data_text(read_data_bytes(path, max_bytes), json.loads, max_bytes)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
 
 
 def check_input_file(path: Path, name: str) -> None:

@@ -72,7 +72,50 @@ def _store_naming(env_id: str):
     return write
 
 
+DEEP_TOML = "x = " + "[" * 5000 + "]" * 5000 + "\n"
+"""A TOML value nested 5,000 deep: a RecursionError in the parser (a traceback) before the nesting limit."""
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+STUDY_FILES = ["balance-report", "--study", "s.toml", "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"]
+
+
+def _zip_bomb(path: Path) -> None:
+    """A checkpoint zip (the shipped breath agent's entries) whose ``data`` entry inflates to 20 MB (of spaces, then
+    the real JSON): a few KB on disk."""
+    import zipfile
+
+    with zipfile.ZipFile(ROOT / "agents/shipped/breath_duel_v0.zip") as source, \
+            zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bomb:
+        for entry in source.infolist():
+            raw = source.read(entry)
+            bomb.writestr(entry.filename, b" " * (20 << 20) + raw if entry.filename == "data" else raw)
+
+
 CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
+    # data files within limits: size, UTF-8, nesting (checked before parsing goes deep)
+    ("study nested 5,000 deep", STUDY_FILES, {"s.toml": STUDY + DEEP_TOML}, "s.toml: (file): nested more than 32 levels"),
+    ("study nested 40 deep", STUDY_FILES, {"s.toml": STUDY + "x = " + "[" * 40 + "]" * 40 + "\n"},
+     "s.toml: (file): nested more than 32 levels"),
+    ("study of 2 MB", STUDY_FILES, {"s.toml": STUDY + "#" * (2 << 20) + "\n"},
+     "s.toml: (file): more than the 1,048,576 bytes a data file may have"),
+    ("study not UTF-8", STUDY_FILES, {"s.toml": STUDY.encode() + b"# \xff\xfe\n"}, "s.toml: (file): not UTF-8 text"),
+    ("variant nested deeply", [*REPORT, "--variant", "v"], {"v/breath/data/weapons.toml": DEEP_TOML},
+     "weapons.toml: (file): nested more than 32 levels"),
+    ("train config nested deeply", [*TRAIN, "--config", "c.toml"], {"c.toml": DEEP_TOML},
+     "c.toml: nested more than 32 levels deep"),
+    ("checkpoint metadata nested deeply", ["evaluate", "c.zip", "--duels", "2"],
+     {"c.zip": (ROOT / "agents/shipped/breath_duel_v0.zip").read_bytes(), "c.json": DEEP_JSON},
+     "c.json: checkpoint metadata is nested more than 32 levels deep"),
+    ("checkpoint data entry inflating to 20 MB", ["evaluate", "c.zip", "--duels", "2"],
+     {"c.zip": _zip_bomb, "c.json": (ROOT / "agents/shipped/breath_duel_v0.json").read_text()},
+     "c.zip: the 'data' entry inflates to 20,993,"),
+    ("export manifest nested deeply", ["play", "e"], {"e/manifest.json": DEEP_JSON, "e/model.onnx": b""},
+     "manifest.json: nested more than 32 levels deep"),
+    # seeds: derived seeds must fit NumPy's seeding and SQLite (2^63 failed after the store was made)
+    ("report --seed 2^63", [*REPORT, "--seed", str(2**63)], {}, "--seed must be at most 2,147,483,647"),
+    ("hunt --seed 2^63", [*HUNT, "--seed", str(2**63)], {}, "--seed must be at most 2,147,483,647"),
+    ("study base_seed 2^63", STUDY_FILES, {"s.toml": STUDY + f"base_seed = {2**63 - 1}\n"}, "base_seed"),
+    ("train seed=2^40", [*TRAIN, "--set", f"seed={2**40}"], {}, "seed must be in [0, 2147483647]"),
+
     # numbers out of bounds
     ("report --batch-size -3", [*REPORT, "--batch-size", "-3"], {}, "--batch-size must be at least 1, not -3"),
     ("report --batch-size 0", [*REPORT, "--batch-size", "0"], {}, "--batch-size must be at least 1, not 0"),
