@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from issoku.evaluation.html_report import escape_markdown
 from issoku.evaluation.hunt_edits import (Z95, EditedPlay, edited_play, finding_lines, gain_over_control, interval_text,
                                          untouched_edits)
 from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
@@ -622,7 +623,8 @@ def check_checkpoints(config: HuntConfig) -> None:
 
 def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
     """The hunt as Markdown: one section per iteration (population, mixture, gain, what the best response does)."""
-    lines = [f"# Hunt on {config.env_id}" + (f" (rules variant {config.variant})" if config.variant else ""), "",
+    lines = [f"# Hunt on {escape_markdown(config.env_id)}"
+             + (f" (rules variant {escape_markdown(config.variant)})" if config.variant else ""), "",
              f"{len(iterations)} iteration(s); {config.steps} learner steps per best response, "
              f"{config.games_per_pair} games per pair, seed {config.seed}, stop when the gain's 95 % upper bound "
              f"< {config.threshold}.", ""]
@@ -633,10 +635,10 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
         lines.append(f"| {number} | {len(it.population)} | {it.gain:+.3f} ({it.gain_low:+.3f} to {it.gain_high:+.3f}) "
                      f"| {it.wall_s:.0f} |")
     for number, it in enumerate(iterations, 1):
-        mixture = ", ".join(f"{name} {weight:.2f}" for name, weight in it.mixture.items())
-        against = ", ".join(f"{name} {gain:+.2f}" for name, gain in it.gain_by_opponent.items())
+        mixture = ", ".join(f"{escape_markdown(name)} {weight:.2f}" for name, weight in it.mixture.items())
+        against = ", ".join(f"{escape_markdown(name)} {gain:+.2f}" for name, gain in it.gain_by_opponent.items())
         lines += ["", f"## Iteration {number}: {Path(it.best_response).stem}", "",
-                  f"- population: {', '.join(it.population)}", f"- Nash mixture: {mixture}",
+                  f"- population: {', '.join(map(escape_markdown, it.population))}", f"- Nash mixture: {mixture}",
                   f"- gain over the mixture: {it.gain:+.3f} (95 % CI {it.gain_low:+.3f} to {it.gain_high:+.3f}); "
                   f"by opponent: {against}",
                   *([f"- the control ({Path(it.control).stem}: the same training on the shipped rules, not in the "
@@ -644,9 +646,9 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
                      f"{interval_text(gain_over_control((it.gain, it.gain_low, it.gain_high), it.control_gain))}"]
                     if it.control_gain else []),
                   f"- what it does differently (action-kind shares, mixture -> best response): "
-                  f"{'; '.join(it.differences) or 'no kind moved by 5 points or more'}",
+                  f"{'; '.join(map(escape_markdown, it.differences)) or 'no kind moved by 5 points or more'}",
                   f"- actions it plays more or less than the mixture: "
-                  f"{'; '.join(it.action_differences) or 'none moved by 2 points or more'}"]
+                  f"{'; '.join(map(escape_markdown, it.action_differences)) or 'none moved by 2 points or more'}"]
     return "\n".join(lines) + "\n"
 
 
