@@ -90,7 +90,35 @@ def _zip_bomb(path: Path) -> None:
             bomb.writestr(entry.filename, b" " * (20 << 20) + raw if entry.filename == "data" else raw)
 
 
+def _tampered_store(sql: str):
+    """A writer of an issoku match store (one game stored) to which ``sql`` then adds something of its own."""
+    def write(path: Path) -> None:
+        _store_naming("tempo_duel_v0")(path)
+        db = sqlite3.connect(path)
+        db.executescript(sql)
+        db.commit()
+        db.close()
+    return write
+
+
+RIGGED = ("CREATE TRIGGER rig AFTER INSERT ON seats WHEN NEW.policy = 'random' BEGIN "
+          "UPDATE seats SET return = 1.0 WHERE rowid = NEW.rowid; END;")
+"""The attack: a trigger that makes every game ``random`` plays a win (a fresh run headlined it +182 Elo)."""
+
+
 CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
+    # a received store: the schema's tables and indexes and nothing else (before anything is played into it)
+    ("store with a trigger", REPORT, {"store/m.sqlite": _tampered_store(RIGGED)},
+     "not a match store as issoku writes it: it holds trigger 'rig'"),
+    ("store with a view", REPORT, {"store/m.sqlite": _tampered_store("CREATE VIEW v AS SELECT * FROM seats;")},
+     "it holds view 'v'"),
+    ("store with an extra table", REPORT, {"store/m.sqlite": _tampered_store("CREATE TABLE extra (x);")},
+     "it holds table 'extra'"),
+    ("store with an altered table", REPORT,
+     {"store/m.sqlite": _tampered_store("DROP TABLE artifacts; CREATE TABLE artifacts (key, env_id, kind, body, "
+                                        "stored_at, x DEFAULT 'rigged');")},
+     "it holds table 'artifacts' (not the schema's definition)"),
+
     # data files within limits: size, UTF-8, nesting (checked before parsing goes deep)
     ("study nested 5,000 deep", STUDY_FILES, {"s.toml": STUDY + DEEP_TOML}, "s.toml: (file): nested more than 32 levels"),
     ("study nested 40 deep", STUDY_FILES, {"s.toml": STUDY + "x = " + "[" * 40 + "]" * 40 + "\n"},
