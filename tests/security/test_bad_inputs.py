@@ -196,7 +196,7 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
      {"s.toml": 'env = "breath_skirmish_v0"\nseed = 1\n[env_kwargs]\nsides = [["kenshi", "ronin", "shinobi", "ashigaru", "kenshi"], ["ronin"]]\n'},
      "side 0 must be a sequence of 1 to 4 fighters"),
     ("replay a directory", ["replay", "{tmp}/folder"], {"folder/x": ""}, "folder: Is a directory"),
-    ("replay a binary file", ["replay", "{tmp}/s.toml"], {"s.toml": b"\x00\xff\xfe binary"}, "s.toml: 'utf-8' codec can't decode"),
+    ("replay a binary file", ["replay", "{tmp}/s.toml"], {"s.toml": b"\x00\xff\xfe binary"}, "s.toml: (file): not UTF-8 text"),
     ("replay import path", ["replay", "{tmp}/s.toml"], {"s.toml": 'env = "os:system"\nseed = 1\n'}, "--allow-imports"),
     ("replay missing scenario", ["replay", "{tmp}/nope.toml"], {}, "replay {tmp}/nope.toml: SCENARIO: no such file"),
     ("view missing scenario", ["view", "{tmp}/nope.toml", "--out", "{tmp}/f.html"], {}, "SCENARIO {tmp}/nope.toml: no such file"),
