@@ -194,7 +194,7 @@ def view(
     from issoku.envs.trace import TraceError
     from issoku.envs.viewer import write_html
     from issoku.evaluation.viewing import trace_fight, trace_scenario, trace_stored
-    from issoku.inputs import bounded, check_input_file
+    from issoku.inputs import bounded, check_input_file, check_output_file
     from issoku.rules.kernel.content import DataError
 
     sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
@@ -202,8 +202,7 @@ def view(
         bounded("--seed", seed, 0, MAX_SEED)
         if len(sources) != 1:
             raise ValueError("name one fight: a SCENARIO file, or --env (with --seed, --agent), or --db with --game")
-        if out.exists() and out.is_dir():
-            raise ValueError(f"--out {out}: is a folder, not a file")
+        check_output_file("--out", out)  # a folder, or a place that cannot be written: before the fight is traced
         if scenario is not None:
             check_input_file(scenario, f"SCENARIO {scenario}")
             fight, title = trace_scenario(scenario)

@@ -76,9 +76,29 @@ def bounded(option: str, value: float | None, low: float | None = None, high: fl
 
 
 def check_output_dir(option: str, path: Path | None) -> None:
-    """Refuse an output folder that is an existing file (before anything is played into it)."""
+    """Refuse an output folder that is an existing file, or one that cannot be made or written (before anything is
+    played into it: an unwritable ``--out`` used to fail after the games)."""
     if path is not None and path.exists() and not path.is_dir():
         raise BadInput(f"{option} {path}: is a file, not a folder")
+    if path is not None:
+        _check_writable(option, path, path)
+
+
+def _check_writable(option: str, path: Path, folder: Path) -> None:
+    """Refuse ``path`` unless a folder can be made in the nearest existing folder at or above ``folder`` (made and
+    removed at once: nothing is left)."""
+    import os
+    import tempfile
+
+    existing = folder.absolute()
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInput(f"{option} {path}: {existing} is a file, not a folder")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".issoku-probe-", dir=existing))
+    except OSError as error:
+        raise BadInput(f"{option} {path}: cannot write in {existing} ({error.strerror})") from None
 
 
 MAX_JSON_BYTES = 64 << 20
@@ -116,3 +136,4 @@ def check_output_file(option: str, path: Path | None) -> None:
     for parent in path.parents:
         if parent.exists() and not parent.is_dir():
             raise BadInput(f"{option} {path}: {parent} is a file, not a folder")
+    _check_writable(option, path, path.parent)

@@ -107,6 +107,11 @@ RIGGED = ("CREATE TRIGGER rig AFTER INSERT ON seats WHEN NEW.policy = 'random' B
 
 
 CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
+    # outputs that cannot be written: refused before the first game
+    ("report --out unwritable", [*REPORT[:-4], "--out", "/proc/issoku-nowhere/report", "-j", "0"], {},
+     "--out /proc/issoku-nowhere/report: cannot write in /proc"),
+    ("view --out unwritable", ["view", "--env", "breath_duel_v0", "--out", "/proc/issoku-nowhere/f.html"], {},
+     "--out /proc/issoku-nowhere/f.html: cannot write in /proc"),
     # a received store: the schema's tables and indexes and nothing else (before anything is played into it)
     ("store with a trigger", REPORT, {"store/m.sqlite": _tampered_store(RIGGED)},
      "not a match store as issoku writes it: it holds trigger 'rig'"),
