@@ -118,8 +118,10 @@ class MatchStore:
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: is not a file (a match store is one SQLite file)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        made_lock = exclusive and not lock_path.exists()
         if exclusive:
-            self._lock = _hold_lock(self.path.with_name(self.path.name + ".lock"), on_wait)
+            self._lock = _hold_lock(lock_path, on_wait)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
             tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -138,6 +140,8 @@ class MatchStore:
             if hasattr(self, "_db"):
                 self._db.close()  # the last connection gone, SQLite removes the -wal and -shm files it opened
             self._release()
+            if made_lock:
+                lock_path.unlink(missing_ok=True)  # a refused file gets no lock file beside it
             if isinstance(error, StoreError):
                 raise
             raise StoreError(f"{self.path}: not a usable match store ({error})") from None
