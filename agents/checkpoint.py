@@ -62,6 +62,27 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
     return metadata
 
 
+def check_network_fits(checkpoint: str | Path, env: Any) -> None:
+    """Refuse ``checkpoint`` when its network does not read ``env``'s observations or name its actions (input and
+    output sizes): metadata can claim an env the tensors were not trained for, and the first game then failed with a
+    bare ``matmul`` error. A network that is not a plain actor is loaded by SB3, which checks the spaces itself."""
+    from issoku.agents.checkpoint_zip import CheckpointError, NotPlainActorError, actor_layers
+
+    try:
+        layers = actor_layers(checkpoint)
+    except NotPlainActorError:
+        return
+    agent = env.possible_agents[0]
+    space = env.observation_space(agent)
+    observation = space["observation"] if hasattr(space, "spaces") and "observation" in space.spaces else space
+    inputs, outputs = int(layers[0][0].shape[1]), int(layers[-1][0].shape[0])
+    wanted = (int(observation.shape[0]) if observation.shape else 0, int(env.action_space(agent).n))
+    if (inputs, outputs) != wanted:
+        raise CheckpointError(f"checkpoint {checkpoint}: its network reads {inputs} observation values and names "
+                              f"{outputs} actions; this env has {wanted[0]} and {wanted[1]} (the network was not "
+                              "trained for the env its metadata names)")
+
+
 def check_compatible(metadata: Mapping[str, Any], identity: Mapping[str, Any], *, what: str = "checkpoint") -> None:
     """Refuse a checkpoint whose env identity differs from ``identity`` (see :data:`IDENTITY_KEYS` and
     :data:`RECORDED_IDENTITY_KEYS`).

@@ -106,12 +106,32 @@ RIGGED = ("CREATE TRIGGER rig AFTER INSERT ON seats WHEN NEW.policy = 'random' B
 """The attack: a trigger that makes every game ``random`` plays a win (a fresh run headlined it +182 Elo)."""
 
 
+def _mislabelled_checkpoint(suffix: str):
+    """The tempo agent's network under the breath agent's metadata (a network that cannot read the env it names)."""
+    source = {".zip": "tempo_duel_v0.zip", ".json": "breath_duel_v0.json"}[suffix]
+    return (ROOT / "agents/shipped" / source).read_bytes()
+
+
 CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     # outputs that cannot be written: refused before the first game
     ("report --out unwritable", [*REPORT[:-4], "--out", "/proc/issoku-nowhere/report", "-j", "0"], {},
      "--out /proc/issoku-nowhere/report: cannot write in /proc"),
     ("view --out unwritable", ["view", "--env", "breath_duel_v0", "--out", "/proc/issoku-nowhere/f.html"], {},
      "--out /proc/issoku-nowhere/f.html: cannot write in /proc"),
+    # a network that does not fit the env its metadata names: one line before play, not a matmul error
+    ("evaluate mislabelled network", ["evaluate", "c.zip", "--duels", "2"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "checkpoint c.zip: its network reads 82 observation values and names 31 actions; this env has 129 and 100"),
+    ("export mislabelled network", ["export", "c.zip", "--out", "{tmp}/e"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "its network reads 82 observation values"),
+    ("report mislabelled network", ["balance-report", "--env", "breath_duel_v0", "-p", "c.zip", "-p", "random",
+                                    "--games", "2", "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "its network reads 82 observation values"),
+    ("play mislabelled network", ["play", "c.zip"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "its network reads 82 observation values"),
     # a received store: the schema's tables and indexes and nothing else (before anything is played into it)
     ("store with a trigger", REPORT, {"store/m.sqlite": _tampered_store(RIGGED)},
      "not a match store as issoku writes it: it holds trigger 'rig'"),
