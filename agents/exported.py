@@ -57,6 +57,11 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     missing = [name for name in REQUIRED_FIELDS if name not in manifest]
     if missing:
         raise ExportError(f"{path}: missing field(s) {', '.join(missing)}")
+    model = manifest["model"]
+    if not isinstance(model, str) or model in ("", ".", "..") or Path(model).name != model or "\\" in model:
+        raise ExportError(f"{path}: model: {model!r} is not a file name in the export's folder")
+    if (path.parent / model).is_symlink():
+        raise ExportError(f"{path}: model: {model!r} is a symbolic link (an export's model is a file in its folder)")
     if manifest["format"] != FORMAT or manifest["format_version"] != FORMAT_VERSION:
         raise ExportError(f"{path}: format: expected {FORMAT} v{FORMAT_VERSION}, "
                           f"got {manifest['format']} v{manifest['format_version']}")
@@ -95,7 +100,11 @@ class ExportedPolicy(SeededSampling):
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1  # one opponent per game loop: threads only add overhead at batch 1
         options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        try:
+            self._session = onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime's own types (InvalidProtobuf, Fail...): the file is not a model
+            raise ExportError(f"{model_path}: not a readable ONNX model ({type(error).__name__}: "
+                              f"{' '.join(str(error).split())[:200]})") from None
         self.deterministic = deterministic
         self.temperature = float(temperature)
         self.seed(seed)

@@ -8,6 +8,7 @@ the file at the path it is given) and a piece of the expected message.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from pathlib import Path
@@ -106,6 +107,39 @@ RIGGED = ("CREATE TRIGGER rig AFTER INSERT ON seats WHEN NEW.policy = 'random' B
 """The attack: a trigger that makes every game ``random`` plays a win (a fresh run headlined it +182 Elo)."""
 
 
+@functools.lru_cache(maxsize=1)
+def _export_files() -> dict[str, bytes]:
+    """The files of an export of the shipped tempo agent (made once per test process)."""
+    import tempfile
+
+    from issoku.training.export import export_checkpoint
+
+    folder = Path(tempfile.mkdtemp(prefix="issoku-export-"))
+    export_checkpoint(ROOT / "agents/shipped/tempo_duel_v0.zip", folder, ablation_games=2)
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+def _tampered_export(model: str | None = None, onnx: bytes | None = None):
+    """A writer of that export in the folder given, its manifest naming ``model`` and/or its ONNX file replaced by
+    ``onnx`` (the manifest's digest updated to match, as a tamperer would)."""
+    def write(path: Path) -> None:
+        import hashlib
+        import json
+
+        path.mkdir()
+        files = dict(_export_files())
+        manifest = json.loads(files["manifest.json"])
+        if onnx is not None:
+            files["policy.onnx"] = onnx
+            manifest["model_sha256"] = hashlib.sha256(onnx).hexdigest()
+        if model is not None:
+            manifest["model"] = model
+        files["manifest.json"] = json.dumps(manifest).encode()
+        for name, content in files.items():
+            (path / name).write_bytes(content)
+    return write
+
+
 def _mislabelled_checkpoint(suffix: str):
     """The tempo agent's network under the breath agent's metadata (a network that cannot read the env it names)."""
     source = {".zip": "tempo_duel_v0.zip", ".json": "breath_duel_v0.json"}[suffix]
@@ -132,6 +166,12 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("play mislabelled network", ["play", "c.zip"],
      {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
      "its network reads 82 observation values"),
+    # exports: the manifest names a file in its own folder; the ONNX file must be a model
+    ("export manifest model outside its folder", ["play", "e"], {"e": _tampered_export(model="../policy.onnx")},
+     "model: '../policy.onnx' is not a file name in the export's folder"),
+    ("export corrupt ONNX", ["play", "e"], {"e": _tampered_export(onnx=b"\x08\x07garbage")},
+     "policy.onnx: not a readable ONNX model"),
+
     # a received store: the schema's tables and indexes and nothing else (before anything is played into it)
     ("store with a trigger", REPORT, {"store/m.sqlite": _tampered_store(RIGGED)},
      "not a match store as issoku writes it: it holds trigger 'rig'"),
