@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import hashlib
 import math
 import re
 import sys
@@ -239,9 +240,33 @@ def loadouts_study(env: str) -> StudyConfig:
     return next((s for s in mine if s.loadouts or s.loadout_grid), mine[0])
 
 
+MAX_LEVERS = 1_000
+"""Most levers (variant folders) one run makes: the shipped breath data with ``--defaults`` has 384. A variant with
+more numbers (a 1,000-weapon one made 392 folders before anything said so) is refused before a folder is written;
+``--file`` names fewer files."""
+SLUG_CHARS = 120
+"""Longest lever folder name; a longer one (a long data key) is cut and a digest of the whole appended (an over-long
+key used to fail on the file system after 75 folders were written)."""
+
+
 def _slug(change: Change, sign: str) -> str:
     text = f"{change.file.replace('/data/', '_').removesuffix('.toml')}_{change.item}_{change.field}"
-    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() + sign
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower()
+    if len(slug) + len(sign) > SLUG_CHARS:
+        slug = f"{slug[:SLUG_CHARS - 20]}_{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+    return slug + sign
+
+
+def count_levers(step: int, files: Sequence[str] | None = None, base: Variant | None = None, defaults: bool = False,
+                 keep: Callable[[NumericField], bool] | None = None) -> int:
+    """How many levers :func:`make_levers` would make (writing nothing); more than :data:`MAX_LEVERS` is refused."""
+    base = base or Variant()
+    count = sum(2 for relative in files or shipped_files() for number in numeric_fields(relative, base, defaults)
+                if keep is None or keep(number))
+    if count > MAX_LEVERS:
+        raise ValueError(f"{count:,} levers (two per number of {', '.join(files or ('the shipped files',))}), more "
+                         f"than the {MAX_LEVERS:,} one run makes: name fewer data files with --file")
+    return count
 
 
 def make_levers(folder: Path, step: int, files: Sequence[str] | None = None, base: Variant | None = None,
@@ -369,6 +394,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
         raise ValueError(f"--focus {unknown[0]}: no loadout of the {study.env} study "
                          f"(its loadouts: {', '.join(sorted(content)) or '(none)'})")
     tables = sorted(content) if tables is None else list(dict.fromkeys(tables))
+    count_levers(step, files, base, defaults, keep)  # before a folder is written
     levers = make_levers(out / "variants", step, files, base, defaults, keep)
     for lever in levers:
         items = set(lever.change.item.split(" / "))

@@ -146,7 +146,21 @@ def _mislabelled_checkpoint(suffix: str):
     return (ROOT / "agents/shipped" / source).read_bytes()
 
 
+def _many_weapons(count: int) -> str:
+    """The shipped breath weapons file and ``count`` more weapons of three techniques each (six levers a weapon)."""
+    extra = "".join(f'\n[[weapon]]\nkey = "extra_{chr(97 + n // 676)}{chr(97 + n // 26 % 26)}{chr(97 + n % 26)}"\n'
+                    f'class = "standard"\nskill = "swordsmanship"\nideal_range = ["issoku_itto", "near"]\n'
+                    'technique = [\n  { key = "cut", kind = "attack", cost = 2, source = "BR-G13" },\n'
+                    '  { key = "thrust", kind = "attack", cost = 2, source = "BR-G13" },\n'
+                    '  { key = "parry", kind = "defense", cost = 1, source = "BR-G13" },\n]\n' for n in range(count))
+    return (ROOT / "rules/breath/data/weapons.toml").read_text() + extra
+
+
 CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
+    # levers: at most MAX_LEVERS variant folders a run, refused before the first is written
+    ("levers on a 200-weapon variant", ["levers", "--variant", "v", "--out", "{tmp}/lev", "--budget", "100"],
+     {"v/breath/data/weapons.toml": _many_weapons(200)}, "levers (two per number of the shipped files), more than the 1,000"),
+
     # outputs that cannot be written: refused before the first game
     ("report --out unwritable", [*REPORT[:-4], "--out", "/proc/issoku-nowhere/report", "-j", "0"], {},
      "--out /proc/issoku-nowhere/report: cannot write in /proc"),
