@@ -85,11 +85,10 @@ def parse_data_text(raw: bytes, parse: Callable[[str], Loaded], max_bytes: int =
     try:
         parsed = parse(text)
     except RecursionError:
-        parsed = None
-    else:
-        if nesting_depth(parsed) <= MAX_NESTING:
-            return parsed
-    raise ValueError(f"nested more than {MAX_NESTING} levels deep")
+        raise ValueError(f"nested more than {MAX_NESTING} levels deep") from None
+    if nesting_depth(parsed) > MAX_NESTING:
+        raise ValueError(f"nested more than {MAX_NESTING} levels deep")
+    return parsed
 
 
 def read_data_bytes(path: Path, max_bytes: int = MAX_DATA_BYTES) -> bytes:
