@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +65,17 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
         raise ExportError(f"{path}: format: expected {FORMAT} v{FORMAT_VERSION}, "
                           f"got {manifest['format']} v{manifest['format_version']}")
     return manifest
+
+
+def _training_config(policy: ExportedPolicy) -> dict[str, Any]:
+    """The training config an export's manifest records (``checkpoint.config``), which rebuilds its env; a manifest
+    without one is refused naming the field (it was a bare ``KeyError: 'checkpoint'``)."""
+    recorded = policy.manifest.get("checkpoint")
+    config = recorded.get("config") if isinstance(recorded, dict) else None
+    if not isinstance(config, dict):
+        raise ExportError(f"{policy.folder / MANIFEST}: checkpoint.config: missing or not an object (the training "
+                          "config that rebuilds the export's env)")
+    return config
 
 
 def model_digest(data: bytes) -> str:
@@ -163,18 +173,30 @@ def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | No
         ladder_file = folder / LADDER
         if not ladder_file.is_file():
             raise ExportError(f"{ladder_file}: no such file (--rung needs a folder written by issoku ladder)")
-        rungs = json.loads(ladder_file.read_text())["rungs"]
+        from issoku.inputs import read_json
+
+        try:
+            ladder = read_json(ladder_file)
+        except ValueError as error:
+            raise ExportError(str(error)) from None
+        rungs = ladder.get("rungs") if isinstance(ladder, dict) else None
+        if not isinstance(rungs, list):
+            raise ExportError(f"{ladder_file}: rungs: missing or not a list (a ladder file lists its rungs)")
         if not 1 <= rung <= len(rungs):
             raise ExportError(f"--rung {rung}: {ladder_file} has rungs 1 to {len(rungs)}")
         chosen = rungs[rung - 1]
+        if not isinstance(chosen, dict) or not isinstance(chosen.get("export"), str) \
+                or not isinstance(chosen.get("temperature"), (int, float)) or isinstance(chosen["temperature"], bool):
+            raise ExportError(f"{ladder_file}: rungs[{rung - 1}]: not a rung (an 'export' folder name and a "
+                              "'temperature' number)")
         temperature = float(chosen["temperature"])
-        export = folder / str(chosen["export"])
+        export = folder / chosen["export"]
         if not export.resolve().is_relative_to(folder.resolve()):  # ladder.json is a file: it names its own exports only
             raise ExportError(f"{ladder_file}: rung {rung}: export {chosen['export']!r} is outside the ladder folder")
         policy = ExportedPolicy(export, deterministic=temperature == 0.0, seed=seed,
                                 temperature=temperature or 1.0)
-        return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
+        return policy, {**policy.identity, "config": _training_config(policy)}
     if folder.is_dir():
         policy = ExportedPolicy(folder, deterministic=deterministic, seed=seed)
-        return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
+        return policy, {**policy.identity, "config": _training_config(policy)}
     return CheckpointPolicy(path, deterministic=deterministic, seed=seed), read_metadata(path)

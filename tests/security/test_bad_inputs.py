@@ -119,7 +119,7 @@ def _export_files() -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in folder.iterdir()}
 
 
-def _tampered_export(model: str | None = None, onnx: bytes | None = None):
+def _tampered_export(model: str | None = None, onnx: bytes | None = None, drop: str = ""):
     """A writer of that export in the folder given, its manifest naming ``model`` and/or its ONNX file replaced by
     ``onnx`` (the manifest's digest updated to match, as a tamperer would)."""
     def write(path: Path) -> None:
@@ -134,6 +134,7 @@ def _tampered_export(model: str | None = None, onnx: bytes | None = None):
             manifest["model_sha256"] = hashlib.sha256(onnx).hexdigest()
         if model is not None:
             manifest["model"] = model
+        manifest.pop(drop, None)
         files["manifest.json"] = json.dumps(manifest).encode()
         for name, content in files.items():
             (path / name).write_bytes(content)
@@ -183,6 +184,12 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     # exports: the manifest names a file in its own folder; the ONNX file must be a model
     ("export manifest model outside its folder", ["play", "e"], {"e": _tampered_export(model="../policy.onnx")},
      "model: '../policy.onnx' is not a file name in the export's folder"),
+    ("export manifest without its training config", ["play", "e"], {"e": _tampered_export(drop="checkpoint")},
+     "e/manifest.json: checkpoint.config: missing or not an object"),
+    ("ladder file without rungs", ["play", "lad", "--rung", "1"], {"lad/ladder.json": "{}"},
+     "lad/ladder.json: rungs: missing or not a list"),
+    ("ladder rung without a temperature", ["play", "lad", "--rung", "1"],
+     {"lad/ladder.json": '{"rungs": [{"export": "e"}]}'}, "lad/ladder.json: rungs[0]: not a rung"),
     ("export corrupt ONNX", ["play", "e"], {"e": _tampered_export(onnx=b"\x08\x07garbage")},
      "policy.onnx: not a readable ONNX model"),
 
