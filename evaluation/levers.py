@@ -69,6 +69,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study
+from issoku.evaluation.html_report import code_span, escape_markdown
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
@@ -518,7 +519,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
         writer.writerows(rows)
     played = sum(r.played for r in rounds)
     skipped = [lever for lever in levers if lever.status != "played"]
-    lines = [f"# Levers of {study.env}{f' under the variant {variant}' if variant else ''} "
+    lines = [f"# Levers of {escape_markdown(study.env)}{f' under the variant {escape_markdown(variant)}' if variant else ''} "
              f"(±{step} on each number of its rules data)", "",
              f"Written {datetime.date.today().isoformat()}. Budget {budget} games, {played} played "
              f"(base and levers; games already in the store are reused, not counted). Seeds from "
@@ -540,9 +541,10 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
         move = f"{record['effect_delta']} [{record['effect_low']}, {record['effect_high']}]"
         first = (f"{record['first_mover_delta']} [{record['first_mover_low']}, {record['first_mover_high']}]"
                  if record["first_mover_delta"] != "" else "")
-        matchup = (f"{record['matchup']}: {record['matchup_delta']} [{record['matchup_low']}, "
+        matchup = (f"{escape_markdown(record['matchup'])}: {record['matchup_delta']} [{record['matchup_low']}, "
                    f"{record['matchup_high']}]" if record["matchup"] else "")
-        lines.append(f"| {record['rank']} | `{record['lever']}` | {record['round']} | {record['effect_figure']} "
+        lines.append(f"| {record['rank']} | {code_span(record['lever'])} | {record['round']} "
+                     f"| {escape_markdown(record['effect_figure'])} "
                      f"| {move} | {first} | {matchup} |")
     lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top, keep_own)
     lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
@@ -565,7 +567,7 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
              "designer changes on that loadout alone). "
              + (f"The halving kept each table's top {kept} and top {kept} own levers alive to the last round."
                 if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")
-             + (f" Every own lever of {', '.join(keep_own)} played every round (focused: its own levers are "
+             + (f" Every own lever of {', '.join(map(escape_markdown, keep_own))} played every round (focused: its own levers are "
                 "ranked on equal games), except those whose screen games were all played exactly as the base's "
                 "(inert, `games_changed` 0: a number no agent's decision reached; they stop there)."
                 if keep_own else "")]
@@ -575,14 +577,14 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
         leaders = {id(lever) for lever in table[:top]}
         shown_levers = table[:top] + [lever for lever in (own if name in keep_own else own[:top])
                                       if id(lever) not in leaders]
-        columns = f"| place | own place | lever | {name}'s score [interval] | games per pairing |"
-        lines += ["", f"### {name}", "", columns, "|---|---|---|---|---|"]
+        columns = f"| place | own place | lever | {escape_markdown(name)}'s score [interval] | games per pairing |"
+        lines += ["", f"### {escape_markdown(name)}", "", columns, "|---|---|---|---|---|"]
         places = {id(lever): place for place, lever in enumerate(table, 1)}
         own_places = {id(lever): place for place, lever in enumerate(own, 1)}
         for lever in shown_levers:
             move = lever.on(name)
             if move is not None:  # always: a table holds only levers with a move of its loadout's score
-                lines.append(f"| {places[id(lever)]} | {own_places.get(id(lever), '')} | `{lever.name}` "
+                lines.append(f"| {places[id(lever)]} | {own_places.get(id(lever), '')} | {code_span(lever.name)} "
                              f"| {move.result.delta:+.4f} [{move.result.low:+.4f}, {move.result.high:+.4f}] "
                              f"| {lever.games_per_pair} |")
     return lines

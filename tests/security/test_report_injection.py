@@ -120,3 +120,25 @@ def test_the_report_opened_in_a_browser_requests_nothing_outside_its_folder(tmp_
         assert driver.execute_script("return document.images.length") == 0
     finally:
         driver.quit()
+
+
+def test_levers_md_writes_loadout_names_from_a_study_as_text(tmp_path):
+    """``levers.md`` headed each loadout's table with the study's loadout name as it was: a link, or a heading."""
+    from markdown_it import MarkdownIt
+
+    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.levers import Lever, write_levers
+    from issoku.evaluation.stats import PairedDifference
+    from issoku.evaluation.variants import Shift
+    from issoku.rules.variant import RULES_DIR, Change, NumericField
+
+    crafted = NAMES[0], NAMES[1]
+    armour = "tempo/data/armour.toml"
+    shifts = [Shift("tempo_duel_v0", f"loadout {side}: score", (side,), "rate",
+                    PairedDifference(0.5, 0.6, 0.1, 0.05, 0.15, 0.5, 0.5, 40)) for side in crafted]
+    lever = Lever(Change(armour, "mail", "rating", 4, 5), RULES_DIR, NumericField(armour, ("mail",), 4), round=0,
+                  shifts=shifts, own=())
+    study = StudyConfig(env="tempo_duel_v0", policies=("random",))
+    report = write_levers(tmp_path, study, [lever], [], budget=10, step=1, tables=list(crafted), variant=tmp_path / crafted[1])
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(report.read_text())
+    assert "<a " not in html and "<img" not in html and EVIL in html  # shown, as text
