@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -73,10 +74,12 @@ def check_network_fits(checkpoint: str | Path, env: Any) -> None:
     except NotPlainActorError:
         return
     agent = env.possible_agents[0]
-    space = env.observation_space(agent)
+    space, actions = env.observation_space(agent), env.action_space(agent)
     observation = space["observation"] if hasattr(space, "spaces") and "observation" in space.spaces else space
+    if getattr(observation, "shape", None) is None or not hasattr(actions, "n"):
+        return  # not a flat observation and a discrete action: SB3's own load checks such spaces
     inputs, outputs = int(layers[0][0].shape[1]), int(layers[-1][0].shape[0])
-    wanted = (int(observation.shape[0]) if observation.shape else 0, int(env.action_space(agent).n))
+    wanted = (math.prod(observation.shape), int(actions.n))
     if (inputs, outputs) != wanted:
         raise CheckpointError(f"checkpoint {checkpoint}: its network reads {inputs} observation values and names "
                               f"{outputs} actions; this env has {wanted[0]} and {wanted[1]} (the network was not "
