@@ -20,7 +20,14 @@ def test_a_policy_name_with_dollars_is_drawn_as_text_not_mathtext(tmp_path):
     assert "a$\\\\foo$" in (tmp_path / "r" / "report.md").read_text()  # the backslash escaped for Markdown
 
 
-@pytest.mark.skipif(importlib.util.find_spec("pygame") is not None, reason="pygame is installed here")
+def _pygame_installed() -> bool:
+    try:
+        return importlib.util.find_spec("pygame") is not None
+    except ValueError:  # the empty stand-in tests/evaluation/test_classic_envs.py puts in sys.modules
+        return False
+
+
+@pytest.mark.skipif(_pygame_installed(), reason="pygame is installed here")
 def test_a_classic_env_whose_dependency_is_missing_is_one_line(tmp_path):
     """PettingZoo's connect_four_v3 imports pygame, which set-up does not install: it was a traceback."""
     result = issoku("head-to-head", "--env", "connect_four_v3", "-n", "2", cwd=tmp_path)
