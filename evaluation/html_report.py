@@ -31,10 +31,11 @@ HEADLINES_TITLE = "Headlines"
 """The title of the section whose lines get their games (``report.HEADLINES``, which imports this module)."""
 
 
-MARKDOWN_SPECIAL = frozenset("\\`*[]<>|#!&~")
-"""The characters :func:`escape_markdown` escapes: those that can start a link, an image, an autolink, code, a heading,
-an entity, strikethrough or a table cell wherever a name lands in a line (``_`` stays: intraword it is inert, and names
-such as ``ma_heuristic`` read as typed)."""
+MARKDOWN_SPECIAL = frozenset("\\`*[]<|#&~")
+"""The characters :func:`escape_markdown` escapes: those that can open a link, an image (``!`` needs a ``[``), an
+autolink, code, a heading, an entity, emphasis, strikethrough or a table cell wherever a name lands in a line. ``_``,
+``>`` and ``!`` stay, so names such as ``ma_heuristic`` and sequences such as ``move:close>proactive:feint`` read as
+typed (``>`` quotes only at the start of a line, where no name is written)."""
 
 
 def escape_markdown(text: object) -> str:

@@ -468,7 +468,7 @@ def as_written(record: MatchRecord) -> MatchRecord:
     """``record`` with the names the report writes (policies, loadout, seat labels) as Markdown text
     (:func:`~issoku.evaluation.html_report.escape_markdown`): a name from a crafted store, study or variant stays text in
     ``report.md`` and ``report.html`` (no link, image, heading or extra table column). Names of letters, digits and
-    ``_ . - = : /`` read the same."""
+    ``_ . - = : / > !`` read the same."""
     return replace(record, policies=tuple(map(escape_markdown, record.policies)),
                    loadout=escape_markdown(record.loadout), seat_labels=tuple(map(escape_markdown, record.seat_labels)))
 
