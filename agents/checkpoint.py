@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -49,13 +50,40 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
         raise CheckpointError(f"checkpoint {checkpoint}: no such file")
     if not path.is_file():
         raise CheckpointError(f"{path}: checkpoint metadata not found (a checkpoint is a .zip with a .json beside it)")
+    from issoku.rules.kernel.content import parse_data_text, read_data_bytes
+
     try:
-        metadata = json.loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError):
+        metadata = parse_data_text(read_data_bytes(path, 64 << 20), json.loads, 64 << 20)
+    except json.JSONDecodeError:
         raise CheckpointError(f"{path}: checkpoint metadata is not JSON") from None
+    except ValueError as error:  # too large, not UTF-8, nested too deeply
+        raise CheckpointError(f"{path}: checkpoint metadata is {error}") from None
     if not isinstance(metadata, dict) or not isinstance(metadata.get("config", {}), dict):
         raise CheckpointError(f"{path}: checkpoint metadata is not a JSON object with a 'config' object")
     return metadata
+
+
+def check_network_fits(checkpoint: str | Path, env: Any) -> None:
+    """Refuse ``checkpoint`` when its network does not read ``env``'s observations or name its actions (input and
+    output sizes): metadata can claim an env the tensors were not trained for, and the first game then failed with a
+    bare ``matmul`` error. A network that is not a plain actor is loaded by SB3, which checks the spaces itself."""
+    from issoku.agents.checkpoint_zip import CheckpointError, NotPlainActorError, actor_layers
+
+    try:
+        layers = actor_layers(checkpoint)
+    except NotPlainActorError:
+        return
+    agent = env.possible_agents[0]
+    space, actions = env.observation_space(agent), env.action_space(agent)
+    observation = space["observation"] if hasattr(space, "spaces") and "observation" in space.spaces else space
+    if getattr(observation, "shape", None) is None or not hasattr(actions, "n"):
+        return  # not a flat observation and a discrete action: SB3's own load checks such spaces
+    inputs, outputs = int(layers[0][0].shape[1]), int(layers[-1][0].shape[0])
+    wanted = (math.prod(observation.shape), int(actions.n))
+    if (inputs, outputs) != wanted:
+        raise CheckpointError(f"checkpoint {checkpoint}: its network reads {inputs} observation values and names "
+                              f"{outputs} actions; this env has {wanted[0]} and {wanted[1]} (the network was not "
+                              "trained for the env its metadata names)")
 
 
 def check_compatible(metadata: Mapping[str, Any], identity: Mapping[str, Any], *, what: str = "checkpoint") -> None:

@@ -40,12 +40,36 @@ class NotPlainActorError(CheckpointError):
     """A checkpoint whose actor is not SB3's plain ``MlpPolicy`` one (:func:`load_actor` cannot rebuild it)."""
 
 
+MAX_DATA_ENTRY_BYTES = 16 << 20
+"""Largest ``data`` entry (JSON) a checkpoint may inflate to: 16 MiB (SB3 writes about 20 KB)."""
+MAX_CHECKPOINT_BYTES = 512 << 20
+"""Largest total a checkpoint's entries may inflate to: 512 MiB (a shipped one inflates to under 1 MB). Checked on the
+sizes the zip declares, which bound what :mod:`zipfile` will inflate, before any entry is read."""
+
+
+def check_sizes(path: str | Path, archive: zipfile.ZipFile) -> None:
+    """Refuse a checkpoint zip whose entries would inflate past the limits (a zip bomb), before reading any."""
+    entries = archive.infolist()
+    total = sum(entry.file_size for entry in entries)
+    data = [entry.file_size for entry in entries if entry.filename == DATA_ENTRY]
+    if data and data[0] > MAX_DATA_ENTRY_BYTES:
+        raise CheckpointError(f"{path}: the '{DATA_ENTRY}' entry inflates to {data[0]:,} bytes, more than the "
+                              f"{MAX_DATA_ENTRY_BYTES:,} a checkpoint's may")
+    if total > MAX_CHECKPOINT_BYTES:
+        raise CheckpointError(f"{path}: its entries inflate to {total:,} bytes, more than the "
+                              f"{MAX_CHECKPOINT_BYTES:,} a checkpoint's may")
+
+
 def read_data(path: str | Path) -> dict[str, Any]:
-    """The ``data`` JSON of an SB3 zip, undecoded (pickles stay base64 text)."""
+    """The ``data`` JSON of an SB3 zip, undecoded (pickles stay base64 text), within the size limits
+    (:func:`check_sizes`) and :data:`~issoku.rules.kernel.content.MAX_NESTING`."""
+    from issoku.rules.kernel.content import parse_data_text
+
     try:
         with zipfile.ZipFile(path) as archive:
+            check_sizes(path, archive)
             raw = archive.read(DATA_ENTRY)
-        data = json.loads(raw)
+        data = parse_data_text(raw, json.loads, MAX_DATA_ENTRY_BYTES)
     except FileNotFoundError:
         raise CheckpointError(f"{path}: no such checkpoint") from None
     except IsADirectoryError:
@@ -54,8 +78,11 @@ def read_data(path: str | Path) -> dict[str, Any]:
         raise CheckpointError(f"{path}: not a readable zip (truncated or not a checkpoint)") from None
     except KeyError:
         raise CheckpointError(f"{path}: no '{DATA_ENTRY}' entry (not an SB3 checkpoint)") from None
-    except (ValueError, UnicodeDecodeError):
-        raise CheckpointError(f"{path}: the '{DATA_ENTRY}' entry is not JSON") from None
+    except CheckpointError:
+        raise
+    except ValueError as error:
+        why = "not JSON" if isinstance(error, json.JSONDecodeError) else str(error)
+        raise CheckpointError(f"{path}: the '{DATA_ENTRY}' entry is {why}") from None
     if not isinstance(data, dict):
         raise CheckpointError(f"{path}: the '{DATA_ENTRY}' entry is not a JSON object")
     return data

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -46,19 +45,37 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     path = Path(folder) / MANIFEST
     if not path.is_file():
         raise ExportError(f"{path}: no such file (an export is a folder with {MANIFEST} and {MODEL})")
+    from issoku.inputs import read_json
+
     try:
-        manifest = json.loads(path.read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ExportError(f"{path}: not JSON ({error})") from None
+        manifest = read_json(path)
+    except ValueError as error:  # not JSON, too large, not UTF-8, nested too deeply (the message names the file)
+        raise ExportError(str(error)) from None
     if not isinstance(manifest, dict):
         raise ExportError(f"{path}: the manifest must be a JSON object")
     missing = [name for name in REQUIRED_FIELDS if name not in manifest]
     if missing:
         raise ExportError(f"{path}: missing field(s) {', '.join(missing)}")
+    model = manifest["model"]
+    if not isinstance(model, str) or model in ("", ".", "..") or Path(model).name != model or "\\" in model:
+        raise ExportError(f"{path}: model: {model!r} is not a file name in the export's folder")
+    if (path.parent / model).is_symlink():
+        raise ExportError(f"{path}: model: {model!r} is a symbolic link (an export's model is a file in its folder)")
     if manifest["format"] != FORMAT or manifest["format_version"] != FORMAT_VERSION:
         raise ExportError(f"{path}: format: expected {FORMAT} v{FORMAT_VERSION}, "
                           f"got {manifest['format']} v{manifest['format_version']}")
     return manifest
+
+
+def _training_config(policy: ExportedPolicy) -> dict[str, Any]:
+    """The training config an export's manifest records (``checkpoint.config``), which rebuilds its env; a manifest
+    without one is refused naming the field (it was a bare ``KeyError: 'checkpoint'``)."""
+    recorded = policy.manifest.get("checkpoint")
+    config = recorded.get("config") if isinstance(recorded, dict) else None
+    if not isinstance(config, dict):
+        raise ExportError(f"{policy.folder / MANIFEST}: checkpoint.config: missing or not an object (the training "
+                          "config that rebuilds the export's env)")
+    return config
 
 
 def model_digest(data: bytes) -> str:
@@ -93,7 +110,11 @@ class ExportedPolicy(SeededSampling):
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1  # one opponent per game loop: threads only add overhead at batch 1
         options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        try:
+            self._session = onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime's own types (InvalidProtobuf, Fail...): the file is not a model
+            raise ExportError(f"{model_path}: not a readable ONNX model ({type(error).__name__}: "
+                              f"{' '.join(str(error).split())[:200]})") from None
         self.deterministic = deterministic
         self.temperature = float(temperature)
         self.seed(seed)
@@ -152,18 +173,30 @@ def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | No
         ladder_file = folder / LADDER
         if not ladder_file.is_file():
             raise ExportError(f"{ladder_file}: no such file (--rung needs a folder written by issoku ladder)")
-        rungs = json.loads(ladder_file.read_text())["rungs"]
+        from issoku.inputs import read_json
+
+        try:
+            ladder = read_json(ladder_file)
+        except ValueError as error:
+            raise ExportError(str(error)) from None
+        rungs = ladder.get("rungs") if isinstance(ladder, dict) else None
+        if not isinstance(rungs, list):
+            raise ExportError(f"{ladder_file}: rungs: missing or not a list (a ladder file lists its rungs)")
         if not 1 <= rung <= len(rungs):
             raise ExportError(f"--rung {rung}: {ladder_file} has rungs 1 to {len(rungs)}")
         chosen = rungs[rung - 1]
+        if not isinstance(chosen, dict) or not isinstance(chosen.get("export"), str) \
+                or not isinstance(chosen.get("temperature"), (int, float)) or isinstance(chosen["temperature"], bool):
+            raise ExportError(f"{ladder_file}: rungs[{rung - 1}]: not a rung (an 'export' folder name and a "
+                              "'temperature' number)")
         temperature = float(chosen["temperature"])
-        export = folder / str(chosen["export"])
+        export = folder / chosen["export"]
         if not export.resolve().is_relative_to(folder.resolve()):  # ladder.json is a file: it names its own exports only
             raise ExportError(f"{ladder_file}: rung {rung}: export {chosen['export']!r} is outside the ladder folder")
         policy = ExportedPolicy(export, deterministic=temperature == 0.0, seed=seed,
                                 temperature=temperature or 1.0)
-        return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
+        return policy, {**policy.identity, "config": _training_config(policy)}
     if folder.is_dir():
         policy = ExportedPolicy(folder, deterministic=deterministic, seed=seed)
-        return policy, {**policy.identity, "config": policy.manifest["checkpoint"]["config"]}
+        return policy, {**policy.identity, "config": _training_config(policy)}
     return CheckpointPolicy(path, deterministic=deterministic, seed=seed), read_metadata(path)

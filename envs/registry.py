@@ -104,7 +104,11 @@ def resolve_env(env_id: str, *, allow_imports: bool = True, where: str = "env") 
             return importlib.import_module(f"{FOREIGN_PACKAGE}.{env_id}").env
         except ModuleNotFoundError as error:
             if error.name is None or not f"{FOREIGN_PACKAGE}.{env_id}".startswith(error.name):
-                raise
+                raise ValueError(f"{where}: {env_id} needs the package {error.name!r}, which issoku's set-up does "
+                                 f"not install (pip install {error.name.partition('.')[0] if error.name else '...'})") \
+                    from None
+        except ImportError as error:  # the module is there but a dependency of it is not importable
+            raise ValueError(f"{where}: {env_id} cannot be imported ({' '.join(str(error).split())})") from None
     raise UnknownNameError("env id", env_id, [*env_ids(), f"a {FOREIGN_PACKAGE} id", "package.module:factory"])
 
 

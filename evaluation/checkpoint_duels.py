@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from issoku.agents.ablation import DEFAULT_GAMES, measure_ablation
-from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
+from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, check_network_fits, read_metadata
 from issoku.evaluation.match import MatchGame, lockstep_width, play_matches
 from issoku.evaluation.tournament import policy_seed
 from issoku.training.backend import SHIPPED, Workers, backend_of
@@ -67,6 +67,7 @@ def _prepared(checkpoint: str | Path, opponent: str, seed: int, allow_imports: b
     learner = CheckpointPolicy(checkpoint, deterministic=True)  # a damaged zip is named before the env is built
     env = make_config_env(config)
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
+    check_network_fits(checkpoint, env)
     scripted_policy(opponent, seed, ruleset_of(env))  # an unknown opponent is named before any duel is played
     return metadata, config, learner, env
 

@@ -54,7 +54,7 @@ def _trained_identity(checkpoint: str, digest: str, allow_imports: bool) -> dict
 def check_checkpoint_fits(checkpoint: str | Path, env: Any, env_id: str, *, allow_imports: bool = False) -> None:
     """Refuse ``checkpoint`` for ``env`` (an AEC env named ``env_id``) with every difference listed
     (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`); see the module docstring for what must match."""
-    from issoku.agents.checkpoint import check_compatible, metadata_path, read_metadata
+    from issoku.agents.checkpoint import check_compatible, check_network_fits, metadata_path, read_metadata
     from issoku.training.make_env import env_identity
 
     metadata = read_metadata(checkpoint)
@@ -62,6 +62,7 @@ def check_checkpoint_fits(checkpoint: str | Path, env: Any, env_id: str, *, allo
     trained = _trained_identity(str(checkpoint), file_digest(metadata_path(checkpoint)), allow_imports)
     identity = {**here, "rules_fingerprint": trained["rules_fingerprint"]} if trained else here
     check_compatible(metadata, identity, what=f"checkpoint {checkpoint}")
+    check_network_fits(checkpoint, env)
 
 
 

@@ -143,7 +143,7 @@ class StudyConfig(BaseModel):
     env: str = Field(min_length=1)
     policies: tuple[str, ...] = Field(min_length=1)
     games_per_pair: int = Field(default=20, ge=1, le=MAX_GAMES)
-    base_seed: int = Field(default=0, ge=0)
+    base_seed: int = Field(default=0, ge=0, le=2**31 - 1)
     mirrors: bool = False
     max_decisions: int = Field(default=DEFAULT_MAX_DECISIONS, ge=1, le=MAX_GAMES)
     loadouts: tuple[LoadoutConfig, ...] = ()

@@ -31,8 +31,67 @@ HEADLINES_TITLE = "Headlines"
 """The title of the section whose lines get their games (``report.HEADLINES``, which imports this module)."""
 
 
+MARKDOWN_SPECIAL = frozenset("\\`*[]<|#&~")
+"""The characters :func:`escape_markdown` escapes: those that can open a link, an image (``!`` needs a ``[``), an
+autolink, code, a heading, an entity, emphasis, strikethrough or a table cell wherever a name lands in a line. ``_``,
+``>`` and ``!`` stay, so names such as ``ma_heuristic`` and sequences such as ``move:close>proactive:feint`` read as
+typed (``>`` quotes only at the start of a line, where no name is written)."""
+
+
+def escape_markdown(text: object) -> str:
+    """``text`` (a name read from a file, study, store or replay) as Markdown that shows exactly that text: one line
+    (line breaks become spaces), every :data:`MARKDOWN_SPECIAL` character backslash-escaped, so it cannot open a link,
+    image, heading or table cell; a string already escaped is escaped again (use it once, where the text is written)."""
+    flat = " ".join(str(text).splitlines())
+    return "".join("\\" + char if char in MARKDOWN_SPECIAL else char for char in flat)
+
+
+def code_span(text: object) -> str:
+    """``text`` as one Markdown code span (one line), fenced with more backticks than any run it holds."""
+    flat = " ".join(str(text).splitlines())
+    fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def escape_cell(text: object) -> str:
+    """A table cell's Markdown with every ``|`` not already escaped escaped (a ``|`` in a name never shifts a column)."""
+    return re.sub(r"(?<!\\)((?:\\\\)*)\|", r"\1\\|", " ".join(str(text).splitlines()))
+
+
+def is_local(url: str) -> bool:
+    """Whether ``url`` stays inside the report's folder: relative, no scheme, no host (``//host``), no ``data:``."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    return not parts.scheme and not parts.netloc and not url.strip().startswith(("//", "\\", "/\\"))
+
+
 def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def _offline(tokens: list[Token]) -> None:
+    """Keep the page offline whatever its Markdown says: an image whose source is not local becomes its alt text, a
+    link whose target is not local becomes its text (a relative link to a replay or a plot stays)."""
+    for token in tokens:
+        if not token.children:
+            continue
+        kept: list[Token] = []
+        dropped: list[bool] = []  # per open link: whether it was dropped
+        for child in token.children:
+            if child.type == "image" and not is_local(str(child.attrGet("src") or "")):
+                kept.append(_text(child.content or "image"))
+            elif child.type == "link_open":
+                dropped.append(not is_local(str(child.attrGet("href") or "")))
+                if not dropped[-1]:
+                    kept.append(child)
+            elif child.type == "link_close":
+                if not (dropped.pop() if dropped else False):
+                    kept.append(child)
+            else:
+                kept.append(child)
+        token.children = kept
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -74,6 +133,7 @@ def render_report_html(markdown: str, games: Mapping[str, Sequence[GameLink]] | 
     games, captions = games or {}, captions or {}
     md = _markdown()
     tokens = md.parse(markdown)
+    _offline(tokens)
     title, section = "issoku balance report", ""
     ids: set[str] = set()
     contents: list[tuple[int, str, str]] = []

@@ -27,12 +27,13 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from issoku.evaluation.html_report import escape_markdown
 from issoku.evaluation.hunt_edits import (Z95, EditedPlay, edited_play, finding_lines, gain_over_control, interval_text,
                                          untouched_edits)
 from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
@@ -199,13 +200,9 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
     from issoku.training.checkpoints import atomic_write_json
 
     out = Path(config.out)
+    done = saved_iterations(config)  # checked before the folder is made
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / "hunt.json"
-    done: list[Iteration] = []
-    if state_path.exists():
-        saved = json.loads(state_path.read_text())
-        check_same_hunt(saved["config"], config, state_path)
-        done = [Iteration.from_json(entry) for entry in saved["iterations"]]
     writer = configure(str(out / "tb" / "hunt"), ["tensorboard"])
     learned = [iteration.best_response for iteration in done]
     changes = variant_changes(config)
@@ -359,6 +356,55 @@ def _edited_play(changes: Sequence[Any], records: Sequence[MatchRecord], br_reco
     return edited_play(changes, content_map(ruleset), best_response, mine, mixture, records, warm_name, warm_records,
                        RuleTrails(mine, ruleset).rules_of, control.name if control else None,
                        control.records if control else ())
+
+
+def own_checkpoint(out: Path, stem: str, index: int, saved: object, where: str) -> str:
+    """Iteration ``index``'s own checkpoint ``<out>/agents/<stem><index + 1>.zip`` (its path as a resume uses it).
+
+    ``saved`` is what ``hunt.json`` says the checkpoint is: only data. A hunt folder may have been moved (its saved
+    paths name the old folder), so only the file name and its ``agents`` folder are compared; anything else (an import
+    path, another folder's checkpoint) is refused, and the name is never resolved or imported."""
+    path = out / "agents" / f"{stem}{index + 1}.zip"
+    if not isinstance(saved, str) or Path(saved).name != path.name or Path(saved).parent.name != "agents":
+        raise ValueError(f"{where}: {saved!r} is not this hunt's own agents/{path.name} (a hunt resumes only the "
+                         "checkpoints in its own folder)")
+    if not path.is_file():
+        raise ValueError(f"{where}: {path}: no such checkpoint (the hunt folder is incomplete)")
+    return str(path)
+
+
+def saved_iterations(config: HuntConfig) -> list[Iteration]:
+    """The finished iterations of the hunt in ``config.out`` (none if it has no ``hunt.json``), checked as data before
+    any of it is used: the settings are this hunt's, every entry has the fields of an :class:`Iteration`, and each best
+    response (and control) is the hunt's own ``agents/brN.zip`` (``controlN.zip``). A name in the file never becomes an
+    import: the resumed population is the command line's plus those checkpoints."""
+    from issoku.inputs import read_json
+
+    state_path = Path(config.out) / "hunt.json"
+    if not state_path.exists():
+        return []
+    saved = read_json(state_path)
+    if not isinstance(saved, dict) or not isinstance(saved.get("config"), dict) \
+            or not isinstance(saved.get("iterations"), list):
+        raise ValueError(f"{state_path}: not a hunt's state (an object with 'config' and 'iterations')")
+    check_same_hunt(saved["config"], config, state_path)
+    names = {item.name for item in fields(Iteration)}
+    required = {item.name for item in fields(Iteration) if item.default is MISSING and item.default_factory is MISSING}
+    done = []
+    for number, entry in enumerate(saved["iterations"]):
+        where = f"{state_path}: iterations[{number}]"
+        if not isinstance(entry, dict) or not required <= set(entry) or not set(entry) <= names:
+            raise ValueError(f"{where}: not an iteration (fields {', '.join(sorted(required))})")
+        try:
+            iteration = Iteration.from_json(entry)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}: {error}") from None
+        iteration.best_response = own_checkpoint(Path(config.out), "br", number, entry["best_response"],
+                                                 f"{where}.best_response")
+        if iteration.control:
+            iteration.control = own_checkpoint(Path(config.out), CONTROL, number, entry["control"], f"{where}.control")
+        done.append(iteration)
+    return done
 
 
 RESUMABLE_CHANGES = ("iterations", "threshold", "workers", "progress", "subprocess_envs")
@@ -577,7 +623,8 @@ def check_checkpoints(config: HuntConfig) -> None:
 
 def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
     """The hunt as Markdown: one section per iteration (population, mixture, gain, what the best response does)."""
-    lines = [f"# Hunt on {config.env_id}" + (f" (rules variant {config.variant})" if config.variant else ""), "",
+    lines = [f"# Hunt on {escape_markdown(config.env_id)}"
+             + (f" (rules variant {escape_markdown(config.variant)})" if config.variant else ""), "",
              f"{len(iterations)} iteration(s); {config.steps} learner steps per best response, "
              f"{config.games_per_pair} games per pair, seed {config.seed}, stop when the gain's 95 % upper bound "
              f"< {config.threshold}.", ""]
@@ -588,10 +635,10 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
         lines.append(f"| {number} | {len(it.population)} | {it.gain:+.3f} ({it.gain_low:+.3f} to {it.gain_high:+.3f}) "
                      f"| {it.wall_s:.0f} |")
     for number, it in enumerate(iterations, 1):
-        mixture = ", ".join(f"{name} {weight:.2f}" for name, weight in it.mixture.items())
-        against = ", ".join(f"{name} {gain:+.2f}" for name, gain in it.gain_by_opponent.items())
+        mixture = ", ".join(f"{escape_markdown(name)} {weight:.2f}" for name, weight in it.mixture.items())
+        against = ", ".join(f"{escape_markdown(name)} {gain:+.2f}" for name, gain in it.gain_by_opponent.items())
         lines += ["", f"## Iteration {number}: {Path(it.best_response).stem}", "",
-                  f"- population: {', '.join(it.population)}", f"- Nash mixture: {mixture}",
+                  f"- population: {', '.join(map(escape_markdown, it.population))}", f"- Nash mixture: {mixture}",
                   f"- gain over the mixture: {it.gain:+.3f} (95 % CI {it.gain_low:+.3f} to {it.gain_high:+.3f}); "
                   f"by opponent: {against}",
                   *([f"- the control ({Path(it.control).stem}: the same training on the shipped rules, not in the "
@@ -599,9 +646,9 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
                      f"{interval_text(gain_over_control((it.gain, it.gain_low, it.gain_high), it.control_gain))}"]
                     if it.control_gain else []),
                   f"- what it does differently (action-kind shares, mixture -> best response): "
-                  f"{'; '.join(it.differences) or 'no kind moved by 5 points or more'}",
+                  f"{'; '.join(map(escape_markdown, it.differences)) or 'no kind moved by 5 points or more'}",
                   f"- actions it plays more or less than the mixture: "
-                  f"{'; '.join(it.action_differences) or 'none moved by 2 points or more'}"]
+                  f"{'; '.join(map(escape_markdown, it.action_differences)) or 'none moved by 2 points or more'}"]
     return "\n".join(lines) + "\n"
 
 

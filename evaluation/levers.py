@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import hashlib
 import math
 import re
 import sys
@@ -68,6 +69,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study
+from issoku.evaluation.html_report import code_span, escape_markdown
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
@@ -239,9 +241,33 @@ def loadouts_study(env: str) -> StudyConfig:
     return next((s for s in mine if s.loadouts or s.loadout_grid), mine[0])
 
 
+MAX_LEVERS = 1_000
+"""Most levers (variant folders) one run makes: the shipped breath data with ``--defaults`` has 384. A variant with
+more numbers (a 1,000-weapon one made 392 folders before anything said so) is refused before a folder is written;
+``--file`` names fewer files."""
+SLUG_CHARS = 120
+"""Longest lever folder name; a longer one (a long data key) is cut and a digest of the whole appended (an over-long
+key used to fail on the file system after 75 folders were written)."""
+
+
 def _slug(change: Change, sign: str) -> str:
     text = f"{change.file.replace('/data/', '_').removesuffix('.toml')}_{change.item}_{change.field}"
-    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() + sign
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower()
+    if len(slug) + len(sign) > SLUG_CHARS:
+        slug = f"{slug[:SLUG_CHARS - 20]}_{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+    return slug + sign
+
+
+def count_levers(step: int, files: Sequence[str] | None = None, base: Variant | None = None, defaults: bool = False,
+                 keep: Callable[[NumericField], bool] | None = None) -> int:
+    """How many levers :func:`make_levers` would make (writing nothing); more than :data:`MAX_LEVERS` is refused."""
+    base = base or Variant()
+    count = sum(2 for relative in files or shipped_files() for number in numeric_fields(relative, base, defaults)
+                if keep is None or keep(number))
+    if count > MAX_LEVERS:
+        raise ValueError(f"{count:,} levers (two per number of {', '.join(files or ('the shipped files',))}), more "
+                         f"than the {MAX_LEVERS:,} one run makes: name fewer data files with --file")
+    return count
 
 
 def make_levers(folder: Path, step: int, files: Sequence[str] | None = None, base: Variant | None = None,
@@ -369,6 +395,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
         raise ValueError(f"--focus {unknown[0]}: no loadout of the {study.env} study "
                          f"(its loadouts: {', '.join(sorted(content)) or '(none)'})")
     tables = sorted(content) if tables is None else list(dict.fromkeys(tables))
+    count_levers(step, files, base, defaults, keep)  # before a folder is written
     levers = make_levers(out / "variants", step, files, base, defaults, keep)
     for lever in levers:
         items = set(lever.change.item.split(" / "))
@@ -492,7 +519,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
         writer.writerows(rows)
     played = sum(r.played for r in rounds)
     skipped = [lever for lever in levers if lever.status != "played"]
-    lines = [f"# Levers of {study.env}{f' under the variant {variant}' if variant else ''} "
+    lines = [f"# Levers of {escape_markdown(study.env)}{f' under the variant {escape_markdown(variant)}' if variant else ''} "
              f"(±{step} on each number of its rules data)", "",
              f"Written {datetime.date.today().isoformat()}. Budget {budget} games, {played} played "
              f"(base and levers; games already in the store are reused, not counted). Seeds from "
@@ -514,9 +541,10 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
         move = f"{record['effect_delta']} [{record['effect_low']}, {record['effect_high']}]"
         first = (f"{record['first_mover_delta']} [{record['first_mover_low']}, {record['first_mover_high']}]"
                  if record["first_mover_delta"] != "" else "")
-        matchup = (f"{record['matchup']}: {record['matchup_delta']} [{record['matchup_low']}, "
+        matchup = (f"{escape_markdown(record['matchup'])}: {record['matchup_delta']} [{record['matchup_low']}, "
                    f"{record['matchup_high']}]" if record["matchup"] else "")
-        lines.append(f"| {record['rank']} | `{record['lever']}` | {record['round']} | {record['effect_figure']} "
+        lines.append(f"| {record['rank']} | {code_span(record['lever'])} | {record['round']} "
+                     f"| {escape_markdown(record['effect_figure'])} "
                      f"| {move} | {first} | {matchup} |")
     lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top, keep_own)
     lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
@@ -539,7 +567,7 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
              "designer changes on that loadout alone). "
              + (f"The halving kept each table's top {kept} and top {kept} own levers alive to the last round."
                 if kept else "The halving was the field's alone: a table's leaders may have been dropped early.")
-             + (f" Every own lever of {', '.join(keep_own)} played every round (focused: its own levers are "
+             + (f" Every own lever of {', '.join(map(escape_markdown, keep_own))} played every round (focused: its own levers are "
                 "ranked on equal games), except those whose screen games were all played exactly as the base's "
                 "(inert, `games_changed` 0: a number no agent's decision reached; they stop there)."
                 if keep_own else "")]
@@ -549,14 +577,14 @@ def _loadout_sections(levers: Sequence[Lever], tables: Sequence[str], rank: str,
         leaders = {id(lever) for lever in table[:top]}
         shown_levers = table[:top] + [lever for lever in (own if name in keep_own else own[:top])
                                       if id(lever) not in leaders]
-        columns = f"| place | own place | lever | {name}'s score [interval] | games per pairing |"
-        lines += ["", f"### {name}", "", columns, "|---|---|---|---|---|"]
+        columns = f"| place | own place | lever | {escape_markdown(name)}'s score [interval] | games per pairing |"
+        lines += ["", f"### {escape_markdown(name)}", "", columns, "|---|---|---|---|---|"]
         places = {id(lever): place for place, lever in enumerate(table, 1)}
         own_places = {id(lever): place for place, lever in enumerate(own, 1)}
         for lever in shown_levers:
             move = lever.on(name)
             if move is not None:  # always: a table holds only levers with a move of its loadout's score
-                lines.append(f"| {places[id(lever)]} | {own_places.get(id(lever), '')} | `{lever.name}` "
+                lines.append(f"| {places[id(lever)]} | {own_places.get(id(lever), '')} | {code_span(lever.name)} "
                              f"| {move.result.delta:+.4f} [{move.result.low:+.4f}, {move.result.high:+.4f}] "
                              f"| {lever.games_per_pair} |")
     return lines

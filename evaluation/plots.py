@@ -18,6 +18,7 @@ def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["text.parse_math"] = False  # a name with `$` is text, never mathtext (it crashed the plots)
     import matplotlib.pyplot as plt
 
     return plt

@@ -54,17 +54,17 @@ def check_hunt(config: Any) -> None:
     :func:`check_tournament_plays`), and the warm start (a checkpoint fitting the training env)."""
     from issoku.envs.registry import resolve_env
     from issoku.evaluation.checkpoint_fit import check_checkpoint_fits
-    from issoku.evaluation.hunt import check_same_hunt, env_kwargs
+    from issoku.evaluation.hunt import env_kwargs, saved_iterations
     from issoku.evaluation.policies import resolve_policy
     from issoku.evaluation.tournament import Loadout
-    from issoku.inputs import MAX_GAMES, BadInput, bounded, check_output_dir
+    from issoku.inputs import MAX_GAMES, MAX_SEED, BadInput, bounded, check_output_dir
     from issoku.training.config import TrainConfig
     from issoku.training.make_env import make_config_env
 
     bounded("--iterations", config.iterations, 1, 1000)
     bounded("--steps", config.steps, 1, MAX_GAMES)
     bounded("--games", config.games_per_pair, 1, MAX_GAMES)
-    bounded("--seed", config.seed, 0)
+    bounded("--seed", config.seed, 0, MAX_SEED)
     bounded("--workers", config.workers, 0, 1024)
     bounded("--n-envs", config.n_envs, 1, 1024)
     if config.control and not config.variant:
@@ -73,10 +73,7 @@ def check_hunt(config: Any) -> None:
         raise BadInput(f"--threshold must be a finite number, not {config.threshold}")
     out = Path(config.out)
     check_output_dir("--out", out)
-    if (out / "hunt.json").is_file():
-        import json
-
-        check_same_hunt(json.loads((out / "hunt.json").read_text())["config"], config, out / "hunt.json")
+    saved_iterations(config)  # a resumed hunt's settings and its own checkpoints; no name in hunt.json is imported
     factory = resolve_env(config.env_id, where="--env")
     probe = make_config_env(TrainConfig(env_id=config.env_id, env_kwargs=env_kwargs(config), matchups=config.matchups,
                                         seed=config.seed, n_envs=config.n_envs, n_steps=config.n_steps,

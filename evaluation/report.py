@@ -34,7 +34,7 @@ from issoku.evaluation.example_games import Example, combo_games, decided_games,
 from issoku.evaluation.fields import field_headlines
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
-from issoku.evaluation.html_report import write_html_report
+from issoku.evaluation.html_report import code_span, escape_cell, escape_markdown, write_html_report
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, SequenceUse
 from issoku.evaluation.pairings import Side, by_label, by_policy
@@ -66,8 +66,8 @@ def _pct(p: Proportion) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    lines = ["| " + " | ".join(map(escape_cell, header)) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(escape_cell(cell) for cell in row) + " |" for row in rows]
     return lines + [""]
 
 
@@ -165,7 +165,8 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
 def ablation_lines(ablations: Sequence[tuple[str, str, Ablation]], policies: Sequence[str]) -> list[str]:
     """``"learned (shipped:breath_duel_v0): 0.0% of 1,499 decisions change ... — state-blind"``, one per learned
     policy ``(name, entry, ablation)`` that played (its name among ``policies``)."""
-    return [f"{name} ({entry}): {measured.describe()}" for name, entry, measured in ablations if name in policies]
+    return [f"{escape_markdown(name)} ({escape_markdown(entry)}): {measured.describe()}"
+            for name, entry, measured in ablations if escape_markdown(name) in policies]
 
 
 def ablation_section(lines: Sequence[str]) -> list[str]:
@@ -404,22 +405,23 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     examples: dict[str, list[Example]] = {}
     captions: dict[str, str] = {}
     levers = read_levers(out_dir / LEVERS)
-    groups = [group for env in env_ids for group in split_versions(env, store.records(env_id=env), pool_versions)]
+    groups = [group for env in env_ids
+              for group in split_versions(env, [as_written(r) for r in store.records(env_id=env)], pool_versions)]
     versions = {group.env_id: sum(g.env_id == group.env_id for g in groups) for group in groups}
     for group in tqdm(groups, desc="report", unit="env", disable=not progress):
-        env, stored = group.env_id, group.records
+        env, stored, label = group.env_id, group.records, escape_markdown(group.label)
         table = combo_tables.get(env) if versions[env] == 1 or not group.version else None  # one table per env
         records = [record for record in stored if not is_restricted(record)]
         summary += [f"- {line}" for line in group.warnings]
         if not records:
-            lines += [f"## {group.label}", "", "No games stored for this env.", ""]
+            lines += [f"## {label}", "", "No games stored for this env.", ""]
             continue
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
-                                   composition=compositions.get(env)), env_id=group.label)
+                                   composition=compositions.get(env)), env_id=label)
         lines += render_env_section(analysis, out_dir)
         learned = ablation_lines(ablations.get(env, ()), analysis.policies)
         lines += ablation_section(learned)
-        summary += [f"- {group.label}: {line}" for line in learned]
+        summary += [f"- {label}: {line}" for line in learned]
         verdicts = sequential_verdicts(records, thresholds.sequential)
         lines += sequential_section(verdicts, thresholds.sequential)
         ruleset = build_ruleset(records)
@@ -434,7 +436,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         restricted_records = [record for record in stored if is_restricted(record)]
         restricted = restriction_results(restricted_records, confidence)
         if restricted:
-            lines += restricted_section(restricted, group.label, out_dir,
+            lines += restricted_section(restricted, label, out_dir,
                                         battery_coverage(records, restricted_records))
         found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
                                 confidence=confidence, records=records,
@@ -445,11 +447,11 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             summary.append(f"- {text}")
             examples[text] = finding.games(records, restricted_records, compositions.get(env))
             captions[text] = finding.shows
-        summary += [f"- {line}" for line in notes + sequential_headline(group.label, verdicts, thresholds.sequential)
-                    + coverage_headline(group.label, cover)
-                    + field_headlines(group.label, records, bootstrap, seed, confidence)]
+        summary += [f"- {line}" for line in notes + sequential_headline(label, verdicts, thresholds.sequential)
+                    + coverage_headline(label, cover)
+                    + field_headlines(label, records, bootstrap, seed, confidence)]
     intro = ["# issoku balance report", "",
-             f"From `{store.path}`: {store.count()} stored games. Intervals are {confidence:.0%}; "
+             f"From {code_span(store.path)}: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
              "Headlines are the effects whose corrected interval excludes zero (Bonferroni over each section's "
              "effects); the rest are listed as not significant, never as winners.", "",
@@ -460,6 +462,15 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     if html:
         write_html_report(path, write_replays(examples, out_dir / REPLAYS), captions)
     return path
+
+
+def as_written(record: MatchRecord) -> MatchRecord:
+    """``record`` with the names the report writes (policies, loadout, seat labels) as Markdown text
+    (:func:`~issoku.evaluation.html_report.escape_markdown`): a name from a crafted store, study or variant stays text in
+    ``report.md`` and ``report.html`` (no link, image, heading or extra table column). Names of letters, digits and
+    ``_ . - = : / > !`` read the same."""
+    return replace(record, policies=tuple(map(escape_markdown, record.policies)),
+                   loadout=escape_markdown(record.loadout), seat_labels=tuple(map(escape_markdown, record.seat_labels)))
 
 
 REPLAYS = "games"

@@ -72,6 +72,18 @@ BUSY_TIMEOUT_S = 600.0
 """How long a connection waits for another one's write to finish before SQLite reports the store locked."""
 
 
+def expected_objects() -> dict[tuple[str, str], str]:
+    """``(type, name) -> SQL`` (whitespace collapsed) of every table and index :data:`_SCHEMA` creates, as SQLite
+    records them in ``sqlite_master``."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(_SCHEMA)
+        return {(kind, name): " ".join(sql.split()) for kind, name, sql in
+                db.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+    finally:
+        db.close()
+
+
 class StoreError(ValueError):
     """A store file that is not a usable match store (corrupt, foreign, another schema, read-only)."""
 
@@ -106,8 +118,10 @@ class MatchStore:
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path}: is not a file (a match store is one SQLite file)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        made_lock = exclusive and not lock_path.exists()
         if exclusive:
-            self._lock = _hold_lock(self.path.with_name(self.path.name + ".lock"), on_wait)
+            self._lock = _hold_lock(lock_path, on_wait)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
             tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -116,16 +130,35 @@ class MatchStore:
                                  "left untouched")
             if tables:
                 self._check_schema_version()  # another schema is refused before anything is changed
+                self._check_objects()  # a trigger, view, extra table or altered table too
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
             self._check_schema_version()
         except (sqlite3.Error, ValueError) as error:
+            if hasattr(self, "_db"):
+                self._db.close()  # the last connection gone, SQLite removes the -wal and -shm files it opened
             self._release()
+            if made_lock:
+                lock_path.unlink(missing_ok=True)  # a refused file gets no lock file beside it
             if isinstance(error, StoreError):
                 raise
             raise StoreError(f"{self.path}: not a usable match store ({error})") from None
+
+    def _check_objects(self) -> None:
+        """Refuse a store holding anything but the schema's own tables and indexes, as :data:`_SCHEMA` defines them
+        (a missing one is created): a trigger can rewrite every game a run stores (two made a fresh run headline
+        "strongest policy random +182 Elo"), a view or a table of another shape can feed the report other rows."""
+        found = {(kind, name): sql for kind, name, sql in
+                 self._db.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+        expected = expected_objects()
+        odd = [f"{kind} {name!r}" + (" (not the schema's definition)" if (kind, name) in expected else "")
+               for (kind, name), sql in sorted(found.items())
+               if " ".join(str(sql).split()) != expected.get((kind, name))]
+        if odd:
+            raise StoreError(f"{self.path}: not a match store as issoku writes it: it holds {', '.join(odd)}; "
+                             "left untouched (copy its games into a fresh store with SQL you have read)")
 
     def _check_schema_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE name='schema_version'").fetchone()

@@ -32,7 +32,7 @@ from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.pairings import by_label, by_policy
 from issoku.evaluation.records import MatchRecord
-from issoku.evaluation.html_report import write_html_report
+from issoku.evaluation.html_report import code_span, escape_markdown, write_html_report
 from issoku.evaluation.report import HEADLINES, _table, read_headlines
 from issoku.evaluation.sequential import BALANCED, IMBALANCED, SequentialTest, SequentialVerdict, gsprt
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
@@ -276,7 +276,7 @@ def _sequential(shift: Shift) -> str:
 
 
 def _edits(changes: Sequence[Change], most: int = 2) -> str:
-    shown = "; ".join(str(c) for c in changes[:most])
+    shown = "; ".join(escape_markdown(c) for c in changes[:most])
     return shown + (f" (and {len(changes) - most} more)" if len(changes) > most else "")
 
 
@@ -297,19 +297,21 @@ def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change],
     for c in comparisons:
         found = [s for s in moved(c) if s.kind == "rate" and " vs " not in s.figure][:top]
         if not found:
-            lines.append(f"{c.env} ({c.study}): no figure moved significantly over {c.games} paired games.")
+            lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): no figure moved significantly over "
+                         f"{c.games} paired games.")
         for shift in found:
             r = shift.result
             move = Finding(c.env, shift.figure, r.delta, r.low, r.high, c.agents)
-            lines.append(f"{c.env} ({c.study}): {move.verdict(thresholds).upper()} move, {move.severity(thresholds)}: "
-                         f"{shift.figure} {_amount(shift)}, Holm p={r.p_adjusted:.2g}"
+            lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): {move.verdict(thresholds).upper()} "
+                         f"move, {move.severity(thresholds)}: {escape_markdown(shift.figure)} {_amount(shift)}, "
+                         f"Holm p={r.p_adjusted:.2g}"
                          f" — after {_edits(related_changes(shift, changes, c.content))} ({c.agents} agents).")
     return lines
 
 
 def what_changed(changes: Sequence[Change]) -> list[str]:
     """The report's *What changed* section: the structural diff of the data, one edit a line (also the hunt's, on a variant)."""
-    return ["## What changed", "", *([f"- `{c}`" for c in changes] or ["- nothing: the variant's files equal the base's."])]
+    return ["## What changed", "", *([f"- {code_span(c)}" for c in changes] or ["- nothing: the variant's files equal the base's."])]
 
 
 def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequence[StudyComparison],
@@ -319,7 +321,8 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
     ``skipped``: the studies not played, each with why (said in the report, never dropped silently)."""
     out.mkdir(parents=True, exist_ok=True)
     tests = sum(len(c.shifts) for c in comparisons)
-    lines = [f"# Rules variant report: {variant} against {base or 'the shipped rules'}", "",
+    lines = [f"# Rules variant report: {escape_markdown(variant)} against "
+             f"{escape_markdown(base) if base else 'the shipped rules'}", "",
              f"Written {datetime.date.today().isoformat()}.", "", *what_changed(changes)]
     lines += ["", thresholds.describe(of="no move (the base's figure)"), "", HEADLINES, ""]
     lines += [f"- {line}" for line in headlines(comparisons, changes, thresholds=thresholds)] + [""]
@@ -334,18 +337,19 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
               f"{thresholds.sequential.alpha:g}, β = {thresholds.sequential.beta:g}) on its per-game differences in "
               "seed order: *moved ≥ δ*, *moved < δ* or *undetermined*, and after how many twin games it decided "
               "(docs/balance.md, Sequential tests).", ""]
-    lines += ["Not played: " + "; ".join(f"{study} ({why})" for study, why in skipped) + ".", ""] if skipped else []
+    lines += ["Not played: " + "; ".join(f"{escape_markdown(study)} ({escape_markdown(why)})" for study, why in skipped)
+              + ".", ""] if skipped else []
     for c in comparisons:
-        lines += [f"## {c.env}: {c.study}", "", f"{c.games} games per version, paired.", ""]
+        lines += [f"## {escape_markdown(c.env)}: {escape_markdown(c.study)}", "", f"{c.games} games per version, paired.", ""]
         found = moved(c)
         lines += ["### Moved significantly", ""]
         lines += _table(["figure", "base → variant (difference [corrected interval])", "Holm p", "pairs",
                          "sequential", "edits behind it"],
-                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n, _sequential(s),
+                        [(escape_markdown(s.figure), _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n, _sequential(s),
                           _edits(related_changes(s, changes, c.content))) for s in found]) if found else ["none.", ""]
         lines += ["### Every figure", ""]
         lines += _table(["figure", "base → variant", "Holm p", "pairs", "sequential"],
-                        [(s.figure, _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n, _sequential(s))
+                        [(escape_markdown(s.figure), _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n, _sequential(s))
                          for s in sorted(c.shifts, key=lambda s: s.figure)])
     report = out / REPORT
     report.write_text("\n".join(lines))

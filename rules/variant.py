@@ -87,6 +87,8 @@ class Variant:
             raise DataError(self.root, [("(variant)", "not a folder (a variant is a folder of edited data files)")])
         known = set(shipped_files())
         for path in sorted(self.root.rglob("*")):
+            if path.is_symlink():  # a variant is the files of its folder: a link could read any file on the machine
+                raise DataError(path, [("(path)", "a symbolic link; a variant holds its edited files themselves")])
             if path.is_dir():
                 continue
             relative = path.relative_to(self.root).as_posix()

@@ -26,6 +26,7 @@ those copies (:func:`shipped_paths`, :func:`relocate`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import logging
 import os
@@ -138,6 +139,8 @@ class RayBackend:
         self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._task = ray.remote(num_cpus=1, max_retries=RETRIES)(run_shipped)
         self._bundles: dict[tuple, tuple[str, Any]] = {}
+        self.identity = code_identity()
+        """What every task checks its worker against (:func:`check_identity`)."""
 
     def _manifest(self, job: Any) -> tuple[tuple[str, str, Any], ...]:
         """``(driver path, fingerprint, object ref of its bytes)`` of every file or folder the job reads; each put
@@ -156,12 +159,19 @@ class RayBackend:
         in_flight: dict[Any, Any] = {}
 
         def submit(job: Any) -> Any:
-            return self._task.remote(fn, job, self._manifest(job))
+            return self._task.remote(fn, job, self._manifest(job), self.identity)
 
         def finished(in_flight: dict[Any, Any]) -> Iterator[tuple[Any, Any]]:
             done, _ = ray.wait(list(in_flight), num_returns=1)
             for ref in done:
-                yield in_flight.pop(ref), ray.get(ref)
+                job = in_flight.pop(ref)
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.RayTaskError as error:
+                    if isinstance(getattr(error, "cause", None), WorkerMismatchError):
+                        raise error.cause from None  # one line; the driver stores nothing from this run's workers
+                    raise
+                yield job, result
 
         try:
             yield from _windowed(jobs, submit, finished, IN_FLIGHT_PER_WORKER * self.slots, in_flight)
@@ -358,9 +368,53 @@ def shipped_cache() -> Path:
     return cache
 
 
-def run_shipped(fn: Callable[[Any], Any], job: Any, manifest: tuple[tuple[str, str, Any], ...]) -> Any:
-    """A Ray task's body: torch on one thread, the job's files unpacked (their fingerprints checked), ``fn`` run on
-    the relocated job."""
+class WorkerMismatchError(ValueError):
+    """A Ray worker runs other issoku code or rules data than the driver: its games would be stored under the
+    driver's keys with other results, so the run stops before the worker plays."""
+
+
+LAYERS = ("rules", "envs", "agents", "training", "evaluation")
+"""The subpackages whose files make up the code and data a worker must share with the driver."""
+
+
+@functools.lru_cache(maxsize=1)
+def code_identity() -> tuple[str, str, str]:
+    """``(issoku version, digest of its Python code, digest of its rules data)`` in this process: every ``.py`` file
+    of the package and of :data:`LAYERS`, and every ``.toml`` under ``rules/`` (the shipped rules data), by name
+    and bytes. A driver and its Ray workers must agree on all three."""
+    import issoku
+
+    package = Path(issoku.__file__).resolve().parent
+    files = [(path.name, path) for path in sorted(package.glob("*.py"))]
+    for name in LAYERS:
+        root = (package / name).resolve()  # a checkout links the layers into the package; a wheel holds them
+        files += [(f"{name}/{path.relative_to(root).as_posix()}", path) for path in sorted(root.rglob("*"))
+                  if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts]
+    code, data = hashlib.sha256(), hashlib.sha256()
+    for relative, path in files:
+        digest = data if path.suffix == ".toml" and relative.startswith("rules/") else code
+        digest.update(relative.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return issoku.__version__, code.hexdigest()[:16], data.hexdigest()[:16]
+
+
+def check_identity(driver: tuple[str, str, str]) -> None:
+    """Refuse to run a job on a worker whose :func:`code_identity` differs from the driver's, naming what differs."""
+    here = code_identity()
+    if tuple(driver) != here:
+        names = ("issoku version", "code digest", "rules data digest")
+        differing = "; ".join(f"{name}: driver {theirs}, worker {mine}" for name, theirs, mine in zip(names, driver, here)
+                              if theirs != mine)
+        raise WorkerMismatchError(f"a Ray worker runs other issoku code or data than this command ({differing}); "
+                                  "install the same issoku on every node (nothing was stored)")
+
+
+def run_shipped(fn: Callable[[Any], Any], job: Any, manifest: tuple[tuple[str, str, Any], ...],
+                identity: tuple[str, str, str] | None = None) -> Any:
+    """A Ray task's body: the worker's code and data checked against the driver's ``identity`` (before anything is
+    played), torch on one thread, the job's files unpacked (their fingerprints checked), ``fn`` run on the relocated
+    job."""
+    if identity is not None:
+        check_identity(identity)
     one_torch_thread()
     where = {}
     if manifest:

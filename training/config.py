@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from issoku.rules.kernel.content import parse_data_text, read_data_bytes
+
 
 class ConfigError(ValueError):
     """A config value, env id or agent name given by the user is not usable."""
@@ -136,7 +138,7 @@ BOUNDS: dict[str, tuple[float, float | None]] = {
     "checkpoint_every": (1, None), "eval_every": (0, None), "eval_episodes": (1, None),
     "final_eval_episodes": (0, None), "learning_rate": (1e-12, None), "n_steps": (1, None),
     "batch_size": (2, None), "n_epochs": (1, None), "gamma": (0, 1), "gae_lambda": (0, 1), "clip_range": (1e-12, None),
-    "ent_coef": (0, None), "net_arch": (1, 65536), "seed": (0, None), "style_weight": (0, None),
+    "ent_coef": (0, None), "net_arch": (1, 65536), "seed": (0, 2**31 - 1), "style_weight": (0, None),
     "round_limit_reward": (-1, 1), "imitation_decisions": (1, None), "imitation_epochs": (1, None),
 }
 """Bounds of the numeric fields (inclusive; None: no upper bound): a config outside them is refused before
@@ -220,9 +222,8 @@ def read_config_file(name_or_path: str, *, allow_imports: bool = False) -> dict[
     """
     path = config_file_path(name_or_path)
     try:
-        with path.open("rb") as stream:
-            fields = tomllib.load(stream)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        fields = parse_data_text(read_data_bytes(path), tomllib.loads)
+    except ValueError as error:  # too large, not UTF-8, a syntax error, nested too deeply
         raise ConfigError(f"{path}: {error}") from None
     except OSError as error:
         raise ConfigError(f"{path}: {error.strerror}") from None

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from issoku.agents.ablation import DEFAULT_GAMES, Ablation, measure_ablation
-from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, read_metadata
+from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, check_network_fits, read_metadata
 from issoku.agents.exported import FORMAT, FORMAT_VERSION, INPUTS, MANIFEST, MODEL, OUTPUT, model_digest
 from issoku.training.checkpoints import atomic_write, atomic_write_json, library_versions
 from issoku.training.config import TrainConfig, checkpoint_config
@@ -95,6 +95,7 @@ def export_checkpoint(checkpoint: str | Path, out: str | Path, *, allow_imports:
     config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
     env = make_config_env(config)
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
+    check_network_fits(checkpoint, env)
     env.reset(seed=0)
     space = env.observation_space(env.possible_agents[0])["observation"]
     if len(space.shape) != 1:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from issoku.agents.checkpoint import check_compatible
+from issoku.agents.checkpoint import check_compatible, check_network_fits
 from issoku.agents.exported import load_trained
 from issoku.agents.state_reading import watch_state
 from issoku.training.config import ConfigError, checkpoint_config
@@ -66,6 +66,8 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     if renders:
         env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
+    if Path(checkpoint).is_file():  # a checkpoint zip (an export's graph is checked against its manifest)
+        check_network_fits(checkpoint, env)
     return fight(env, agent, seat=seat, seed=seed, choose=choose, write=write)
 
 

@@ -52,16 +52,65 @@ def _field_path(loc: tuple[object, ...]) -> str:
     return "".join(parts) or "(top level)"
 
 
+MAX_DATA_BYTES = 1 << 20
+"""Largest TOML file issoku reads (rules data, variants, studies, suites, configs, scenarios): 1 MiB, over a hundred
+times the largest shipped one. A larger file is refused before it is parsed (a 6.5 MB variant took 97 s and 1.6 GB)."""
+MAX_NESTING = 32
+"""Deepest nesting of tables and arrays a TOML or JSON file may have (the shipped files nest at most 5 deep); deeper
+nesting is refused, never a ``RecursionError``."""
+
+
+def nesting_depth(value: object) -> int:
+    """How deeply ``value``'s dicts and lists nest (a scalar: 0), counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def parse_data_text(raw: bytes, parse: Callable[[str], Loaded], max_bytes: int = MAX_DATA_BYTES) -> Loaded:
+    """``parse(text)`` of a data file's bytes within the limits; a ValueError saying why (the caller names the file):
+    larger than ``max_bytes``, not UTF-8, a syntax error, or nested deeper than :data:`MAX_NESTING`."""
+    if len(raw) > max_bytes:
+        raise ValueError(f"{len(raw):,} bytes, more than the {max_bytes:,} a data file may have")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"not UTF-8 text (byte {error.start})") from None
+    try:
+        parsed = parse(text)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_NESTING} levels deep") from None
+    if nesting_depth(parsed) > MAX_NESTING:
+        raise ValueError(f"nested more than {MAX_NESTING} levels deep")
+    return parsed
+
+
+def read_data_bytes(path: Path, max_bytes: int = MAX_DATA_BYTES) -> bytes:
+    """A data file's bytes, refused (ValueError) when larger than ``max_bytes`` before it is read whole."""
+    with path.open("rb") as handle:
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise ValueError(f"more than the {max_bytes:,} bytes a data file may have")
+    return raw
+
+
 def read_toml(path: Path | str) -> dict:
-    """Parse a TOML file, reporting syntax errors as a :class:`DataError` on that file."""
+    """Parse a TOML file within the limits (:data:`MAX_DATA_BYTES`, UTF-8, :data:`MAX_NESTING`), reporting any problem
+    as a :class:`DataError` on that file."""
     path = Path(path)
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        return parse_data_text(read_data_bytes(path), tomllib.loads)
     except FileNotFoundError:
         raise DataError(path, [(MISSING_FILE, NO_SUCH_FILE)]) from None
-    except tomllib.TOMLDecodeError as error:
-        raise DataError(path, [("(syntax)", str(error))]) from None
+    except ValueError as error:  # tomllib.TOMLDecodeError is one
+        raise DataError(path, [("(syntax)" if isinstance(error, tomllib.TOMLDecodeError) else "(file)", str(error))]) \
+            from None
 
 
 def validate(path: Path | str, raw: object, model: type[Model]) -> Model:

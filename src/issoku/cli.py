@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from issoku.inputs import MAX_SEED
 from issoku.rules.encounters.ruleset import EncounterConfig
 from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
@@ -123,7 +124,7 @@ def _play_duel(command: str, make_ruleset: Callable[[], Any], agents: Sequence[s
                        f"({', '.join(POLICY_FACTORIES)})")
 
     with one_line_errors(command):
-        bounded("--seed", seed, 0)
+        bounded("--seed", seed, 0, MAX_SEED)
         policy_names = [registered(agent) for agent in agents]
         ruleset = make_ruleset()
         policies = [make_policy(name, seed=seed + seat, ruleset=ruleset) for seat, name in enumerate(policy_names)]
@@ -193,16 +194,15 @@ def view(
     from issoku.envs.trace import TraceError
     from issoku.envs.viewer import write_html
     from issoku.evaluation.viewing import trace_fight, trace_scenario, trace_stored
-    from issoku.inputs import bounded, check_input_file
+    from issoku.inputs import bounded, check_input_file, check_output_file
     from issoku.rules.kernel.content import DataError
 
     sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
     try:
-        bounded("--seed", seed, 0)
+        bounded("--seed", seed, 0, MAX_SEED)
         if len(sources) != 1:
             raise ValueError("name one fight: a SCENARIO file, or --env (with --seed, --agent), or --db with --game")
-        if out.exists() and out.is_dir():
-            raise ValueError(f"--out {out}: is a folder, not a file")
+        check_output_file("--out", out)  # a folder, or a place that cannot be written: before the fight is traced
         if scenario is not None:
             check_input_file(scenario, f"SCENARIO {scenario}")
             fight, title = trace_scenario(scenario)
@@ -380,7 +380,7 @@ def evaluate(
 
     with one_line_errors("evaluate"):
         bounded("--duels", duels, 1, MAX_GAMES)
-        bounded("--seed", seed, 0)
+        bounded("--seed", seed, 0, MAX_SEED)
         bounded("--workers", workers, 0, 1024)
         check_output_file("--out", out)
         result = duel_checkpoint(checkpoint, opponent, duels, DEFAULT_SEED if seed is None else seed,
@@ -439,7 +439,7 @@ def balance_report(
 
     with one_line_errors("balance-report", also=(TypeError,)):  # TypeError: a loadout keyword the env lacks
         bounded("--games", games, 1, MAX_GAMES)
-        bounded("--seed", seed, 0)
+        bounded("--seed", seed, 0, MAX_SEED)
         bounded("--workers", workers, 0, 1024)
         bounded("--batch-size", batch_size, 1, MAX_GAMES)
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
@@ -547,7 +547,7 @@ def finetune_loadouts(
 
     with one_line_errors("finetune-loadouts", also=(TypeError,)):  # TypeError: a grid keyword the env lacks
         bounded("--steps", steps, 1, MAX_GAMES)
-        bounded("--seed", seed, 0)
+        bounded("--seed", seed, 0, MAX_SEED)
         bounded("--workers", workers, 0, 1024)
         check_output_dir("--out", out)
         jobs = plan_loadout_agents(study, source, steps, seed, out, allow_imports=allow_imports)
@@ -566,7 +566,7 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
     from issoku.inputs import bounded, check_output_dir
     from issoku.rules.variant import shipped_files
 
-    bounded("--seed", seed, 0)
+    bounded("--seed", seed, 0, MAX_SEED)
     bounded("--workers", workers, 0, 1024)
     check_output_dir("--out", out)
     unknown = sorted(set(files or ()) - set(shipped_files()))
@@ -739,7 +739,7 @@ def head_to_head(
 
     with one_line_errors("head-to-head", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         bounded("--duels", duels, 1, MAX_GAMES)
-        bounded("--seed", seed, 0)
+        bounded("--seed", seed, 0, MAX_SEED)
         bounded("--workers", workers, 0, 1024)
         try:
             kwargs = json.loads(env_kwargs)

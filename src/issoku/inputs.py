@@ -25,6 +25,11 @@ MAX_GAMES = 10_000_000
 """Largest game (or duel, or resample) count a command accepts: a typo of extra zeros is refused, not run for days."""
 
 
+MAX_SEED = 2**31 - 1
+"""Largest seed a command or file accepts: derived seeds (a game's, a worker's, a best response's) add offsets to it
+and must still fit NumPy's 32-bit seeding and a SQLite integer; a seed of 2^63 used to fail after the store was made."""
+
+
 class BadInput(ValueError):
     """An option outside its bounds (or otherwise unusable), named in the message."""
 
@@ -71,9 +76,48 @@ def bounded(option: str, value: float | None, low: float | None = None, high: fl
 
 
 def check_output_dir(option: str, path: Path | None) -> None:
-    """Refuse an output folder that is an existing file (before anything is played into it)."""
+    """Refuse an output folder that is an existing file, or one that cannot be made or written (before anything is
+    played into it: an unwritable ``--out`` used to fail after the games)."""
     if path is not None and path.exists() and not path.is_dir():
         raise BadInput(f"{option} {path}: is a file, not a folder")
+    if path is not None:
+        _check_writable(option, path, path)
+
+
+def _check_writable(option: str, path: Path, folder: Path) -> None:
+    """Refuse ``path`` unless a folder can be made in the nearest existing folder at or above ``folder`` (made and
+    removed at once: nothing is left)."""
+    import os
+    import tempfile
+
+    existing = folder.absolute()
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInput(f"{option} {path}: {existing} is a file, not a folder")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".issoku-probe-", dir=existing))
+    except OSError as error:
+        raise BadInput(f"{option} {path}: cannot write in {existing} ({error.strerror})") from None
+
+
+MAX_JSON_BYTES = 64 << 20
+"""Largest JSON file issoku reads (checkpoint metadata, ``hunt.json``, ``ladder.json``, manifests): 64 MiB."""
+
+
+def read_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> object:
+    """A JSON file's value within the limits (size, UTF-8, nesting: :func:`~issoku.rules.kernel.content.parse_data_text`);
+    any problem is a ValueError naming the file (a ``RecursionError`` never escapes)."""
+    import json
+
+    from issoku.rules.kernel.content import parse_data_text, read_data_bytes
+
+    try:
+        return parse_data_text(read_data_bytes(path, max_bytes), json.loads, max_bytes)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
 
 
 def check_input_file(path: Path, name: str) -> None:
@@ -92,3 +136,4 @@ def check_output_file(option: str, path: Path | None) -> None:
     for parent in path.parents:
         if parent.exists() and not parent.is_dir():
             raise BadInput(f"{option} {path}: {parent} is a file, not a folder")
+    _check_writable(option, path, path.parent)

@@ -8,6 +8,7 @@ the file at the path it is given) and a piece of the expected message.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from pathlib import Path
@@ -21,7 +22,7 @@ from issoku.cli import app
 SCENARIO = 'env = "breath_duel_v0"\nseed = 1\n'
 STUDY = 'env = "breath_duel_v0"\npolicies = ["random", "breath_heuristic"]\ngames_per_pair = 2\n'
 TRAIN = ["train", "--run-dir", "{tmp}/run", "--set", "progress_bar=false"]
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FINETUNE = ["finetune-loadouts", "--study", str(ROOT / "evaluation/studies/2_breath_duel_v0_loadouts.toml"), "--from",
             "shipped:breath_duel_v0", "--out", "{tmp}/agents", "-j", "0"]
 GRID = '[loadout_grid]\nseat_key = "fighters"\nlabels = ["kenshi", "ronin"]\n'
@@ -72,7 +73,163 @@ def _store_naming(env_id: str):
     return write
 
 
+DEEP_TOML = "x = " + "[" * 5000 + "]" * 5000 + "\n"
+"""A TOML value nested 5,000 deep: a RecursionError in the parser (a traceback) before the nesting limit."""
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+STUDY_FILES = ["balance-report", "--study", "s.toml", "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"]
+
+
+def _zip_bomb(path: Path) -> None:
+    """A checkpoint zip (the shipped breath agent's entries) whose ``data`` entry inflates to 20 MB (of spaces, then
+    the real JSON): a few KB on disk."""
+    import zipfile
+
+    with zipfile.ZipFile(ROOT / "agents/shipped/breath_duel_v0.zip") as source, \
+            zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bomb:
+        for entry in source.infolist():
+            raw = source.read(entry)
+            bomb.writestr(entry.filename, b" " * (20 << 20) + raw if entry.filename == "data" else raw)
+
+
+def _tampered_store(sql: str):
+    """A writer of an issoku match store (one game stored) to which ``sql`` then adds something of its own."""
+    def write(path: Path) -> None:
+        _store_naming("tempo_duel_v0")(path)
+        db = sqlite3.connect(path)
+        db.executescript(sql)
+        db.commit()
+        db.close()
+    return write
+
+
+RIGGED = ("CREATE TRIGGER rig AFTER INSERT ON seats WHEN NEW.policy = 'random' BEGIN "
+          "UPDATE seats SET return = 1.0 WHERE rowid = NEW.rowid; END;")
+"""The attack: a trigger that makes every game ``random`` plays a win (a fresh run headlined it +182 Elo)."""
+
+
+@functools.lru_cache(maxsize=1)
+def _export_files() -> dict[str, bytes]:
+    """The files of an export of the shipped tempo agent (made once per test process)."""
+    import tempfile
+
+    from issoku.training.export import export_checkpoint
+
+    folder = Path(tempfile.mkdtemp(prefix="issoku-export-"))
+    export_checkpoint(ROOT / "agents/shipped/tempo_duel_v0.zip", folder, ablation_games=2)
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+def _tampered_export(model: str | None = None, onnx: bytes | None = None, drop: str = ""):
+    """A writer of that export in the folder given, its manifest naming ``model`` and/or its ONNX file replaced by
+    ``onnx`` (the manifest's digest updated to match, as a tamperer would)."""
+    def write(path: Path) -> None:
+        import hashlib
+        import json
+
+        path.mkdir()
+        files = dict(_export_files())
+        manifest = json.loads(files["manifest.json"])
+        if onnx is not None:
+            files["policy.onnx"] = onnx
+            manifest["model_sha256"] = hashlib.sha256(onnx).hexdigest()
+        if model is not None:
+            manifest["model"] = model
+        manifest.pop(drop, None)
+        files["manifest.json"] = json.dumps(manifest).encode()
+        for name, content in files.items():
+            (path / name).write_bytes(content)
+    return write
+
+
+def _mislabelled_checkpoint(suffix: str):
+    """The tempo agent's network under the breath agent's metadata (a network that cannot read the env it names)."""
+    source = {".zip": "tempo_duel_v0.zip", ".json": "breath_duel_v0.json"}[suffix]
+    return (ROOT / "agents/shipped" / source).read_bytes()
+
+
+def _many_weapons(count: int) -> str:
+    """The shipped breath weapons file and ``count`` more weapons of three techniques each (six levers a weapon)."""
+    extra = "".join(f'\n[[weapon]]\nkey = "extra_{chr(97 + n // 676)}{chr(97 + n // 26 % 26)}{chr(97 + n % 26)}"\n'
+                    f'class = "standard"\nskill = "swordsmanship"\nideal_range = ["issoku_itto", "near"]\n'
+                    'technique = [\n  { key = "cut", kind = "attack", cost = 2, source = "BR-G13" },\n'
+                    '  { key = "thrust", kind = "attack", cost = 2, source = "BR-G13" },\n'
+                    '  { key = "parry", kind = "defense", cost = 1, source = "BR-G13" },\n]\n' for n in range(count))
+    return (ROOT / "rules/breath/data/weapons.toml").read_text() + extra
+
+
 CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
+    # levers: at most MAX_LEVERS variant folders a run, refused before the first is written
+    ("levers on a 200-weapon variant", ["levers", "--variant", "v", "--out", "{tmp}/lev", "--budget", "100"],
+     {"v/breath/data/weapons.toml": _many_weapons(200)}, "levers (two per number of the shipped files), more than the 1,000"),
+
+    # outputs that cannot be written: refused before the first game
+    ("report --out unwritable", [*REPORT[:-4], "--out", "/proc/issoku-nowhere/report", "-j", "0"], {},
+     "--out /proc/issoku-nowhere/report: cannot write in /proc"),
+    ("view --out unwritable", ["view", "--env", "breath_duel_v0", "--out", "/proc/issoku-nowhere/f.html"], {},
+     "--out /proc/issoku-nowhere/f.html: cannot write in /proc"),
+    # a network that does not fit the env its metadata names: one line before play, not a matmul error
+    ("evaluate mislabelled network", ["evaluate", "c.zip", "--duels", "2"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "checkpoint c.zip: its network reads 82 observation values and names 31 actions; this env has 129 and 100"),
+    ("export mislabelled network", ["export", "c.zip", "--out", "{tmp}/e"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "its network reads 82 observation values"),
+    ("report mislabelled network", ["balance-report", "--env", "breath_duel_v0", "-p", "c.zip", "-p", "random",
+                                    "--games", "2", "--db", "{tmp}/store/m.sqlite", "--out", "{tmp}/report", "-j", "0"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "its network reads 82 observation values"),
+    ("play mislabelled network", ["play", "c.zip"],
+     {"c.zip": _mislabelled_checkpoint(".zip"), "c.json": _mislabelled_checkpoint(".json")},
+     "its network reads 82 observation values"),
+    # exports: the manifest names a file in its own folder; the ONNX file must be a model
+    ("export manifest model outside its folder", ["play", "e"], {"e": _tampered_export(model="../policy.onnx")},
+     "model: '../policy.onnx' is not a file name in the export's folder"),
+    ("export manifest without its training config", ["play", "e"], {"e": _tampered_export(drop="checkpoint")},
+     "e/manifest.json: checkpoint.config: missing or not an object"),
+    ("ladder file without rungs", ["play", "lad", "--rung", "1"], {"lad/ladder.json": "{}"},
+     "lad/ladder.json: rungs: missing or not a list"),
+    ("ladder rung without a temperature", ["play", "lad", "--rung", "1"],
+     {"lad/ladder.json": '{"rungs": [{"export": "e"}]}'}, "lad/ladder.json: rungs[0]: not a rung"),
+    ("export corrupt ONNX", ["play", "e"], {"e": _tampered_export(onnx=b"\x08\x07garbage")},
+     "policy.onnx: not a readable ONNX model"),
+
+    # a received store: the schema's tables and indexes and nothing else (before anything is played into it)
+    ("store with a trigger", REPORT, {"store/m.sqlite": _tampered_store(RIGGED)},
+     "not a match store as issoku writes it: it holds trigger 'rig'"),
+    ("store with a view", REPORT, {"store/m.sqlite": _tampered_store("CREATE VIEW v AS SELECT * FROM seats;")},
+     "it holds view 'v'"),
+    ("store with an extra table", REPORT, {"store/m.sqlite": _tampered_store("CREATE TABLE extra (x);")},
+     "it holds table 'extra'"),
+    ("store with an altered table", REPORT,
+     {"store/m.sqlite": _tampered_store("DROP TABLE artifacts; CREATE TABLE artifacts (key, env_id, kind, body, "
+                                        "stored_at, x DEFAULT 'rigged');")},
+     "it holds table 'artifacts' (not the schema's definition)"),
+
+    # data files within limits: size, UTF-8, nesting (checked before parsing goes deep)
+    ("study nested 5,000 deep", STUDY_FILES, {"s.toml": STUDY + DEEP_TOML}, "s.toml: (file): nested more than 32 levels"),
+    ("study nested 40 deep", STUDY_FILES, {"s.toml": STUDY + "x = " + "[" * 40 + "]" * 40 + "\n"},
+     "s.toml: (file): nested more than 32 levels"),
+    ("study of 2 MB", STUDY_FILES, {"s.toml": STUDY + "#" * (2 << 20) + "\n"},
+     "s.toml: (file): more than the 1,048,576 bytes a data file may have"),
+    ("study not UTF-8", STUDY_FILES, {"s.toml": STUDY.encode() + b"# \xff\xfe\n"}, "s.toml: (file): not UTF-8 text"),
+    ("variant nested deeply", [*REPORT, "--variant", "v"], {"v/breath/data/weapons.toml": DEEP_TOML},
+     "weapons.toml: (file): nested more than 32 levels"),
+    ("train config nested deeply", [*TRAIN, "--config", "c.toml"], {"c.toml": DEEP_TOML},
+     "c.toml: nested more than 32 levels deep"),
+    ("checkpoint metadata nested deeply", ["evaluate", "c.zip", "--duels", "2"],
+     {"c.zip": (ROOT / "agents/shipped/breath_duel_v0.zip").read_bytes(), "c.json": DEEP_JSON},
+     "c.json: checkpoint metadata is nested more than 32 levels deep"),
+    ("checkpoint data entry inflating to 20 MB", ["evaluate", "c.zip", "--duels", "2"],
+     {"c.zip": _zip_bomb, "c.json": (ROOT / "agents/shipped/breath_duel_v0.json").read_text()},
+     "c.zip: the 'data' entry inflates to 20,993,"),
+    ("export manifest nested deeply", ["play", "e"], {"e/manifest.json": DEEP_JSON, "e/model.onnx": b""},
+     "manifest.json: nested more than 32 levels deep"),
+    # seeds: derived seeds must fit NumPy's seeding and SQLite (2^63 failed after the store was made)
+    ("report --seed 2^63", [*REPORT, "--seed", str(2**63)], {}, "--seed must be at most 2,147,483,647"),
+    ("hunt --seed 2^63", [*HUNT, "--seed", str(2**63)], {}, "--seed must be at most 2,147,483,647"),
+    ("study base_seed 2^63", STUDY_FILES, {"s.toml": STUDY + f"base_seed = {2**63 - 1}\n"}, "base_seed"),
+    ("train seed=2^40", [*TRAIN, "--set", f"seed={2**40}"], {}, "seed must be in [0, 2147483647]"),
+
     # numbers out of bounds
     ("report --batch-size -3", [*REPORT, "--batch-size", "-3"], {}, "--batch-size must be at least 1, not -3"),
     ("report --batch-size 0", [*REPORT, "--batch-size", "0"], {}, "--batch-size must be at least 1, not 0"),
@@ -125,7 +282,7 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
      {"s.toml": 'env = "breath_skirmish_v0"\nseed = 1\n[env_kwargs]\nsides = [["kenshi", "ronin", "shinobi", "ashigaru", "kenshi"], ["ronin"]]\n'},
      "side 0 must be a sequence of 1 to 4 fighters"),
     ("replay a directory", ["replay", "{tmp}/folder"], {"folder/x": ""}, "folder: Is a directory"),
-    ("replay a binary file", ["replay", "{tmp}/s.toml"], {"s.toml": b"\x00\xff\xfe binary"}, "s.toml: 'utf-8' codec can't decode"),
+    ("replay a binary file", ["replay", "{tmp}/s.toml"], {"s.toml": b"\x00\xff\xfe binary"}, "s.toml: (file): not UTF-8 text"),
     ("replay import path", ["replay", "{tmp}/s.toml"], {"s.toml": 'env = "os:system"\nseed = 1\n'}, "--allow-imports"),
     ("replay missing scenario", ["replay", "{tmp}/nope.toml"], {}, "replay {tmp}/nope.toml: SCENARIO: no such file"),
     ("view missing scenario", ["view", "{tmp}/nope.toml", "--out", "{tmp}/f.html"], {}, "SCENARIO {tmp}/nope.toml: no such file"),
@@ -273,7 +430,7 @@ def test_a_bad_input_gets_one_line_exit_2_and_nothing_is_written(tmp_path, monke
     assert result.exit_code == 2, output
     assert len(output.splitlines()) == 1, output
     assert expected.replace("{tmp}", str(tmp_path)) in output, output
-    after = {name: content for name, content in _snapshot(tmp_path).items() if not name.endswith(".lock")}
+    after = _snapshot(tmp_path)
     assert after == before, f"written: {sorted(set(after) - set(before))}"
     assert not os.path.exists(tmp_path / "pwned")
 
