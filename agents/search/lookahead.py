@@ -1,8 +1,8 @@
 """One-step look-ahead: the cheap rung below tree search.
 
 Each legal action is tried on a few sampled worlds (:func:`~issoku.agents.search.worlds.sample_world`); after
-it, the other seats answer at random until the seat decides again (or a cap of decisions passes), and that
-position is scored by :func:`~issoku.agents.search.worlds.team_values`. The action with the best mean wins.
+it, play goes on at random until another seat has answered and the seat decides again (or a cap of decisions
+passes), and that position is scored by :func:`~issoku.agents.search.worlds.team_values`. The action with the best mean wins.
 It sees one move of its own ahead and nothing of what the others would really answer: a deliberate floor
 for the skill ladder, stronger than random, weaker than search.
 """
@@ -21,10 +21,16 @@ REPLY_CAP = 30
 
 
 def _until_own_turn(world: GameState, seat: int, reply: Chooser) -> None:
+    """Play on at random until another seat has answered and ``seat`` decides again (or the cap passes).
+
+    The seat's own follow-up decisions are played too: an encounter attack goes on with its own choices before the
+    defender rolls, and scoring it there would score a position in which nothing has happened yet."""
+    answered = False
     for _ in range(REPLY_CAP):
         acting = world.current_seat()
-        if acting is None or acting == seat:
+        if acting is None or (acting == seat and answered):
             return
+        answered = answered or acting != seat
         world.apply(reply(world, acting))
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from issoku.agents.search.lookahead import look_ahead
 from issoku.agents.search.playouts import PLAYOUT_KINDS, Chooser, random_chooser, scripted_agent, scripted_chooser
 from issoku.agents.search.worlds import quiet_copy, sample_world, team_values
 from issoku.rules.kernel.protocol import GameState
@@ -47,8 +48,8 @@ class SearchBudget:
 
     simulations: int = 200
     """Simulations (sampled worlds played down the tree), the deterministic budget. The root's halving judges at
-    most as many actions as it can give a world each round (:func:`root_width`: 12 of 50, 60 of 400); where more
-    are legal it judges the playout agent's own choice and a draw of the others."""
+    most as many actions as it can give a world each round (:func:`root_width`: 12 at 50, 64 at 400); where more
+    are legal it judges the playout agent's own choice and the others a short look-ahead rates best."""
     rollout_depth: int = 200
     """Decisions a playout plays past the tree before it is scored (0: score the leaf itself); 200 plays a duel to
     its end with the scripted playouts."""
@@ -165,7 +166,7 @@ def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: Se
     round, so the search leaves it only for an action that beat it on the same worlds. The final action has
     the most visits (the last round's survivors all have the same), then the best mean."""
     hint = choose(root, seat)
-    alive = _candidates(legal, hint, budget.simulations, rng)
+    alive = _candidates(root, seat, legal, hint, budget.simulations, rng)
     spent = 0
     while True:
         rounds = max(1, math.ceil(math.log2(len(alive))))  # this one and those left: what is left is shared out
@@ -201,20 +202,28 @@ def root_width(simulations: int) -> int:
     return width
 
 
-def _candidates(legal: list[int], hint: int, simulations: int, rng: np.random.Generator) -> list[int]:
+SCREEN_SAMPLES = 2
+"""Sampled worlds per action when the root has more legal actions than halving can judge (:func:`_candidates`)."""
+
+
+def _candidates(root: GameState, seat: int, legal: list[int], hint: int, simulations: int,
+                rng: np.random.Generator) -> list[int]:
     """The root actions halving judges: all of them when the budget allows (:func:`root_width`), else the playout
-    agent's own choice and a uniform draw of the others, in legal order.
+    agent's own choice and the others that a one-step look-ahead on :data:`SCREEN_SAMPLES` worlds each rates best,
+    in legal order.
 
     Why: with more legal actions than simulations (an encounter attack and its raises: about 50 actions), one round
     of one world each spends the whole budget, and the most visited action is then whichever drew the luckiest
-    world. A smaller field judged on several worlds each is a real comparison. The draw depends only on the
-    number of legal actions, so two states the seat cannot tell apart still draw alike."""
+    world. A short look-ahead (play until the other side has answered, score the health) is far cheaper than a
+    playout, and it screens out the actions that lose at once; halving then judges the rest on several worlds each.
+    Its draws depend only on the number of legal actions, so two states the seat cannot tell apart draw alike."""
     width = root_width(simulations)
     if len(legal) <= width:
         return list(legal)
-    others = [action for action in legal if action != hint]
-    drawn = {others[index] for index in rng.choice(len(others), size=width - 1, replace=False).tolist()}
-    return [action for action in legal if action == hint or action in drawn]
+    means = look_ahead(root, seat, SCREEN_SAMPLES, rng)
+    kept = set(sorted((action for action in legal if action != hint), key=lambda action: (-means[action], action))
+               [:width - 1])
+    return [action for action in legal if action == hint or action in kept]
 
 
 def best_action(statistics: dict[int, tuple[int, float]]) -> int:

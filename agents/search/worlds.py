@@ -47,15 +47,32 @@ def sample_world(state: GameState, seat: int, rng: np.random.Generator) -> GameS
 
 
 def team_values(state: GameState) -> tuple[float, ...]:
-    """Each seat's value of ``state`` in [-1, 1]: its returns once the fight is over; before that, its side's mean
-    share of health left (the ``health_fractions`` hook) less the mean of the other sides' shares (0 for every
-    seat where the ruleset has no such hook).
+    """Each seat's value of ``state`` in [-1, 1]: its returns once the fight is decided (a draw: half its health
+    lead, :data:`DRAW_LEAD_WEIGHT`); before that, its health lead (:func:`health_leads`: its side's mean share of
+    health left, the ``health_fractions`` hook, less the mean of the other sides' shares).
 
     The cheap evaluation at a playout's depth cut-off: a fight decided by wearing the other side down scores
     a lead before the last blow, which random playouts seldom reach (most random encounter fights run to the
     round limit)."""
     if state.current_seat() is None:
-        return tuple(state.returns())
+        returns = tuple(state.returns())
+        if any(returns):
+            return returns
+        return tuple(DRAW_LEAD_WEIGHT * lead for lead in health_leads(state))
+    return health_leads(state)
+
+
+DRAW_LEAD_WEIGHT = 0.5
+"""What a health lead is worth in a drawn fight (a round limit reached), against 1 for a win.
+
+Why not 0, the draw's return: where most playouts end at the round limit (tempo and encounter fights between
+careful fighters), every action then scores the same 0, and the search has nothing to choose by; it settles for
+the draw while a greedy one-step fighter wins by pressing. Half the lead keeps a win worth more than any draw."""
+
+
+def health_leads(state: GameState) -> tuple[float, ...]:
+    """Each seat's side's mean share of health left less the mean of the other sides' (0 for every seat where the
+    ruleset has no ``health_fractions`` hook)."""
     fractions = getattr(state, "health_fractions", None)
     teams = state.ruleset.seat_teams
     if fractions is None:
