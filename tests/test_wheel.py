@@ -52,7 +52,7 @@ FROM_THE_WHEEL = textwrap.dedent("""
             run_tournament(Tournament(references.env_factory, references.policies[:2], references.loadouts[:1],
                                       games_per_pair=1), store, workers=0, progress=False)
             print("suite", name)
-        assert len(default_studies()) == 7, default_studies()
+        assert len(default_studies()) == 8, default_studies()
         assert sorted(shipped_checkpoints()) == ["breath_duel_v0", "encounter_duel_v0", "tempo_duel_v0"]
         for path in default_studies():
             study = build_tournament(load_study(path))  # the first policy and the last (a shipped checkpoint)
@@ -109,7 +109,7 @@ def test_the_installed_wheel_runs_every_env_every_suite_and_the_default_studies(
     lines = run.stdout.splitlines()
     assert {line.removeprefix("env ") for line in lines if line.startswith("env ")} == set(env_ids())
     assert sum(line.startswith("command ") for line in lines) == 4
-    assert sum(line.startswith("suite ") for line in lines) == 3 and sum(line.startswith("study ") for line in lines) == 7
+    assert sum(line.startswith("suite ") for line in lines) == 3 and sum(line.startswith("study ") for line in lines) == 8
     help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
                                timeout=120, env=wheel_only)
     assert help_text.returncode == 0 and "balance-report" in help_text.stdout

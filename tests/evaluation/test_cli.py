@@ -74,7 +74,8 @@ def test_the_default_report_runs_the_shipped_studies_on_the_three_duels():
 
     studies = [load_study(path) for path in default_studies()]
     assert [s.env for s in studies] == ["breath_duel_v0", "breath_duel_v0", "tempo_duel_v0", "tempo_duel_v0",
-                                        "encounter_duel_v0", "encounter_duel_v0", "breath_duel_v0"]
+                                        "encounter_duel_v0", "encounter_duel_v0", "breath_duel_v0", "breath_duel_v0"]
+    assert studies[7].policies == ("mcts_small",) and studies[7].loadout_grid.labels == studies[1].loadout_grid.labels
     assert any(s.combo_table for s in studies) and sum(bool(s.restricted_play) for s in studies) == 3
     loadouts = [lo for s in studies for lo in s.all_loadouts() if lo.seat_labels]
     assert {"ninjato", "unarmed", "katana", "ono"} <= {label for lo in loadouts for label in lo.seat_labels}
