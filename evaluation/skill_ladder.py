@@ -75,7 +75,13 @@ def table(env: str, steps: Sequence[Step]) -> str:
 
 
 def results_header(command: str) -> str:
-    """The date, machine and command a results file was written by, once at its head."""
+    """The date, machine, command and code a results file was written by, once at its head.
+
+    The code is named by its digest (:func:`~issoku.training.backend.code_identity`): agents are stored and
+    registered by name, so a figure measured before an agent's code changed reads the same as one after."""
+    from issoku.training.backend import code_identity
+
+    version, code, data = code_identity()
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return (f"Written by `{command}` on {when}; {platform.system()} {platform.machine()}, "
-            f"Python {platform.python_version()}.\n")
+    return (f"Written by `{command}` on {when}; issoku {version} (code {code}, rules data {data}); "
+            f"{platform.system()} {platform.machine()}, Python {platform.python_version()}.\n")
