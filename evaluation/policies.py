@@ -149,12 +149,18 @@ def resolve_policy(entry: str, *, allow_imports: bool = True, where: str = "poli
 
 
 def code_fingerprint(obj: Any) -> str:
-    """A digest of the source files defining ``obj``: its module, its base classes' modules, and the
-    modules of its package those import from (a scripted duelist built on another agent's module).
+    """A digest of the source files defining ``obj`` (:func:`fingerprinted_files`).
 
     Part of every match key, so editing a scripted agent never reuses the games of its old version
     (and a benchmark suite can tell that its references changed since calibration).
     """
+    files = fingerprinted_files(obj)
+    return file_digest(*files) if files else ""
+
+
+def fingerprinted_files(obj: Any) -> list[str]:
+    """The source files :func:`code_fingerprint` reads for ``obj``: its module, its base classes' modules, and the
+    modules of its package those import from (a scripted duelist built on another agent's module), sorted."""
     classes = inspect.getmro(obj) if inspect.isclass(obj) else (obj,)
     modules = [sys.modules[item.__module__] for item in classes if item.__module__ in sys.modules]
     package = obj.__module__.rpartition(".")[0]
@@ -163,5 +169,4 @@ def code_fingerprint(obj: Any) -> str:
             name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
             if isinstance(name, str) and package and name.startswith(package + ".") and name in sys.modules:
                 modules.append(sys.modules[name])
-    files = sorted({module.__file__ for module in modules if getattr(module, "__file__", None)})
-    return file_digest(*files) if files else ""
+    return sorted({module.__file__ for module in modules if getattr(module, "__file__", None)})

@@ -21,9 +21,16 @@ from typing import Any
 
 import numpy as np
 
+from issoku.agents.search import lookahead, mcts, playouts, worlds
 from issoku.agents.search.lookahead import look_ahead
 from issoku.agents.search.mcts import SearchBudget, best_action, search
 from issoku.rules.kernel.protocol import GameState
+
+SEARCH_MODULES = (lookahead, mcts, playouts, worlds)
+"""Every module a search agent's decisions depend on. Named here because the lab keys stored games by the code
+fingerprint of an agent's factory, which covers the modules its own module imports
+(:func:`issoku.evaluation.policies.code_fingerprint`): an edit to the playouts or the world sampling then makes
+the rungs play their games anew instead of reusing the old version's."""
 
 StateSource = Callable[[], GameState]
 """Returns the state of the game being played now (``lambda: env.unwrapped.game_state``)."""

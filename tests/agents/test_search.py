@@ -283,3 +283,14 @@ def test_one_step_plays_on_until_another_seat_has_answered(env_id: str) -> None:
         _until_own_turn(state, seat, reply)
         assert state.current_seat() in (None, seat) or len(acted) == 30
         assert any(acting != seat for acting in acted) or state.current_seat() is None
+
+
+@pytest.mark.parametrize("name", ["one_step", "mcts_small", "mcts_large"])
+def test_a_search_rungs_code_fingerprint_covers_every_search_module(name: str) -> None:
+    """Stored games are keyed by the factory's code fingerprint: an edit to the world sampling or the playouts must
+    change it, or a rerun would reuse the old version's games."""
+    from issoku.agents.registry import resolve_policy_factory
+    from issoku.evaluation.policies import fingerprinted_files
+
+    files = {path.rsplit("/", 1)[-1] for path in fingerprinted_files(resolve_policy_factory(name))}
+    assert {"agents.py", "lookahead.py", "mcts.py", "playouts.py", "worlds.py"} <= files
