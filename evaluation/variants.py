@@ -175,6 +175,14 @@ class StudyComparison:
     content: dict[str, set[str]]
     agents: str = "scripted"
     """The kind of agents that played it (:func:`issoku.evaluation.findings.agent_kinds`)."""
+    changed: int | None = None
+    """How many variant games were played otherwise than their base twin (:func:`changed_twins`; None: not counted).
+    Zero means no agent exercised the edit: every figure's difference is zero by construction, not by evidence."""
+
+    @property
+    def untested(self) -> bool:
+        """No decision of any game changed under the edit: the study says nothing about it either way."""
+        return self.changed == 0
 
 
 NOT_READ = "its env reads no rules variant"
@@ -208,7 +216,8 @@ def compare_study(pair: tuple[Tournament, Tournament], name: str, store: MatchSt
     env_id = versions[1][0].env_id
     shifts = paired_shifts(env_id, versions[0], versions[1], test)
     agents = agent_kinds({policy for record in versions[1] for policy in record.policies})
-    return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]), agents)
+    return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]), agents,
+                           changed_twins(versions[0], versions[1]))
 
 
 def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path, out: Path,
@@ -263,9 +272,15 @@ def _amount(shift: Shift) -> str:
     return f"{r.base:.1%} → {r.variant:.1%} ({100 * r.delta:+.1f} pts [{100 * r.low:+.1f}, {100 * r.high:+.1f}])"
 
 
-def _sequential(shift: Shift) -> str:
-    """A rate's sequential verdict in a few words (``moved ≥ δ (up), after 40 games``); "—" for a length."""
+UNTESTED = "untested by play"
+
+
+def _sequential(shift: Shift, untested: bool = False) -> str:
+    """A rate's sequential verdict in a few words (``moved ≥ δ (up), after 40 games``); "—" for a length;
+    :data:`UNTESTED` in a study whose games the edit left identical (their differences are zero by construction)."""
     found = shift.sequential
+    if untested:
+        return UNTESTED
     if found is None:
         return "—"
     if found.verdict == IMBALANCED:
@@ -296,7 +311,11 @@ def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change],
     lines = []
     for c in comparisons:
         found = [s for s in moved(c) if s.kind == "rate" and " vs " not in s.figure][:top]
-        if not found:
+        if c.untested:
+            lines.append(f"{c.env} ({c.study}): {UNTESTED.upper()}: the edit changed no decision of its {c.games} "
+                         f"paired games ({c.agents} agents never played what it touches), so they are no evidence "
+                         "of balance or imbalance.")
+        elif not found:
             lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): no figure moved significantly over "
                          f"{c.games} paired games.")
         for shift in found:
@@ -335,13 +354,17 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
               "Restricted play and the combo table are not compared here (run the plain report on each version). "
               f"Sequential: each rate's GSPRT (δ = ±{100 * thresholds.sequential.delta:g} points, α = "
               f"{thresholds.sequential.alpha:g}, β = {thresholds.sequential.beta:g}) on its per-game differences in "
-              "seed order: *moved ≥ δ*, *moved < δ* or *undetermined*, and after how many twin games it decided "
+              "seed order: *moved ≥ δ*, *moved < δ* or *undetermined*, and after how many twin games it decided; "
+              "*untested by play* where the edit changed no decision of any game "
               "(docs/balance.md, Sequential tests).", ""]
     lines += ["Not played: " + "; ".join(f"{escape_markdown(study)} ({escape_markdown(why)})" for study, why in skipped)
               + ".", ""] if skipped else []
     for c in comparisons:
         lines += [f"## {escape_markdown(c.env)}: {escape_markdown(c.study)}", "", f"{c.games} games per version, paired.", ""]
         found = moved(c)
+        if c.untested:
+            lines += ["Untested by play: every variant game was played exactly as its base twin (no agent's decision "
+                      "changed), so every difference below is zero by construction, not a measurement.", ""]
         lines += ["### Moved significantly", ""]
         lines += _table(["figure", "base → variant (difference [corrected interval])", "Holm p", "pairs",
                          "sequential", "edits behind it"],
@@ -349,8 +372,8 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
                           _edits(related_changes(s, changes, c.content))) for s in found]) if found else ["none.", ""]
         lines += ["### Every figure", ""]
         lines += _table(["figure", "base → variant", "Holm p", "pairs", "sequential"],
-                        [(escape_markdown(s.figure), _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n, _sequential(s))
-                         for s in sorted(c.shifts, key=lambda s: s.figure)])
+                        [(escape_markdown(s.figure), _amount(s), f"{s.result.p_adjusted:.2g}", s.result.n,
+                          _sequential(s, c.untested)) for s in sorted(c.shifts, key=lambda s: s.figure)])
     report = out / REPORT
     report.write_text("\n".join(lines))
     with (out / "variant_figures.csv").open("w", newline="") as handle:
@@ -360,8 +383,10 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
         for c in comparisons:
             for s in sorted(c.shifts, key=lambda s: s.figure):
                 r, q = s.result, s.sequential
+                sequential = ([UNTESTED, "", ""] if c.untested else [q.verdict, q.direction, q.pairs] if q
+                              else ["", "", ""])
                 writer.writerow([c.env, c.study, s.figure, s.kind, r.base, r.variant, r.delta, r.low, r.high, r.p,
-                                 r.p_adjusted, r.n] + ([q.verdict, q.direction, q.pairs] if q else ["", "", ""]))
+                                 r.p_adjusted, r.n] + sequential)
     write_html_report(report)  # report.html beside it: the same report, sortable tables (no game links)
     return report
 

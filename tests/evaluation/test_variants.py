@@ -166,3 +166,22 @@ def test_a_team_label_owns_the_content_of_every_fighter_on_its_team():
     content = seat_content(build_tournament(study))
     assert content["blades"] == {"blades", "fencer", "longsword", "light", "knight", "arming_sword", "heavy"}
     assert content["shooters"] == {"shooters", "archer", "bow", "light", "crossbowman", "crossbow", "medium"}
+
+
+def test_an_edit_no_agent_plays_is_untested_by_play_never_balanced(tmp_path):
+    """The Ma heuristic never declares a costed stance: under stance_spear_wall_guard its games are twins of the
+    base's, so the study is no evidence, and the report says so instead of "moved < δ"."""
+    from issoku.evaluation.config import StudyConfig
+
+    study = StudyConfig.model_validate({
+        "env": "breath_duel_v0", "policies": ["ma_heuristic"], "mirrors": True, "games_per_pair": 4,
+        "loadout_grid": {"seat_key": "fighters", "labels": ["yari", "uchigatana"],
+                         "templates": {"yari": "ashigaru", "uchigatana": "kenshi"}}})
+    report = compare([("loadouts", study)], VARIANTS / "stance_spear_wall_guard", tmp_path / "m.sqlite",
+                     tmp_path / "out", workers=0, progress=False)
+    assert read_headlines(report) == [
+        "breath_duel_v0 (loadouts): UNTESTED BY PLAY: the edit changed no decision of its 8 paired games (scripted "
+        "agents never played what it touches), so they are no evidence of balance or imbalance."]
+    text = report.read_text()
+    assert "| moved < δ" not in text and "| untested by play |" in text
+    assert "untested by play" in (tmp_path / "out" / "variant_figures.csv").read_text()
