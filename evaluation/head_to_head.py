@@ -77,7 +77,8 @@ def head_to_head(agent: str, opponent: str = "random", duels: int = 500, env: st
         run_tournament(tournament, store, workers=workers, progress=progress)
         keys = {spec.key for _, spec in schedule(tournament)}
         records = [record for record in store.records() if record.key in keys]
-    return summarise(records, agent.partition("=")[0], opponent.partition("=")[0], env, kwargs, base_seed)
+    names = [spec.name for spec in tournament.policies]  # as stored: "shipped:<env>" is stored by its file's name
+    return summarise(records, names[0], names[1], env, kwargs, base_seed)
 
 
 def head_to_head_study(agent: str, opponent: str, duels: int, env: str, env_kwargs: Mapping[str, Any],
