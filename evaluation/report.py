@@ -41,7 +41,7 @@ from issoku.evaluation.pairings import Side, by_label, by_policy
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
-                                          restriction_results)
+                                          restriction_results, split_restriction)
 from issoku.evaluation.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
 from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
                                           SequentialVerdict, by_seat_label, cell_verdicts, verdict_text)
@@ -544,6 +544,9 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
                       *first_interval(confidence), everyone, f" (n={first.score.n})", first_interval, about=("first",))
               ] if first.score.n else []
     restricted_agents = agent_kinds(policies_of(restricted_records)) if restricted_records else everyone
+    vacuous = bool(restricted) and bool(restricted_records) and all(r.winner is None for r in restricted_records)
+    if vacuous:  # every game a draw: each restriction's "+0.0" would read as a measurement of nothing
+        restricted = []
     drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
                            result.score.n, restricted_agents,
                            f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
@@ -575,6 +578,12 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     if not first.score.n and first.left_out:
         notes.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
                      f"({first.left_out} games), so moving first cannot be told from being that side.")
+    if vacuous:
+        bases = ", ".join(sorted({(split_restriction(policy) or (policy,))[0]
+                                  for policy in policies_of(restricted_records)}))
+        notes.append(f"{env}: restricted play is vacuous: all {len(restricted_records)} of its games were drawn "
+                     f"({bases} never decides a fight against itself, restricted or not), so it measures no "
+                     "restriction; a fighter that never commits forces a draw.")
     more = len(hurts[most:]) + len(helps[most:])
     if more:
         notes.append(f"{env}: {more} more significant restrictions (see Restricted play).")

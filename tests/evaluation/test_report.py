@@ -175,6 +175,19 @@ def test_a_restriction_whose_loss_helps_the_agent_is_a_headline_too():
     assert any("random plays better without **x** (win-rate drop): -50.0 pts" in line for line in found), found
 
 
+def test_a_battery_whose_games_are_all_draws_is_vacuous_not_a_list_of_zero_effects():
+    from issoku.evaluation.report import headlines
+    from issoku.evaluation.restricted import restriction_results
+
+    ordinary = _duel("random", "p", 20, 40)
+    drawn = [make_record(("stall -x", "stall") if s % 2 else ("stall", "stall -x"), (0.0, 0.0), seed=300 + s)
+             for s in range(40)]
+    found = headlines(analyse(ordinary, bootstrap=20), None, restriction_results(drawn), restricted_records=drawn)
+    assert "toy_v0: restricted play is vacuous: all 40 of its games were drawn (stall never decides a fight " \
+           "against itself, restricted or not)" in " ".join(found), found
+    assert not any("without" in line for line in found), found
+
+
 def test_the_report_lists_content_no_agent_used_as_untested_by_play(tmp_path):
     """Issue 14: per content item (the ruleset's own action_content hook), its share of the decisions; content no
     agent used is listed, and the headlines say how much."""
