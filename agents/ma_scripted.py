@@ -19,7 +19,7 @@ The four differ in the rungs they want and in how they cut:
     reserve first: it holds one reservation at all times and cuts with what the breath has left, from
     the farthest rung of its ideal range; it improvises a defense only against a Critical or a last hit.
 ``MaDistanceKeeper`` (``ma_distance_keeper``)
-    fights at its weapon's ideal range (MA-017..022): it takes and holds a rung inside it, the one where
+    fights at its weapon's ideal range (MA-017..MA-022): it takes and holds a rung inside it, the one where
     the opponent's weapon is worst off, and cuts only from there (breath Heuristic).
 ``MaHeuristic`` (``ma_heuristic``)
     the whole ladder weighed for both weapons: it goes where it can cut and the opponent cannot, or
@@ -166,7 +166,7 @@ class MaScripted:
         self._tables: dict[str, tuple[RangeVerdict, ...]] = {}
 
     def verdicts(self, reach: WeaponReach) -> tuple[RangeVerdict, ...]:
-        """A weapon's range verdict at every rung (MA-022..025), cached."""
+        """A weapon's range verdict at every rung (MA-022..MA-025), cached."""
         table = self._tables.get(reach.weapon)
         if table is None:
             table = self._tables[reach.weapon] = range_table(reach)
