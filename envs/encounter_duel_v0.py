@@ -74,7 +74,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from issoku.envs.adapter import RulesetAECEnv
+from pettingzoo import ParallelEnv
+
+from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.rules.encounters import EncounterConfig, EncounterDuel, EncounterSkirmish
 from issoku.rules.encounters.content import DATA_DIR, load_catalog
 from issoku.rules.variant import Variant, data_digest
@@ -128,3 +130,8 @@ def raw_env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, *,
 def env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, **kwargs: Any) -> RulesetAECEnv:
     """Same as :func:`raw_env`: the adapter makes PettingZoo's wrapper checks itself, so nothing wraps it."""
     return raw_env(fighters, **kwargs)
+
+
+def parallel_env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
+    return as_parallel(raw_env(fighters, **kwargs))

@@ -1,4 +1,4 @@
-"""Every env passes the standard checkers with its defaults (issue 17): PettingZoo's parallel API and
+"""Every env passes the standard checkers with its defaults: PettingZoo's parallel API and
 seed tests through ``parallel_env()``, Gymnasium's and SB3's ``check_env`` on ``SingleAgentEnv``, and
 the info contract TorchRL relies on (numbers and arrays, one dict per agent)."""
 
@@ -13,7 +13,8 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from issoku.agents import RandomLegal
-from issoku.envs import breath_duel_v0, breath_skirmish_v0, tempo_duel_v0, tempo_skirmish_v0
+from issoku.envs import (breath_duel_v0, breath_skirmish_v0, encounter_duel_v0, encounter_skirmish_v0, tempo_duel_v0,
+                         tempo_skirmish_v0)
 from issoku.envs.single_agent import SingleAgentEnv
 
 CONFIGS = {
@@ -22,6 +23,8 @@ CONFIGS = {
     "breath_skirmish_2v2": (breath_skirmish_v0, {"sides": [["kenshi", "ronin"], ["ronin", "kenshi"]]}),
     "tempo_duel": (tempo_duel_v0, {}),
     "tempo_skirmish_2v2": (tempo_skirmish_v0, {}),
+    "encounter_duel": (encounter_duel_v0, {}),
+    "encounter_skirmish_2v2": (encounter_skirmish_v0, {}),
 }
 
 
