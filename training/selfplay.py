@@ -190,7 +190,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         "checkpoint": str(latest_checkpoint(run_dir)),
         "steps": int(model.num_timesteps),
         "evaluations": [evaluate_against(model, config, opponent, config.final_eval_episodes, config.seed + EVAL_SEED,
-                                         ruleset) for opponent in config.eval_opponents],
+                                         ruleset) for opponent in config.eval_opponents if config.final_eval_episodes],
     }
     atomic_write_json(run_dir / "final_eval.json", results)
     return results
