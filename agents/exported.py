@@ -197,6 +197,9 @@ def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | No
                                 temperature=temperature or 1.0)
         return policy, {**policy.identity, "config": _training_config(policy)}
     if folder.is_dir():
+        if (folder / LADDER).is_file() and not (folder / MANIFEST).is_file():
+            raise ExportError(f"{folder}: a ladder folder (issoku ladder): name the rung to play, --rung 1 (the weakest) "
+                              "or higher (its ladder.json lists them)")
         policy = ExportedPolicy(folder, deterministic=deterministic, seed=seed)
         return policy, {**policy.identity, "config": _training_config(policy)}
     return CheckpointPolicy(path, deterministic=deterministic, seed=seed), read_metadata(path)

@@ -188,6 +188,8 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
      "e/manifest.json: checkpoint.config: missing or not an object"),
     ("ladder file without rungs", ["play", "lad", "--rung", "1"], {"lad/ladder.json": "{}"},
      "lad/ladder.json: rungs: missing or not a list"),
+    ("ladder folder without --rung", ["play", "lad"], {"lad/ladder.json": '{"rungs": []}'},
+     "lad: a ladder folder (issoku ladder): name the rung to play, --rung 1"),
     ("ladder rung without a temperature", ["play", "lad", "--rung", "1"],
      {"lad/ladder.json": '{"rungs": [{"export": "e"}]}'}, "lad/ladder.json: rungs[0]: not a rung"),
     ("export corrupt ONNX", ["play", "e"], {"e": _tampered_export(onnx=b"\x08\x07garbage")},
