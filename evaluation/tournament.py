@@ -324,6 +324,21 @@ def run_tournaments(tournaments: Sequence[Tournament], store: MatchStore, worker
     return _run([(tournament, None) for tournament in tournaments], store, workers, batch_size, progress)
 
 
+def progress_label(tournaments: Sequence[Tournament], most: int = 48) -> str:
+    """What a progress bar is playing, in a few words: the env, the policies (their names when one or two, else
+    how many) and the loadouts (``breath_duel_v0: ma_heuristic, 30 loadouts``), cut to ``most`` characters.
+
+    Why: a report plays several studies one after another, and a bar that only says "tournament" leaves the
+    user guessing which one is slow."""
+    envs = sorted({getattr(t.env_factory, "__module__", "").rpartition(".")[2] for t in tournaments} - {""})
+    names = list(dict.fromkeys(spec.name for t in tournaments for spec in t.policies))
+    loadouts = len({loadout.name for t in tournaments for loadout in t.loadouts})
+    what = (", ".join(names) if len(names) <= 2 else f"{len(names)} policies") \
+        + (f", {loadouts} loadouts" if loadouts > 1 else "")
+    label = f"{'+'.join(envs)}: {what}" if envs else what
+    return label if len(label) <= most else label[:most - 1] + "…"
+
+
 def _run(parts: Sequence[tuple[Tournament, Sequence[tuple[Loadout, MatchSpec]] | None]], store: MatchStore,
          workers: Workers, batch_size: int, progress: bool) -> list[TournamentRun]:
     totals = [scheduled_count(tournament) if scheduled is None else len(scheduled) for tournament, scheduled in parts]
@@ -340,7 +355,8 @@ def _run(parts: Sequence[tuple[Tournament, Sequence[tuple[Loadout, MatchSpec]] |
                 yield job
 
     total = sum(totals)
-    with tqdm(total=total, unit="game", desc="tournament", disable=not progress) as bar:
+    with tqdm(total=total, unit="game", desc=progress_label([tournament for tournament, _ in parts]),
+              disable=not progress) as bar:
         for job, records in backend_of(workers, most=total).map_unordered(run_job, jobs()):
             played[owner.pop(id(job))] += store.insert(records)
             bar.update(job.size)

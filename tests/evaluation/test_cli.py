@@ -2,7 +2,7 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.config import load_study
+from issoku.evaluation.config import build_tournament, load_study
 from issoku.evaluation.store import MatchStore
 from issoku.rules.kernel.content import DataError
 
@@ -26,7 +26,7 @@ def test_a_sequential_report_says_first_what_a_delta_needs_and_stops_decided_cel
                                       "--db", str(tmp_path / "m.sqlite"), "--out", str(tmp_path / "out"),
                                       "--bootstrap", "20"])
     assert result.exit_code == 0, result.output
-    assert "a cell expects about" in result.output.split("tournament")[0]  # said before any game
+    assert "a cell expects about" in result.output.split("game/s]")[0]  # said before any game (a progress bar)
     assert "left unplayed (their cells decided)" in result.output
     assert "sequential tests (GSPRT on seat-swapped pairs, δ = ±25 pts" in result.output
     assert "| random – tempo_heuristic | imbalanced (favours tempo_heuristic) |" in (
@@ -81,3 +81,12 @@ def test_the_default_report_runs_the_shipped_studies_on_the_three_duels():
     assert {"ninjato", "unarmed", "katana", "ono"} <= {label for lo in loadouts for label in lo.seat_labels}
     assert {f"encounter_{stance}" for stance in ("air", "earth", "fire", "void", "water")} <= set(studies[4].policies)
     assert all(s.composition() is not None for s in studies)
+
+
+def test_a_progress_bar_says_which_env_policies_and_loadouts_it_plays():
+    from issoku.evaluation.commands import default_studies
+    from issoku.evaluation.tournament import progress_label
+
+    labels = [progress_label([build_tournament(load_study(path))]) for path in default_studies()]
+    assert labels[0] == "breath_duel_v0: 7 policies" and labels[1] == "breath_duel_v0: ma_heuristic, 30 loadouts"
+    assert labels[7] == "breath_duel_v0: mcts_small, 30 loadouts" and all(len(label) <= 48 for label in labels)

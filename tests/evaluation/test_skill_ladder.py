@@ -38,4 +38,4 @@ def test_every_pair_is_checked_before_any_duel_is_played():
     for args in (["--rungs", "random,one_step,nosuch"], ["--rungs", "random,one_step", "--references", "ma_heuristic"]):
         result = CliRunner().invoke(app, ["skill-ladder", "--env", "tempo_duel_v0", "-n", "2", *args])
         assert result.exit_code == 2, result.output
-        assert "tournament" not in result.output and len(result.output.strip().splitlines()) == 1
+        assert "game/s]" not in result.output and len(result.output.strip().splitlines()) == 1  # no progress bar
