@@ -65,11 +65,14 @@ def measure(env: str, rungs: Sequence[str] = RUNGS, references: Sequence[str] | 
 
 def table(env: str, steps: Sequence[Step]) -> str:
     """The ladder as a Markdown table, one row per measured pair."""
-    lines = [f"| {env}: agent | against | duels | score (95 % interval) | separated |",
+    from issoku.evaluation.html_report import code_span, escape_cell, escape_markdown
+
+    lines = [f"| {escape_cell(escape_markdown(env))}: agent | against | duels | score (95 % interval) | separated |",
              "|---|---|---|---|---|"]
     for step in steps:
         score = step.result.total.score_rate()
-        lines.append(f"| `{step.upper}` | `{step.lower}` | {step.result.total.duels} | {score.value:.1%} "
+        upper, lower = (escape_cell(code_span(name)) for name in (step.upper, step.lower))
+        lines.append(f"| {upper} | {lower} | {step.result.total.duels} | {score.value:.1%} "
                      f"[{score.low:.1%}, {score.high:.1%}] | {'yes' if step.separated else 'no'} |")
     return "\n".join(lines)
 

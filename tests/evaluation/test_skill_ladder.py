@@ -39,3 +39,12 @@ def test_every_pair_is_checked_before_any_duel_is_played():
         result = CliRunner().invoke(app, ["skill-ladder", "--env", "tempo_duel_v0", "-n", "2", *args])
         assert result.exit_code == 2, result.output
         assert "game/s]" not in result.output and len(result.output.strip().splitlines()) == 1  # no progress bar
+
+
+def test_agent_names_cannot_shift_a_column_or_break_out_of_their_code_span():
+    from dataclasses import replace
+
+    [step] = measure("tempo_duel_v0", rungs=("random", "one_step"), references=(), duels=2)
+    text = table("tempo_duel_v0", [replace(step, upper="a|b`c", lower="x")])
+    row = text.splitlines()[2]
+    assert row.startswith("| ``a\\|b`c`` | `x` | 2 |") and row.count(" | ") == 4
