@@ -80,11 +80,11 @@ def agent_kind(policy: str) -> str:
     """The kind of one policy: a registered agent that searches the game state (``search``), another registered
     agent (``scripted``), or a checkpoint or import path (``learned or imported``); a restricted policy counts as
     its base."""
-    from issoku.agents.registry import policy_names, reads_state
+    from issoku.agents.registry import POLICY_FACTORIES, reads_state
 
     parsed = split_restriction(policy)
     base = parsed[0] if parsed else policy
-    if base not in policy_names():
+    if base not in POLICY_FACTORIES:
         return LEARNED
     return SEARCH if reads_state(base) else SCRIPTED
 

@@ -312,7 +312,8 @@ def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change],
     for c in comparisons:
         found = [s for s in moved(c) if s.kind == "rate" and " vs " not in s.figure][:top]
         if c.untested:
-            lines.append(f"{c.env} ({c.study}): {UNTESTED.upper()}: the edit changed no decision of its {c.games} "
+            lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): {UNTESTED.upper()}: the edit "
+                         f"changed no decision of its {c.games} "
                          f"paired games ({c.agents} agents never played what it touches), so they are no evidence "
                          "of balance or imbalance.")
         elif not found:

@@ -38,22 +38,20 @@ def test_the_command_prints_totals_and_fails_on_a_violation(monkeypatch):
     assert fuzz.main(["--decisions", "50", "--config", "tempo_duel_v0"], write=lines.append) == 1
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_the_golden_playthrough_is_unchanged(name):
-    golden = playthroughs.path_of(name)
-    assert golden.is_file(), f"missing {golden}: python -m benchmarks.playthroughs --update"
-    assert playthroughs.transcript(name) == golden.read_text(), (
-        f"{name} plays differently from {golden}; if the change is deliberate, run "
-        "python -m benchmarks.playthroughs --update and commit the diff")
+GOLDEN_KINDS = {"hashes": (playthroughs.path_of, playthroughs.transcript),
+                "readable": (playthroughs.readable_path_of, playthroughs.readable_transcript)}
+"""Each golden file of a playthrough: the hashes, and the same episode written out (state, observation by field,
+legal actions, events with rule IDs)."""
 
 
+@pytest.mark.parametrize("kind", sorted(GOLDEN_KINDS))
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_the_readable_playthrough_is_unchanged(name):
-    """The same episode written out: state, observation by field, legal actions, events with rule IDs."""
-    golden = playthroughs.readable_path_of(name)
+def test_the_golden_playthrough_is_unchanged(name, kind):
+    path_of, transcript = GOLDEN_KINDS[kind]
+    golden = path_of(name)
     assert golden.is_file(), f"missing {golden}: python -m benchmarks.playthroughs --update"
-    assert playthroughs.readable_transcript(name) == golden.read_text(), (
-        f"{name} reads differently from {golden}; if the change is deliberate, run "
+    assert transcript(name) == golden.read_text(), (
+        f"{name} plays differently from {golden} ({kind}); if the change is deliberate, run "
         "python -m benchmarks.playthroughs --update and commit the diff")
 
 
