@@ -1,4 +1,4 @@
-"""A PSRO hunt for dominant strategies (``issoku hunt``): learned best responses against the field's Nash mixture.
+"""A PSRO hunt for dominant strategies (``issoku hunt``): best responses (learned or searched) against the field's Nash mixture.
 
 Scripted agents have blind spots; a finding that rests on them speaks about the agents, not the
 rules. Policy-Space Response Oracles (Lanctot et al. 2017; OpenSpiel's ``psro_v2``) close that gap
@@ -7,9 +7,10 @@ by letting a learner search for what beats the field. One iteration, read in :fu
 1. play every pair of the population (starting from the scripted agents) into the match store
    (seeded, keyed, resumable: :func:`~issoku.evaluation.tournament.run_tournament`);
 2. solve the meta-game: the Nash mixture of the payoff matrix (:func:`~issoku.evaluation.metagame.nash_equilibrium`);
-3. train a MaskablePPO best response against that mixture (each episode's opponent drawn by the
-   mixture's weights; warm-started from a checkpoint when one is given; loadouts randomized when
-   ``matchups`` are given);
+3. find a best response to that mixture: by default train a MaskablePPO learner against it (each
+   episode's opponent drawn by the mixture's weights; warm-started from a checkpoint when one is given;
+   loadouts randomized when ``matchups`` are given); with ``oracle="search"``, a tree search whose
+   playouts meet the mixture (:mod:`~issoku.evaluation.hunt_search`), with no training;
 4. measure its gain over the mixture, ``Σ σ_j · E[return vs j]`` with a 95 % interval (normal, per
    opponent variances): an exploitability estimate, NashConv-style, in return units ``[-1, 1]``;
 5. add it to the population; stop when the gain's upper bound falls under ``threshold`` (the field
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from issoku.evaluation.html_report import escape_markdown
+from issoku.evaluation.hunt_search import SEARCH_STEM, search_response_spec
 from issoku.evaluation.hunt_edits import (Z95, EditedPlay, edited_play, finding_lines, gain_over_control, interval_text,
                                          untouched_edits)
 from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
@@ -84,6 +86,11 @@ class HuntConfig:
     batch_size: int = 256
     """PPO minibatch."""
     progress: bool = True
+    oracle: str = "ppo"
+    """How each best response is found: ``"ppo"`` (a MaskablePPO learner trained against the mixture) or
+    ``"search"`` (MCTS whose playouts meet the mixture, :mod:`issoku.evaluation.hunt_search`: no training)."""
+    search_simulations: int = 200
+    """With the search oracle: simulations a decision."""
 
 
 @dataclass
@@ -166,6 +173,28 @@ def _population_specs(config: HuntConfig, learned: Sequence[str]) -> list[Policy
     return [resolve_policy(entry) for entry in (*config.population, *learned)]
 
 
+def _best_response_specs(config: HuntConfig, done: Sequence[Iteration]) -> tuple[list[PolicySpec], dict[str, str | None]]:
+    """The population's best responses so far, and every member's policy entry by name (a search best response's:
+    None, as :mod:`~issoku.evaluation.hunt_search` models a member that searches)."""
+    entries: dict[str, str | None] = dict(map(_named_entry, config.population))
+    specs = []
+    for iteration in done:
+        spec = _best_response_spec(config, iteration.best_response, iteration.mixture, entries)
+        specs.append(spec)
+        entries[spec.name] = None if config.oracle == "search" else iteration.best_response
+    return specs, entries
+
+
+def _best_response_spec(config: HuntConfig, best_response: str, mixture: Mapping[str, float],
+                        entries: Mapping[str, str | None]) -> PolicySpec:
+    """One best response as a population member: a search one rebuilt from its mixture, a PPO one from its checkpoint."""
+    from issoku.evaluation.policies import resolve_policy
+
+    if config.oracle == "search":
+        return search_response_spec(best_response, mixture, entries, config.search_simulations)
+    return resolve_policy(best_response)
+
+
 def _tournament(config: HuntConfig, specs: Sequence[PolicySpec], pairings: Sequence[tuple[str, str]] | None,
                 seed_offset: int) -> Tournament:
     from issoku.envs.registry import resolve_env
@@ -204,12 +233,12 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / "hunt.json"
     writer = configure(str(out / "tb" / "hunt"), ["tensorboard"])
-    learned = [iteration.best_response for iteration in done]
+    learned, entries = _best_response_specs(config, done)
     changes = variant_changes(config)
     with MatchStore(out / "matches.sqlite") as store:
         for index in range(len(done), config.iterations):
             started = time.monotonic()
-            specs = _population_specs(config, learned)
+            specs = [*_population_specs(config, ()), *learned]
             names = [spec.name for spec in specs]
             workers = config.workers if backend is None else backend
             run_tournament(_tournament(config, specs, None, 0), store, workers=workers, progress=config.progress)
@@ -217,8 +246,11 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
             games = games_between(records, names=names)
             equilibrium = nash_equilibrium(payoff_matrix(*games.matrices()))
             mixture = {names[i]: float(equilibrium.mixture[i]) for i in equilibrium.support}
-            checkpoint = train_best_response(config, mixture, index, out, backend)
-            br_spec = _population_specs(config, [*learned, checkpoint])[-1]
+            if config.oracle == "search":
+                checkpoint = f"{SEARCH_STEM}{index + 1}"
+            else:
+                checkpoint = train_best_response(config, mixture, index, out, backend)
+            br_spec = _best_response_spec(config, checkpoint, mixture, entries)
             measured = _tournament(config, [*specs, br_spec], [(br_spec.name, name) for name in mixture],
                                    1_000_000 * (index + 1))
             run_tournament(measured, store, workers=workers, progress=config.progress)
@@ -241,7 +273,8 @@ def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
                                     control),
                 control=control.checkpoint if control else "", control_gain=control.gain if control else None)
             done.append(iteration)
-            learned.append(checkpoint)
+            learned.append(br_spec)
+            entries[br_spec.name] = None if config.oracle == "search" else checkpoint
             atomic_write_json(state_path, {"config": asdict(config), "changes": [str(c) for c in changes],
                                            "iterations": [asdict(i) for i in done]})
             for key, value in (("gain", gain), ("gain_low", low), ("gain_high", high),
@@ -373,6 +406,34 @@ def own_checkpoint(out: Path, stem: str, index: int, saved: object, where: str) 
     return str(path)
 
 
+def own_best_response(config: HuntConfig, index: int, saved: object, where: str) -> str:
+    """Iteration ``index``'s best response as a resume uses it: a PPO hunt's own checkpoint (:func:`own_checkpoint`),
+    a search hunt's name ``bs<index + 1>`` (rebuilt from its saved mixture; nothing else is accepted)."""
+    if config.oracle != "search":
+        return own_checkpoint(Path(config.out), "br", index, saved, where)
+    name = f"{SEARCH_STEM}{index + 1}"
+    if saved != name:
+        raise ValueError(f"{where}: {saved!r} is not this search hunt's best response {name!r}")
+    return name
+
+
+def check_search_mixture(config: HuntConfig, index: int, mixture: object, where: str) -> None:
+    """A search hunt rebuilds iteration ``index``'s best response from its saved mixture: every member must be one the
+    hunt had by then (the starting field's names, the earlier ``bs<N>``) with a weight >= 0, the weights summing to
+    more than 0; a name is looked up, never resolved or imported."""
+    known = {_named_entry(entry)[0] for entry in config.population} | {f"{SEARCH_STEM}{n}" for n in range(1, index + 1)}
+    if not isinstance(mixture, dict) or not mixture:
+        raise ValueError(f"{where}: not a mixture (an object of member names and weights)")
+    for name, weight in mixture.items():
+        if name not in known:
+            raise ValueError(f"{where}: {name!r} is no member of this hunt by iteration {index + 1} "
+                             f"(members: {', '.join(sorted(known))})")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 <= weight <= 1:
+            raise ValueError(f"{where}.{name}: the weight must be a number in [0, 1], not {weight!r}")
+    if sum(mixture.values()) <= 0:
+        raise ValueError(f"{where}: the weights sum to 0")
+
+
 def saved_iterations(config: HuntConfig) -> list[Iteration]:
     """The finished iterations of the hunt in ``config.out`` (none if it has no ``hunt.json``), checked as data before
     any of it is used: the settings are this hunt's, every entry has the fields of an :class:`Iteration`, and each best
@@ -399,8 +460,9 @@ def saved_iterations(config: HuntConfig) -> list[Iteration]:
             iteration = Iteration.from_json(entry)
         except (TypeError, ValueError) as error:
             raise ValueError(f"{where}: {error}") from None
-        iteration.best_response = own_checkpoint(Path(config.out), "br", number, entry["best_response"],
-                                                 f"{where}.best_response")
+        iteration.best_response = own_best_response(config, number, entry["best_response"], f"{where}.best_response")
+        if config.oracle == "search":
+            check_search_mixture(config, number, iteration.mixture, f"{where}.mixture")
         if iteration.control:
             iteration.control = own_checkpoint(Path(config.out), CONTROL, number, entry["control"], f"{where}.control")
         done.append(iteration)
@@ -625,7 +687,7 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
     """The hunt as Markdown: one section per iteration (population, mixture, gain, what the best response does)."""
     lines = [f"# Hunt on {escape_markdown(config.env_id)}"
              + (f" (rules variant {escape_markdown(config.variant)})" if config.variant else ""), "",
-             f"{len(iterations)} iteration(s); {config.steps} learner steps per best response, "
+             f"{len(iterations)} iteration(s); {_oracle_text(config)}, "
              f"{config.games_per_pair} games per pair, seed {config.seed}, stop when the gain's 95 % upper bound "
              f"< {config.threshold}.", ""]
     if config.variant:
@@ -650,6 +712,13 @@ def format_report(config: HuntConfig, iterations: Sequence[Iteration]) -> str:
                   f"- actions it plays more or less than the mixture: "
                   f"{'; '.join(map(escape_markdown, it.action_differences)) or 'none moved by 2 points or more'}"]
     return "\n".join(lines) + "\n"
+
+
+def _oracle_text(config: HuntConfig) -> str:
+    if config.oracle == "search":
+        return (f"search best responses (MCTS, {config.search_simulations} simulations a decision, its playouts "
+                "against the mixture)")
+    return f"{config.steps} learner steps per best response"
 
 
 def _variant_sections(config: HuntConfig, iterations: Sequence[Iteration]) -> list[str]:

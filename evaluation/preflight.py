@@ -69,6 +69,7 @@ def check_hunt(config: Any) -> None:
     bounded("--n-envs", config.n_envs, 1, 1024)
     if config.control and not config.variant:
         raise BadInput("--control needs --variant: the control is the same hunt's best response on the shipped rules")
+    check_oracle(config)
     if not math.isfinite(config.threshold):
         raise BadInput(f"--threshold must be a finite number, not {config.threshold}")
     out = Path(config.out)
@@ -90,6 +91,22 @@ def check_hunt(config: Any) -> None:
     check_tournament_plays(Tournament(env_factory=factory, policies=specs,
                                       loadouts=(Loadout("default", env_kwargs(config)),),
                                       games_per_pair=config.games_per_pair, base_seed=config.seed), config.env_id)
+
+
+def check_oracle(config: Any) -> None:
+    """The hunt's best-response oracle and its settings: ``--warm-start`` and ``--control`` train learners, which
+    the search oracle has none of."""
+    from issoku.evaluation.hunt_search import ORACLES
+    from issoku.inputs import BadInput, bounded
+
+    if config.oracle not in ORACLES:
+        raise BadInput(f"--oracle must be one of {', '.join(ORACLES)}, not {config.oracle!r}")
+    bounded("--search-simulations", config.search_simulations, 1, 100_000)
+    if config.oracle == "search":
+        for option, given in (("--warm-start", config.warm_start), ("--control", config.control)):
+            if given:
+                raise BadInput(f"{option} trains a learner; --oracle search trains none (drop {option}, or use "
+                               "--oracle ppo)")
 
 
 def check_checkpoints_fit_suite(checkpoints: Sequence[str], suite: Any) -> None:

@@ -226,14 +226,16 @@ def make_seat_policy(spec: PolicySpec, seed: int, env: AECEnv, seat_label: str =
     one with a ``seat_label`` parameter (a loadout grid's per-loadout agents) gets what the seat fields.
     """
     extra: dict[str, Any] = {}
-    if _takes(spec.factory, "ruleset"):
+    if factory_takes(spec.factory, "ruleset"):
         extra["ruleset"] = getattr(env.unwrapped, "ruleset", None)
-    if _takes(spec.factory, "seat_label"):
+    if factory_takes(spec.factory, "seat_label"):
         extra["seat_label"] = seat_label
     return spec.factory(seed=seed, **extra)
 
 
-def _takes(factory: Callable[..., Policy], parameter: str) -> bool:
+def factory_takes(factory: Callable[..., Policy], parameter: str) -> bool:
+    """Whether a policy factory takes ``parameter`` (``ruleset``, ``seat_label``): the convention by which a factory
+    asks for what only the game knows."""
     try:
         return _takes_parameter(factory, parameter)
     except TypeError:  # an unhashable factory: read its signature every time

@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from issoku.agents.search import lookahead, mcts, playouts, worlds
+from issoku.agents.search import lookahead, mcts, opponents, playouts, worlds
 from issoku.agents.search.lookahead import look_ahead
 from issoku.agents.search.mcts import SearchBudget, best_action, search
+from issoku.agents.search.opponents import FieldPolicies, OpponentField
 from issoku.rules.kernel.protocol import GameState
 
-SEARCH_MODULES = (lookahead, mcts, playouts, worlds)
+SEARCH_MODULES = (lookahead, mcts, opponents, playouts, worlds)
 """Every module a search agent's decisions depend on. Named here because the lab keys stored games by the code
 fingerprint of an agent's factory, which covers the modules its own module imports
 (:func:`issoku.evaluation.policies.code_fingerprint`): an edit to the playouts or the world sampling then makes
@@ -89,14 +90,27 @@ class OneStepLookahead(StateSearcher):
 
 
 class MCTS(StateSearcher):
-    """Information-set MCTS with sampled chance (:func:`~issoku.agents.search.mcts.search`) at ``budget``."""
+    """Information-set MCTS with sampled chance (:func:`~issoku.agents.search.mcts.search`) at ``budget``.
 
-    def __init__(self, seed: int | None = None, budget: SearchBudget | None = None, **budget_fields: Any) -> None:
+    With ``opponents`` (an :class:`~issoku.agents.search.opponents.OpponentField`) its playouts meet that field
+    instead of the scripted agent: a search best response to it (a hunt's oracle). The field's policies are built
+    at the first decision, for the ruleset being played, and kept for the game."""
+
+    def __init__(self, seed: int | None = None, budget: SearchBudget | None = None,
+                 opponents: OpponentField | None = None, **budget_fields: Any) -> None:
         super().__init__(seed)
         self.budget = budget if budget is not None else SearchBudget(**budget_fields)
+        self.opponents = opponents
+        self._field: FieldPolicies | None = None
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self._field = None
 
     def decide(self, state: GameState, seat: int) -> int:
-        return best_action(search(state, seat, self.budget, self._rng))
+        if self.opponents is not None and self._field is None:
+            self._field = self.opponents.build(int(self._rng.integers(2**31)), state.ruleset)
+        return best_action(search(state, seat, self.budget, self._rng, self._field))
 
 
 SMALL_SIMULATIONS = 50

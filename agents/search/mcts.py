@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from issoku.agents.search.lookahead import look_ahead
+from issoku.agents.search.opponents import FieldPolicies, ModelledOpponents
 from issoku.agents.search.playouts import PLAYOUT_KINDS, Chooser, random_chooser, scripted_agent, scripted_chooser
 from issoku.agents.search.worlds import quiet_copy, sample_world, team_values
 from issoku.rules.kernel.protocol import GameState
@@ -131,8 +132,12 @@ def chooser_for(state: GameState, budget: SearchBudget, rng: np.random.Generator
     return random_chooser(uniform)
 
 
-def search(state: GameState, seat: int, budget: SearchBudget, rng: np.random.Generator) -> dict[int, tuple[int, float]]:
-    """Search ``state`` for ``seat`` (whose decision it is); return each root action's (visits, mean value)."""
+def search(state: GameState, seat: int, budget: SearchBudget, rng: np.random.Generator,
+           opponents: FieldPolicies | None = None) -> dict[int, tuple[int, float]]:
+    """Search ``state`` for ``seat`` (whose decision it is); return each root action's (visits, mean value).
+
+    ``opponents``: the field the other sides' playout moves come from, one member drawn per sampled world
+    (:mod:`~issoku.agents.search.opponents`); by default the playout agent plays them too."""
     if state.current_seat() != seat:
         raise ValueError(f"search for seat {seat}, but the decision is seat {state.current_seat()}'s")
     root = quiet_copy(state)
@@ -141,6 +146,8 @@ def search(state: GameState, seat: int, budget: SearchBudget, rng: np.random.Gen
         return {legal[0]: (0, 0.0)}
     uniform = random.Random(int(rng.integers(2**63 - 1))).random
     choose = chooser_for(state, budget, rng, uniform)
+    if opponents is not None:
+        choose = ModelledOpponents(choose, opponents, state.ruleset.seat_teams, seat, uniform)
     tree = _Node()
     deadline = None if budget.time_limit is None else time.perf_counter() + budget.time_limit
     if budget.root == "halving":
@@ -149,10 +156,18 @@ def search(state: GameState, seat: int, budget: SearchBudget, rng: np.random.Gen
         for done in range(budget.simulations):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            _simulate(tree, sample_world(root, seat, rng), budget, choose)
+            _simulate(tree, _new_world(root, seat, rng, choose), budget, choose)
     edges = tree.edges
     return {action: (edges[action].visits, edges[action].total / max(1, edges[action].visits))
             for action in legal if action in edges}
+
+
+def _new_world(root: GameState, seat: int, rng: np.random.Generator, choose: Chooser) -> GameState:
+    """A sampled world (:func:`~issoku.agents.search.worlds.sample_world`), with the opponent it meets drawn anew
+    where the playouts model a field (:meth:`~issoku.agents.search.opponents.ModelledOpponents.redraw`)."""
+    if isinstance(choose, ModelledOpponents):
+        choose.redraw()
+    return sample_world(root, seat, rng)
 
 
 def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: SearchBudget,
@@ -174,7 +189,7 @@ def _halve(tree: _Node, root: GameState, seat: int, legal: list[int], budget: Se
         for _ in range(share):
             if deadline is not None and spent and time.perf_counter() > deadline:
                 return
-            world = sample_world(root, seat, rng)
+            world = _new_world(root, seat, rng, choose)
             for action in alive:
                 _simulate(tree, world.clone(), budget, choose, first=action)
             spent += len(alive)

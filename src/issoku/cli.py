@@ -499,6 +499,8 @@ def hunt(
     matchup: list[str] = typer.Option(None, "--matchup", help="Fighter name for randomized training loadouts; repeat. Default: none (the env's own fighters, fixed)."),
     variant: Path = typer.Option(None, "--variant", help="A rules variant folder (edited files at their paths under rules/) to hunt on. Default: none (the shipped rules)."),
     control: bool = typer.Option(False, "--control", help="With --variant: also train each best response on the shipped rules (a measurement, never in the population) and attribute findings to the edit only where the variant's best response plays them more."),
+    oracle: str = typer.Option("ppo", "--oracle", help="How each best response is found: ppo (a learner trained against the mixture) or search (MCTS whose playouts meet the mixture; no training, --steps unused)."),
+    search_simulations: int = typer.Option(200, "--search-simulations", help="With --oracle search: simulations a decision."),
     workers: int = typer.Option(2, "--workers", "-j", help="Tournament worker processes (0: play in this process)."),
     backend: str = BACKEND,
     ray_address: Optional[str] = RAY_ADDRESS,
@@ -506,7 +508,7 @@ def hunt(
     subprocess_envs: bool = typer.Option(False, "--subprocess-envs", help="One process per training env (SubprocVecEnv); slower than one process on a loaded 2-core machine (docs/benchmarks.md)."),
     out: Path = typer.Option(None, "--out", help="Hunt folder (resumed if it exists; default runs/hunt/<env>)."),
 ) -> None:
-    """PSRO: learned best responses against the Nash mixture of the field, until none gains (resumable)."""
+    """PSRO: best responses (learned, or searched with --oracle search) against the Nash mixture of the field, until none gains (resumable)."""
     from issoku.evaluation.hunt import HuntConfig, cli_hunt, default_population
     from issoku.evaluation.policies import expand_shipped
     from issoku.evaluation.preflight import check_hunt
@@ -522,7 +524,8 @@ def hunt(
         config = HuntConfig(env_id=env, population=population, out=str(out or Path("runs/hunt") / env),
                             iterations=iterations, steps=steps, games_per_pair=games, threshold=threshold, seed=seed,
                             warm_start=warm_start, matchups=tuple(matchup or ()), variant=str(variant or ""),
-                            control=control, workers=workers, n_envs=n_envs, subprocess_envs=subprocess_envs)
+                            control=control, workers=workers, n_envs=n_envs, subprocess_envs=subprocess_envs,
+                            oracle=oracle, search_simulations=search_simulations)
         check_hunt(config)  # before the hunt's folder is made
     cli_hunt(config, backend, ray_address)
 

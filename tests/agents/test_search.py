@@ -294,3 +294,68 @@ def test_a_search_rungs_code_fingerprint_covers_every_search_module(name: str) -
 
     files = {path.rsplit("/", 1)[-1] for path in fingerprinted_files(resolve_policy_factory(name))}
     assert {"agents.py", "lookahead.py", "mcts.py", "playouts.py", "worlds.py"} <= files
+
+
+class _Recorder:
+    """A policy that plays the first legal action and counts the decisions it was asked, by seat to move."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        self.calls += 1
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def test_modelled_opponents_play_the_drawn_member_for_the_other_side_only() -> None:
+    from issoku.agents.search.opponents import FieldPolicies, ModelledOpponents
+
+    ruleset = _ruleset("tempo_duel_v0")
+    state = ruleset.new_initial_state(3, record_events=False)
+    seat = state.current_seat()
+    first, second = _Recorder(), _Recorder()
+    draws = iter([0.1, 0.9])
+    own_moves: list[int] = []
+    chooser = ModelledOpponents(lambda world, s: own_moves.append(s) or world.legal_actions()[0],
+                                FieldPolicies((first, second), (0.25, 0.75)), ruleset.seat_teams, seat,
+                                lambda: next(draws))
+    chooser.redraw()  # 0.1 < 0.25: the first member
+    chooser(state, 1 - seat)
+    chooser(state, seat)
+    chooser.redraw()  # 0.9: the second
+    chooser(state, 1 - seat)
+    assert (first.calls, second.calls, own_moves) == (1, 1, [seat])
+
+
+@pytest.mark.parametrize("env_id", ["tempo_duel_v0", "breath_skirmish_v0"])
+def test_a_search_against_a_field_consults_it_only_for_the_other_side_and_decides_alike_for_a_seed(env_id: str) -> None:
+    """The search's playouts meet the field's member where another side moves (a skirmish's teammates are its own
+    side), and the whole decision is fixed by the seed."""
+    from issoku.agents.search.opponents import OpponentField
+
+    ruleset = _ruleset(env_id)
+    state = ruleset.new_initial_state(3, record_events=False)
+    seat = state.current_seat()
+    recorders: list[_Recorder] = []
+
+    def build(seed: int, built_for) -> _Recorder:
+        assert built_for is ruleset
+        recorders.append(_Recorder())
+        return recorders[-1]
+
+    field = OpponentField((build,), (1.0,))
+    choices = []
+    for _ in range(2):
+        agent = MCTS(seed=7, budget=SearchBudget(simulations=12, rollout_depth=30), opponents=field)
+        agent.watch(lambda: state)
+        choices.append(agent(state.observation(seat), legal_mask(state.legal_actions(), len(ruleset.action_names))))
+    assert choices[0] == choices[1] and len(recorders) == 2 and recorders[0].calls == recorders[1].calls > 0
+
+
+def test_an_opponent_field_refuses_weights_that_are_no_mixture() -> None:
+    from issoku.agents.search.opponents import OpponentField
+
+    with pytest.raises(ValueError, match="one weight per member"):
+        OpponentField((lambda seed, ruleset: None,), (0.5, 0.5))
+    with pytest.raises(ValueError, match="positive sum"):
+        OpponentField((lambda seed, ruleset: None,), (0.0,))

@@ -1,6 +1,7 @@
 """The PSRO hunt: gain intervals, what a best response does differently, resumability, refusal of foreign checkpoints."""
 
 import json
+from dataclasses import replace
 import os
 import signal
 import subprocess
@@ -162,3 +163,55 @@ def test_a_hunts_field_may_hold_a_search_agent_which_its_best_response_trains_ag
     [iteration] = hunt(config)
     assert iteration.population == ["random", "one_step"]
     assert iteration.mixture["one_step"] > 0 and "one_step" in iteration.gain_by_opponent
+
+
+SEARCH = {**TINY, "oracle": "search", "search_simulations": 8}
+
+
+def _games_of(store_path, name: str) -> int:
+    from issoku.evaluation.store import MatchStore
+
+    with MatchStore(store_path) as store:
+        return sum(name in record.policies for record in store.records("tempo_duel_v0"))
+
+
+def test_a_search_hunt_adds_searched_best_responses_trains_nothing_and_resumes_their_games(tmp_path):
+    """The search oracle: each best response is MCTS against the mixture, named bs<N>, rebuilt from hunt.json on a
+    resume with the same identity, so the games it played are reused rather than played again."""
+    config = HuntConfig(out=str(tmp_path / "h"), **SEARCH)
+    first = hunt(config)
+    assert [it.best_response for it in first] == ["bs1", "bs2"]
+    assert first[1].population == ["random", "tempo_heuristic", "bs1"]
+    assert not (tmp_path / "h" / "agents").exists()  # nothing was trained
+    assert "search best responses (MCTS, 8 simulations a decision" in format_report(config, first)
+    stored = _games_of(tmp_path / "h" / "matches.sqlite", "bs1")
+    longer = hunt(replace(config, iterations=3))
+    assert [it.gain for it in longer[:2]] == [it.gain for it in first]
+    assert longer[2].population == ["random", "tempo_heuristic", "bs1", "bs2"]
+    # bs1's games against the starting field were stored in iteration 2; iteration 3 adds only its games with bs2
+    added = _games_of(tmp_path / "h" / "matches.sqlite", "bs1") - stored
+    assert added == 2 * SEARCH["games_per_pair"] if "bs1" in longer[2].mixture else added == SEARCH["games_per_pair"]
+
+
+@pytest.mark.parametrize("mixture, why", [({"evil.module:f": 1.0}, "no member of this hunt"),
+                                          ({"bs2": 1.0}, "no member of this hunt"),
+                                          ({"random": "1"}, "must be a number"), ({"random": 0.0}, "sum to 0")])
+def test_a_search_hunts_saved_mixture_is_checked_as_data_before_a_resume(tmp_path, mixture, why):
+    config = HuntConfig(out=str(tmp_path / "h"), **{**SEARCH, "iterations": 3})
+    hunt(replace(config, iterations=2))
+    state = json.loads((tmp_path / "h" / "hunt.json").read_text())
+    state["iterations"][1]["mixture"] = mixture
+    (tmp_path / "h" / "hunt.json").write_text(json.dumps(state))
+    with pytest.raises(ValueError, match=why):
+        hunt(config)
+
+
+@pytest.mark.parametrize("options, why", [(["--oracle", "annealing"], "--oracle must be one of ppo, search"),
+                                          (["--oracle", "search", "--warm-start", "shipped:tempo_duel_v0"],
+                                           "--warm-start trains a learner"),
+                                          (["--oracle", "search", "--search-simulations", "0"], "--search-simulations")])
+def test_a_search_hunts_bad_options_are_one_line_before_anything_is_written(tmp_path, options, why):
+    result = CliRunner().invoke(app, ["hunt", "--env", "tempo_duel_v0", "-p", "random", "--out", str(tmp_path / "h"),
+                                      *options])
+    assert result.exit_code == 2 and why in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "h").exists()
