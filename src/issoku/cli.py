@@ -179,14 +179,16 @@ def view(
     scenario: Optional[Path] = typer.Argument(None, help="A scenario TOML file (or use --env/--seed, or --db/--game)."),
     env: Optional[str] = typer.Option(None, "--env", help="Env id of a seeded fight between --agent policies."),
     seed: int = typer.Option(0, "--seed", help="With --env: the fight's seed."),
-    agent: list[str] = typer.Option(None, "--agent", "-a", help="With --env: a registered policy per seat, in seat order (the last one plays the remaining seats; default random)."),
+    agent: list[str] = typer.Option(None, "--agent", "-a", help="With --env: a policy per seat, in seat order (the last one plays the remaining seats; default random): a registered policy, a checkpoint .zip or shipped:<env>, as in head-to-head."),
     env_kwargs: str = typer.Option("{}", "--env-kwargs", help='With --env: env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
     db: Optional[Path] = typer.Option(None, "--db", help="A match store (issoku balance-report's runs/balance/matches.sqlite)."),
     game: Optional[str] = typer.Option(None, "--game", help="With --db: the key of the stored game to show."),
     out: Path = typer.Option(Path("runs/view/fight.html"), "--out", help="The HTML file to write."),
+    report: Optional[Path] = typer.Option(None, "--report", help="A report the page links back to (its report.html), by a path relative to the page; default: no link."),
 ) -> None:
     """Write a fight as one self-contained HTML page that steps through it decision by decision
-    (position, legal actions, events with their rules, what each seat sees)."""
+    (position, legal actions, events with their rules, what each seat sees, a timeline of guard, Energy and
+    wounds; autoplay)."""
     import json
 
     from issoku.envs.registry import UnknownNameError
@@ -203,6 +205,8 @@ def view(
         if len(sources) != 1:
             raise ValueError("name one fight: a SCENARIO file, or --env (with --seed, --agent), or --db with --game")
         check_output_file("--out", out)  # a folder, or a place that cannot be written: before the fight is traced
+        if report is not None:
+            check_input_file(report, "--report")
         if scenario is not None:
             check_input_file(scenario, f"SCENARIO {scenario}")
             fight, title = trace_scenario(scenario)
@@ -218,8 +222,9 @@ def view(
     except (DataError, ScenarioError, UnknownNameError, TraceError, ValueError, KeyError, TypeError) as error:
         typer.echo(f"view: {' '.join(str(error).split())}", err=True)
         raise typer.Exit(2) from None
-    written = write_html(fight, out, title=title)
-    typer.echo(f"{written}: {len(fight.frames) - 1} decisions of {fight.env} (open it in a browser; arrow keys step)")
+    written = write_html(fight, out, title=title, report=report)
+    typer.echo(f"{written}: {len(fight.frames) - 1} decisions of {fight.env} (open it in a browser; arrow keys step, "
+               "Space plays)")
 
 
 @app.command()
