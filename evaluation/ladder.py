@@ -204,11 +204,10 @@ def play_rung_pairs(rungs: Sequence[Rung], suite: SuiteConfig, store: MatchStore
     games = games_between(store.records(), names=names)
     ratings = joint_ratings(games, suite.reference_elo, bootstrap=bootstrap)
     _, played = games.matrices()
-    rungs_index = {rung.name: names.index(rung.name) for rung in rungs}
+    among_rungs = [names.index(rung.name) for rung in rungs]
     rated = sorted((replace(rung, elo=round(float(ratings.elo[i]), 1), low=round(float(ratings.low[i]), 1),
-                            high=round(float(ratings.high[i]), 1),
-                            rung_games=int(sum(played[i, rungs_index[other.name]] for other in rungs)))
-                    for rung, i in ((rung, rungs_index[rung.name]) for rung in rungs)), key=lambda rung: rung.elo)
+                            high=round(float(ratings.high[i]), 1), rung_games=int(played[i, among_rungs].sum()))
+                    for rung, i in zip(rungs, among_rungs)), key=lambda rung: rung.elo)
     by_rating = [(a, b) if ratings.elo[names.index(a)] >= ratings.elo[names.index(b)] else (b, a) for a, b in pairs]
     checks = held_out_checks(games, by_rating, suite.reference_elo)
     measure = intransitivity(games, ratings)

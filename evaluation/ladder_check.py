@@ -11,7 +11,8 @@ transitive. So the ladder also plays each adjacent pair of rungs, and this modul
   against the score the pair measured (its Wilson interval); a prediction outside the interval DISAGREEs;
 - measures intransitivity two ways: the share of cyclic triples (A beat B, B beat C, C beat A, each by a majority
   of their games) among the triples whose three pairs met, and the fit's residual (the root mean square of each
-  played pair's standardized gap between its measured score and the score the fit expects).
+  played pair's standardized gap between its measured score and the score the fit expects), naming each pair
+  whose gap is beyond three standard errors (a rung rated far below a reference that beats it).
 
 All functions are pure over match records.
 """
@@ -32,6 +33,9 @@ from issoku.training.outcomes import Proportion, wilson
 RESIDUAL_WARNING = 2.0
 """A fit whose standardized residual (RMS over the played pairs) exceeds this explains the games badly: with a
 model that fits, each pair's standardized gap is about standard normal, so the RMS is about 1."""
+OUTLIER_GAP = 3.0
+"""A pair whose standardized gap exceeds this in size is named: its score is not what the two ratings say (by
+chance, |z| > 3 about once in 370 pairs)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,10 @@ class Intransitivity:
     triples: int
     residual: float
     pairs: int
+    cycles: tuple[tuple[str, str, str], ...] = ()
+    """The cyclic triples, each as (A, B, C): A beat B, B beat C, C beat A."""
+    outliers: tuple[tuple[str, str, float, float], ...] = ()
+    """The pairs (A, B, A's measured score, the score the ratings expect) whose gap exceeds :data:`OUTLIER_GAP`."""
 
     @property
     def share(self) -> float:
@@ -72,7 +80,9 @@ class Intransitivity:
     def as_dict(self) -> dict[str, object]:
         """The measure as ``ladder.json`` keeps it."""
         return {"cyclic_triples": self.cyclic, "triples": self.triples, "residual_rms": round(self.residual, 3),
-                "pairs": self.pairs}
+                "pairs": self.pairs, "cycles": [list(cycle) for cycle in self.cycles],
+                "outliers": [{"player": a, "opponent": b, "measured": round(measured, 4), "expected": round(expected, 4)}
+                             for a, b, measured, expected in self.outliers]}
 
 
 def joint_ratings(games: Games, reference_elo: Mapping[str, float], bootstrap: int = 1000) -> Ratings:
@@ -97,35 +107,42 @@ def held_out_checks(games: Games, pairs: Sequence[tuple[str, str]],
 
 
 def intransitivity(games: Games, ratings: Ratings) -> Intransitivity:
-    """Cyclic triples among the pairs that met, and the RMS standardized residual of ``ratings`` over those pairs."""
+    """Cyclic triples among the pairs that met, and the RMS standardized residual of ``ratings`` over those pairs;
+    each pair beyond :data:`OUTLIER_GAP` named with the later of ``games.names`` first (a rung before a reference)."""
     scores, played = games.matrices()
     met = played > 0
     beats = met & (scores > played / 2.0)
-    triples = cyclic = 0
+    triples, cycles = 0, []
     for i, j, k in itertools.combinations(range(len(games.names)), 3):
         if met[i, j] and met[j, k] and met[i, k]:
             triples += 1
-            cyclic += bool((beats[i, j] and beats[j, k] and beats[k, i]) or (beats[j, i] and beats[k, j] and beats[i, k]))
-    gaps = []
+            for a, b, c in ((i, j, k), (i, k, j)):
+                if beats[a, b] and beats[b, c] and beats[c, a]:
+                    cycles.append((games.names[a], games.names[b], games.names[c]))
+    gaps, outliers = [], []
     for i, j in zip(*np.nonzero(np.triu(met, 1))):
-        expected = expected_score(ratings.elo[i], ratings.elo[j])
-        spread = math.sqrt(expected * (1.0 - expected) / played[i, j])
-        gaps.append((scores[i, j] / played[i, j] - expected) / spread)
+        expected, measured = expected_score(ratings.elo[i], ratings.elo[j]), scores[i, j] / played[i, j]
+        gaps.append((measured - expected) / math.sqrt(expected * (1.0 - expected) / played[i, j]))
+        if abs(gaps[-1]) > OUTLIER_GAP:
+            outliers.append((games.names[j], games.names[i], 1.0 - float(measured), 1.0 - float(expected)))
     residual = math.sqrt(float(np.mean(np.square(gaps)))) if gaps else math.nan
-    return Intransitivity(cyclic, triples, residual, len(gaps))
+    return Intransitivity(len(cycles), triples, residual, len(gaps), tuple(cycles), tuple(outliers))
 
 
 def warnings(checks: Sequence[PairCheck], measure: Intransitivity, labels: Mapping[str, str] | None = None) -> list[str]:
-    """What a ladder's user must know: pairs the ratings mispredict, cyclic triples, a fit that explains badly
-    (players shown by their ``labels``, where given)."""
+    """What a ladder's user must know: held-out pairs the ratings mispredict, cyclic triples, pairs the fit
+    explains badly, a fit that explains the games badly overall (players shown by their ``labels``, where given)."""
     label = (labels or {}).get
     found = [f"{label(check.upper, check.upper)} vs {label(check.lower, check.lower)}: rated to score "
              f"{check.predicted:.1%}, scored {check.measured.value:.1%} "
              f"[{check.measured.low:.1%}, {check.measured.high:.1%}]: the rung gap does not predict their play"
              for check in checks if not check.agrees]
     if measure.cyclic:
-        found.append(f"{measure.cyclic} of {measure.triples} triples that met are cyclic (A beats B beats C beats A): "
-                     "no rating orders them")
+        shown = "; ".join(" beat ".join(label(name, name) for name in (*cycle, cycle[0])) for cycle in measure.cycles[:3])
+        found.append(f"{measure.cyclic} of {measure.triples} triples that met are cyclic ({shown}"
+                     f"{'; ...' if measure.cyclic > 3 else ''}): no rating orders them")
+    found += [f"{label(a, a)} vs {label(b, b)}: scored {measured:.1%}, their ratings expect {expected:.1%} "
+              f"(more than {OUTLIER_GAP:g} standard errors apart)" for a, b, measured, expected in measure.outliers]
     if measure.residual > RESIDUAL_WARNING:
         found.append(f"the Elo fit's residual is {measure.residual:.2f} (about 1 when ratings explain the games): "
                      "strength here is not one number")

@@ -37,6 +37,7 @@ def test_consistent_games_agree_and_show_no_intransitivity():
     assert ratings.elo[2] == pytest.approx(100, abs=5) and ratings.elo[3] == pytest.approx(200, abs=5)
     measure = intransitivity(played, ratings)
     assert measure.cyclic == 0 and measure.triples == 2 and measure.residual < 1.0  # R0-X-Y and R1-X-Y met
+    assert measure.outliers == ()
     assert warnings([check], measure) == []
 
 
@@ -49,5 +50,10 @@ def test_a_rung_that_loses_to_the_one_below_disagrees_and_its_cycle_is_counted()
     assert check.as_dict()["agrees"] is False and check.as_dict()["games"] == 100
     measure = intransitivity(played, joint_ratings(played, REFERENCES, bootstrap=0))
     assert (measure.cyclic, measure.triples) == (1, 2) and measure.residual > 2.0
-    found = warnings([check], measure)
-    assert len(found) == 3 and "does not predict" in found[0] and "cyclic" in found[1] and "residual" in found[2]
+    assert measure.cycles == (("R1", "X", "Y"),)  # R1 beat X, X beat Y, Y beat R1
+    found = warnings([check], measure, {"X": "rung 1", "Y": "rung 2"})
+    assert found[0].startswith("rung 2 vs rung 1: rated to score") and "does not predict" in found[0]
+    assert "(R1 beat rung 1 beat rung 2 beat R1)" in found[1] and "residual" in found[-1]
+    # X beat Y 80 %, and Y, pulled down by those games, beat R1 more often than its rating says
+    assert [(a, b) for a, b, _, _ in measure.outliers] == [("Y", "R1"), ("Y", "X")]
+    assert found[3].startswith("rung 2 vs rung 1: scored 20.0%, their ratings expect") and len(found) == 5
