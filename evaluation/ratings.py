@@ -11,6 +11,9 @@ likelihood strength is infinite; a small ``prior`` of virtual draws between ever
 game per pair) keeps every rating finite, and vanishes in weight as real games accumulate. Pass
 ``prior=0`` for the plain maximum-likelihood fit.
 
+Some players may be held at given ratings (``fixed``): a benchmark suite's references keep their calibrated
+ratings and the others are fitted around them, so the fitted ratings stay on the suite's scale.
+
 Intervals are percentile bootstrap intervals: the games are resampled with replacement from a seeded
 generator and refitted.
 """
@@ -18,6 +21,7 @@ generator and refitted.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,20 +33,24 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 
 
 def fit_bradley_terry(scores: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10,
-                      max_iter: int = 200) -> np.ndarray:
+                      max_iter: int = 200, fixed: Mapping[int, float] | None = None) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry log-strengths (natural log, mean zero) from the score/game matrices.
 
     ``scores[i, j]`` is what ``i`` scored against ``j`` (wins plus half the draws), ``games`` the
     symmetric game counts. ``prior`` adds that many virtual drawn games to every pair. The
     log-likelihood is concave in the log-strengths, so damped Newton steps (the Hessian is a
     weighted graph Laplacian; the mean is pinned to zero) converge in a handful of iterations.
+    ``fixed`` holds players (by index) at given log-strengths; the others are fitted around them and the
+    mean is then not pinned.
     """
     n = scores.shape[0]
     off_diagonal = 1.0 - np.eye(n)
     scores = scores * off_diagonal + prior / 2.0 * off_diagonal
     games = games * off_diagonal + prior * off_diagonal
+    fixed = dict(fixed or {})
+    free = np.array([i for i in range(n) if i not in fixed], dtype=np.int64)
     for label, totals in (("scored nothing", scores.sum(axis=1)), ("never dropped a point", (games - scores).sum(axis=1))):
-        stuck = [i for i in range(n) if totals[i] <= 0.0]
+        stuck = [int(i) for i in free if totals[i] <= 0.0]
         if stuck:
             raise ValueError(f"players {stuck} {label}: their strength is infinite (use prior > 0)")
 
@@ -50,19 +58,22 @@ def fit_bradley_terry(scores: np.ndarray, games: np.ndarray, prior: float = 1.0,
         return float(-(scores * np.logaddexp(0.0, theta[None, :] - theta[:, None])).sum())
 
     theta = np.zeros(n)
-    pin_mean = np.full((n, n), 1.0 / n)
+    theta[list(fixed)] = list(fixed.values())
+    pin_mean = np.full((n, n), 1.0 / n) if not fixed else np.zeros((n, n))
     current = log_likelihood(theta)
     for _ in range(max_iter):
         p = expit(theta[:, None] - theta[None, :])
         gradient = (scores - games * p).sum(axis=1)
         weights = games * p * p.T
-        laplacian = np.diag(weights.sum(axis=1)) - weights
-        step = np.linalg.solve(laplacian + pin_mean, gradient)
+        laplacian = np.diag(weights.sum(axis=1)) - weights + pin_mean
+        step = np.zeros(n)
+        step[free] = np.linalg.solve(laplacian[np.ix_(free, free)], gradient[free])
         scale = 1.0
         while (candidate := log_likelihood(theta + scale * step)) < current - 1e-12 and scale > 1e-6:
             scale /= 2.0
         theta = theta + scale * step
-        theta -= theta.mean()
+        if not fixed:
+            theta -= theta.mean()
         current = candidate
         if np.max(np.abs(scale * step)) < tol:
             return theta
@@ -98,12 +109,23 @@ class Ratings:
 
 
 def rate(games: Games, bootstrap: int = 1000, seed: int = 0, prior: float = 1.0, anchor: str | None = None,
-         offset: float = 0.0, confidence: float = 0.95) -> Ratings:
-    """Fit ratings to ``games`` and bootstrap ``confidence`` intervals (seeded, so reruns agree)."""
+         offset: float = 0.0, confidence: float = 0.95, fixed: Mapping[str, float] | None = None) -> Ratings:
+    """Fit ratings to ``games`` and bootstrap ``confidence`` intervals (seeded, so reruns agree).
+
+    ``fixed`` holds the named players at the given Elo ratings (then no ``anchor``: the fixed ones set the scale)."""
+    if fixed and anchor is not None:
+        raise ValueError("rate: either fixed ratings or an anchor sets the scale, not both")
     anchor_index = games.names.index(anchor) if anchor is not None else None
+    held = {games.names.index(name): float(elo) for name, elo in (fixed or {}).items()}
 
     def fit(sample: Games) -> np.ndarray:
-        return elo_scale(fit_bradley_terry(*sample.matrices(), prior=prior), anchor_index, offset)
+        strengths = fit_bradley_terry(*sample.matrices(), prior=prior,
+                                      fixed={i: elo / ELO_PER_NAT for i, elo in held.items()})
+        if not held:
+            return elo_scale(strengths, anchor_index, offset)
+        elo = ELO_PER_NAT * strengths
+        elo[list(held)] = list(held.values())  # exactly as given, not as nats and back
+        return elo
 
     elo = fit(games)
     rng = np.random.default_rng(seed)

@@ -99,10 +99,18 @@ def benchmark_tournament(suite: SuiteConfig, candidate: PolicySpec) -> Tournamen
                          f"play itself under one name); score it under another: "
                          f"issoku benchmark mine={candidate.name} --suite {suite.name}")
     references = build_tournament(suite)
-    return Tournament(references.env_factory, references.policies + (candidate,), references.loadouts,
-                      games_per_pair=suite.games_per_pair, base_seed=suite.base_seed,
-                      max_decisions=suite.max_decisions,
-                      pairings=tuple((candidate.name, name) for name in suite.reference_names))
+    return suite_tournament(suite, references.policies + (candidate,),
+                            tuple((candidate.name, name) for name in suite.reference_names))
+
+
+def suite_tournament(suite: SuiteConfig, policies: tuple[PolicySpec, ...], pairings: tuple[tuple[str, str], ...],
+                     games_per_pair: int | None = None) -> Tournament:
+    """``pairings`` among ``policies`` played as the suite plays its games: its env, loadouts, seeds and limits
+    (``games_per_pair`` games a pair, by default the suite's)."""
+    references = build_tournament(suite)
+    return Tournament(references.env_factory, policies, references.loadouts,
+                      games_per_pair=games_per_pair or suite.games_per_pair, base_seed=suite.base_seed,
+                      max_decisions=suite.max_decisions, pairings=pairings)
 
 
 def fixed_scale_elo(opponent_elo: np.ndarray, score: np.ndarray, prior: float = 1.0, tol: float = 1e-10) -> float:

@@ -460,7 +460,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     path = out_dir / "report.md"
     path.write_text("\n".join(intro + lines))
     if html:
-        write_html_report(path, write_replays(examples, out_dir / REPLAYS), captions)
+        write_html_report(path, write_replays(examples, out_dir / REPLAYS, report=path.with_suffix(".html")),
+                          captions)
     return path
 
 

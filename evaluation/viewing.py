@@ -51,13 +51,22 @@ def trace_scenario(path: Path) -> tuple[Trace, str]:
 
 
 def trace_fight(env_id: str, seed: int, agents: Sequence[str], env_kwargs: Mapping[str, Any]) -> tuple[Trace, str]:
-    """A seeded fight of ``env_id`` between registered policies, one per seat (the last repeats), and a title."""
-    from issoku.agents.registry import make_policy
+    """A seeded fight of ``env_id`` between policies, one per seat (the last repeats), and a title.
+
+    A policy is named as ``head-to-head`` and studies name one (:func:`issoku.evaluation.policies.resolve_policy`):
+    a registered policy, a checkpoint ``.zip`` or ``shipped:<env>``; a checkpoint of other rules or another
+    interface is refused with every difference listed, before anything is played."""
     from issoku.envs.registry import make_env
+    from issoku.evaluation.checkpoint_fit import check_checkpoint_fits, checkpoint_paths
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.tournament import make_seat_policy
 
     env = make_env(env_id, **{**env_kwargs, "record_events": True})
     names = [agents[min(seat, len(agents) - 1)] for seat in range(len(env.possible_agents))]
-    policies = {agent: make_policy(name, seed=seed + seat, ruleset=env.ruleset)
+    specs = {name: resolve_policy(name, where=f"--agent {name}") for name in dict.fromkeys(names)}
+    for checkpoint in checkpoint_paths(dict.fromkeys(names)):
+        check_checkpoint_fits(checkpoint, env, env_id)
+    policies = {agent: make_seat_policy(specs[name], seed + seat, env)
                 for seat, (agent, name) in enumerate(zip(env.possible_agents, names))}
     for policy in policies.values():
         watch_state(policy, lambda: env.unwrapped.game_state)
@@ -145,11 +154,11 @@ def describe(record: MatchRecord) -> str:
     return f"{' vs '.join(sides)}: {result} in {record.length} decisions"
 
 
-def write_replays(examples: Mapping[str, Sequence[Example]], folder: Path,
-                  limit: int = REPLAY_LIMIT) -> dict[str, list[GameLink]]:
+def write_replays(examples: Mapping[str, Sequence[Example]], folder: Path, limit: int = REPLAY_LIMIT,
+                  report: Path | None = None) -> dict[str, list[GameLink]]:
     """A viewer page per example game in ``folder`` (one per game however many headlines link it; at most
     ``limit``, the first headlines first), and per headline the links to them, each opening at the example's
-    decision when it names one.
+    decision when it names one. Each page links back to ``report`` (the ``report.html`` linking them), if given.
 
     A game that cannot be replayed (an env that is not registered, rules changed since it was stored) is
     listed with the reason. Pages an earlier report wrote there that no headline links now are removed, so
@@ -166,7 +175,7 @@ def write_replays(examples: Mapping[str, Sequence[Example]], folder: Path,
             record = example.record
             if record.key not in pages:
                 full = sum(link.href is not None for link, _ in pages.values()) >= limit
-                pages[record.key] = _replay(record, folder, statements, full=full, limit=limit)
+                pages[record.key] = _replay(record, folder, statements, full=full, limit=limit, report=report)
             page, steps = pages[record.key]
             step = steps.get((example.seat, example.decision)) if example.seat is not None else None
             links[headline].append(page if page.href is None or step is None else
@@ -179,9 +188,9 @@ def write_replays(examples: Mapping[str, Sequence[Example]], folder: Path,
 
 
 def _replay(record: MatchRecord, folder: Path, statements: dict[str, str], *, full: bool,
-            limit: int) -> tuple[GameLink, dict[tuple[int, int], int]]:
-    """Write ``record``'s viewer page into ``folder`` (unless ``full``): its link (or why there is none), and
-    the page's step of each ``(seat, decision index)``."""
+            limit: int, report: Path | None = None) -> tuple[GameLink, dict[tuple[int, int], int]]:
+    """Write ``record``'s viewer page into ``folder`` (unless ``full``), linking back to ``report``: its link (or
+    why there is none), and the page's step of each ``(seat, decision index)``."""
     from issoku.envs.viewer import write_html
 
     label = describe(record)
@@ -192,7 +201,7 @@ def _replay(record: MatchRecord, folder: Path, statements: dict[str, str], *, fu
     except (TraceError, KeyError, ValueError, TypeError) as error:
         return GameLink(label, None, " ".join(str(error).split())), {}
     stem = record.key if _SAFE_KEY.match(record.key) else hashlib.sha256(record.key.encode()).hexdigest()[:32]
-    write_html(fight, folder / f"{stem}.html", title=title, rules=statements)
+    write_html(fight, folder / f"{stem}.html", title=title, rules=statements, report=report)
     steps: dict[tuple[int, int], int] = {}
     made = [0] * len(record.agents)
     for frame in fight.frames[1:]:

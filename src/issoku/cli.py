@@ -179,14 +179,16 @@ def view(
     scenario: Optional[Path] = typer.Argument(None, help="A scenario TOML file (or use --env/--seed, or --db/--game)."),
     env: Optional[str] = typer.Option(None, "--env", help="Env id of a seeded fight between --agent policies."),
     seed: int = typer.Option(0, "--seed", help="With --env: the fight's seed."),
-    agent: list[str] = typer.Option(None, "--agent", "-a", help="With --env: a registered policy per seat, in seat order (the last one plays the remaining seats; default random)."),
+    agent: list[str] = typer.Option(None, "--agent", "-a", help="With --env: a policy per seat, in seat order (the last one plays the remaining seats; default random): a registered policy, a checkpoint .zip or shipped:<env>, as in head-to-head."),
     env_kwargs: str = typer.Option("{}", "--env-kwargs", help='With --env: env keyword arguments as JSON, e.g. \'{"kind": "hatashiai"}\'.'),
     db: Optional[Path] = typer.Option(None, "--db", help="A match store (issoku balance-report's runs/balance/matches.sqlite)."),
     game: Optional[str] = typer.Option(None, "--game", help="With --db: the key of the stored game to show."),
     out: Path = typer.Option(Path("runs/view/fight.html"), "--out", help="The HTML file to write."),
+    report: Optional[Path] = typer.Option(None, "--report", help="A report the page links back to (its report.html), by a path relative to the page; default: no link."),
 ) -> None:
     """Write a fight as one self-contained HTML page that steps through it decision by decision
-    (position, legal actions, events with their rules, what each seat sees)."""
+    (position, legal actions, events with their rules, what each seat sees, a timeline of guard, Energy and
+    wounds; autoplay)."""
     import json
 
     from issoku.envs.registry import UnknownNameError
@@ -203,6 +205,8 @@ def view(
         if len(sources) != 1:
             raise ValueError("name one fight: a SCENARIO file, or --env (with --seed, --agent), or --db with --game")
         check_output_file("--out", out)  # a folder, or a place that cannot be written: before the fight is traced
+        if report is not None:
+            check_input_file(report, "--report")
         if scenario is not None:
             check_input_file(scenario, f"SCENARIO {scenario}")
             fight, title = trace_scenario(scenario)
@@ -218,8 +222,9 @@ def view(
     except (DataError, ScenarioError, UnknownNameError, TraceError, ValueError, KeyError, TypeError) as error:
         typer.echo(f"view: {' '.join(str(error).split())}", err=True)
         raise typer.Exit(2) from None
-    written = write_html(fight, out, title=title)
-    typer.echo(f"{written}: {len(fight.frames) - 1} decisions of {fight.env} (open it in a browser; arrow keys step)")
+    written = write_html(fight, out, title=title, report=report)
+    typer.echo(f"{written}: {len(fight.frames) - 1} decisions of {fight.env} (open it in a browser; arrow keys step, "
+               "Space plays)")
 
 
 @app.command()
@@ -284,15 +289,18 @@ def ladder(
     target: Optional[float] = typer.Option(None, "--target", help="Print the rung closest to this many Elo over --over; default: none (no rung picked)."),
     over: str = typer.Option("random", "--over", help="With --target: the suite reference the target is relative to."),
     db: Path = typer.Option(Path("runs/ladder/matches.sqlite"), "--db", help="Match store (resumed if it exists)."),
+    pair_games: Optional[int] = typer.Option(None, "--pair-games", help="Games each adjacent pair of rungs plays against each other (seats swapped); default: the suite's games per reference."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", help="Worker processes (0: play in this process; default: one per CPU)."),
     backend: str = BACKEND,
     ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Build a difficulty ladder: each snapshot x temperature exported and rated on a suite's Elo scale; keep
-    the rungs that spread most evenly, write them to ladder.json (docs/opponents.md)."""
+    the rungs that spread most evenly, play each adjacent pair of rungs, rate the rungs on all their games, check
+    the ratings predict the pairs held out and measure intransitivity; write it all to ladder.json
+    (docs/opponents.md)."""
     from issoku.evaluation.reference_suite import load_suite
-    from issoku.evaluation.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, rate_candidates,
-                                          write_ladder)
+    from issoku.evaluation.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, play_rung_pairs,
+                                          rate_candidates, write_ladder)
     from issoku.evaluation.store import MatchStore
     from issoku.training.backend import make_backend
 
@@ -304,6 +312,7 @@ def ladder(
         for value in temperature:
             bounded("--temperature", value, 0.0, 100.0)
         bounded("--workers", workers, 0, 256)
+        bounded("--pair-games", pair_games, 1, 100_000)
         spec = load_suite(suite)
         if target is not None and over not in spec.reference_elo:
             raise ValueError(f"--over {over!r}: not a reference of suite {spec.name} "
@@ -312,11 +321,14 @@ def ladder(
         check_checkpoints_fit_suite(checkpoints, spec)  # before an export or the store is written
         folders = export_snapshots(checkpoints, out)
         with MatchStore(db, exclusive=True) as store:
-            candidates = rate_candidates(folders, sorted(set(temperature)), spec, store,
-                                         workers=make_backend(backend, workers, ray_address), root=out)
-    chosen = pick_rungs(candidates, rungs)
-    typer.echo(format_ladder(spec, chosen))
-    typer.echo(f"ladder: {write_ladder(out, spec, chosen, candidates)}")
+            backend_workers = make_backend(backend, workers, ray_address)
+            candidates = rate_candidates(folders, sorted(set(temperature)), spec, store, workers=backend_workers,
+                                         root=out)
+            check = play_rung_pairs(pick_rungs(candidates, rungs), spec, store, root=out, games_per_pair=pair_games,
+                                    workers=backend_workers)
+    chosen = check.rungs
+    typer.echo(format_ladder(spec, check))
+    typer.echo(f"ladder: {write_ladder(out, spec, check, candidates)}")
     if target is not None:
         wanted = spec.reference_elo[over] + target
         rung = closest_rung(chosen, wanted)

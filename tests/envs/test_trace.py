@@ -71,6 +71,36 @@ def test_a_replay_that_runs_out_of_actions_stops_there():
     assert len(fight.frames) == 1 and not fight.terminated
 
 
+def test_a_learned_agent_plays_a_viewed_fight_named_as_head_to_head_names_it(tmp_path):
+    """``view -a`` takes what ``head-to-head -a`` takes: a registered policy, ``shipped:<env>`` or a checkpoint file;
+    a checkpoint of another env is refused with its differences, before a move is traced."""
+    from issoku.agents.checkpoint import CheckpointMismatchError
+    from issoku.evaluation.policies import shipped_checkpoints
+
+    fight, title = trace_fight("breath_duel_v0", 3, ["shipped:breath_duel_v0", "ma_heuristic"], {})
+    assert title == "breath_duel_v0 seed 3: shipped:breath_duel_v0 vs ma_heuristic" and len(fight.frames) > 2
+    again, _ = trace_fight("breath_duel_v0", 3, [str(shipped_checkpoints()["breath_duel_v0"]), "ma_heuristic"], {})
+    assert [frame.action for frame in again.frames] == [frame.action for frame in fight.frames]  # seeded alike
+    with pytest.raises(CheckpointMismatchError, match="env_id"):
+        trace_fight("tempo_duel_v0", 3, ["shipped:breath_duel_v0"], {})
+    with pytest.raises(ValueError, match="no checkpoint file"):
+        trace_fight("breath_duel_v0", 3, [str(tmp_path / "none.zip")], {})
+
+
+def test_the_timeline_holds_each_fighters_own_guard_energy_and_wounds_at_every_step():
+    from issoku.envs.viewer import timeline
+
+    fight, _ = trace_fight("breath_duel_v0", 2, ["ma_heuristic"], {})
+    series = {(s["agent"], s["field"]): s["values"] for s in timeline(fight)}
+    assert set(series) == {(agent, field) for agent in fight.agents for field in ("guard", "energy", "wounds")}
+    a, b = fight.agents
+    # a fighter's own value is the first of its observation's pair, the second of its opponent's
+    assert series[(a, "energy")] == [frame.seats[b]["energy"][1] for frame in fight.frames]
+    assert len(set(series[(a, "energy")])) > 1  # it moves over the fight
+    tempo, _ = trace_fight("tempo_duel_v0", 2, ["random"], {})
+    assert {s["field"] for s in timeline(tempo)} == {"health", "ap"}
+
+
 def test_the_page_embeds_the_fight_so_no_string_can_close_the_script():
     fight, _ = trace_fight("tempo_duel_v0", 1, ["random"], {})
     rule = next(event["rule"] for frame in fight.frames for event in frame.events)

@@ -119,11 +119,13 @@ def test_replays_are_bounded_and_one_page_serves_every_headline_that_links_it(tm
         run_tournament(Tournament(factory, policy, games_per_pair=4), store, workers=0, progress=False)
         records = list(store.records())
     links = write_replays({"one": [Example(r) for r in records[:3]], "two": [Example(r) for r in records[1:]]},
-                          tmp_path / "games", limit=2)
+                          tmp_path / "games", limit=2, report=tmp_path / "report.html")
     assert [link.href for link in links["one"]][:2] == [f"games/{r.key}.html" for r in records[:2]]
     assert links["two"][0] == links["one"][1] and links["two"][-1].href is None
     assert "over the report's 2 replays" in links["two"][-1].why
     assert len(list(Path(tmp_path / "games").glob("*.html"))) == 2
+    page = (tmp_path / links["one"][0].href).read_text()
+    assert '"report":"../report.html"' in page  # each replay links back to the report that links it
 
 
 def test_a_crafted_game_key_never_names_a_file_outside_the_replays_folder(tmp_path):

@@ -11,7 +11,8 @@ from issoku.agents.exported import ExportedPolicy, load_trained
 from issoku.cli import app
 from issoku.evaluation.reference_suite import load_suite
 from issoku.evaluation.ladder import (ExportFactory, Rung, check_suite_fits, closest_rung, export_snapshots,
-                                      pick_rungs, rate_candidates, snapshot_label)
+                                      pick_rungs, play_rung_pairs, rate_candidates, read_ladder,
+                                      snapshot_label)
 from issoku.evaluation.store import MatchStore
 from issoku.training.checkpoints import complete_checkpoints
 from issoku.training.config import TrainConfig
@@ -73,12 +74,25 @@ def test_the_ladder_rates_every_candidate_on_the_suites_scale_and_writes_playabl
     assert ladder["suite"] == "tiny_breath" and len(ladder["candidates"]) == 2 * len(checkpoints) and len(ladder["rungs"]) == 3
     assert [r["elo"] for r in ladder["rungs"]] == sorted(r["elo"] for r in ladder["rungs"])
     assert all(r["low"] <= r["elo"] <= r["high"] and r["games"] == 8 for r in ladder["candidates"])
+    assert all(set(r["per_reference"]) == {"random", "breath_aggressive"} and r["per_reference"]["random"]["games"] == 4
+               for r in ladder["candidates"])
+    # the adjacent rungs met (4 games a pair, the suite's), and the rungs are rated on those games too
+    assert sorted(r["rung_games"] for r in ladder["rungs"]) == [4, 4, 8]
+    assert len(ladder["checks"]) == 2 and all(c["games"] == 4 and c["low"] <= c["measured"] <= c["high"]
+                                              for c in ladder["checks"])
+    assert ladder["intransitivity"]["triples"] >= 2 and isinstance(ladder["warnings"], list)
+    assert "held-out check" in result.output and "intransitivity: cyclic triples" in result.output
+    assert sum(line.endswith(("agree", "DISAGREE")) for line in result.output.splitlines()) == 2
+    assert result.output.count("WARNING:") == len(ladder["warnings"])
     assert "closest to +20 Elo over random" in result.output and "--rung" in result.output
     with MatchStore(tmp_path / "m.sqlite") as store:
         played = store.count()
         rate_candidates([out / "snapshots" / snapshot_label(checkpoints[0])], [0.0], load_suite(root / "suite.toml"), store,
                         workers=0, progress=False)
+        again = play_rung_pairs(pick_rungs(read_ladder(out)["candidates"], 3), load_suite(root / "suite.toml"), store, root=out, workers=0,
+                                progress=False, bootstrap=0)
         assert store.count() == played  # a rerun plays nothing again
+        assert [pair.as_dict()["measured"] for pair in again.checks] == [c["measured"] for c in ladder["checks"]]
         manifest_file = out / "snapshots" / snapshot_label(checkpoints[0]) / "manifest.json"
         manifest = json.loads(manifest_file.read_text())
         assert all(r["ablation"]["decisions"] > 0 for r in ladder["candidates"]) and "zeroed obs changes" in result.output

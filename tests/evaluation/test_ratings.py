@@ -44,6 +44,25 @@ def test_the_fit_ignores_game_order_and_who_is_listed_first():
         np.testing.assert_allclose(rate(hand_games(seed), bootstrap=0, prior=0.0).elo, reference, atol=1e-8)
 
 
+def test_players_held_at_fixed_ratings_keep_them_and_the_others_fit_around_them():
+    """A and C held at their hand-computed ratings shifted by +500: B lands at its own shifted rating, exactly,
+    and the one-parameter fixed-scale fit a benchmark uses (A and C its references) agrees with it."""
+    from issoku.evaluation.reference_suite import fixed_scale_elo
+
+    held = {"A": HAND_ELO[0] + 500, "C": HAND_ELO[2] + 500}
+    ratings = rate(hand_games(), bootstrap=50, prior=0.0, fixed=held)
+    np.testing.assert_allclose(ratings.elo, HAND_ELO + 500, atol=1e-6)
+    assert ratings.low[0] == ratings.high[0] == held["A"] and ratings.low[1] < ratings.elo[1] < ratings.high[1]
+    games = hand_games()
+    b_rows = (games.first == 1) | (games.second == 1)
+    other = np.where(games.first[b_rows] == 1, games.second[b_rows], games.first[b_rows])
+    score = np.where(games.first[b_rows] == 1, games.score[b_rows], 1 - games.score[b_rows])
+    opponents = np.array([held["A"] if index == 0 else held["C"] for index in other])
+    assert fixed_scale_elo(opponents, score, prior=0.0) == pytest.approx(ratings.elo[1], abs=1e-6)
+    with pytest.raises(ValueError, match="not both"):
+        rate(hand_games(), fixed=held, anchor="A")
+
+
 def test_the_prior_keeps_an_unbeaten_player_finite_and_its_absence_is_refused():
     games = Games(("x", "y"), np.array([0, 0]), np.array([1, 1]), np.array([1.0, 1.0]))
     elo = rate(games, bootstrap=0, prior=1.0).elo

@@ -408,6 +408,10 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
      "checkpoint agents/kenshi.zip was trained on a different env or rules data and cannot be used here: env_id:"),
     ("view --seed -1", ["view", "--env", "breath_duel_v0", "--seed", "-1", "--out", "{tmp}/f.html"], {},
      "--seed must be at least 0, not -1"),
+    ("view a checkpoint of another env", ["view", "--env", "tempo_duel_v0", "-a", "shipped:breath_duel_v0", "--out",
+                                          "{tmp}/f.html"], {}, "cannot be used here: env_id:"),
+    ("view --report missing", ["view", "--env", "tempo_duel_v0", "--report", "{tmp}/nope.html", "--out", "{tmp}/f.html"],
+     {}, "--report: no such file"),
     ("head-to-head --seed -1", ["head-to-head", "--seed", "-1", "-n", "2"], {}, "--seed must be at least 0, not -1"),
 ]
 
