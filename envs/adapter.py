@@ -23,7 +23,13 @@ Conventions (PettingZoo classic):
   (+1 win, −1 loss, 0 draw; seats of one side share the outcome), whoever moved last — the loser of a
   fight that ends on the winner's move gets its −1 on that move. A truncated fight
   (``state.is_truncated()``, the round limit) pays ``state.returns()`` too, which the protocol makes 0
-  for an undecided fight; its agents are truncated, not terminated.
+  for an undecided fight; its agents are truncated, not terminated. Opt-in, ``round_limit_payoff="health_lead"``
+  pays such a fight each side's health lead instead (its mean share of health left less the other sides', in
+  [−1, 1]): where most fights between beginners reach the round limit (an encounter duel under random play ends
+  undecided 97 % of the time), every return is otherwise 0 and a learner has nothing to learn from. The rules
+  are unchanged; a decided fight pays ±1 as before. The option is an env keyword, so it is part of every stored
+  game's key, and a store reads a round-limit fight with a lead as won by the side ahead. (Training has its own,
+  flat ``round_limit_reward`` for the learner alone, :mod:`issoku.training.shaping`; this one is the env's.)
 * a seat the rules eliminate mid-fight (``state.is_eliminated(seat)``) stays in the env, never
   selected (the rules give it no decision), ``infos[agent]["eliminated"] == 1``, until the fight
   ends; then it gets its side's result like everyone else and leaves by PettingZoo's dead step. So a
@@ -57,10 +63,14 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from issoku.envs.errors import EnvOrderError, IllegalActionError
+from issoku.rules.kernel.outcomes import health_leads
 from issoku.rules.kernel.protocol import GameState, Ruleset
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
+ROUND_LIMIT_PAYOFFS = ("draw", "health_lead")
+"""What a fight stopped by the round limit pays: ``"draw"`` (the rules' returns, 0 for an undecided fight: the
+default) or ``"health_lead"`` (each side's health lead, :func:`~issoku.rules.kernel.outcomes.health_leads`)."""
 SEED_BLOCK = 64
 """Episode seeds drawn at once for unseeded resets."""
 
@@ -139,12 +149,20 @@ class RulesetAECEnv(AECEnv):
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, ruleset: Ruleset, *, render_mode: str | None = None, illegal_action: str = "terminate",
-                 illegal_reward: float = -1.0, record_events: bool | None = None, name: str | None = None) -> None:
+                 illegal_reward: float = -1.0, record_events: bool | None = None, name: str | None = None,
+                 round_limit_payoff: str = "draw") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, not {illegal_action!r}")
+        if round_limit_payoff not in ROUND_LIMIT_PAYOFFS:
+            raise ValueError(f"round_limit_payoff must be one of {ROUND_LIMIT_PAYOFFS}, not {round_limit_payoff!r}")
+        probe = ruleset.new_initial_state(0, record_events=False) if round_limit_payoff == "health_lead" else None
+        if probe is not None and not hasattr(probe, "health_fractions"):
+            raise ValueError(f"round_limit_payoff='health_lead' needs the health_fractions hook, which "
+                             f"{ruleset.name}'s states lack")
+        self.round_limit_payoff = round_limit_payoff
         self.ruleset = ruleset
         self.metadata = {**type(self).metadata, "name": name or f"{ruleset.name}_v{ruleset.version}",
                          "decision_kinds": tuple(ruleset.decision_kinds)}
@@ -372,8 +390,11 @@ class RulesetAECEnv(AECEnv):
         infos[agent]["decision_kind"] = self._kind_index[state.decision_kind()]
 
     def _end(self, *, truncated: bool) -> None:
-        """The fight is over: every agent still here gets its seat's return and is done."""
-        returns = self.game_state.returns()
+        """The fight is over: every agent still here gets its seat's return (or, stopped by the round limit under
+        ``round_limit_payoff="health_lead"``, its side's health lead) and is done."""
+        state = self.game_state
+        lead = truncated and self.round_limit_payoff == "health_lead" and not any(state.returns())
+        returns = health_leads(state) if lead else state.returns()
         done = self.truncations if truncated else self.terminations
         seat_of = self._seat_of
         for agent in self.agents:

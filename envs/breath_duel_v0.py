@@ -80,7 +80,9 @@ Keyword arguments
     (not with ``data`` or ``terrain``). ``ma``: False for the core breath fight
     (then the duel options above must stay at their defaults).
     Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
-    the default, or "raise"), ``illegal_reward`` and ``record_events``.
+    the default, or "raise"), ``illegal_reward``, ``record_events``.
+    ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
+    instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
 Version history
     v0 — first release: the Ma and Blade duel on the breath engine with the gap decisions of

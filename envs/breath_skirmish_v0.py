@@ -67,6 +67,8 @@ Keyword arguments
     ones; ``variant``: a rules variant folder (:mod:`issoku.rules.variant`) laid over them instead. Plus the
     adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or
     "raise"), ``illegal_reward``, ``record_events``.
+    ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
+    instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
 Training and tournaments
     ``issoku train --env breath_skirmish_v0`` (``--set env_kwargs='{"sides": ...}'``) trains one fighter's

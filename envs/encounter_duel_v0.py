@@ -59,6 +59,8 @@ Keyword arguments
     others kept (one or the other, not both). Plus the adapter's
     ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"), ``illegal_reward``,
     ``record_events``.
+    ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
+    instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
 Version history
     v0 — first release: the EN duel of docs/rules/encounters.md (what is in and what is not yet).

@@ -59,6 +59,8 @@ Keyword arguments
     the shipped ones; ``variant``: a rules variant folder whose encounter files replace the shipped ones (one
     or the other, as the duel's). Plus the adapter's ``render_mode``, ``illegal_action``, ``illegal_reward``,
     ``record_events``.
+    ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
+    instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
 Training and tournaments
     ``issoku balance-report --env encounter_skirmish_v0`` and ``issoku head-to-head --env encounter_skirmish_v0``

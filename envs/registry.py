@@ -2,8 +2,8 @@
 
 A factory is a callable ``env(**kwargs) -> RulesetAECEnv``; its keyword arguments are the ruleset's
 (fighters, options...) plus the adapter's (``render_mode``, ``illegal_action``, ``illegal_reward``,
-``record_events``). Factories are named by ``"module:attribute"`` strings and imported only when an
-env is made, so listing ids costs nothing and a missing optional module fails only when asked for.
+``record_events``, ``round_limit_payoff``). Factories are named by ``"module:attribute"`` strings and imported
+only when an env is made, so listing ids costs nothing and a missing optional module fails only when asked for.
 
 To add an env: ``ENV_FACTORIES["my_duel_v0"] = "issoku.envs.my_duel_v0:env"`` below (or
 :func:`register_env` at run time, e.g. from a test).

@@ -53,6 +53,8 @@ Keyword arguments
     armour.toml and fighters.toml replacing the shipped ones. Plus the adapter's ``render_mode``
     (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``,
     ``record_events``.
+    ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
+    instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
 Version history
     v0 — first release: every TP rule of seed 003 in a 1v1 duel on one distance, with the gap

@@ -62,6 +62,8 @@ Keyword arguments
     ``data``: a folder holding weapons.toml, armour.toml and fighters.toml replacing the shipped ones;
     ``variant``: a rules variant folder. Plus the adapter's ``render_mode`` (None, "ansi", "human"),
     ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``, ``record_events``.
+    ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
+    instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
 Training and tournaments
     ``issoku train --env tempo_skirmish_v0`` trains one fighter's seat, drawn each fight, with the opponent

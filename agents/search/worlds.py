@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from issoku.rules.kernel import Dice, EventLog
+from issoku.rules.kernel.outcomes import health_leads
 from issoku.rules.kernel.protocol import GameState
 
 _SEED_BOUND = 2**63 - 1
@@ -48,8 +49,9 @@ def sample_world(state: GameState, seat: int, rng: np.random.Generator) -> GameS
 
 def team_values(state: GameState) -> tuple[float, ...]:
     """Each seat's value of ``state`` in [-1, 1]: its returns once the fight is decided (a draw: half its health
-    lead, :data:`DRAW_LEAD_WEIGHT`); before that, its health lead (:func:`health_leads`: its side's mean share of
-    health left, the ``health_fractions`` hook, less the mean of the other sides' shares).
+    lead, :data:`DRAW_LEAD_WEIGHT`); before that, its health lead
+    (:func:`~issoku.rules.kernel.outcomes.health_leads`: its side's mean share of health left, the
+    ``health_fractions`` hook, less the mean of the other sides' shares).
 
     The cheap evaluation at a playout's depth cut-off: a fight decided by wearing the other side down scores
     a lead before the last blow, which random playouts seldom reach (most random encounter fights run to the
@@ -68,22 +70,3 @@ DRAW_LEAD_WEIGHT = 0.5
 Why not 0, the draw's return: where most playouts end at the round limit (tempo and encounter fights between
 careful fighters), every action then scores the same 0, and the search has nothing to choose by; it settles for
 the draw while a greedy one-step fighter wins by pressing. Half the lead keeps a win worth more than any draw."""
-
-
-def health_leads(state: GameState) -> tuple[float, ...]:
-    """Each seat's side's mean share of health left less the mean of the other sides' (0 for every seat where the
-    ruleset has no ``health_fractions`` hook)."""
-    fractions = getattr(state, "health_fractions", None)
-    teams = state.ruleset.seat_teams
-    if fractions is None:
-        return (0.0,) * len(teams)
-    shares = fractions()
-    totals: dict[int, list[float]] = {}
-    for share, team in zip(shares, teams):
-        totals.setdefault(team, []).append(share)
-    if len(totals) < 2:
-        return (0.0,) * len(teams)
-    mean = {team: sum(values) / len(values) for team, values in totals.items()}
-    others = len(mean) - 1
-    everyone = sum(mean.values())
-    return tuple(mean[team] - (everyone - mean[team]) / others for team in teams)

@@ -10,7 +10,8 @@ from issoku.agents.state_reading import watch_state
 from issoku.agents.registry import make_policy
 from issoku.agents.search import MCTS, NotWatchingError, OneStepLookahead, SearchBudget
 from issoku.agents.search.mcts import search
-from issoku.agents.search.worlds import health_leads, team_values
+from issoku.agents.search.worlds import team_values
+from issoku.rules.kernel.outcomes import health_leads
 from issoku.envs import (breath_duel_v0, breath_skirmish_v0, encounter_duel_v0, encounter_skirmish_v0, tempo_duel_v0,
                          tempo_skirmish_v0)
 from issoku.envs.adapter import legal_mask

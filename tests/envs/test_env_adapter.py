@@ -287,3 +287,55 @@ def test_adapter_names_no_ruleset():
     source = (Path(__file__).resolve().parents[2] / "envs" / "adapter.py").read_text().lower()
     words = set(re.findall(r"[a-z]+", source))  # identifiers split at underscores and punctuation
     assert not words & {"breath", "tempo", "ma", "blade", "kenjutsu", "toy", "racer"}
+
+
+def _random_fight(env, seed: int) -> dict[str, float]:
+    """Each agent's total reward over one fight of uniformly random legal actions (the same for a seed)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return totals
+
+
+@pytest.mark.parametrize("env_id", ["encounter_duel_v0", "tempo_duel_v0", "breath_skirmish_v0"])
+def test_round_limit_payoff_health_lead_pays_a_stopped_fight_each_sides_lead_and_a_decided_one_as_before(env_id):
+    """The opt-in sparse-reward cure: the same fights, played alike; a fight the round limit stopped pays each side
+    its health lead (zero-sum between sides) instead of 0; a decided fight pays +-1 either way."""
+    from issoku.envs.registry import resolve_env
+    from issoku.rules.kernel.outcomes import health_leads
+
+    factory = resolve_env(env_id)
+    plain, informed = factory(), factory(round_limit_payoff="health_lead")
+    stopped = informative = 0
+    for seed in range(30):
+        before, after = _random_fight(plain, seed), _random_fight(informed, seed)
+        state = informed.unwrapped.game_state
+        if any(state.returns()):
+            assert after == before
+        else:
+            stopped += 1
+            assert set(before.values()) == {0.0}
+            leads = health_leads(state)
+            informative += any(leads)
+            assert after == {agent: leads[seat] for seat, agent in enumerate(informed.possible_agents)}
+            assert sum(leads[seat] for seat in range(len(leads))
+                       if state.ruleset.seat_teams[seat] == 0) == pytest.approx(
+                -sum(leads[seat] for seat in range(len(leads)) if state.ruleset.seat_teams[seat] == 1))
+    assert stopped > 0 and informative > 0  # the round limit stops fights, and most with one side ahead
+
+
+def test_round_limit_payoff_is_checked_and_needs_the_health_hook():
+    with pytest.raises(ValueError, match="round_limit_payoff must be one of"):
+        RulesetAECEnv(ToyRace(2), round_limit_payoff="closest")
+    with pytest.raises(ValueError, match="needs the health_fractions hook"):
+        RulesetAECEnv(ToyRace(2), round_limit_payoff="health_lead")
+
+
+def test_pettingzoo_api_test_with_health_lead_round_limits():
+    from issoku.envs import encounter_duel_v0
+
+    api_test(encounter_duel_v0.env(round_limit_payoff="health_lead"), num_cycles=200)
