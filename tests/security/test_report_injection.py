@@ -216,3 +216,13 @@ def test_levers_csv_writes_a_formula_from_a_variant_as_text(tmp_path):
         cells = [cell for row in list(csv.reader(handle))[1:] for cell in row]
     assert not [cell for cell in cells if cell.startswith(("=", "+", "@", "\t", "\r"))], cells
     assert sum(cell.startswith("'") for cell in cells) >= len(FORMULAS)
+
+
+def test_hunt_md_writes_edited_action_and_edit_names_as_text():
+    """``hunt.md`` wrote the edited data's action names and the variant's edit lines in hand-made code spans, which a
+    backtick in a name closed: the rest of the name was Markdown again."""
+    from issoku.evaluation.hunt_edits import EditedPlay, finding_lines
+
+    plays = [EditedPlay(NAMES[4] + NAMES[0], [NAMES[1]], 0.5, 0.1, 0.2, 0.6, played=True),
+             EditedPlay("`x` " + NAMES[0], [], 0.0, 0.0, 0.0, 0.0, played=True)]
+    _rendered("\n".join(f"- {line}" for line in finding_lines("br1", plays, (0.1, 0.0, 0.2))))
