@@ -216,6 +216,18 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("study not UTF-8", STUDY_FILES, {"s.toml": STUDY.encode() + b"# \xff\xfe\n"}, "s.toml: (file): not UTF-8 text"),
     ("variant nested deeply", [*REPORT, "--variant", "v"], {"v/breath/data/weapons.toml": DEEP_TOML},
      "weapons.toml: (file): nested more than 32 levels"),
+    # entry counts: a table or array of at most 1,000 entries (a variant of thousands of weapons fits in 1 MiB)
+    ("variant of 1,200 more weapons", [*REPORT, "--variant", "v"], {"v/breath/data/weapons.toml": _many_weapons(1200)},
+     "weapons.toml: weapon: 1,2"),
+    ("variant weapon of 1,500 techniques", [*REPORT, "--variant", "v"],
+     {"v/breath/data/weapons.toml": _many_weapons(0).replace(
+         'technique = [\n', 'technique = [\n' + "".join(f'  {{ key = "c{n}", kind = "attack", cost = 2, source = "BR-G13" }},\n'
+                                       for n in range(1500)), 1)},
+     "weapons.toml: weapon[0].technique: 1,5"),
+    ("study of 5,000 policies", STUDY_FILES, {"s.toml": STUDY.replace("policies = [", "policies = [" + "".join(f'"r{n}=random", ' for n in range(4998)))},
+     "s.toml: policies: 5,000 entries, more than the 1,000"),
+    ("train config of 2,000 opponents", [*TRAIN, "--config", "c.toml"],
+     {"c.toml": "opponents = [" + '"random", ' * 2000 + "]\n"}, "c.toml: opponents: 2,000 entries, more than the 1,000"),
     ("train config nested deeply", [*TRAIN, "--config", "c.toml"], {"c.toml": DEEP_TOML},
      "c.toml: nested more than 32 levels deep"),
     ("checkpoint metadata nested deeply", ["evaluate", "c.zip", "--duels", "2"],
