@@ -149,7 +149,6 @@ def _onnx_graph(observation: int, actions: int, unused_floats: int = 0) -> bytes
     """A valid ONNX graph under the export's calling convention whose probabilities are its action mask, reading
     ``observation`` values and naming ``actions`` actions, with ``unused_floats`` float32 weights it never uses."""
     import numpy as np
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     inputs = [helper.make_tensor_value_info("observation", TensorProto.FLOAT, ["batch", observation]),
