@@ -152,11 +152,10 @@ class ExportedPolicy(SeededSampling):
     def check_fits(self, env: Any) -> None:
         """Refuse this export for ``env`` when the sizes it declares are not the env's observation and actions
         (before a game is played), worded as :func:`issoku.agents.checkpoint.check_network_fits` words it."""
-        agent = env.possible_agents[0]
-        space, actions = env.observation_space(agent), env.action_space(agent)
-        observation = space["observation"] if hasattr(space, "spaces") and "observation" in space.spaces else space
-        wanted = (int(np.prod(observation.shape)), int(actions.n))
-        if self.sizes != wanted:
+        from issoku.agents.checkpoint import env_sizes
+
+        wanted = env_sizes(env)
+        if wanted is not None and self.sizes != wanted:
             raise ExportError(f"export {self.folder}: its network reads {self.sizes[0]} observation values and names "
                               f"{self.sizes[1]} actions; this env has {wanted[0]} and {wanted[1]}")
 
