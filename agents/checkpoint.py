@@ -63,6 +63,17 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
     return metadata
 
 
+def env_sizes(env: Any) -> tuple[int, int] | None:
+    """``(observation values, actions)`` a network reads and names in ``env`` (its first agent's flat observation and
+    discrete actions); None for other spaces, which SB3's own load checks."""
+    agent = env.possible_agents[0]
+    space, actions = env.observation_space(agent), env.action_space(agent)
+    observation = space["observation"] if hasattr(space, "spaces") and "observation" in space.spaces else space
+    if getattr(observation, "shape", None) is None or not hasattr(actions, "n"):
+        return None
+    return math.prod(observation.shape), int(actions.n)
+
+
 def check_network_fits(checkpoint: str | Path, env: Any) -> None:
     """Refuse ``checkpoint`` when its network does not read ``env``'s observations or name its actions (input and
     output sizes): metadata can claim an env the tensors were not trained for, and the first game then failed with a
@@ -73,14 +84,9 @@ def check_network_fits(checkpoint: str | Path, env: Any) -> None:
         layers = actor_layers(checkpoint)
     except NotPlainActorError:
         return
-    agent = env.possible_agents[0]
-    space, actions = env.observation_space(agent), env.action_space(agent)
-    observation = space["observation"] if hasattr(space, "spaces") and "observation" in space.spaces else space
-    if getattr(observation, "shape", None) is None or not hasattr(actions, "n"):
-        return  # not a flat observation and a discrete action: SB3's own load checks such spaces
+    wanted = env_sizes(env)
     inputs, outputs = int(layers[0][0].shape[1]), int(layers[-1][0].shape[0])
-    wanted = (math.prod(observation.shape), int(actions.n))
-    if (inputs, outputs) != wanted:
+    if wanted is not None and (inputs, outputs) != wanted:
         raise CheckpointError(f"checkpoint {checkpoint}: its network reads {inputs} observation values and names "
                               f"{outputs} actions; this env has {wanted[0]} and {wanted[1]} (the network was not "
                               "trained for the env its metadata names)")

@@ -31,6 +31,9 @@ INPUTS = ("observation", "action_mask")
 OUTPUT = "probabilities"
 REQUIRED_FIELDS = ("format", "format_version", "env_id", "env_version", "rules_version", "rules_fingerprint",
                    "interface", "action_names", "observation", "model", "model_sha256")
+MAX_MODEL_BYTES = 16 << 20
+"""Largest ONNX file an export may hold: 16 MiB, four million float32 weights (the shipped agents export to under
+1 MB). A larger one is refused before it is read, so a received export cannot fill memory by its size."""
 
 
 class ExportError(ValueError):
@@ -101,6 +104,10 @@ class ExportedPolicy(SeededSampling):
         model_path = self.folder / self.manifest["model"]
         if not model_path.is_file():
             raise ExportError(f"{model_path}: no such file (named by {self.folder / MANIFEST}: model)")
+        size = model_path.stat().st_size
+        if size > MAX_MODEL_BYTES:
+            raise ExportError(f"{model_path}: {size:,} bytes, more than the {MAX_MODEL_BYTES:,} an exported model may "
+                              "have")
         data = model_path.read_bytes()
         if model_digest(data) != self.manifest["model_sha256"]:
             raise ExportError(f"{model_path}: its SHA-256 differs from {MANIFEST}'s model_sha256 "
@@ -115,9 +122,42 @@ class ExportedPolicy(SeededSampling):
         except Exception as error:  # onnxruntime's own types (InvalidProtobuf, Fail...): the file is not a model
             raise ExportError(f"{model_path}: not a readable ONNX model ({type(error).__name__}: "
                               f"{' '.join(str(error).split())[:200]})") from None
+        self._check_graph(model_path)
         self.deterministic = deterministic
         self.temperature = float(temperature)
         self.seed(seed)
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """``(observation values, actions)`` the manifest declares: what the graph reads and names."""
+        observation = self.manifest["observation"]
+        size = observation.get("size") if isinstance(observation, dict) else None
+        actions = self.manifest["action_names"]
+        if not isinstance(size, int) or isinstance(size, bool) or not isinstance(actions, list):
+            raise ExportError(f"{self.folder / MANIFEST}: observation.size and action_names: not a number and a list")
+        return size, len(actions)
+
+    def _check_graph(self, model_path: Path) -> None:
+        """The graph's inputs and output are the calling convention's, of the sizes the manifest declares (a graph
+        of other shapes failed inside the first game with onnxruntime's own error)."""
+        size, actions = self.sizes
+        wanted = {"observation": size, "action_mask": actions, OUTPUT: actions}
+        found = {node.name: node.shape for node in [*self._session.get_inputs(), *self._session.get_outputs()]}
+        for name, width in wanted.items():
+            shape = found.get(name)
+            if shape is None or len(shape) != 2 or shape[1] != width:
+                raise ExportError(f"{model_path}: {name}: the graph's shape is {shape}, the manifest declares "
+                                  f"[batch, {width}] (a graph of another network, or not an issoku export)")
+
+    def check_fits(self, env: Any) -> None:
+        """Refuse this export for ``env`` when the sizes it declares are not the env's observation and actions
+        (before a game is played), worded as :func:`issoku.agents.checkpoint.check_network_fits` words it."""
+        from issoku.agents.checkpoint import env_sizes
+
+        wanted = env_sizes(env)
+        if wanted is not None and self.sizes != wanted:
+            raise ExportError(f"export {self.folder}: its network reads {self.sizes[0]} observation values and names "
+                              f"{self.sizes[1]} actions; this env has {wanted[0]} and {wanted[1]}")
 
     @property
     def identity(self) -> dict[str, Any]:

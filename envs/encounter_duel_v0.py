@@ -65,9 +65,10 @@ Keyword arguments
 Version history
     v0 — first release: the EN duel of docs/rules/encounters.md (what is in and what is not yet).
     v0, amended: two readings fixed from the seed text, same spaces and actions: Deflect's +10 survives the
-    Grappled formula (EN-108), the Readying-Phase Stun test takes no −3k0 (EN-113). Neither moves a default
-    duel's outcome (only the ATN a grappled fighter observes after Deflect), so the ruleset's version and
-    fingerprint stay and the shipped checkpoint still fits.
+    Grappled formula (EN-108), the Readying-Phase Stun test takes no −3k0 (EN-113). The ruleset is version 1, so
+    its rules fingerprint moved: stored games of version 0 are played again, not reused, and the shipped
+    checkpoint was retrained (a grappled fighter's observed ATN after Deflect changed, and with
+    ``focused_attack`` a Stun can now be shaken off).
 """
 
 from __future__ import annotations

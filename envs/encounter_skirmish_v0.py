@@ -69,8 +69,8 @@ Training and tournaments
 
 Version history
     v0 — first release (issue 22): the EN skirmish of docs/rules/encounters.md, grapples among many included.
-    v0, amended: as ``encounter_duel_v0`` (EN-108 Deflect in a grapple, EN-113 the Stun test); same spaces,
-    actions and fingerprint. Here Deflect does matter: an ally's attack on a grappled fighter who Deflected, and
+    v0, amended: as ``encounter_duel_v0`` (EN-108 Deflect in a grapple, EN-113 the Stun test); same spaces and
+    actions, ruleset version 1 (a new fingerprint). Here Deflect does matter: an ally's attack on a grappled fighter who Deflected, and
     joining that grapple, meet ATN 5 + Armor + 10.
 """
 

@@ -57,7 +57,6 @@ intervals, verdict, the trials), ``autobalance.csv`` (every measured version's f
 
 from __future__ import annotations
 
-import csv
 import math
 import shutil
 import sys
@@ -68,7 +67,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.edits import Edited, EditedField, edited_fields
+from issoku.evaluation.html_report import code_span, escape_markdown
 from issoku.evaluation.levers import Lever, Round, check_variants_load, run_levers, scheduled_records
 from issoku.evaluation.locality import Ownership, ownership
 from issoku.evaluation.metrics import FirstMover, balanced_first_mover
@@ -581,7 +582,7 @@ def _revert_order(search: Search, current: Trial, stage: Stage, index: int, shar
 def _edits_note(variant: Path | None, edited: Sequence[EditedField]) -> str:
     """Whether the search had an edits stage, as a line for the report."""
     if variant is None:
-        return "No edits stage: no `--variant`, so no edit of yours to revert first."
+        return "No edits stage: no --variant, so no edit of yours to revert first."
     if not edited:
         return "No edits stage: the variant edits no number the shipped data sets."
     return (f"Edits stage first: the {len(edited)} field{'s' * (len(edited) != 1)} your variant edited "
@@ -709,25 +710,25 @@ CSV_COLUMNS = ("trial", "phase", "stage", "patch", "seed_from", "games", "distan
 def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path | None, games: int,
                   verify_games: int, budget: int) -> Path:
     """``autobalance.csv`` (every measured version's figures) and ``autobalance.md`` (the verdict first)."""
-    with (out / "autobalance.csv").open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(CSV_COLUMNS)
-        for index, trial in enumerate(outcome.trials):
-            seed = study.base_seed + (VERIFY_SEED_OFFSET if trial.phase == "verify" else 0)
-            for name, (value, low, high) in trial.figures.values().items():
-                band = trial.bands.get(name)
-                writer.writerow([index, trial.phase, trial.stage, _edits_text(trial.edits), seed, trial.figures.games,
-                                 f"{trial.distance:.4f}", name, f"{value:.4f}", f"{low:.4f}", f"{high:.4f}",
-                                 *([f"{band[0]:.4f}", f"{band[1]:.4f}", f"{excess(value, band):.4f}"] if band
-                                   else ["", "", ""])])
+    rows = []
+    for index, trial in enumerate(outcome.trials):
+        seed = study.base_seed + (VERIFY_SEED_OFFSET if trial.phase == "verify" else 0)
+        for name, (value, low, high) in trial.figures.values().items():
+            band = trial.bands.get(name)
+            rows.append([index, trial.phase, trial.stage, _edits_text(trial.edits), seed, trial.figures.games,
+                         f"{trial.distance:.4f}", name, f"{value:.4f}", f"{low:.4f}", f"{high:.4f}",
+                         *([f"{band[0]:.4f}", f"{band[1]:.4f}", f"{excess(value, band):.4f}"] if band
+                           else ["", "", ""])])
+    write_csv(out / "autobalance.csv", CSV_COLUMNS, rows)
     verified = outcome.verified
-    lines = [f"# Autobalance of {study.env} ({variant or 'the shipped rules'})", "",
-             f"Targets: {outcome.targets.describe()}.", "", f"Verdict: {verdict(outcome)}", "",
-             "## The patch (What changed)", ""]
-    lines += [f"- `{c}`" for c in outcome.changes] or ["- none: the base rules were kept."]
+    # Names in it come from studies, targets and variants someone else may have written: text, never Markdown.
+    lines = [f"# Autobalance of {escape_markdown(study.env)} ({escape_markdown(variant or 'the shipped rules')})", "",
+             f"Targets: {escape_markdown(outcome.targets.describe())}.", "",
+             f"Verdict: {escape_markdown(verdict(outcome))}", "", "## The patch (What changed)", ""]
+    lines += [f"- {code_span(c)}" for c in outcome.changes] or ["- none: the base rules were kept."]
     if outcome.changes:
         lines += ["", f"Found by the {stage_text(outcome.best.stage)}."]
-    lines += ["", *([f"Patch folder: `{outcome.patch}`", ""] if outcome.patch else []),
+    lines += ["", *([f"Patch folder: {code_span(outcome.patch)}", ""] if outcome.patch else []),
               f"## The verifying run (fresh seeds from {study.base_seed + VERIFY_SEED_OFFSET}, {verify_games} games "
               f"per pairing, {verified.figures.games} games)", "",
               "| figure | score [95 % interval] | target | met |", "|---|---|---|---|"]
@@ -735,15 +736,16 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
         band = verified.bands.get(name)
         target = f"[{band[0]:.1%}, {band[1]:.1%}]" if band else ""
         met = ("yes" if excess(value, band) == 0 else "no") if band else ""
-        lines.append(f"| {name} | {figure_text(name, value, low, high)} | {target} | {met} |")
+        lines.append(f"| {escape_markdown(name)} | {figure_text(name, value, low, high)} | {target} | {met} |")
     lines += ["", f"## The search (seeds from {study.base_seed}, {games} games per pairing per version)", "",
               f"Budget {budget} games, {outcome.spent} scheduled (every measured version, the levers' rankings in "
               f"`levers/`, the verification; games a store already held are reused). "
               f"Stopped: {outcome.stopped or ('targets met' if outcome.best.distance == 0 else 'search ended')}.", "",
-              *([outcome.edits_note, ""] if outcome.edits_note else []),
-              *[f"- {line}" for line in outcome.stages], *([""] if outcome.stages else []),
+              *([escape_markdown(outcome.edits_note), ""] if outcome.edits_note else []),
+              *[f"- {escape_markdown(line)}" for line in outcome.stages], *([""] if outcome.stages else []),
               "| # | phase | stage | patch | distance (points outside the targets) |", "|---|---|---|---|---|"]
-    lines += [f"| {index} | {trial.phase} | {trial.stage} | {_edits_text(trial.edits)} | {trial.distance:.3f} |"
+    lines += [f"| {index} | {trial.phase} | {trial.stage} | {escape_markdown(_edits_text(trial.edits))} | "
+              f"{trial.distance:.3f} |"
               for index, trial in enumerate(outcome.trials)]
     report = out / "autobalance.md"
     report.write_text("\n".join(lines) + "\n")

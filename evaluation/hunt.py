@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from issoku.evaluation.html_report import escape_markdown
+from issoku.evaluation.html_report import code_span, escape_markdown
 from issoku.evaluation.hunt_search import SEARCH_STEM, search_response_spec
 from issoku.evaluation.hunt_edits import (Z95, EditedPlay, edited_play, finding_lines, gain_over_control, interval_text,
                                          untouched_edits)
@@ -736,7 +736,7 @@ def _variant_sections(config: HuntConfig, iterations: Sequence[Iteration]) -> li
         env.close()
     lines = [*what_changed(changes), ""]
     if unseen:
-        lines += [f"No action rests directly on {'; '.join(f'`{edit}`' for edit in unseen)}: the per-action view below "
+        lines += [f"No action rests directly on {'; '.join(map(code_span, unseen))}: the per-action view below "
                   "cannot see it (the gain and the shares of the iterations still can).", ""]
     lines += ["## The edited data in play", "",
               "FOUND: the best response plays it significantly more than the mixture and than its warm start; USED: more "

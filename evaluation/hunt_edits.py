@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from issoku.evaluation.html_report import code_span, escape_markdown
 from issoku.evaluation.records import MatchRecord
 from issoku.rules.variant import Change
 
@@ -221,14 +222,14 @@ def finding_lines(best_response: str, plays: Sequence[EditedPlay], gain: tuple[f
                      + _baseline(play, "the control (the same training on the base rules)", play.control_share,
                                  play.control_low, play.control_high))
         rules = f"; rules {', '.join(play.rules)}" if play.rules else ""
-        lines.append(f"{verdict(play)}{best_response} plays `{play.action}` {_pct(play.mixture_share)} → {_pct(play.share)} "
+        lines.append(f"{verdict(play)}{best_response} plays {code_span(play.action)} {_pct(play.mixture_share)} → {_pct(play.share)} "
                      f"of decisions ({_more(play.low)} than the mixture: {100 * (play.share - play.mixture_share):+.1f} "
-                     f"pts [{100 * play.low:+.1f}, {100 * play.high:+.1f}]{baselines}) (edited: {'; '.join(play.edits)}{rules}); "
+                     f"pts [{100 * play.low:+.1f}, {100 * play.high:+.1f}]{baselines}) (edited: {'; '.join(map(escape_markdown, play.edits))}{rules}); "
                      f"{gain_text}")
     others = [play for play in plays
               if play.played and not (play.share or play.mixture_share or play.warm_share or play.control_share)]
     if others:
-        lines.append(f"{', '.join(f'`{p.action}`' for p in others)}: played only by other agents of the hunt, not by "
+        lines.append(f"{', '.join(code_span(p.action) for p in others)}: played only by other agents of the hunt, not by "
                      f"{best_response}, the mixture or its warm start.")
     unplayed = [play for play in plays if not play.played]
     if unplayed:

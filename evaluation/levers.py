@@ -57,7 +57,6 @@ each loadout's table.
 
 from __future__ import annotations
 
-import csv
 import datetime
 import hashlib
 import math
@@ -70,6 +69,7 @@ from pathlib import Path
 
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study
 from issoku.evaluation.html_report import code_span, escape_markdown
+from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
@@ -513,10 +513,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(levers, tables, rank)
     header = (*COLUMNS, *(f"rank_{name}" for name in tables))
-    with (out / "levers.csv").open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
+    write_csv(out / "levers.csv", header, rows)
     played = sum(r.played for r in rounds)
     skipped = [lever for lever in levers if lever.status != "played"]
     lines = [f"# Levers of {escape_markdown(study.env)}{f' under the variant {escape_markdown(variant)}' if variant else ''} "

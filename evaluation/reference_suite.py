@@ -44,6 +44,9 @@ class SuiteConfig(StudyConfig):
     reference_elo: dict[str, float] = Field(default_factory=dict)
     reference_fingerprints: dict[str, str] = Field(default_factory=dict)
     """Each reference's code fingerprint at calibration: a reference edited since then is flagged."""
+    rules_fingerprint: str = ""
+    """The rules fingerprint of the suite's loadouts at calibration (:func:`suite_rules_fingerprint`): games under
+    other rules are off the scale, so a benchmark then says so (empty: a suite calibrated before it was recorded)."""
 
     @model_validator(mode="after")
     def _ratings_name_references(self) -> SuiteConfig:
@@ -78,6 +81,21 @@ def load_suite(name_or_path: str | Path, *, allow_imports: bool = False) -> Suit
 def shipped_suites() -> list[str]:
     """Names of the suites shipped with issoku."""
     return sorted(path.stem for path in SUITES_DIR.glob("*.toml"))
+
+
+def suite_rules_fingerprint(suite: SuiteConfig) -> str:
+    """The rules fingerprint of every loadout's env today, joined (one loadout: its env's fingerprint)."""
+    from issoku.evaluation.match import rules_fingerprint
+
+    tournament = build_tournament(suite)
+    fingerprints = []
+    for loadout in tournament.loadouts:
+        env = tournament.env_factory(**dict(loadout.kwargs))
+        try:
+            fingerprints.append(rules_fingerprint(env))
+        finally:
+            env.close()
+    return ",".join(dict.fromkeys(fingerprints))
 
 
 def calibration_tournament(suite: SuiteConfig) -> Tournament:
@@ -148,6 +166,8 @@ class BenchmarkResult:
     high: float
     stale: tuple[str, ...] = ()
     """References whose code changed since the suite was calibrated (its scale no longer holds)."""
+    rules_moved: bool = False
+    """The suite's rules fingerprint differs from today's: calibrated on other rules (its scale no longer holds)."""
 
 
 def score_candidate(records: Iterable[MatchRecord], suite: SuiteConfig, candidate: str, bootstrap: int = 1000,
@@ -188,15 +208,19 @@ def run_benchmark(suite: SuiteConfig, candidate: PolicySpec, store: MatchStore, 
     run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=progress)
     stale = tuple(spec.name for spec in tournament.policies
                   if suite.reference_fingerprints.get(spec.name, spec.fingerprint) != spec.fingerprint)
-    return replace(score_candidate(store.records(), suite, candidate.name, bootstrap=bootstrap), stale=stale)
+    rules_moved = bool(suite.rules_fingerprint) and suite.rules_fingerprint != suite_rules_fingerprint(suite)
+    return replace(score_candidate(store.records(), suite, candidate.name, bootstrap=bootstrap), stale=stale,
+                   rules_moved=rules_moved)
 
 
 def run_calibration(suite: SuiteConfig, store: MatchStore, workers: Workers = None,
-                    progress: bool = True) -> tuple[dict[str, float], dict[str, str]]:
-    """Play the references' round robin; their ratings (the first reference at 0) and code fingerprints."""
+                    progress: bool = True) -> tuple[dict[str, float], dict[str, str], str]:
+    """Play the references' round robin; their ratings (the first reference at 0), code fingerprints and the rules
+    fingerprint they were played under."""
     tournament = calibration_tournament(suite)
     run_tournament(tournament, store, workers=workers, progress=progress)
-    return calibrate(store.records(), suite), {spec.name: spec.fingerprint for spec in tournament.policies}
+    return (calibrate(store.records(), suite), {spec.name: spec.fingerprint for spec in tournament.policies},
+            suite_rules_fingerprint(suite))
 
 
 def format_result(result: BenchmarkResult) -> str:
@@ -205,6 +229,9 @@ def format_result(result: BenchmarkResult) -> str:
              f"  rating on the suite's scale: {result.elo:+.0f} Elo [{result.low:+.0f}, {result.high:+.0f}]",
              f"  overall score: {result.overall.value:.1%} [{result.overall.low:.1%}, {result.overall.high:.1%}] "
              f"(n={result.overall.n})"]
+    if result.rules_moved:
+        lines.append(f"  WARNING: the rules changed since suite {result.suite} v{result.version} was calibrated (its "
+                     "rules_fingerprint): this rating is off its scale (recalibrate and bump the version)")
     if result.stale:
         lines.append(f"  WARNING: {', '.join(result.stale)} changed since suite {result.suite} v{result.version} "
                      "was calibrated: this rating is off its scale (recalibrate and bump the version)")

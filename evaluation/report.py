@@ -11,7 +11,6 @@ order over legal moves.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import math
 import re
@@ -35,6 +34,7 @@ from issoku.evaluation.fields import field_headlines
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
 from issoku.evaluation.html_report import code_span, escape_cell, escape_markdown, write_html_report
+from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, SequenceUse
 from issoku.evaluation.pairings import Side, by_label, by_policy
@@ -226,14 +226,11 @@ def combo_section(table: ComboTable, env: str, out_dir: Path, records: Sequence[
             best[i, j] = cell.wounds_per_energy
     png = plot_combo_table(weapons, rungs, best, out_dir / f"{file_stem(env)}_combos.png", f"{env}: combo table")
     csv_path = out_dir / f"{file_stem(env)}_combos.csv"
-    with csv_path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["weapon", "rung", "composition", "aim", "wounds", "guard_shaved", "energy",
-                         "wounds_per_energy", "guard_per_energy", "exact", "samples", "wounds_se"])
-        for cell in table.cells:
-            writer.writerow([cell.weapon, cell.rung, " + ".join(cell.composition), cell.aim, cell.wounds, cell.guard,
-                             cell.energy, cell.wounds_per_energy, cell.guard_per_energy, cell.exact, cell.samples,
-                             cell.wounds_se])
+    write_csv(csv_path, ["weapon", "rung", "composition", "aim", "wounds", "guard_shaved", "energy",
+                         "wounds_per_energy", "guard_per_energy", "exact", "samples", "wounds_se"],
+              ([cell.weapon, cell.rung, " + ".join(cell.composition), cell.aim, cell.wounds, cell.guard, cell.energy,
+                cell.wounds_per_energy, cell.guard_per_energy, cell.exact, cell.samples, cell.wounds_se]
+               for cell in table.cells))
     lines += ["### Combo table", "",
               f"{len(table.cells)} cells: every composition of every weapon at every rung it reaches "
               f"(whole table: [{csv_path.name}]({csv_path.name})). Best Wounds per Energy per weapon and rung:", "",

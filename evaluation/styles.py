@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from issoku.agents.checkpoint import read_metadata
+from issoku.evaluation.html_report import code_span, escape_cell, escape_markdown
 from issoku.evaluation.reference_suite import SuiteConfig
 from issoku.evaluation.ladder import DETERMINISTIC, Rung, candidate_name, export_snapshots, rate_candidates
 from issoku.evaluation.store import MatchStore
@@ -68,7 +69,9 @@ def format_profiles(profiles: Sequence[StyleProfile], top: int = 12) -> str:
     others = sorted({key for profile in profiles for key in profile.shares} - set(favoured),
                     key=lambda key: (-max(profile.shares.get(key, 0.0) for profile in profiles), key))
     rows = favoured + others[:top]
-    header = "| | " + " | ".join(f"{p.style} ({run_label(p.checkpoint)})" for p in profiles) + " |"
+    # A style's name and a checkpoint's file name come from files someone else may have written: text, never Markdown.
+    header = "| | " + " | ".join(f"{escape_markdown(p.style)} ({escape_markdown(run_label(p.checkpoint))})"
+                                 for p in profiles) + " |"
     lines = [header, "|---|" + "---:|" * len(profiles),
              "| Elo on the suite [95 %] | " + " | ".join(
                  f"{p.rating.elo:+.0f} [{p.rating.low:+.0f}, {p.rating.high:+.0f}]" for p in profiles) + " |",
@@ -79,5 +82,5 @@ def format_profiles(profiles: Sequence[StyleProfile], top: int = 12) -> str:
             share = profile.shares.get(key, 0.0)
             delta = (share - base.shares.get(key, 0.0)) * 100
             cells.append(f"{share:.1%}" if profile is base else f"{share:.1%} ({delta:+.1f})")
-        lines.append(f"| `{key}`{' *' if key in favoured else ''} | " + " | ".join(cells) + " |")
+        lines.append(f"| {escape_cell(code_span(key))}{' *' if key in favoured else ''} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -17,7 +17,6 @@ headline names the edit and the loadout it moved: the edit whose item is content
 
 from __future__ import annotations
 
-import csv
 import datetime
 import sys
 from collections.abc import Iterable, Sequence
@@ -33,6 +32,7 @@ from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.pairings import by_label, by_policy
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.html_report import code_span, escape_markdown, write_html_report
+from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.report import HEADLINES, _table, read_headlines
 from issoku.evaluation.sequential import BALANCED, IMBALANCED, SequentialTest, SequentialVerdict, gsprt
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
@@ -377,17 +377,16 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
                           _sequential(s, c.untested)) for s in sorted(c.shifts, key=lambda s: s.figure)])
     report = out / REPORT
     report.write_text("\n".join(lines))
-    with (out / "variant_figures.csv").open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["env", "study", "figure", "kind", "base", "variant", "delta", "low", "high", "p",
-                         "p_holm", "pairs", "sequential", "sequential_direction", "sequential_games"])
-        for c in comparisons:
-            for s in sorted(c.shifts, key=lambda s: s.figure):
-                r, q = s.result, s.sequential
-                sequential = ([UNTESTED, "", ""] if c.untested else [q.verdict, q.direction, q.pairs] if q
-                              else ["", "", ""])
-                writer.writerow([c.env, c.study, s.figure, s.kind, r.base, r.variant, r.delta, r.low, r.high, r.p,
-                                 r.p_adjusted, r.n] + sequential)
+    rows = []
+    for c in comparisons:
+        for s in sorted(c.shifts, key=lambda s: s.figure):
+            r, q = s.result, s.sequential
+            sequential = [UNTESTED, "", ""] if c.untested else [q.verdict, q.direction, q.pairs] if q else ["", "", ""]
+            rows.append([c.env, c.study, s.figure, s.kind, r.base, r.variant, r.delta, r.low, r.high, r.p,
+                         r.p_adjusted, r.n] + sequential)
+    write_csv(out / "variant_figures.csv", ["env", "study", "figure", "kind", "base", "variant", "delta", "low", "high",
+                                            "p", "p_holm", "pairs", "sequential", "sequential_direction",
+                                            "sequential_games"], rows)
     write_html_report(report)  # report.html beside it: the same report, sortable tables (no game links)
     return report
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from issoku.rules.kernel.content import parse_data_text, read_data_bytes
+from issoku.rules.kernel.content import TooManyEntries, check_entries, parse_data_text, read_data_bytes
 
 
 class ConfigError(ValueError):
@@ -223,6 +223,9 @@ def read_config_file(name_or_path: str, *, allow_imports: bool = False) -> dict[
     path = config_file_path(name_or_path)
     try:
         fields = parse_data_text(read_data_bytes(path), tomllib.loads)
+        check_entries(fields)
+    except TooManyEntries as error:
+        raise ConfigError(f"{path}: {error.field}: {error}") from None
     except ValueError as error:  # too large, not UTF-8, a syntax error, nested too deeply
         raise ConfigError(f"{path}: {error}") from None
     except OSError as error:

@@ -66,8 +66,10 @@ def play(checkpoint: str | Path, *, seat: int | None, seed: int, choose: Callabl
     if renders:
         env = make_config_env(config, render_mode="ansi")
     check_compatible(metadata, env_identity(env, config.env_id), what=f"checkpoint {checkpoint}")
-    if Path(checkpoint).is_file():  # a checkpoint zip (an export's graph is checked against its manifest)
+    if Path(checkpoint).is_file():  # a checkpoint zip
         check_network_fits(checkpoint, env)
+    else:  # an export: its graph was checked against its manifest; the manifest's sizes against this env
+        agent.check_fits(env)
     return fight(env, agent, seat=seat, seed=seed, choose=choose, write=write)
 
 

@@ -44,11 +44,10 @@ class EncounterDuel:
     rules are in)."""
 
     name = "encounter_duel"
-    version = 0
-    """In the fingerprint. Left at 0 when Deflect came to survive the grapple formula (EN-108) and the Stun
-    shake-off lost its −3k0 (EN-113): in a default duel neither moves an outcome (nobody rolls against a grappled
-    fighter's ATN with two fighters, and nothing Stuns without ``focused_attack``), and the shipped checkpoint
-    is tied to this fingerprint. Bump it with a retrained checkpoint when the rules move further."""
+    version = 1
+    """In the fingerprint, so stored games, reference suites and checkpoints of older rules are not taken for
+    today's. 1: Deflect survives the grapple formula (EN-108), the Stun shake-off takes no −3k0 (EN-113).
+    ``tests/test_play_under_fingerprint.py`` fails when seeded play moves and it does not."""
     data_systems = ("encounters",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
     (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""

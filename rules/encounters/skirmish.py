@@ -55,8 +55,8 @@ class EncounterSkirmish:
     rules are in)."""
 
     name = "encounter_skirmish"
-    version = 0
-    """In the fingerprint; kept with the duel's (see :attr:`EncounterDuel.version`)."""
+    version = 1
+    """In the fingerprint; moves with the duel's (see :attr:`EncounterDuel.version`)."""
     data_systems = ("encounters",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
     (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""

@@ -73,9 +73,42 @@ def nesting_depth(value: object) -> int:
     return deepest
 
 
+MAX_ENTRIES = 1_000
+"""Most entries one table or array of a TOML file may hold (rules data, variants, studies, suites, configs,
+scenarios): over 30 times the largest shipped one (the 30 spells of ``spells/data/spells.toml``). A variant of
+thousands of weapons fits in 1 MiB and would be played, levered and reported entry by entry; it is refused first."""
+
+
+class TooManyEntries(ValueError):
+    """A table or array of a data file holds more than :data:`MAX_ENTRIES` entries; ``field`` is its path."""
+
+    def __init__(self, field: str, count: int) -> None:
+        self.field = field
+        super().__init__(f"{count:,} entries, more than the {MAX_ENTRIES:,} a table or array of a data file may hold")
+
+
+def check_entries(value: object) -> None:
+    """Raise :class:`TooManyEntries` for the first table or array of ``value`` (walked without recursion) that holds
+    more than :data:`MAX_ENTRIES` entries, naming its path (``weapon``, ``weapon[3].technique``)."""
+    stack: list[tuple[object, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            children = [(child, f"{where}.{key}" if where else str(key)) for key, child in item.items()]
+        elif isinstance(item, list):
+            children = [(child, f"{where}[{index}]") for index, child in enumerate(item)]
+        else:
+            continue
+        if len(children) > MAX_ENTRIES:
+            raise TooManyEntries(where or "(top level)", len(children))
+        stack.extend(children)
+
+
 def parse_data_text(raw: bytes, parse: Callable[[str], Loaded], max_bytes: int = MAX_DATA_BYTES) -> Loaded:
     """``parse(text)`` of a data file's bytes within the limits; a ValueError saying why (the caller names the file):
-    larger than ``max_bytes``, not UTF-8, a syntax error, or nested deeper than :data:`MAX_NESTING`."""
+    larger than ``max_bytes``, not UTF-8, a syntax error, or nested deeper than :data:`MAX_NESTING`. The entry count
+    (:func:`check_entries`) is the TOML readers' check: a JSON file issoku wrote (a checkpoint's pool scores) may
+    hold more."""
     if len(raw) > max_bytes:
         raise ValueError(f"{len(raw):,} bytes, more than the {max_bytes:,} a data file may have")
     try:
@@ -101,11 +134,15 @@ def read_data_bytes(path: Path, max_bytes: int = MAX_DATA_BYTES) -> bytes:
 
 
 def read_toml(path: Path | str) -> dict:
-    """Parse a TOML file within the limits (:data:`MAX_DATA_BYTES`, UTF-8, :data:`MAX_NESTING`), reporting any problem
-    as a :class:`DataError` on that file."""
+    """Parse a TOML file within the limits (:data:`MAX_DATA_BYTES`, UTF-8, :data:`MAX_NESTING`, :data:`MAX_ENTRIES`),
+    reporting any problem as a :class:`DataError` on that file (the entry count naming its table or array)."""
     path = Path(path)
     try:
-        return parse_data_text(read_data_bytes(path), tomllib.loads)
+        parsed = parse_data_text(read_data_bytes(path), tomllib.loads)
+        check_entries(parsed)
+        return parsed
+    except TooManyEntries as error:
+        raise DataError(path, [(error.field, str(error))]) from None
     except FileNotFoundError:
         raise DataError(path, [(MISSING_FILE, NO_SUCH_FILE)]) from None
     except ValueError as error:  # tomllib.TOMLDecodeError is one

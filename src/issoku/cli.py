@@ -721,7 +721,8 @@ def benchmark(
         workers = make_backend(backend, workers, ray_address)
         with MatchStore(db, exclusive=True) as store:
             if calibrate:
-                ratings, fingerprints = run_calibration(spec, store, workers=workers)
+                ratings, fingerprints, rules = run_calibration(spec, store, workers=workers)
+                typer.echo(f'rules_fingerprint = "{rules}"\n')
                 typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
                 typer.echo("\n[reference_fingerprints]\n"
                            + "\n".join(f'{name} = "{fp}"' for name, fp in fingerprints.items()))

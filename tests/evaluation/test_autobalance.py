@@ -256,7 +256,7 @@ def test_an_edit_whose_undoing_misses_the_target_goes_on_to_the_local_stage(tmp_
 def test_without_a_variant_there_is_no_edits_stage_and_the_report_says_so(tmp_path):
     outcome = autobalance(loadouts_study("tempo_duel_v0"), Targets(loadout_elo_within=1000), tmp_path / "o",
                           tmp_path / "o.sqlite", 2000, games=4, verify_games=4, files=[ARMOUR])
-    assert outcome.edits_note.startswith("No edits stage: no `--variant`")
+    assert outcome.edits_note.startswith("No edits stage: no --variant,")
     assert outcome.edits_note in (tmp_path / "o" / "autobalance.md").read_text()
 
 

@@ -122,6 +122,28 @@ def test_the_shipped_suites_were_calibrated_on_the_references_code_as_it_is():
         assert stale == [], f"suite {name}: recalibrate, {stale} changed"
 
 
+def test_the_shipped_suites_were_calibrated_on_the_rules_as_they_are():
+    """A rules change that moves a suite's fingerprint (the encounter rulesets' version 1) leaves its ratings from
+    games of other rules: `issoku benchmark --suite NAME --calibrate`, then the version decision."""
+    from issoku.evaluation.reference_suite import load_suite, shipped_suites, suite_rules_fingerprint
+
+    moved = {name: (load_suite(name).rules_fingerprint, suite_rules_fingerprint(load_suite(name)))
+             for name in shipped_suites()}
+    assert {name: pair for name, pair in moved.items() if pair[0] != pair[1]} == {}, "recalibrate"
+
+
+def test_a_suite_calibrated_on_other_rules_is_flagged(tmp_path):
+    from issoku.evaluation.reference_suite import format_result, run_benchmark
+    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.store import MatchStore
+
+    suite = TOY_SUITE.model_copy(update={"rules_fingerprint": "rules-of-another-day"})
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        result = run_benchmark(suite, resolve_policy("tests.evaluation.test_reference_suite:always_take_one"), store,
+                               workers=0, bootstrap=10, progress=False)
+    assert result.rules_moved and "WARNING: the rules changed since suite toy v1" in format_result(result)
+
+
 def test_a_reference_edited_since_calibration_is_flagged(tmp_path):
     from issoku.evaluation.reference_suite import format_result, run_benchmark
     from issoku.evaluation.policies import resolve_policy

@@ -119,9 +119,11 @@ def _export_files() -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in folder.iterdir()}
 
 
-def _tampered_export(model: str | None = None, onnx: bytes | None = None, drop: str = ""):
-    """A writer of that export in the folder given, its manifest naming ``model`` and/or its ONNX file replaced by
-    ``onnx`` (the manifest's digest updated to match, as a tamperer would)."""
+def _tampered_export(model: str | None = None, onnx: bytes | None = None, drop: str = "",
+                     declares: tuple[int, int] | None = None):
+    """A writer of that export in the folder given, its manifest naming ``model``, declaring ``declares``
+    (observation values, actions) and/or its ONNX file replaced by ``onnx`` (the manifest's digest updated to match,
+    as a tamperer would)."""
     def write(path: Path) -> None:
         import hashlib
         import json
@@ -134,11 +136,28 @@ def _tampered_export(model: str | None = None, onnx: bytes | None = None, drop: 
             manifest["model_sha256"] = hashlib.sha256(onnx).hexdigest()
         if model is not None:
             manifest["model"] = model
+        if declares is not None:
+            manifest["observation"]["size"], manifest["action_names"] = declares[0], ["a"] * declares[1]
         manifest.pop(drop, None)
         files["manifest.json"] = json.dumps(manifest).encode()
         for name, content in files.items():
             (path / name).write_bytes(content)
     return write
+
+
+def _onnx_graph(observation: int, actions: int, unused_floats: int = 0) -> bytes:
+    """A valid ONNX graph under the export's calling convention whose probabilities are its action mask, reading
+    ``observation`` values and naming ``actions`` actions, with ``unused_floats`` float32 weights it never uses."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    inputs = [helper.make_tensor_value_info("observation", TensorProto.FLOAT, ["batch", observation]),
+              helper.make_tensor_value_info("action_mask", TensorProto.FLOAT, ["batch", actions])]
+    output = helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["batch", actions])
+    weights = [numpy_helper.from_array(np.zeros(unused_floats, np.float32), "unused")] if unused_floats else []
+    graph = helper.make_graph([helper.make_node("Identity", ["action_mask"], ["probabilities"])], "g", inputs,
+                              [output], initializer=weights)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8).SerializeToString()
 
 
 def _mislabelled_checkpoint(suffix: str):
@@ -192,6 +211,13 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
      "lad: a ladder folder (issoku ladder): name the rung to play, --rung 1"),
     ("ladder rung without a temperature", ["play", "lad", "--rung", "1"],
      {"lad/ladder.json": '{"rungs": [{"export": "e"}]}'}, "lad/ladder.json: rungs[0]: not a rung"),
+    ("export of a 20 MB network", ["play", "e"], {"e": _tampered_export(onnx=_onnx_graph(82, 31, 5_000_000))},
+     "policy.onnx: 20,000,"),
+    ("export graph of other shapes", ["play", "e"], {"e": _tampered_export(onnx=_onnx_graph(5, 3))},
+     "policy.onnx: observation: the graph's shape is ['batch', 5], the manifest declares [batch, 82]"),
+    ("export declaring other sizes than its env", ["play", "e"],
+     {"e": _tampered_export(onnx=_onnx_graph(5, 3), declares=(5, 3))},
+     "its network reads 5 observation values and names 3 actions; this env has 82 and 31"),
     ("export corrupt ONNX", ["play", "e"], {"e": _tampered_export(onnx=b"\x08\x07garbage")},
      "policy.onnx: not a readable ONNX model"),
 
@@ -216,6 +242,18 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("study not UTF-8", STUDY_FILES, {"s.toml": STUDY.encode() + b"# \xff\xfe\n"}, "s.toml: (file): not UTF-8 text"),
     ("variant nested deeply", [*REPORT, "--variant", "v"], {"v/breath/data/weapons.toml": DEEP_TOML},
      "weapons.toml: (file): nested more than 32 levels"),
+    # entry counts: a table or array of at most 1,000 entries (a variant of thousands of weapons fits in 1 MiB)
+    ("variant of 1,200 more weapons", [*REPORT, "--variant", "v"], {"v/breath/data/weapons.toml": _many_weapons(1200)},
+     "weapons.toml: weapon: 1,2"),
+    ("variant weapon of 1,500 techniques", [*REPORT, "--variant", "v"],
+     {"v/breath/data/weapons.toml": _many_weapons(0).replace(
+         'technique = [\n', 'technique = [\n' + "".join(f'  {{ key = "c{n}", kind = "attack", cost = 2, source = "BR-G13" }},\n'
+                                       for n in range(1500)), 1)},
+     "weapons.toml: weapon[0].technique: 1,5"),
+    ("study of 5,000 policies", STUDY_FILES, {"s.toml": STUDY.replace("policies = [", "policies = [" + "".join(f'"r{n}=random", ' for n in range(4998)))},
+     "s.toml: policies: 5,000 entries, more than the 1,000"),
+    ("train config of 2,000 opponents", [*TRAIN, "--config", "c.toml"],
+     {"c.toml": "opponents = [" + '"random", ' * 2000 + "]\n"}, "c.toml: opponents: 2,000 entries, more than the 1,000"),
     ("train config nested deeply", [*TRAIN, "--config", "c.toml"], {"c.toml": DEEP_TOML},
      "c.toml: nested more than 32 levels deep"),
     ("checkpoint metadata nested deeply", ["evaluate", "c.zip", "--duels", "2"],

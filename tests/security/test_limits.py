@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from issoku.evaluation.levers import SLUG_CHARS, _slug
-from issoku.rules.kernel.content import DataError, MAX_NESTING, nesting_depth
+from issoku.rules.kernel.content import MAX_ENTRIES, MAX_NESTING, DataError, TooManyEntries, check_entries, nesting_depth
 from issoku.rules.variant import Variant
 
 
@@ -44,3 +44,14 @@ def test_nesting_is_counted_without_recursion():
         deep = [deep]
     assert nesting_depth(deep) == 100_001 > MAX_NESTING
     assert nesting_depth({"a": [1, {"b": 2}]}) == 3 and nesting_depth(5) == 0
+
+
+def test_the_entry_limit_names_the_table_or_array_that_breaks_it():
+    """A 1 MiB file holds tens of thousands of entries; the first table or array over the limit is named."""
+    check_entries({"weapon": [{"technique": list(range(MAX_ENTRIES))}]})  # at the limit: kept
+    with pytest.raises(TooManyEntries, match="1,001 entries") as raised:
+        check_entries({"weapon": [{"technique": []}, {"technique": list(range(MAX_ENTRIES + 1))}]})
+    assert raised.value.field == "weapon[1].technique"
+    with pytest.raises(TooManyEntries) as raised:
+        check_entries({f"k{n}": n for n in range(MAX_ENTRIES + 1)})
+    assert raised.value.field == "(top level)"

