@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from issoku.evaluation.html_report import code_span, escape_markdown
-from issoku.evaluation.hunt_search import SEARCH_STEM, search_response_spec
 from issoku.evaluation.hunt_edits import (Z95, EditedPlay, edited_play, finding_lines, gain_over_control, interval_text,
                                          untouched_edits)
+from issoku.evaluation.hunt_search import SEARCH_STEM, search_response_spec
 from issoku.evaluation.metagame import nash_equilibrium, payoff_matrix
 from issoku.evaluation.pairings import games_between
 from issoku.evaluation.records import MatchRecord
