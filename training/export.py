@@ -21,6 +21,7 @@ import io
 import json
 import logging
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def golden_vectors(env: Any, model: bytes, *, games: int = GOLDEN_GAMES,
     names = action_names(env)
     golden = []
     for seed in range(games):
-        positions = list(_decisions(env, seed))
+        positions = list(seeded_decisions(env, seed))
         for index in (len(positions) * (k + 1) // (per_game + 1) for k in range(per_game)):
             decision, agent, values, observation, mask = positions[index]
             (probabilities,) = session.run([OUTPUT], {"observation": observation[None], "action_mask": mask[None]})
@@ -83,7 +84,7 @@ def golden_vectors(env: Any, model: bytes, *, games: int = GOLDEN_GAMES,
     return golden
 
 
-def _decisions(env: Any, seed: int) -> Any:
+def seeded_decisions(env: Any, seed: int) -> Iterator[tuple[int, str, dict[str, Any] | None, np.ndarray, np.ndarray]]:
     """Every decision of one game of random legal play seeded by ``seed``: ``(number, agent, game values,
     observation, mask)``, the values JSON-ready (a manifest holds them)."""
     env.reset(seed=seed)

@@ -102,10 +102,10 @@ def _encodings(ruleset: "BreathRuleset") -> tuple[FieldEncoding, ...] | None:
         part = flag(name, MEANING[name]) if name in FLAGS else scaled(name, SCALE[name], MEANING[name])
         encodings.append(per_slot(part, MEANING[name], slots))
     encodings += [
-        per_slot(one_hot("weapon", _in_order(catalog.weapon_index), "the weapon in hand"), "weapon", slots),
-        per_slot(one_hot("armor", _in_order(catalog.armor_index), "the armor worn"), "armor", slots),
-        per_slot(one_hot("stance", _in_order(catalog.stance_index), "the declared stance (none: no stance)"),
-                 "stance", slots),
+        per_slot(one_hot("weapon", _in_order(catalog.weapon_index), "its key"), "the weapon in hand", slots),
+        per_slot(one_hot("armor", _in_order(catalog.armor_index), "its key"), "the armor worn", slots),
+        per_slot(one_hot("stance", _in_order(catalog.stance_index), "its key (none: no stance)"),
+                 "the declared stance", slots),
         field("the observer's reservations, per defense technique",
               *(scaled(key, SCALE["own_reserved"], f"times {key} is held in reserve")
                 for key in _in_order(catalog.defense_index))),

@@ -13,7 +13,7 @@ import pytest
 
 from issoku.rules.kernel.encoding import FieldEncoding, field, scaled
 from issoku.rules.kernel.protocol import ObservationSpec
-from issoku.training.export import observation_schema
+from issoku.training.export import observation_schema, seeded_decisions
 from issoku.training.make_env import make_aec_env
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "exported_opponent.py"
@@ -95,8 +95,12 @@ def test_a_spec_refuses_an_encoding_of_the_wrong_width():
                         encodings=(FieldEncoding("a", (scaled("a", 1, "a"),)),))
 
 
-def test_an_env_whose_encoding_is_not_described_says_so():
-    """The breath skirmish's zones module does not describe its fields: no encodings, rather than wrong ones."""
-    env = make_aec_env("breath_skirmish_v0", {})
+@pytest.mark.parametrize("env_id", ("breath_skirmish_v0", "tempo_skirmish_v0", "encounter_skirmish_v0"))
+def test_an_env_whose_encoding_is_not_described_says_so(env_id):
+    """The skirmishes' observations are not described yet: no encodings, rather than wrong ones, and golden vectors
+    without game values."""
+    env = make_aec_env(env_id, {})
     env.reset(seed=0)
     assert all(row["encoding"] is None for row in observation_schema(env))
+    decision = next(seeded_decisions(env, 0))
+    assert decision[2] is None and decision[3].tobytes() == env.observe(decision[1])["observation"].tobytes()
