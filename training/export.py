@@ -208,7 +208,10 @@ def _onnx_bytes(torch: Any, actor: Any, example: tuple[Any, Any]) -> bytes:
 def describe(manifest_path: Path) -> str:
     """A short human summary of an export (for the command's output)."""
     manifest = json.loads(manifest_path.read_text())
+    described = all(row["encoding"] is not None for row in manifest["observation"]["fields"] or [{"encoding": None}])
     return (f"{manifest_path.parent}: {manifest['env_id']} v{manifest['env_version']}, "
-            f"{len(manifest['action_names'])} actions, observation {manifest['observation']['size']} floats, "
+            f"{len(manifest['action_names'])} actions, observation {manifest['observation']['size']} floats "
+            f"({'each field encoding described' if described else 'field encodings not described'}), "
+            f"{len(manifest['golden_vectors'])} golden vectors, "
             f"rules {manifest['rules_fingerprint']}, interface {manifest['interface']}; "
             f"{Ablation.from_dict(manifest['ablation']).describe()}")

@@ -19,7 +19,7 @@ from issoku.rules.encounters.content import SIZES, TRAITS
 from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.wounds import RANK_NAMES
 from issoku.rules.kernel import ObservationSpec
-from issoku.rules.kernel.encoding import FieldEncoding, field, flag, one_hot, ratio, scaled
+from issoku.rules.kernel.encoding import FieldEncoding, decision_and_turn, field, flag, one_hot, ratio, scaled
 
 if TYPE_CHECKING:
     from issoku.rules.encounters.content import Archetype, Weapon
@@ -93,10 +93,7 @@ def _side_encodings(who: str) -> tuple[FieldEncoding, ...]:
 def _encodings(round_limit: int, max_distance: int) -> tuple[FieldEncoding, ...]:
     """What fills each field of :data:`SPEC`, for a ruleset's round limit and distance cap."""
     return (
-        field("the decision asked of the observer (none while it is the opponent's)",
-              one_hot("decision", DECISION_KINDS, "the kind of decision")),
-        field("whose turn", flag("my_turn", "it is the observer's turn"),
-              flag("first", "the observer goes first this round")),
+        *decision_and_turn(DECISION_KINDS, "the observer goes first this round"),
         field("the round", scaled("round", round_limit, "the round number")),
         field("the distance", scaled("distance", max_distance, "distance", clip=False)),
         field("the damage an Endure decision is about", scaled("pending_damage", _SCALE_DAMAGE,

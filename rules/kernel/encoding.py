@@ -115,3 +115,11 @@ def ego_slot_names(num_slots: int, ally_slots: int) -> tuple[str, ...]:
     """Slot labels of a per-fighter field: ``self``, ``ally_1``..., then ``enemy_0``... (ego order)."""
     return ("self", *(f"ally_{k}" for k in range(1, ally_slots + 1)),
             *(f"enemy_{k}" for k in range(num_slots - 1 - ally_slots)))
+
+
+def decision_and_turn(decision_kinds: Sequence[str], first: str) -> tuple[FieldEncoding, FieldEncoding]:
+    """A duel's ``decision`` field (the kind of decision asked of the observer, none while it is the opponent's) and
+    ``turn`` field (it is the observer's turn; ``first``: what acting first means in this system)."""
+    return (field("the decision asked of the observer (none while it is the opponent's)",
+                  one_hot("decision", decision_kinds, "the kind of decision")),
+            field("whose turn", flag("my_turn", "it is the observer's turn"), flag("first", first)))

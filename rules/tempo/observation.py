@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from issoku.rules.kernel import ObservationSpec
-from issoku.rules.kernel.encoding import FieldEncoding, field, flag, one_hot, ratio, scaled
+from issoku.rules.kernel.encoding import FieldEncoding, decision_and_turn, field, flag, one_hot, ratio, scaled
 from issoku.rules.tempo.actions import (
     PROACTIVE_TECHNIQUES,
     REACTIVE_TECHNIQUES,
@@ -62,10 +62,7 @@ def _side_encodings(side: str, ap_per_round: int) -> tuple[FieldEncoding, ...]:
 def _encodings(ap_per_round: int, max_distance: int, round_limit: int) -> tuple[FieldEncoding, ...]:
     """What fills each field of :data:`SPEC`, for a ruleset's AP per round, distance cap and round limit."""
     return (
-        field("the decision asked of the observer (none while it is the opponent's)",
-              one_hot("decision", DECISION_KINDS, "the kind of decision")),
-        field("whose turn", flag("my_turn", "it is the observer's turn"),
-              flag("first", "the observer acts first each round")),
+        *decision_and_turn(DECISION_KINDS, "the observer acts first each round"),
         *_side_encodings("self", ap_per_round), *_side_encodings("opponent", ap_per_round),
         field("the distance", scaled("distance", max_distance, "distance in squares")),
         field("the round", scaled("round", round_limit, "the round number")),

@@ -130,6 +130,7 @@ def test_the_command_writes_an_export_and_answers_bad_input_in_one_line(exported
     result = runner.invoke(app, ["export", str(checkpoint), "--out", str(tmp_path / "opponent")])
     assert result.exit_code == 0, result.output
     assert "breath_duel_v0 v0" in result.output and (tmp_path / "opponent" / "policy.onnx").is_file()
+    assert "(each field encoding described), 6 golden vectors" in result.output
     assert "decisions change when its observation is zeroed" in result.output
     for arguments, message in ((["export", str(tmp_path / "none.zip"), "--out", str(tmp_path / "x")], "no such file"),
                                (["export", str(checkpoint), "--out", str(checkpoint)], "is a file")):
