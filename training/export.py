@@ -6,9 +6,10 @@ the graph, so a game cannot forget it. The manifest says what the graph was trai
 version, rules fingerprint, interface digest), what each action number means (action names in order),
 what each observation element is (named slices, and what fills each from game values: meaning, scale, category
 and slot order), and how to call it; its golden vectors (positions of seeded games described by their game
-values, with the observation, mask and action) let a port in another language check itself. See ``docs/opponents.md``. It also
-records whether the policy reads its observation at all (``ablation``, :mod:`issoku.agents.ablation`): a
-state-blind export plays a fixed preference order over legal moves, whatever the position.
+values, with the observation, mask and action) let a port in another language check itself. See
+``docs/opponents.md``. It also records whether the policy reads its observation at all (``ablation``,
+:mod:`issoku.agents.ablation`): a state-blind export plays a fixed preference order over legal moves, whatever
+the position.
 
 Everything about the checkpoint is checked before anything is written: its metadata must match the env
 rebuilt from its own config, exactly as ``issoku evaluate`` checks it.
@@ -96,11 +97,11 @@ def seeded_decisions(env: Any, seed: int) -> Iterator[tuple[int, str, dict[str, 
             env.step(None)
             continue
         mask = np.asarray(observation["action_mask"], dtype=np.float32)
-        ruleset = ruleset_of(env)
+        ruleset = ruleset_of(env)  # None for a foreign env: no game values
         describe = getattr(getattr(env.unwrapped, "game_state", None), "describe_observation", None)
-        described = describe is not None and getattr(ruleset.observation_spec, "encodings", None) is not None
-        values = (json.loads(json.dumps(describe(ruleset.seat_names.index(agent)), default=_plain)) if described
-                  else None)
+        encodings = getattr(getattr(ruleset, "observation_spec", None), "encodings", None)
+        values = (json.loads(json.dumps(describe(ruleset.seat_names.index(agent)), default=_plain))
+                  if describe is not None and encodings is not None else None)
         yield number, agent, values, np.asarray(observation["observation"], dtype=np.float32), mask
         number += 1
         env.step(int(rng.choice(np.flatnonzero(mask))))
