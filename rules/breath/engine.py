@@ -37,7 +37,7 @@ from issoku.rules.breath.kinds import (ATTACK, ATTACK_TECHNIQUE, BREATH, COUNTER
                                         IMPROVISE, KATA, NOT_MANEUVERS, RELEASE_STANCE, RESERVE, STANCE, STAND,
                                         TAKE_HIT, USE_RESERVED)
 from issoku.rules.breath.modules import BreathModule, Order, Pending
-from issoku.rules.breath.observe import encode
+from issoku.rules.breath.observe import describe, encode
 from issoku.rules.breath.ruleset import ActionSlot, BreathRuleset
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.events import EventLog
@@ -212,6 +212,9 @@ class BreathState:
     observation = encode
     """What ``seat`` sees: ``observe.encode(state, seat)`` itself as the method (every env step calls it, and a
     method that only calls it costs a call more)."""
+
+    describe_observation = describe
+    """The game values ``observation(seat)`` is made of (``observe.describe``), for an export's golden vectors."""
 
     def action_cost(self, action: int) -> str | None:
         """What ``action`` costs the fighter deciding now (the optional menu hook, for a person choosing): the

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from issoku.rules.breath.content import Catalog, Technique
     from issoku.rules.breath.engine import Attack, BreathState
     from issoku.rules.breath.fighter import Fighter
+    from issoku.rules.kernel.encoding import FieldEncoding
 
 Order = tuple[Any, ...]
 
@@ -185,6 +186,17 @@ class BreathModule:
         """Extra ``(name, size, low, high)`` observation fields; ``num_fighters`` is the number of fighter
         slots (``ruleset.observed_slots``)."""
         return ()
+
+    def observation_encodings(self, slots: Sequence[str]) -> "Sequence[FieldEncoding] | None":
+        """What fills each of :meth:`observation_fields`, in order (:mod:`issoku.rules.kernel.encoding`); ``slots``
+        labels the fighter slots. None (the default for a module with fields) where the module does not say: its
+        ruleset's observation then has no encodings, and an export cannot describe it to a port."""
+        return None if self.observation_fields(len(slots)) else ()
+
+    def describe_observation(self, state: "BreathState", order: Sequence[int | None]) -> dict[str, Any]:
+        """The game values of this module's fields for the observer whose slots are ``order``, in the terms of
+        :meth:`observation_encodings` (``GameState.describe_observation``)."""
+        return {}
 
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
         """Fill this module's fields of ``out``, the observation being built (a ``memoryview`` of an

@@ -12,15 +12,17 @@ scaled to about [0, 1] so a network needs no normaliser.
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from issoku.rules.breath.kinds import BREATH, DEFEND, DEFENSE_TECHNIQUE
+from issoku.rules.kernel.encoding import FieldEncoding, ego_slot_names, field, flag, one_hot, per_slot, scaled
 from issoku.rules.kernel.protocol import ObservationSpec
 
 if TYPE_CHECKING:
     from issoku.rules.breath.engine import BreathState
+    from issoku.rules.breath.fighter import Fighter
     from issoku.rules.breath.ruleset import BreathRuleset
 
 PER_FIGHTER = ("present", "ally", "acting", "energy", "max_energy", "wounds", "max_wounds", "breath_limit",
@@ -28,10 +30,26 @@ PER_FIGHTER = ("present", "ally", "acting", "energy", "max_energy", "wounds", "m
                "finesse", "physique", "zero_energy_used")
 """Scalar fields, one value per fighter slot."""
 
-SCALE = {  # divide by these to write, multiply to read (scripted agents do)
+SCALE = {  # divide by these to write, multiply to read (scripted agents do); the manifest's divisors
     "energy": 20.0, "max_energy": 20.0, "wounds": 12.0, "max_wounds": 12.0, "breath_limit": 12.0,
     "spent": 12.0, "attack_checks": 10.0, "reservations": 6.0, "defense": 25.0, "finesse": 5.0,
-    "physique": 5.0, "zero_energy_used": 2.0}
+    "physique": 5.0, "zero_energy_used": 2.0, "pending_check_bonus": 3.0, "attack_total": 40.0,
+    "attack_damage": 2.0, "own_reserved": 3.0}
+
+FLAGS = ("present", "ally", "acting", "standing", "defenseless", "defeated")
+"""The per-fighter fields that are truth values (1.0 / 0.0); the others are counts scaled by :data:`SCALE`."""
+
+MEANING = {
+    "present": "a fighter fills the slot", "ally": "on the observer's side (the observer included)",
+    "acting": "the fighter whose breath it is (the actor)", "energy": "Energy left", "max_energy": "maximum Energy",
+    "wounds": "Wounds left (a fighter at 0 is defeated)", "max_wounds": "maximum Wounds",
+    "breath_limit": "Energy this breath may spend (the breath's limit)", "spent": "Energy spent this breath",
+    "standing": "on its feet", "defenseless": "defenseless (cannot defend)", "defeated": "out of the fight",
+    "attack_checks": "attack checks made this round", "reservations": "defenses held in reserve",
+    "defense": "Defense (armor + kata + stance bonus)", "finesse": "Finesse", "physique": "Physique",
+    "zero_energy_used": "0-Energy techniques used this breath",
+}
+"""What each per-fighter field holds, for the manifest."""
 
 
 def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
@@ -52,7 +70,97 @@ def build_observation_spec(ruleset: "BreathRuleset") -> ObservationSpec:
                ("own_kata_used", max(1, len(catalog.katas)), 0.0, 1.0)]
     for module in ruleset.modules:
         fields += list(module.observation_fields(n))
-    return ObservationSpec(tuple(fields))
+    return ObservationSpec(tuple(fields), encodings=_encodings(ruleset))
+
+
+def slot_names(ruleset: "BreathRuleset") -> tuple[str, ...]:
+    """Labels of the fighter slots in :func:`ego_orders`' order: ``self``, ``ally_1``..., ``enemy_0``...; where
+    seats have different numbers of allies (uneven sides, no ``capacity``), ``self``, ``other_1``...: the others,
+    the observer's allies first, each group by seat."""
+    allies = {sum(1 for other in ruleset.sheets if other.side == sheet.side) - 1 for sheet in ruleset.sheets}
+    if ruleset.capacity is None and len(allies) > 1:
+        return ("self", *(f"other_{k}" for k in range(1, ruleset.observed_slots)))
+    return ego_slot_names(ruleset.observed_slots, ruleset.ally_slots)
+
+
+def _encodings(ruleset: "BreathRuleset") -> tuple[FieldEncoding, ...] | None:
+    """What fills each field, in :func:`build_observation_spec`'s order (None if a module does not say)."""
+    slots = slot_names(ruleset)
+    catalog = ruleset.catalog
+    encodings = [
+        field("the decision the fight waits for, whoever makes it (none once it is over)",
+              one_hot("decision_kind", ruleset.decision_kinds, "the kind of decision")),
+        field("the round", scaled("round", ruleset.config.round_limit, "the round number (the round limit is 1)")),
+        field("the observer's pending check bonus",
+              scaled("pending_check_bonus", SCALE["pending_check_bonus"], "bonus to its next attack check")),
+        field("the attack the observer must defend now (none otherwise)",
+              scaled("total", SCALE["attack_total"], "the attack check's total"),
+              flag("critical", "a critical hit"),
+              scaled("damage", SCALE["attack_damage"], "the technique's damage", clip=False)),
+    ]
+    for name in PER_FIGHTER:
+        part = flag(name, MEANING[name]) if name in FLAGS else scaled(name, SCALE[name], MEANING[name])
+        encodings.append(per_slot(part, MEANING[name], slots))
+    encodings += [
+        per_slot(one_hot("weapon", _in_order(catalog.weapon_index), "its key"), "the weapon in hand", slots),
+        per_slot(one_hot("armor", _in_order(catalog.armor_index), "its key"), "the armor worn", slots),
+        per_slot(one_hot("stance", _in_order(catalog.stance_index), "its key (none: no stance)"),
+                 "the declared stance", slots),
+        field("the observer's reservations, per defense technique",
+              *(scaled(key, SCALE["own_reserved"], f"times {key} is held in reserve")
+                for key in _in_order(catalog.defense_index))),
+        field("the observer's kata used this fight", *(flag(key, f"{key} used") for key in _in_order(catalog.kata_index))
+              or (flag("no_kata", "always 0: the catalog has no kata"),)),
+    ]
+    for module in ruleset.modules:
+        extra = module.observation_encodings(slots)
+        if extra is None:
+            return None
+        encodings += extra
+    return tuple(encodings)
+
+
+def _in_order(index: dict[str, int]) -> tuple[str, ...]:
+    """A catalog index's keys in index order (the one-hot order)."""
+    return tuple(sorted(index, key=index.__getitem__))
+
+
+def describe(state: "BreathState", seat: int) -> dict[str, Any]:
+    """The game values of ``encode(state, seat)``, field by field, in the terms of the spec's encodings."""
+    ruleset = state.ruleset
+    order = ego_orders(ruleset)[seat]
+    me = state.fighters[seat]
+    top = state.stack[-1] if state.stack else None
+    attack = top.context if top is not None and top.seat == seat and top.kind == DEFEND else None
+    values: dict[str, Any] = {
+        "decision_kind": {"decision_kind": None if state.is_over() else state.decision_kind()},
+        "round": {"round": state.round},
+        "pending_check_bonus": {"pending_check_bonus": me.check_bonus},
+        "incoming_attack": None if attack is None else {"total": attack.total, "critical": attack.critical,
+                                                        "damage": attack.technique.damage},
+    }
+    fighters = [None if other is None else state.fighters[other] for other in order]
+    for name in PER_FIGHTER:
+        values[name] = [None if f is None else {name: _fighter_value(state, f, name, seat)} for f in fighters]
+    values["weapon"] = [None if f is None else {"weapon": f.weapon.key} for f in fighters]
+    values["armor"] = [None if f is None else {"armor": f.sheet.armor.key} for f in fighters]
+    values["stance"] = [None if f is None else {"stance": f.stance.key if f.stance else None} for f in fighters]
+    values["own_reserved"] = {key: me.reservations.count(key) for key in ruleset.catalog.defense_index}
+    values["own_kata_used"] = {key: key in me.kata_used for key in ruleset.catalog.kata_index} or {"no_kata": False}
+    for module in ruleset.modules:
+        values.update(module.describe_observation(state, order))
+    return values
+
+
+def _fighter_value(state: "BreathState", f: "Fighter", name: str, seat: int) -> Any:
+    """One per-fighter game value, read from the fighter as the rules keep it."""
+    sheet = f.sheet
+    return {"present": True, "ally": f.side == state.fighters[seat].side, "acting": state.actor_seat == f.seat,
+            "energy": f.energy, "max_energy": sheet.max_energy, "wounds": f.wounds, "max_wounds": sheet.max_wounds,
+            "breath_limit": f.limit, "spent": f.spent, "standing": f.standing, "defenseless": f.defenseless,
+            "defeated": f.defeated, "attack_checks": f.attack_checks, "reservations": len(f.reservations),
+            "defense": state.defense_of(f), "finesse": sheet.finesse, "physique": sheet.physique,
+            "zero_energy_used": len(f.zero_energy_used)}[name]
 
 
 def ego_orders(ruleset: "BreathRuleset") -> tuple[tuple[int | None, ...], ...]:
@@ -89,6 +197,7 @@ def _int_scale(name: str) -> int:
 _S_ENERGY, _S_WOUNDS, _S_LIMIT, _S_SPENT = (_int_scale(name) for name in ("energy", "wounds", "breath_limit", "spent"))
 _S_CHECKS, _S_RESERVATIONS, _S_DEFENSE, _S_ZERO = (_int_scale(name) for name in ("attack_checks", "reservations",
                                                                                  "defense", "zero_energy_used"))
+_S_BONUS, _S_TOTAL, _S_DAMAGE = (_int_scale(name) for name in ("pending_check_bonus", "attack_total", "attack_damage"))
 
 
 class _Layout:
@@ -157,12 +266,13 @@ def _layout(ruleset: "BreathRuleset") -> _Layout:
 
 def _reserved_steps() -> dict[float, float]:
     """``own_reserved`` after one more reservation of a technique, by its value before: float32
-    arithmetic, as the field has always been built (1/3 added per reservation, capped at 1)."""
+    arithmetic, as the field has always been built (1/3 added per reservation, capped at 1). The steps are the
+    float32 of ``min(1, n / 3)`` after ``n`` reservations, the manifest's rule (the export's test holds it)."""
     steps: dict[float, float] = {}
     cell = np.zeros(1, dtype=np.float32)
     while float(cell[0]) not in steps:
         before = float(cell[0])
-        cell[0] = min(1.0, cell[0] + 1 / 3)
+        cell[0] = min(1.0, cell[0] + 1 / SCALE["own_reserved"])
         steps[before] = float(cell[0])
     return steps
 
@@ -201,14 +311,14 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     values[layout.round] = q if q < 1.0 else 1.0
     x = me.check_bonus
     if x:
-        values[layout.pending_check_bonus] = x / 3 if x < 3 else 1.0
+        values[layout.pending_check_bonus] = x / _S_BONUS if x < _S_BONUS else 1.0
     if top is not None and top.seat == seat and top.kind == DEFEND:  # ``state.incoming_attack(seat)``
         attack = top.context
         base = layout.incoming_attack
         x = attack.total
-        values[base] = x / 40 if x < 40 else 1.0
+        values[base] = x / _S_TOTAL if x < _S_TOTAL else 1.0
         values[base + 1] = float(attack.critical)
-        values[base + 2] = attack.technique.damage / 2
+        values[base + 2] = attack.technique.damage / _S_DAMAGE
     (acting, energy, wounds, limit, spent, standing, defenseless, defeated, checks, reservations, defense,
      zero) = layout.fighter_fields
     weapon, weapon_width, weapon_index = layout.weapon, layout.weapon_width, layout.weapon_index

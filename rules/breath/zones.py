@@ -19,11 +19,12 @@ absolutely (``side_a_front``...). ``docs/rules/breath.md`` § Skirmish zones rec
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 
 from issoku.rules.breath.costs import Modifier
 from issoku.rules.breath.modules import BreathModule, Order
+from issoku.rules.kernel.encoding import FieldEncoding, field, flag, one_hot, per_slot
 
 if TYPE_CHECKING:
     from issoku.rules.breath.content import Catalog, Technique
@@ -285,6 +286,24 @@ class ZonesModule(BreathModule):
         """Per fighter slot its ego zone (one-hot); the zones enemy-held for the observer; Sprint pending."""
         return (("zone", num_fighters * len(EGO_ZONES), 0.0, 1.0),
                 ("zone_enemy_controlled", len(EGO_ZONES), 0.0, 1.0), ("sprint_bonus", 1, 0.0, 1.0))
+
+    def observation_encodings(self, slots: Sequence[str]) -> Sequence[FieldEncoding]:
+        """What fills the zone fields: zones named from the observer's side (``EGO_ZONES`` order)."""
+        return (per_slot(one_hot("zone", EGO_ZONES, "the zone, named from the observer's side"),
+                         "the zone each fighter stands in", slots),
+                field("the zones the observer's enemies control",
+                      *(flag(zone, f"{zone} is enemy-controlled") for zone in EGO_ZONES)),
+                field("a Sprint bonus the acting observer holds", flag("sprint_bonus", "Sprint bonus pending")))
+
+    def describe_observation(self, state: "BreathState", order: Sequence[int | None]) -> dict[str, Any]:
+        """The game values of the zone fields for the observer whose slots are ``order``."""
+        data = state.ext["zones"]
+        me = state.fighters[order[0]]  # the observer's slot is never empty
+        return {"zone": [None if seat is None else {"zone": EGO_ZONES[self.ego(state, me, data.zone[seat])]}
+                         for seat in order],
+                "zone_enemy_controlled": {EGO_ZONES[self.ego(state, me, zone)]: self.enemy_controlled(state, me, zone)
+                                          for zone in range(len(EGO_ZONES))},
+                "sprint_bonus": {"sprint_bonus": data.sprint[me.seat] and state.actor_seat == me.seat}}
 
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
         """Fill the zone fields; everything here is visible at the table."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import MutableSequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from issoku.rules.encounters.content import SIZES, TRAITS
 from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.wounds import RANK_NAMES
 from issoku.rules.kernel import ObservationSpec
+from issoku.rules.kernel.encoding import FieldEncoding, decision_and_turn, field, flag, one_hot, ratio, scaled
 
 if TYPE_CHECKING:
     from issoku.rules.encounters.content import Archetype, Weapon
@@ -36,6 +37,26 @@ _SCALE_WOUNDS = 100.0
 _SCALE_ATN = 80.0
 _SCALE_INITIATIVE = 100.0
 _SCALE_DAMAGE = 80.0
+SCALE = {"trait": 5, "void_ring": 5, "insight_rank": 8, "weapon_roll": 10, "weapon_keep": 10, "weapon_range": 50,
+         "armour_bonus": 30, "reduction": 20, "skill": 10, "void_points": 5, "simple_actions": 2, "earth_bonus": 20}
+"""Divisors of the profile and of the side's numbers: :func:`profile`, the encoder and the encoding all read them."""
+PROFILE_PARTS = (
+    *(scaled(trait, SCALE["trait"], f"the {trait} trait", clip=False) for trait in TRAITS),
+    scaled("void_ring", SCALE["void_ring"], "the Void ring", clip=False),
+    scaled("insight_rank", SCALE["insight_rank"], "Insight Rank", clip=False),
+    scaled("weapon_roll", SCALE["weapon_roll"], "dice rolled for the weapon's damage (XkY: X)", clip=False),
+    scaled("weapon_keep", SCALE["weapon_keep"], "dice kept for the weapon's damage (XkY: Y)", clip=False),
+    scaled("weapon_range", SCALE["weapon_range"], "the weapon's range"),
+    flag("reach", "a reach weapon"),
+    one_hot("size", SIZES, "the weapon's size"),
+    scaled("armour_bonus", SCALE["armour_bonus"], "armour's bonus to the TN to be hit", clip=False),
+    scaled("reduction", SCALE["reduction"], "armour's damage reduction", clip=False),
+    scaled("weapon_skill", SCALE["skill"], "rank in the weapon's skill", clip=False),
+    scaled("defense", SCALE["skill"], "rank in Defense", clip=False),
+    scaled("jujutsu", SCALE["skill"], "rank in Jujutsu", clip=False),
+    flag("mook", "a mook (one wound rank)"),
+)
+"""A profile's parts: the weapon in hand (bare hands while the weapon is not readied), the sheet's numbers."""
 
 
 def _side(prefix: str) -> tuple[tuple[str, int, float, float], ...]:
@@ -50,7 +71,38 @@ def _side(prefix: str) -> tuple[tuple[str, int, float, float], ...]:
     )
 
 
-SPEC = ObservationSpec((
+def _side_encodings(who: str) -> tuple[FieldEncoding, ...]:
+    """The encodings of one side's fields, in :func:`_side` order."""
+    return (
+        field(f"{who}'s Wounds", ratio("wounds_of_dead", "[Wounds, the Dead rank's threshold]"),
+              scaled("wounds", _SCALE_WOUNDS, "Wounds taken")),
+        field(f"{who}'s wound rank", one_hot("rank", RANK_NAMES, "the wound rank")),
+        field(f"{who}'s stance", one_hot("stance", STANCES, "the stance")),
+        field(f"{who}'s numbers",
+              scaled("void_points", SCALE["void_points"], "Void Points left", clip=False),
+              scaled("atn", _SCALE_ATN, "Armor TN (to be hit in melee)"),
+              scaled("initiative", _SCALE_INITIATIVE, "initiative total"),
+              scaled("simple_actions", SCALE["simple_actions"], "Simple Actions left this turn", clip=False),
+              ratio("moved", "[squares moved this turn, the move cap]"),
+              scaled("earth_bonus", SCALE["earth_bonus"], "the Earth stance's bonus")),
+        field(f"{who}'s flags", *(flag(name, name.replace("_", " ")) for name in FLAGS)),
+        field(f"{who}'s profile", *PROFILE_PARTS),
+    )
+
+
+def _encodings(round_limit: int, max_distance: int) -> tuple[FieldEncoding, ...]:
+    """What fills each field of :data:`SPEC`, for a ruleset's round limit and distance cap."""
+    return (
+        *decision_and_turn(DECISION_KINDS, "the observer goes first this round"),
+        field("the round", scaled("round", round_limit, "the round number")),
+        field("the distance", scaled("distance", max_distance, "distance", clip=False)),
+        field("the damage an Endure decision is about", scaled("pending_damage", _SCALE_DAMAGE,
+                                                                 "damage rolled less reduction (0: none)")),
+        *_side_encodings("the observer"), *_side_encodings("the opponent"),
+    )
+
+
+FIELDS = (
     ("decision", len(DECISION_KINDS), 0.0, 1.0),       # one-hot, only when the decision is this seat's
     ("turn", 2, 0.0, 1.0),                        # [it is my turn, I go first this round]
     ("round", 1, 0.0, 1.0),
@@ -58,7 +110,14 @@ SPEC = ObservationSpec((
     ("pending_damage", 1, 0.0, 1.0),              # the damage an Endure decision is about (after reduction)
     *_side("self"),
     *_side("opponent"),
-))
+)
+SPEC = ObservationSpec(FIELDS)
+"""The layout (the same for every encounter duel); :func:`spec_for` adds the encodings of one ruleset's numbers."""
+
+
+def spec_for(round_limit: int, max_distance: int) -> ObservationSpec:
+    """:data:`SPEC` with its encodings for a ruleset's round limit and distance cap."""
+    return ObservationSpec(FIELDS, encodings=_encodings(round_limit, max_distance))
 
 _OFFSET = {name: SPEC.slice(name).start for name in SPEC.names}
 _DECISION_INDEX = {kind: i for i, kind in enumerate(DECISION_KINDS)}
@@ -78,11 +137,59 @@ def profile(sheet: "Archetype", weapon: "Weapon") -> tuple[float, ...]:
     ruleset computes each seat's two (own weapon, bare hands) once."""
     size = [0.0] * len(SIZES)
     size[SIZES.index(weapon.size)] = 1.0
-    return tuple([sheet.traits[t] / 5 for t in TRAITS] + [
-        sheet.void / 5, sheet.insight_rank / 8, weapon.damage.roll / 10, weapon.damage.keep / 10,
-        min(weapon.range, 50) / 50, float(weapon.reach)] + size + [
-        sheet.armour.bonus / 30, sheet.armour.reduction / 20, sheet.skill(weapon.skill) / 10,
-        sheet.skill("defense") / 10, sheet.skill("jujutsu") / 10, float(sheet.mook)])
+    scale = SCALE
+    return tuple([sheet.traits[t] / scale["trait"] for t in TRAITS] + [
+        sheet.void / scale["void_ring"], sheet.insight_rank / scale["insight_rank"],
+        weapon.damage.roll / scale["weapon_roll"], weapon.damage.keep / scale["weapon_keep"],
+        min(weapon.range, scale["weapon_range"]) / scale["weapon_range"], float(weapon.reach)] + size + [
+        sheet.armour.bonus / scale["armour_bonus"], sheet.armour.reduction / scale["reduction"],
+        sheet.skill(weapon.skill) / scale["skill"], sheet.skill("defense") / scale["skill"],
+        sheet.skill("jujutsu") / scale["skill"], float(sheet.mook)])
+
+
+def profile_values(sheet: "Archetype", weapon: "Weapon") -> dict[str, Any]:
+    """A character's static numbers with ``weapon`` in hand, as game values (:data:`PROFILE_PARTS`' terms)."""
+    return {**{trait: sheet.traits[trait] for trait in TRAITS}, "void_ring": sheet.void,
+            "insight_rank": sheet.insight_rank, "weapon_roll": weapon.damage.roll, "weapon_keep": weapon.damage.keep,
+            "weapon_range": weapon.range, "reach": weapon.reach, "size": weapon.size,
+            "armour_bonus": sheet.armour.bonus, "reduction": sheet.armour.reduction,
+            "weapon_skill": sheet.skill(weapon.skill), "defense": sheet.skill("defense"),
+            "jujutsu": sheet.skill("jujutsu"), "mook": sheet.mook}
+
+
+def describe(state: "EncounterState", seat: int) -> dict[str, Any]:
+    """The game values of ``encode(state, seat)``, field by field, in the terms of the ruleset's encodings."""
+    current = state.current_seat()
+    pending = state.pending
+    values: dict[str, Any] = {
+        "decision": {"decision": state.decision_kind() if current == seat else None},
+        "turn": {"my_turn": bool(state.round) and current is not None and state.actor() == seat,
+                 "first": state.order[0] == seat},
+        "round": {"round": state.round},
+        "distance": {"distance": state.distance},
+        "pending_damage": {"pending_damage": 0 if pending is None else pending["rolled"] - pending["reduction"]},
+    }
+    for side, who in (("self", seat), ("opponent", 1 - seat)):
+        f = state.fighters[who]
+        flags = {"prone": f.prone, "grappled": bool(state.grapple), "in_control": state.controller == who,
+                 **{f"weapon_{where}": f.weapon_state == where for where in ("ready", "held", "ground")},
+                 "boost_armed": f.boost_armed, "void_stance_charged": f.began_in_void and not f.void_bonus_used,
+                 "deflect": f.deflect, "maintain": f.maintain, "free_move_used": "free_move" in f.free_used,
+                 "extra_attack_used": f.extra_attack_done, "stunned": f.stun_tn is not None,
+                 "weapon_grapple_started": state.weapon_grapple == who, "disarm_free_raise": f.disarm_free_raise > 0}
+        sheet = state.ruleset.sheets[who]
+        weapon = sheet.weapon if f.weapon_state == "ready" else state.ruleset.catalog.weapons["unarmed"]
+        values.update({
+            f"{side}_wounds": {"wounds_of_dead": [f.wounds, f.ranks[-1].threshold], "wounds": f.wounds},
+            f"{side}_rank": {"rank": f.rank().name},
+            f"{side}_stance": {"stance": f.stance},
+            f"{side}_numbers": {"void_points": f.void_points, "atn": state.atn(who), "initiative": f.initiative,
+                                "simple_actions": f.simple_actions, "moved": [f.moved, f.move_cap()],
+                                "earth_bonus": f.earth_bonus},
+            f"{side}_flags": flags,
+            f"{side}_profile": profile_values(sheet, weapon),
+        })
+    return values
 
 
 def templates(profiles: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]) -> tuple:
@@ -120,7 +227,7 @@ def _fill_side(values: MutableSequence[float], side: tuple[int, ...], state: "En
     values[stance_at + _STANCE_INDEX[f.stance]] = 1.0
     x = f.void_points
     if x:
-        values[at] = x / 5
+        values[at] = x / SCALE["void_points"]
     x = state.atn(seat)
     if x > 0:
         values[at + 1] = x / _SCALE_ATN if x < _SCALE_ATN else 1.0
@@ -129,7 +236,7 @@ def _fill_side(values: MutableSequence[float], side: tuple[int, ...], state: "En
         values[at + 2] = x / _SCALE_INITIATIVE if x < _SCALE_INITIATIVE else 1.0
     x = f.simple_actions
     if x:
-        values[at + 3] = x / 2
+        values[at + 3] = x / SCALE["simple_actions"]
     x = f.moved
     if x:
         cap = f.move_cap()
@@ -138,7 +245,7 @@ def _fill_side(values: MutableSequence[float], side: tuple[int, ...], state: "En
             values[at + 4] = q if q < 1.0 else 1.0
     x = f.earth_bonus
     if x:
-        q = x / 20
+        q = x / SCALE["earth_bonus"]
         values[at + 5] = q if q < 1.0 else 1.0
     if f.prone:
         values[flags_at + _FLAG["prone"]] = 1.0

@@ -16,7 +16,7 @@ from pathlib import Path
 from issoku.rules.encounters.actions import ACTION_NAMES, content_items
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
 from issoku.rules.encounters.kinds import DECISION_KINDS
-from issoku.rules.encounters.observation import SPEC, profile, templates
+from issoku.rules.encounters.observation import SPEC, profile, spec_for, templates
 from issoku.rules.encounters.state import EncounterState
 from issoku.rules.kernel import Dice, EventLog
 
@@ -94,6 +94,7 @@ class EncounterDuel:
         unarmed = self.catalog.weapons["unarmed"]
         self.profiles = tuple((profile(sheet, sheet.weapon), profile(sheet, unarmed)) for sheet in self.sheets)
         self.observation_templates = templates(self.profiles)   # the encoder copies one per observation
+        self.observation_spec = spec_for(round_limit, max_distance)
         self.atn_memos: tuple[dict, dict] = ({}, {})             # each seat's ATN by situation (Combatant.atn)
         settings = (self.name, self.version, self.fighters, start_distance, round_limit, max_distance,
                     ten_dice_rule, focused_attack, self.catalog.digest)

@@ -16,7 +16,7 @@ A decision whose only legal action is ``pass`` is taken by the rules.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from issoku.rules.encounters.combat import (
 from issoku.rules.encounters.dice import Pool, contest_winner, raised_tn, roll_pool, skill_pool, trait_pool
 from issoku.rules.encounters.fighter import GROUND, HELD, READY, SIMPLE_ACTIONS_PER_TURN, Combatant
 from issoku.rules.encounters.kinds import DECISION_KINDS
-from issoku.rules.encounters.observation import encode
+from issoku.rules.encounters.observation import describe, encode
 from issoku.rules.encounters.timers import Timed, tick
 from issoku.rules.kernel import Dice, EventLog, IllegalActionError
 
@@ -175,6 +175,11 @@ class EncounterState:
     def observation(self, seat: int) -> np.ndarray:
         """What ``seat`` may know, ego-centric (see :mod:`issoku.rules.encounters.observation`)."""
         return encode(self, seat)
+
+    def describe_observation(self, seat: int) -> dict[str, Any]:
+        """The game values ``observation(seat)`` is made of (``observation.describe``), for an export's golden
+        vectors."""
+        return describe(self, seat)
 
     def clone(self) -> "EncounterState":
         """An independent copy, dice and event log included."""

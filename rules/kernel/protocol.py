@@ -21,6 +21,7 @@ from typing import Any, TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 if TYPE_CHECKING:
+    from issoku.rules.kernel.encoding import FieldEncoding
     from issoku.rules.kernel.events import EventLog
 
 
@@ -46,6 +47,9 @@ class ObservationSpec:
     """
 
     fields: tuple[tuple[str, int, float, float], ...]
+    encodings: tuple["FieldEncoding", ...] | None = field(default=None, compare=False)
+    """Per field, in order, what fills it from game values (:mod:`issoku.rules.kernel.encoding`), or None where a
+    ruleset does not describe its encoding; a field's encoding must be exactly as wide as the field."""
     _offsets: dict[str, slice] = field(init=False, repr=False, compare=False)
     _size: int = field(init=False, repr=False, compare=False)
 
@@ -59,6 +63,12 @@ class ObservationSpec:
                 raise ValueError(f"observation field {name!r}: size must be > 0 and low <= high")
             offsets[name] = slice(start, start + size)
             start += size
+        if self.encodings is not None:
+            if len(self.encodings) != len(self.fields):
+                raise ValueError(f"{len(self.encodings)} field encodings for {len(self.fields)} observation fields")
+            for (name, size, _, _), encoding in zip(self.fields, self.encodings):
+                if encoding.width != size:
+                    raise ValueError(f"observation field {name!r}: its encoding fills {encoding.width} floats, not {size}")
         object.__setattr__(self, "_offsets", offsets)
         object.__setattr__(self, "_size", start)  # zeros() runs once per observation: no re-summing there
 
@@ -155,6 +165,10 @@ class GameState(Protocol):
     - ``health_fractions() -> tuple[float, ...]``: each seat's share of what it can lose that it still has
       (1 untouched, 0 out of the fight), as its rules count it (Wounds, Health). Search agents score an unfinished
       playout with it.
+    - ``describe_observation(seat) -> dict``: the game values ``observation(seat)`` is made of, in the terms of
+      ``ruleset.observation_spec.encodings`` (:mod:`issoku.rules.kernel.encoding`); an export ships them with its
+      golden vectors, so a port in another language can check its own encoder. Read from the state, not from the
+      observation, so the two agree only if the encodings say truly what the encoder does.
     """
 
     ruleset: Ruleset

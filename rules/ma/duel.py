@@ -24,12 +24,13 @@ resolved by MA-G12).
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from issoku.rules.breath.content import Catalog, Technique
 from issoku.rules.breath.costs import Modifier
 from issoku.rules.breath.modules import BreathModule, Order, Pending
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset
+from issoku.rules.kernel.encoding import FieldEncoding
 from issoku.rules.ma.config import DuelMode, MaDuelConfig
 from issoku.rules.ma.content import MaContent, default_content
 from issoku.rules.ma.guard import THREATENED, GuardTrack, hit_shave
@@ -45,7 +46,8 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.observe import (INJURY_COUNT, STREAK_SCALE, UNHURT, Offsets, injury_flags, observation_fields,
+from issoku.rules.ma.observe import (INJURY_COUNT, INJURY_FLAGS, STREAK_SCALE, UNHURT, Offsets, injury_flags,
+                                     observation_encodings, observation_fields,
                                      render_line)
 from issoku.rules.ma.sparring import POINTS_TO_WIN, SparringScore
 from issoku.rules.ma.terrain import StageSetup, announce, setup_stage
@@ -547,6 +549,36 @@ class MaModule(BreathModule):
     def observation_fields(self, num_fighters: int) -> Sequence[tuple[str, int, float, float]]:
         """The ``ma_*`` fields (``observe.py``)."""
         return observation_fields(num_fighters)
+
+    def observation_encodings(self, slots: Sequence[str]) -> Sequence[FieldEncoding]:
+        """What fills the ``ma_*`` fields (``observe.py``)."""
+        return observation_encodings(slots)
+
+    def describe_observation(self, state: "BreathState", order: Sequence[int | None]) -> dict[str, Any]:
+        """The game values of the ``ma_*`` fields, read from the duel's data (what ``write_observation`` encodes)."""
+        data = self.data(state)
+        seats = [seat for seat in order if seat is not None]  # a duel: never a padded slot
+        stack = state.stack
+        half_step = stack[-1].context[1] if stack and stack[-1].owner is self else None
+        me = seats[0]
+        return {
+            "ma_rung": {"rung": RUNG_NAMES[data.ladder.rung]},
+            "ma_can_attack": [{"can_attack": self._can_attack(state, state.fighters[seat].weapon.key)[data.ladder.rung]}
+                              for seat in seats],
+            "ma_guard": [{"guard": [data.guards[seat].value, data.guards[seat].maximum]} for seat in seats],
+            "ma_guard_open": [{"guard_open": data.guards[seat].is_open(state.round)} for seat in seats],
+            "ma_window": [{"window": data.guards[seat].is_open(state.round) and data.guards[seat].window}
+                          for seat in seats],
+            "ma_injuries": [dict(zip(INJURY_FLAGS, injury_flags(data.injuries[seat]))) for seat in seats],
+            "ma_points": [{"points": 0 if data.score is None else data.score.points[seat]} for seat in seats],
+            "ma_loss_streak": [{"loss_streak": data.guards[seat].loss_streak} for seat in seats],
+            "ma_stage_side": [{"stage_side": data.stage.side == seat} for seat in seats],
+            "ma_step_in": {"step_in": data.step_in_from[me] >= 0},
+            "ma_counter_owed": {"counter_owed": data.counter_owed == me},
+            "ma_first_contest": {"first_contest": data.first_contest},
+            "ma_half_step_declared": {"half_step": None if half_step is None else
+                                      ("close" if half_step == CLOSER else "open")},
+        }
 
     def write_observation(self, state: "BreathState", order: Sequence[int], out: MutableSequence[float]) -> None:
         """Fill the ``ma_*`` fields of ``out`` (the observation being built, zeros where unwritten), ego first.

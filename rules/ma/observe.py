@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from issoku.rules.kernel.encoding import FieldEncoding, field, flag, one_hot, per_slot, ratio, scaled
 from issoku.rules.kernel.protocol import ObservationSpec
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
+from issoku.rules.ma.sparring import POINTS_TO_WIN
 
 if TYPE_CHECKING:
     from issoku.rules.ma.duel import MaData
@@ -39,6 +41,27 @@ def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:
             ("ma_loss_streak", n, 0.0, 1.0), ("ma_stage_side", n, 0.0, 1.0),
             ("ma_step_in", 1, 0.0, 1.0), ("ma_counter_owed", 1, 0.0, 1.0), ("ma_first_contest", 1, 0.0, 1.0),
             ("ma_half_step_declared", 2, 0.0, 1.0))
+
+
+def observation_encodings(slots: Sequence[str]) -> tuple[FieldEncoding, ...]:
+    """What fills each of :func:`observation_fields`, in order; ``slots`` labels the fighter slots (ego first)."""
+    return (
+        field("the rung of the ladder (the ma) both fighters stand at", one_hot("rung", RUNG_NAMES, "the rung")),
+        per_slot(flag("can_attack", "its weapon may make an ordinary attack at this rung"), "may attack here", slots),
+        per_slot(ratio("guard", "[guard value, guard maximum]", clip=False), "guard against its maximum", slots),
+        per_slot(flag("guard_open", "its guard is open this round"), "guard open", slots),
+        per_slot(flag("window", "the opening is a window"), "an open guard's window", slots),
+        field("injuries by location", *(flag(name, f"injured: {name}") for name in INJURY_FLAGS), slots=slots),
+        per_slot(scaled("points", POINTS_TO_WIN, "sparring points scored"), "sparring points (0 outside sparring)",
+                 slots),
+        per_slot(scaled("loss_streak", STREAK_SCALE, "contests lost in a row"), "contests lost in a row", slots),
+        per_slot(flag("stage_side", "the stage favours this fighter"), "the stage's favoured side", slots),
+        field("the observer stepped in", flag("step_in", "the observer stepped in this breath")),
+        field("the observer owes a counterattack", flag("counter_owed", "a counterattack is owed by the observer")),
+        field("the first contest is still to come", flag("first_contest", "no contest yet")),
+        field("a half-step waiting for a resist/yield answer (none otherwise)",
+              one_hot("half_step", ("close", "open"), "its direction")),
+    )
 
 
 class Offsets:

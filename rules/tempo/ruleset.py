@@ -21,7 +21,7 @@ from issoku.rules.kernel import Dice, EventLog, ObservationSpec
 from issoku.rules.tempo.actions import DUEL_TABLE, ActionTable, targeted_orders
 from issoku.rules.tempo.content import DATA_DIR, UNARMED, Roster, load_roster
 from issoku.rules.tempo.loadout import Loadout, loadouts
-from issoku.rules.tempo.observation import SPEC
+from issoku.rules.tempo.observation import SPEC, spec_for
 from issoku.rules.tempo.kinds import DECISION_KINDS
 from issoku.rules.tempo.skirmish_observation import skirmish_spec
 from issoku.rules.tempo.state import TempoState
@@ -170,6 +170,7 @@ class TempoDuel(TempoRules):
         if len(config.fighters) != 2:
             raise ValueError("a duel needs exactly two fighters")
         self._set_up(config, config.fighters, (0, 1), roster, data_dir)
+        self.observation_spec = spec_for(self.ap_per_round, self.max_distance, self.round_limit)
 
     def __repr__(self) -> str:
         return f"TempoDuel(fighters={self.fighters}, initiator={self.initiator}, fingerprint={self.fingerprint})"

@@ -19,7 +19,7 @@ roll (TP-G08), and binds and grapples hold between two *partners* (TP-G10).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from issoku.rules.tempo.actions import (
 )
 from issoku.rules.tempo.content import UNARMED_KIND
 from issoku.rules.tempo.kinds import DECISION_KINDS
-from issoku.rules.tempo.observation import encode
+from issoku.rules.tempo.observation import describe, encode
 from issoku.rules.tempo.skirmish_observation import encode_skirmish
 
 if TYPE_CHECKING:
@@ -188,6 +188,13 @@ class TempoState:
         """What ``seat`` may know, ego-centric (:mod:`~issoku.rules.tempo.observation` in the duel,
         :mod:`~issoku.rules.tempo.skirmish_observation` in a skirmish)."""
         return encode_skirmish(self, seat) if self.pos is not None else encode(self, seat)
+
+    def describe_observation(self, seat: int) -> dict[str, Any]:
+        """The game values ``observation(seat)`` is made of, in the duel's encodings' terms (the skirmish's
+        observation has no encodings)."""
+        if self.pos is not None:
+            raise NotImplementedError("the tempo skirmish's observation has no field encodings")
+        return describe(self, seat)
 
     def clone(self) -> "TempoState":
         """An independent copy, dice and event log included."""

@@ -81,6 +81,7 @@ def test_the_manifest_names_the_env_its_actions_and_the_observation_slices(expor
     assert fields[0]["start"] == 0 and fields[-1]["stop"] == manifest["observation"]["size"]
     assert all(a["stop"] == b["start"] for a, b in zip(fields, fields[1:]))
     assert [row["name"] for row in fields] == list(env.unwrapped.ruleset.observation_spec.names)
+    assert all(row["encoding"]["parts"] for row in fields)  # every field says what fills it (test_export_encoding.py)
     assert manifest["ablation"] == measure_ablation(CheckpointPolicy(checkpoint), env).as_dict()
 
 
@@ -129,6 +130,7 @@ def test_the_command_writes_an_export_and_answers_bad_input_in_one_line(exported
     result = runner.invoke(app, ["export", str(checkpoint), "--out", str(tmp_path / "opponent")])
     assert result.exit_code == 0, result.output
     assert "breath_duel_v0 v0" in result.output and (tmp_path / "opponent" / "policy.onnx").is_file()
+    assert "(each field encoding described), 6 golden vectors" in result.output
     assert "decisions change when its observation is zeroed" in result.output
     for arguments, message in ((["export", str(tmp_path / "none.zip"), "--out", str(tmp_path / "x")], "no such file"),
                                (["export", str(checkpoint), "--out", str(checkpoint)], "is a file")):
@@ -143,13 +145,65 @@ def test_the_example_game_loop_needs_neither_torch_nor_issoku_and_agrees_with_th
     rows = list(decisions([3], onnx))[:40]
     states = "".join(json.dumps({"observation": o.tolist(), "action_mask": m.astype(int).tolist()}) + "\n"
                      for o, m in rows)
-    blocked = ("import runpy, sys; sys.modules['torch'] = None; sys.modules['issoku'] = None; "
-               f"sys.argv = ['exported_opponent.py', {str(folder)!r}]; runpy.run_path({str(EXAMPLE)!r}, run_name='__main__')")
-    answer = subprocess.run([sys.executable, "-c", blocked], input=states, capture_output=True, text=True, timeout=120)
+    answer = run_example(folder, stdin=states)
     assert answer.returncode == 0, answer.stderr
     replies = [json.loads(line) for line in answer.stdout.splitlines()]
     assert [reply["action"] for reply in replies] == [onnx(o, m) for o, m in rows]
     assert all(reply["name"] == onnx.manifest["action_names"][reply["action"]] for reply in replies)
+
+
+def run_example(folder: Path, *arguments: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """examples/exported_opponent.py on ``folder`` with torch and issoku unimportable, as a game would run it."""
+    blocked = ("import runpy, sys; sys.modules['torch'] = None; sys.modules['issoku'] = None; "
+               f"sys.argv = ['exported_opponent.py', {str(folder)!r}, *{list(arguments)!r}]; "
+               f"runpy.run_path({str(EXAMPLE)!r}, run_name='__main__')")
+    return subprocess.run([sys.executable, "-c", blocked], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_the_golden_vectors_are_positions_of_seeded_games_with_the_exports_action(exported):
+    _, folder = exported
+    manifest = json.loads((folder / "manifest.json").read_text())
+    golden = manifest["golden_vectors"]
+    assert len(golden) == 6 and len({(g["game_seed"], g["decision"]) for g in golden}) == 6
+    onnx = ExportedPolicy(folder)
+    for position in golden:
+        env = breath_duel_v0.env()
+        env.reset(seed=position["game_seed"])  # replayed: random legal play seeded by the game's seed, as exported
+        rng, number = np.random.default_rng(position["game_seed"]), 0
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = observation["action_mask"]
+            if number == position["decision"]:
+                break
+            number += 1
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert agent == position["agent"] and number == position["decision"]
+        assert np.asarray(position["observation"], dtype=np.float32).tobytes() == observation["observation"].tobytes()
+        assert position["action_mask"] == mask.astype(int).tolist()
+        seat = env.unwrapped.seat(agent)
+        assert position["values"] == json.loads(json.dumps(env.unwrapped.game_state.describe_observation(seat)))
+        assert position["action"] == onnx(observation["observation"], mask.astype(np.float32))
+        assert position["action_name"] == manifest["action_names"][position["action"]]
+
+
+def test_the_example_checks_a_port_against_the_golden_vectors_without_issoku(exported, tmp_path):
+    _, folder = exported
+    answer = run_example(folder, "--check")
+    assert answer.returncode == 0, answer.stdout + answer.stderr
+    lines = answer.stdout.splitlines()
+    assert len(lines) == 6 and all(line.endswith(" ok") and "observation equal" in line for line in lines)
+    copy = tmp_path / "wrong"
+    copy.mkdir()
+    (copy / "policy.onnx").write_bytes((folder / "policy.onnx").read_bytes())
+    manifest = json.loads((folder / "manifest.json").read_text())
+    energy = manifest["golden_vectors"][0]["values"]["energy"]
+    energy[0]["energy"] += 1  # a port that read one game value wrong
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    answer = run_example(copy, "--check")
+    assert answer.returncode == 1 and answer.stdout.splitlines()[0].startswith("golden 0: observation DIFFERS")
 
 
 def test_issoku_play_takes_an_export_folder_as_it_takes_a_checkpoint(exported):
