@@ -25,7 +25,8 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.ablation import STATE_BLIND_SHARE, Ablation
-from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
+from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse, analyse_sides
+from issoku.evaluation.checkpoint_fit import checkpoint_paths, plays_other_rules
 from issoku.evaluation.combo_play import (PLAYED_GAMES, Breath, category_play, composition_play, policy_economy,
                                           replay_breaths)
 from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
@@ -122,8 +123,10 @@ def _side_section(sides: SideAnalysis, what: str, one: str, env_id: str, slug: s
     return lines
 
 
-def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
-    """The Markdown section (and PNG files in ``out_dir``) of one env's analysis."""
+def render_env_section(analysis: BalanceAnalysis, out_dir: Path,
+                       grids: Sequence[tuple[str, SideAnalysis]] | None = None) -> list[str]:
+    """The Markdown section (and PNG files in ``out_dir``) of one env's analysis; ``grids``: the loadouts rated per
+    grid that met (:func:`grid_sides`), each titled, in place of the analysis's pooled loadout ratings."""
     env = analysis.env_id
     lines = [f"## {env}", "",
              f"{analysis.games} games; policies: {', '.join(analysis.policies)}; "
@@ -132,7 +135,11 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     lines += [f"> {note}" for note in analysis.notes] + ([""] if analysis.notes else [])
     if analysis.by_policy is not None:
         lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{file_stem(env)}_policies", out_dir)
-    if analysis.by_loadout is not None:
+    if grids is not None:
+        for i, (title, side) in enumerate(grids):
+            slug = f"{file_stem(env)}_loadouts" + (f"_{i + 1}" if i else "")
+            lines += _side_section(side, title, "loadout", env, slug, out_dir)
+    elif analysis.by_loadout is not None:
         lines += _side_section(analysis.by_loadout, "loadouts", "loadout", env, f"{file_stem(env)}_loadouts", out_dir)
     d = analysis.decisiveness
     lines += ["### Initiative and decisiveness", ""]
@@ -164,11 +171,42 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     return lines
 
 
+def grid_sides(rankings: Sequence[FieldRanking], bootstrap: int, seed: int,
+               confidence: float) -> list[tuple[str, SideAnalysis]]:
+    """Each loadout grid's ratings, matchups and meta-game, titled by its field and agents when there are several
+    (loadouts that never met are never on one scale: :mod:`issoku.evaluation.connected`)."""
+    sides = []
+    for ranking in rankings:
+        side = analyse_sides(list(ranking.grid.records), by_label, "loadouts", bootstrap, seed, confidence, [])
+        title = ("loadouts" if len(rankings) == 1 else
+                 f"loadouts, {ranking.field} field ({', '.join(ranking.grid.policies)}; "
+                 f"{', '.join(ranking.grid.names)})")
+        sides.append((title, side))
+    return sides
+
+
 def ablation_lines(ablations: Sequence[tuple[str, str, Ablation]], policies: Sequence[str]) -> list[str]:
     """``"learned (shipped:breath_duel_v0): 0.0% of 1,499 decisions change ... — state-blind"``, one per learned
     policy ``(name, entry, ablation)`` that played (its name among ``policies``)."""
     return [f"{escape_markdown(name)} ({escape_markdown(entry)}): {measured.describe()}"
             for name, entry, measured in ablations if escape_markdown(name) in policies]
+
+
+def off_training_lines(env: str, learned: Sequence[tuple[str, str, Ablation]], policies: Sequence[str],
+                       data: Mapping[str, object] | None) -> list[str]:
+    """A line per learned policy ``(name, entry, ablation)`` that played (its name among ``policies``) on rules data
+    it was not trained on (:func:`~issoku.evaluation.checkpoint_fit.plays_other_rules`; ``data``: the data keywords
+    the games loaded; None, versions pooled: not judged). A variant, or shipped data edited in place, fields it
+    alike; the report says so."""
+    if data is None:
+        return []
+    lines = []
+    for name, entry, _ in learned:
+        paths = checkpoint_paths([entry])
+        if escape_markdown(name) in policies and paths and plays_other_rules(paths[0], data):
+            lines.append(f"{env}: {escape_markdown(name)} ({escape_markdown(entry)}) plays rules it was not trained "
+                         "on: its games measure it on these rules data, off its training.")
+    return lines
 
 
 def ablation_section(lines: Sequence[str]) -> list[str]:
@@ -420,7 +458,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             continue
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=label)
-        lines += render_env_section(analysis, out_dir)
+        rankings = field_rankings(records, bootstrap, seed, confidence)
+        lines += render_env_section(analysis, out_dir, grid_sides(rankings, bootstrap, seed, confidence))
         skills = (skill_ladders(analysis.by_policy.games, bootstrap, seed, confidence)
                   if analysis.by_policy is not None else [])
         lines += skill_section(skills)
@@ -428,6 +467,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         learned = ablation_lines(ablations.get(env, ()), analysis.policies)
         lines += ablation_section(learned)
         summary += [f"- {label}: {line}" for line in learned]
+        summary += [f"- {line}" for line in off_training_lines(label, ablations.get(env, ()), analysis.policies,
+                                                                _data_keywords(group))]
         verdicts = sequential_verdicts(records, thresholds.sequential)
         lines += sequential_section(verdicts, thresholds.sequential)
         ruleset = build_ruleset(records)
@@ -444,7 +485,6 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         if restricted:
             lines += restricted_section(restricted, label, out_dir,
                                         battery_coverage(records, restricted_records))
-        rankings = field_rankings(records, bootstrap, seed, confidence)
         found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
                                 confidence=confidence, records=records,
                                 fielded=fielded_content(records) if table is not None else None,
