@@ -196,13 +196,16 @@ def off_training_lines(env: str, learned: Sequence[tuple[str, str, Ablation]], p
                        data: Mapping[str, object] | None) -> list[str]:
     """A line per learned policy ``(name, entry, ablation)`` that played (its name among ``policies``) on rules data
     it was not trained on (:func:`~issoku.evaluation.checkpoint_fit.plays_other_rules`; ``data``: the data keywords
-    the games loaded; None, versions pooled: not judged). A variant, or shipped data edited in place, fields it
-    alike; the report says so."""
+    the games loaded; None, versions pooled: not judged; nor is a checkpoint not on this machine). A variant, or
+    shipped data edited in place, fields it alike; the report says so."""
     if data is None:
         return []
     lines = []
     for name, entry, _ in learned:
-        paths = checkpoint_paths([entry])
+        try:
+            paths = [path for path in checkpoint_paths([entry]) if Path(path).is_file()]
+        except ValueError:  # a shipped agent this installation does not ship: not judged
+            continue
         if escape_markdown(name) in policies and paths and plays_other_rules(paths[0], data):
             lines.append(f"{env}: {escape_markdown(name)} ({escape_markdown(entry)}) plays rules it was not trained "
                          "on: its games measure it on these rules data, off its training.")
@@ -579,11 +582,11 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     vacuous = bool(restricted) and bool(restricted_records) and all(r.winner is None for r in restricted_records)
     if vacuous:  # every game a draw: each restriction's "+0.0" would read as a measurement of nothing
         restricted = []
-    drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
-                           result.score.n, restricted_agents,
-                           f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
-                           pick=partial(_decided, result), shows="games it decided",
-                           about=("actions", *result.banned))
+    drops = [replace(score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**",
+                                   result.score.successes, result.score.n, restricted_agents,
+                                   f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
+                                   pick=partial(_decided, result), shows="games it decided",
+                                   about=("actions", *result.banned)), players=(result.base,))
              for result in restricted]
     family = corrected(sides + heads + firsts + drops, confidence)
     cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]

@@ -220,7 +220,7 @@ def test_a_restriction_whose_loss_helps_the_agent_is_a_headline_too():
     hurts = [make_record(("random -y", "random"), (-1.0, 1.0), seed=200 + s) for s in range(40)]
     found = headlines(analyse(ordinary, bootstrap=20), None, restriction_results(helps + hurts),
                       restricted_records=helps + hurts)
-    assert any("random loses without **y** (win-rate drop): +50.0 pts" in line and "(scripted agents)" in line
+    assert any("random loses without **y** (win-rate drop): +50.0 pts" in line and "(scripted agents: random)" in line
                for line in found), found
     assert any("random plays better without **x** (win-rate drop): -50.0 pts" in line for line in found), found
 
