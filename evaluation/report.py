@@ -178,6 +178,8 @@ def grid_sides(rankings: Sequence[FieldRanking], bootstrap: int, seed: int,
     sides = []
     for ranking in rankings:
         side = analyse_sides(list(ranking.grid.records), by_label, "loadouts", bootstrap, seed, confidence, [])
+        if side is None:  # a grid holds two loadouts or more: never None
+            continue
         title = ("loadouts" if len(rankings) == 1 else
                  f"loadouts, {ranking.field} field ({', '.join(ranking.grid.policies)}; "
                  f"{', '.join(ranking.grid.names)})")

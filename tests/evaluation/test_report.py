@@ -199,7 +199,7 @@ def test_a_strong_agent_is_skill_in_its_own_section_never_an_imbalance(tmp_path)
         report = write_report(store, tmp_path / "out", bootstrap=10, progress=False)
     assert "### Skill: who plays best, and how much it matters" in report.read_text()
     lines = read_headlines(report)
-    assert lines[0].startswith("toy_v0: skill: Skill decides fights") and not any("IMBALANCED" in l for l in lines)
+    assert lines[0].startswith("toy_v0: skill: Skill decides fights") and not any("IMBALANCED" in line for line in lines)
 
 
 def test_agents_that_never_met_are_never_on_one_ladder():
