@@ -593,7 +593,8 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     family = corrected(sides + heads + firsts + drops, confidence)
     cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
     sides, heads, firsts, drops = family[:cut[0]], family[cut[0]:cut[1]], family[cut[1]:cut[2]], family[cut[2]:]
-    sides = [_grid_opening(side, head, ranking, thresholds)
+    several = len({id(ranking) for ranking, _, _ in named}) > 1
+    sides = [_grid_opening(side, head, ranking, thresholds, several)
              for side, head, ranking in zip(sides, heads, named)]
     firsts = [replace(f, plain=_first_mover_opening(f)) for f in firsts]
     found = [f for f in sides + firsts if f.significant]
@@ -670,8 +671,9 @@ def _grid_findings(env: str, rankings: Sequence[FieldRanking], data: Mapping[str
 
 
 def _grid_opening(side: Finding, head: Finding, about: tuple[FieldRanking, str, str],
-                  thresholds: Thresholds) -> Finding:
-    """A loadout finding with its subject (a winner, or a tie with its neighbour) and its plain opening."""
+                  thresholds: Thresholds, several: bool = False) -> Finding:
+    """A loadout finding with its subject (a winner, or a tie with its neighbour) and its plain opening;
+    ``several``: the section has more than one grid, so the subject names the grid's field."""
     ranking, name, other = about
     top = name == ranking.ratings.names[ranking.ratings.ranked()[0]]
     ratio = (f"{head.effect + 0.5:.1%} [{head.low + 0.5:.1%}, {head.high + 0.5:.1%}]" if head.detail != " (n=0)"
@@ -684,6 +686,8 @@ def _grid_opening(side: Finding, head: Finding, about: tuple[FieldRanking, str, 
     else:
         subject = (f"no single {'strongest' if top else 'weakest'} loadout: **{name}** and **{other}** are not "
                    f"separated (head-to-head {ratio}); {name} against {rest}")
+    if several:
+        subject += f" ({ranking.field} field)"
     how = ("too often" if side.verdict(thresholds) == "imbalanced" else "more often than the rest")
     plain = f"{name} {'wins' if top else 'loses'} {how}: it scores {side.effect + 0.5:.0%} against {rest}."
     return replace(side, subject=subject, plain=plain)
