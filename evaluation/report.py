@@ -767,6 +767,8 @@ def _combo_finding(env: str, table: ComboTable, fielded: set[str] | None) -> tup
                           f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
                           + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}")
                           + "; the engine's expectation against a fixed defender)", kind="ratio",
+                          plain=f"One combo is far cheaper than the rest: {cell.name} at {cell.rung} buys "
+                                f"{ratio:.1f}× the median Wounds per Energy.",
                           pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it",
                           about=("actions", *((f"aim:{cell.aim}",) if cell.aim else
                                               (f"{ATTACK_PREFIX}{key}" for key in cell.composition))))

@@ -278,7 +278,8 @@ def test_a_combo_no_fielded_loadout_can_play_is_not_headlined():
     found = headlines(analyse(_duel("mine", "random", 38, 40), bootstrap=20), ComboTable(cells), (),
                       fielded={"kenshi", "yari", "uchigatana", "ninjato", "tanto"})
     combo = [line for line in found if "combo" in line]
-    assert combo[0].startswith("toy_v0: IMBALANCED, moderate: most suspicious combo **yari: thrust** at far: "
+    assert combo[0].startswith("toy_v0: One combo is far cheaper than the rest: yari: thrust at far buys 2.0× the "
+                               "median Wounds per Energy. IMBALANCED, moderate: most suspicious combo **yari: thrust** at far: "
                                "2.00× the median (2.00 Wounds per Energy, exact; the engine's expectation against a "
                                "fixed defender) (no agents).")
     assert combo[1] == "toy_v0: combos of weapons no stored loadout fields are not headlined: kodachi."
