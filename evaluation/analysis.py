@@ -60,8 +60,10 @@ class BalanceAnalysis:
     notes: list[str] = field(default_factory=list)
 
 
-def _analyse_sides(records: list[MatchRecord], side: Side, what: str, bootstrap: int, seed: int,
-                   confidence: float, notes: list[str]) -> SideAnalysis | None:
+def analyse_sides(records: list[MatchRecord], side: Side, what: str, bootstrap: int, seed: int,
+                  confidence: float, notes: list[str]) -> SideAnalysis | None:
+    """Ratings, matchups and meta-game among the ``side`` of ``records`` (``what`` names them in ``notes``, which
+    says what could not be measured); None with fewer than two sides."""
     games = games_between(records, side)
     if len(games.names) < 2:
         notes.append(f"{what}: fewer than two {what} met, so no ratings, matchups or meta-game.")
@@ -109,8 +111,8 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
         loadouts=tuple(sorted({record.loadout for record in records})),
         policies=tuple(sorted({policy for record in records for policy in record.policies})),
         agents=records[0].agents,
-        by_policy=_analyse_sides(records, by_policy, "policies", bootstrap, seed, confidence, notes),
-        by_loadout=(_analyse_sides(records, by_label, "loadouts", bootstrap, seed, confidence, notes)
+        by_policy=analyse_sides(records, by_policy, "policies", bootstrap, seed, confidence, notes),
+        by_loadout=(analyse_sides(records, by_label, "loadouts", bootstrap, seed, confidence, notes)
                     if any(any(record.seat_labels) for record in records) else None),
         first_mover=first_mover,
         seats=tuple(seat_advantage(records, seat, confidence) for seat in range(records[0].num_seats)),

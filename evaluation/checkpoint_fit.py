@@ -7,16 +7,18 @@ the rules data changed since training (``rules_fingerprint``), or the code renum
 its observation fields (``interface``). A command that plays the checkpoint in an env of its own (a study's
 loadout, a suite, a hunt) checks the same, and in addition that this env has the checkpoint's env id, version
 and interface: the network reads that env's observations and its action numbers must mean the same moves.
-The rules fingerprint is the one of the training env (its fighters, its rules data), not of the env at hand,
-so an agent trained on one matchup may be fielded in another loadout of the same rules, and on a rules
-variant a study compares (it then plays rules it was not trained on, as a scripted agent does). A checkpoint
-whose metadata holds no training config is checked against the env at hand on every field.
+The rules fingerprint is not checked when the checkpoint records its training config: an agent trained on one
+matchup may be fielded in another loadout, on a rules variant a study compares, or on shipped data edited in
+place, and all three are treated alike: it plays, as a scripted agent does, and the report names it among the
+agents that played rules they were not trained on (:func:`plays_other_rules`: its training matchup rebuilt on the
+games' rules data has another fingerprint than the one it recorded). A checkpoint whose metadata holds no
+training config is checked against the env at hand on every field.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +35,11 @@ def checkpoint_paths(entries: Iterable[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=32)
-def _trained_identity(checkpoint: str, digest: str, allow_imports: bool) -> dict[str, Any] | None:
-    """The identity of the env ``checkpoint`` was trained on, rebuilt from its metadata under today's rules
-    (None without a training config). ``digest`` keys the cache on the file's contents."""
+def _trained_fingerprint(checkpoint: str, digest: str, data: tuple[tuple[str, str], ...],
+                         allow_imports: bool) -> str | None:
+    """The rules fingerprint of the env ``checkpoint`` was trained on (its fighters, its matchups), rebuilt from its
+    metadata on the rules data ``data`` names (data keywords; none: the shipped files as they are today); None
+    without a training config. ``digest`` keys the cache on the metadata's contents."""
     from issoku.agents.checkpoint import read_metadata
     from issoku.training.config import checkpoint_config
     from issoku.training.make_env import env_identity, make_config_env
@@ -44,26 +48,38 @@ def _trained_identity(checkpoint: str, digest: str, allow_imports: bool) -> dict
     if not metadata.get("config"):
         return None
     config = checkpoint_config(checkpoint, metadata, allow_imports=allow_imports)
-    trained = make_config_env(config)
+    trained = make_config_env(config, **dict(data))
     try:
-        return env_identity(trained, config.env_id)
+        return env_identity(trained, config.env_id)["rules_fingerprint"]
     finally:
         trained.close()
+
+
+def plays_other_rules(checkpoint: str | Path, data: Mapping[str, object] | None = None, *,
+                      allow_imports: bool = False) -> bool:
+    """Whether ``checkpoint`` plays rules it was not trained on when the games load the rules data ``data`` names
+    (:data:`~issoku.evaluation.records.DATA_KEYWORDS`; none: the shipped files as they are now, edited in place or
+    not): its training matchup rebuilt on that data has another rules fingerprint than the one it recorded."""
+    from issoku.agents.checkpoint import metadata_path, read_metadata
+
+    chosen = tuple(sorted((key, str(value)) for key, value in (data or {}).items()))
+    fingerprint = _trained_fingerprint(str(checkpoint), file_digest(metadata_path(checkpoint)), chosen, allow_imports)
+    return fingerprint is not None and fingerprint != read_metadata(checkpoint).get("rules_fingerprint")
 
 
 def check_checkpoint_fits(checkpoint: str | Path, env: Any, env_id: str, *, allow_imports: bool = False) -> None:
     """Refuse ``checkpoint`` for ``env`` (an AEC env named ``env_id``) with every difference listed
     (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`); see the module docstring for what must match."""
-    from issoku.agents.checkpoint import check_compatible, check_network_fits, metadata_path, read_metadata
+    from issoku.agents.checkpoint import check_compatible, check_network_fits, read_metadata
     from issoku.training.make_env import env_identity
 
     metadata = read_metadata(checkpoint)
     here = env_identity(env, env_id)
-    trained = _trained_identity(str(checkpoint), file_digest(metadata_path(checkpoint)), allow_imports)
-    identity = {**here, "rules_fingerprint": trained["rules_fingerprint"]} if trained else here
+    # a training config says which fighters and data it was trained on: any rules data may field it (the report
+    # names it among the agents on rules they were not trained on, plays_other_rules); without one, every field
+    identity = {**here, "rules_fingerprint": metadata.get("rules_fingerprint")} if metadata.get("config") else here
     check_compatible(metadata, identity, what=f"checkpoint {checkpoint}")
     check_network_fits(checkpoint, env)
-
 
 
 def check_tournament_checkpoints(tournament: Any, env_id: str, *, allow_imports: bool = False) -> None:
@@ -81,3 +97,14 @@ def check_tournament_checkpoints(tournament: Any, env_id: str, *, allow_imports:
                 check_checkpoint_fits(path, env, env_id, allow_imports=allow_imports)
         finally:
             env.close()
+
+
+def checkpoints_off_training(tournament: Any, data: Mapping[str, object], *,
+                             allow_imports: bool = False) -> list[tuple[str, str]]:
+    """``(policy name, checkpoint)`` for each checkpoint policy of ``tournament`` that plays rules it was not trained
+    on when its games load the rules data ``data`` names (:func:`plays_other_rules`)."""
+    from issoku.evaluation.policies import CheckpointFactory
+
+    return [(spec.name, str(spec.factory.path)) for spec in tournament.policies
+            if isinstance(spec.factory, CheckpointFactory)
+            and plays_other_rules(spec.factory.path, data, allow_imports=allow_imports)]

@@ -12,8 +12,9 @@ every loadout that one field puts above the field (its Elo interval above zero) 
 should not act on a headline that the fields contradict. Places alone are not compared: close loadouts swap them
 easily, and a small field (the search grid's few games a cell) leaves most loadouts level.
 
-The pooled section above these lines still rates every field's games together (its headlines say, e.g.,
-"scripted + search agents").
+Each field's games are rated per **grid**: the loadouts that met, directly or through common opponents
+(:mod:`issoku.evaluation.connected`). Two grids that never met (the breath duel's weapons and its casters) are never
+put on one scale; the report headlines each grid on its own.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from issoku.evaluation.findings import LEARNED, SEARCH, agent_kind
-from issoku.evaluation.pairings import by_label, games_between
+from issoku.evaluation.connected import met_components
+from issoku.evaluation.findings import LEARNED, SEARCH, agent_kind, policies_of
+from issoku.evaluation.pairings import Games, by_label, games_between
 from issoku.evaluation.ratings import Ratings, rate
 from issoku.evaluation.records import MatchRecord
 
@@ -48,6 +50,7 @@ class FieldRanking:
 
     field: str
     ratings: Ratings
+    grid: Grid
 
     def place(self, label: str, among: Sequence[str] | None = None) -> int:
         """1 for the strongest loadout (of ``among``, when given: the labels two fields share)."""
@@ -76,20 +79,47 @@ class FieldRanking:
         return f"{name} in the {self.field} field ({self.elo(label)} Elo, {self.verdict(label)})"
 
 
-def field_rankings(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0,
-                   confidence: float = 0.95) -> list[FieldRanking]:
-    """One loadout ranking per field among ``records`` (games with seat labels only), scripted first; a field
-    whose games meet fewer than two loadouts has none."""
+@dataclass(frozen=True)
+class Grid:
+    """Loadouts that met (directly or through common opponents) under one field of agents, and the games between
+    them: the only loadouts one rating scale may hold (:mod:`issoku.evaluation.connected`)."""
+
+    field: str
+    names: tuple[str, ...]
+    records: tuple[MatchRecord, ...]
+
+    @property
+    def policies(self) -> list[str]:
+        """The agents that played this grid's games, sorted."""
+        return policies_of(self.records)
+
+    def games(self) -> Games:
+        """The games between this grid's loadouts."""
+        return games_between(self.records, by_label, self.names)
+
+
+def loadout_grids(records: Iterable[MatchRecord]) -> list[Grid]:
+    """Every grid of at least two loadouts among ``records`` (games between two different labels), in field order
+    (:data:`FIELDS`), the largest first within a field."""
     by_field: dict[str, list[MatchRecord]] = {}
     for record in records:
-        if any(record.seat_labels):
+        if record.num_seats == 2 and record.label(0) and record.label(1) and record.label(0) != record.label(1):
             by_field.setdefault(field_of(record), []).append(record)
-    rankings = []
+    found = []
     for name in FIELDS:
-        games = games_between(by_field.get(name, []), by_label)
-        if len(games.names) >= 2:
-            rankings.append(FieldRanking(name, rate(games, bootstrap=bootstrap, seed=seed, confidence=confidence)))
-    return rankings
+        played = by_field.get(name, [])
+        for labels in met_components(games_between(played, by_label)):
+            if len(labels) >= 2:
+                found.append(Grid(name, labels, tuple(r for r in played if r.label(0) in labels)))
+    return found
+
+
+def field_rankings(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0,
+                   confidence: float = 0.95) -> list[FieldRanking]:
+    """One loadout ranking per grid among ``records`` (:func:`loadout_grids`): never two loadouts that did not meet
+    on one scale."""
+    return [FieldRanking(grid.field, rate(grid.games(), bootstrap=bootstrap, seed=seed, confidence=confidence), grid)
+            for grid in loadout_grids(records)]
 
 
 def disagreements(env: str, first: FieldRanking, second: FieldRanking) -> list[str]:
@@ -106,20 +136,23 @@ def disagreements(env: str, first: FieldRanking, second: FieldRanking) -> list[s
             if (first.verdict(label), second.verdict(label)) in opposite]
 
 
-def field_headlines(env: str, records: Sequence[MatchRecord], bootstrap: int = 1000, seed: int = 0,
-                    confidence: float = 0.95) -> list[str]:
-    """Headlines for an env section whose loadout games come from more than one field (none otherwise): each
-    field's ranking, named by its field, then every disagreement between two of them (each pair of fields in
-    :data:`FIELDS` order), or one line saying there is none."""
-    rankings = field_rankings(records, bootstrap, seed, confidence)
+def field_headlines(env: str, rankings: Sequence[FieldRanking]) -> list[str]:
+    """Headlines for an env section with more than one loadout grid (:func:`field_rankings`; none otherwise): each
+    grid's ranking, named by its field and its agents, then every disagreement between two grids of different fields
+    (in :data:`FIELDS` order), or one line saying there is none."""
     if len(rankings) < 2:
         return []
-    lines = [f"{env}: loadouts in the {ranking.field} field ({ranking.field} agents only): "
+    lines = [f"{env}: loadouts in the {ranking.field} field ({', '.join(ranking.grid.policies)})"
+             + (" (never met the other grids, so not on their scale)"
+                if sum(other.field == ranking.field for other in rankings) > 1 else "") + ": "
              + ", ".join(f"{ranking.ratings.names[i]} {ranking.elo(ranking.ratings.names[i])}"
                          for i in ranking.ratings.ranked()) + " Elo." for ranking in rankings]
     disagreeing = [line for i, first in enumerate(rankings) for second in rankings[i + 1:]
-                   for line in disagreements(env, first, second)]
-    named = [f"the {ranking.field}" for ranking in rankings]
+                   if first.field != second.field for line in disagreements(env, first, second)]
+    fields = list(dict.fromkeys(ranking.field for ranking in rankings))
+    if len(fields) < 2:
+        return lines
+    named = [f"the {field}" for field in fields]
     together = ", ".join(named[:-1]) + " and " + named[-1]
     return lines + (disagreeing or [f"{env}: {together} field do not contradict each other: no loadout is above the "
                                     "field in one and below it in another."])

@@ -96,6 +96,18 @@ def agent_kinds(policies: Iterable[str]) -> str:
     return " + ".join(kind for kind in AGENT_KINDS if kind in kinds) or "no"
 
 
+PLAIN_LIMIT = 160
+"""The most characters a headline's plain opening sentence may have."""
+NAMED = 6
+"""At most this many agents are named in a headline; the rest are counted."""
+
+
+def named(policies: Sequence[str]) -> str:
+    """``"a, b, c"``, or the first :data:`NAMED` and ``"and N more"``."""
+    shown = ", ".join(policies[:NAMED])
+    return shown + (f" and {len(policies) - NAMED} more" if len(policies) > NAMED else "")
+
+
 def policies_of(records: Iterable[MatchRecord]) -> list[str]:
     """Every policy that played in ``records``, sorted."""
     return sorted({policy for record in records for policy in record.policies})
@@ -128,6 +140,11 @@ class Finding:
     ``("first",)``, ``("actions", *names)`` (a restriction's or a combo's actions)."""
     trail: Trail = Trail()
     """The rule IDs, data and first lever it rests on (:mod:`issoku.evaluation.rule_trail`)."""
+    plain: str = ""
+    """The headline's opening: one plain sentence a designer can read aloud (at most :data:`PLAIN_LIMIT`
+    characters); the statistics follow it. "" opens with the verdict."""
+    players: tuple[str, ...] = ()
+    """The agents that played the games behind it, named after their kinds; () names the kinds only."""
 
     @property
     def significant(self) -> bool:
@@ -159,7 +176,9 @@ class Finding:
         else:
             size = f"{points(self.effect, True)} pts [{points(self.low, True)}, {points(self.high, True)}]"
         verdict = f"{self.verdict(thresholds).upper()}, {self.severity(thresholds)}"
-        return f"{self.env}: {verdict}: {self.subject}: {size}{self.detail} ({self.agents} agents).{self.trail.text()}"
+        opening = f"{self.plain} " if self.plain else ""
+        agents = f"{self.agents} agents" + (f": {named(self.players)}" if self.players else "")
+        return f"{self.env}: {opening}{verdict}: {self.subject}: {size}{self.detail} ({agents}).{self.trail.text()}"
 
     def games(self, records: Sequence[MatchRecord], restricted: Sequence[MatchRecord],
               composition: CompositionSpec | None) -> list[Example]:

@@ -24,25 +24,28 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.ablation import STATE_BLIND_SHARE, Ablation
-from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse
+from issoku.evaluation.analysis import BalanceAnalysis, SideAnalysis, analyse, analyse_sides
+from issoku.evaluation.checkpoint_fit import checkpoint_paths, plays_other_rules
 from issoku.evaluation.combo_play import (PLAYED_GAMES, Breath, category_play, composition_play, policy_economy,
                                           replay_breaths)
 from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
-from issoku.evaluation.fields import field_headlines
+from issoku.evaluation.degenerate import one_action_lines, stall_lines
+from issoku.evaluation.fields import FieldRanking, field_headlines, field_rankings
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
 from issoku.evaluation.html_report import code_span, escape_cell, escape_markdown, write_html_report
 from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.metagame import name_mixture
-from issoku.evaluation.metrics import CompositionSpec, SequenceUse
+from issoku.evaluation.metrics import CompositionSpec, SequenceUse, matchup_matrix
 from issoku.evaluation.pairings import Side, by_label, by_policy
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
                                           restriction_results, split_restriction)
 from issoku.evaluation.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
+from issoku.evaluation.skill import skill_headline, skill_ladders, skill_section
 from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
                                           SequentialVerdict, by_seat_label, cell_verdicts, verdict_text)
 from issoku.evaluation.store import MatchStore
@@ -120,8 +123,10 @@ def _side_section(sides: SideAnalysis, what: str, one: str, env_id: str, slug: s
     return lines
 
 
-def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
-    """The Markdown section (and PNG files in ``out_dir``) of one env's analysis."""
+def render_env_section(analysis: BalanceAnalysis, out_dir: Path,
+                       grids: Sequence[tuple[str, SideAnalysis]] | None = None) -> list[str]:
+    """The Markdown section (and PNG files in ``out_dir``) of one env's analysis; ``grids``: the loadouts rated per
+    grid that met (:func:`grid_sides`), each titled, in place of the analysis's pooled loadout ratings."""
     env = analysis.env_id
     lines = [f"## {env}", "",
              f"{analysis.games} games; policies: {', '.join(analysis.policies)}; "
@@ -130,7 +135,11 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     lines += [f"> {note}" for note in analysis.notes] + ([""] if analysis.notes else [])
     if analysis.by_policy is not None:
         lines += _side_section(analysis.by_policy, "policies", "policy", env, f"{file_stem(env)}_policies", out_dir)
-    if analysis.by_loadout is not None:
+    if grids is not None:
+        for i, (title, side) in enumerate(grids):
+            slug = f"{file_stem(env)}_loadouts" + (f"_{i + 1}" if i else "")
+            lines += _side_section(side, title, "loadout", env, slug, out_dir)
+    elif analysis.by_loadout is not None:
         lines += _side_section(analysis.by_loadout, "loadouts", "loadout", env, f"{file_stem(env)}_loadouts", out_dir)
     d = analysis.decisiveness
     lines += ["### Initiative and decisiveness", ""]
@@ -162,11 +171,47 @@ def render_env_section(analysis: BalanceAnalysis, out_dir: Path) -> list[str]:
     return lines
 
 
+def grid_sides(rankings: Sequence[FieldRanking], bootstrap: int, seed: int,
+               confidence: float) -> list[tuple[str, SideAnalysis]]:
+    """Each loadout grid's ratings, matchups and meta-game, titled by its field and agents when there are several
+    (loadouts that never met are never on one scale: :mod:`issoku.evaluation.connected`)."""
+    sides = []
+    for ranking in rankings:
+        side = analyse_sides(list(ranking.grid.records), by_label, "loadouts", bootstrap, seed, confidence, [])
+        if side is None:  # a grid holds two loadouts or more: never None
+            continue
+        title = ("loadouts" if len(rankings) == 1 else
+                 f"loadouts, {ranking.field} field ({', '.join(ranking.grid.policies)}; "
+                 f"{', '.join(ranking.grid.names)})")
+        sides.append((title, side))
+    return sides
+
+
 def ablation_lines(ablations: Sequence[tuple[str, str, Ablation]], policies: Sequence[str]) -> list[str]:
     """``"learned (shipped:breath_duel_v0): 0.0% of 1,499 decisions change ... — state-blind"``, one per learned
     policy ``(name, entry, ablation)`` that played (its name among ``policies``)."""
     return [f"{escape_markdown(name)} ({escape_markdown(entry)}): {measured.describe()}"
             for name, entry, measured in ablations if escape_markdown(name) in policies]
+
+
+def off_training_lines(env: str, learned: Sequence[tuple[str, str, Ablation]], policies: Sequence[str],
+                       data: Mapping[str, object] | None) -> list[str]:
+    """A line per learned policy ``(name, entry, ablation)`` that played (its name among ``policies``) on rules data
+    it was not trained on (:func:`~issoku.evaluation.checkpoint_fit.plays_other_rules`; ``data``: the data keywords
+    the games loaded; None, versions pooled: not judged; nor is a checkpoint not on this machine). A variant, or
+    shipped data edited in place, fields it alike; the report says so."""
+    if data is None:
+        return []
+    lines = []
+    for name, entry, _ in learned:
+        try:
+            paths = [path for path in checkpoint_paths([entry]) if Path(path).is_file()]
+        except ValueError:  # a shipped agent this installation does not ship: not judged
+            continue
+        if escape_markdown(name) in policies and paths and plays_other_rules(paths[0], data):
+            lines.append(f"{env}: {escape_markdown(name)} ({escape_markdown(entry)}) plays rules it was not trained "
+                         "on: its games measure it on these rules data, off its training.")
+    return lines
 
 
 def ablation_section(lines: Sequence[str]) -> list[str]:
@@ -415,10 +460,17 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             continue
         analysis = replace(analyse(records, bootstrap=bootstrap, seed=seed, confidence=confidence, ngram=ngram,
                                    composition=compositions.get(env)), env_id=label)
-        lines += render_env_section(analysis, out_dir)
+        rankings = field_rankings(records, bootstrap, seed, confidence)
+        lines += render_env_section(analysis, out_dir, grid_sides(rankings, bootstrap, seed, confidence))
+        skills = (skill_ladders(analysis.by_policy.games, bootstrap, seed, confidence)
+                  if analysis.by_policy is not None else [])
+        lines += skill_section(skills)
+        summary += [f"- {skill_headline(label, skill)}" for skill in skills]
         learned = ablation_lines(ablations.get(env, ()), analysis.policies)
         lines += ablation_section(learned)
         summary += [f"- {label}: {line}" for line in learned]
+        summary += [f"- {line}" for line in off_training_lines(label, ablations.get(env, ()), analysis.policies,
+                                                                _data_keywords(group))]
         verdicts = sequential_verdicts(records, thresholds.sequential)
         lines += sequential_section(verdicts, thresholds.sequential)
         ruleset = build_ruleset(records)
@@ -438,7 +490,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
                                 confidence=confidence, records=records,
                                 fielded=fielded_content(records) if table is not None else None,
-                                restricted_records=restricted_records, levers=levers)
+                                restricted_records=restricted_records, levers=levers, rankings=rankings)
         for finding in found:
             text = finding.line(thresholds)
             summary.append(f"- {text}")
@@ -446,7 +498,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             captions[text] = finding.shows
         summary += [f"- {line}" for line in notes + sequential_headline(label, verdicts, thresholds.sequential)
                     + coverage_headline(label, cover)
-                    + field_headlines(label, records, bootstrap, seed, confidence)]
+                    + field_headlines(label, rankings)]
     intro = ["# issoku balance report", "",
              f"From {code_span(store.path)}: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
@@ -494,44 +546,29 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
              data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
              confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
              restricted_records: Sequence[MatchRecord] = (), most: int = 3,
-             levers: Sequence[Mapping[str, str]] = ()) -> tuple[list[Finding], list[str]]:
-    """The findings a designer reads first, each with its verdict, severity, the agents behind it and the games
-    that show it: the strongest side of each kind (shown by its most lopsided wins), the first mover, the
-    restrictions that hurt (games they decided) or help most (effects whose Bonferroni-corrected interval excludes
-    zero), the top combo of a fielded weapon (games that played it); then the lines that follow them: what was
-    not measured, combos not headlined, and one line for what was not significant.
+             levers: Sequence[Mapping[str, str]] = (),
+             rankings: Sequence[FieldRanking] | None = None) -> tuple[list[Finding], list[str]]:
+    """The rules findings a designer reads first, each opening with a plain sentence, then its verdict, severity,
+    the agents behind it and the games that show it: the strongest and the weakest loadout of each grid of loadouts
+    that met (:func:`~issoku.evaluation.fields.loadout_grids`; the strongest shown by its most lopsided wins), the
+    first mover, the restrictions that hurt (games they decided) or help most (effects whose Bonferroni-corrected
+    interval excludes zero), the top combo of a fielded weapon (games that played it); then the lines that follow
+    them: degenerate strategies (:mod:`issoku.evaluation.degenerate`), what was not measured, combos not
+    headlined, and one line for what was not significant. Which policy plays best is skill, not a rules finding
+    (:mod:`issoku.evaluation.skill`).
 
     ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions pooled, so
     none), whose provenance the strongest loadout's finding names. ``records`` (the section's games) name the
     agents; ``fielded`` (content keys the loadouts field) keeps a combo no loadout can play out of the headlines.
     Each headline ends with its rule trail (:func:`with_trails`; ``levers``: the rows of a levers CSV).
+    ``rankings``: the section's loadout grids, rated (:func:`~issoku.evaluation.fields.field_rankings`; computed
+    from ``records`` when not given).
     """
     env = analysis.env_id
     everyone = agent_kinds(analysis.policies)
-    sides: list[Finding] = []
-    heads: list[Finding] = []  # the strongest side against the runner-up: separates a winner from a tie
-    named: list[tuple[str, str, str]] = []
-    for side, what, pairing in ((analysis.by_policy, "policy", by_policy), (analysis.by_loadout, "loadout", by_label)):
-        if side is None:
-            continue
-        ratings, matchups = side.ratings, side.matchups
-        best, runner = ratings.ranked()[:2]
-        name, second = ratings.names[best], ratings.names[runner]
-        dominant = [matchups.names[i] for i in matchups.dominant()]
-        shown = dominant[0] if dominant else name
-        labelled = policies_of(r for r in records or () if any(r.seat_labels)) or analysis.policies
-        detail = (f" ({ratings.elo[best]:+.0f} Elo [{ratings.low[best]:+.0f}, {ratings.high[best]:+.0f}]; "
-                  f"dominant: {', '.join(dominant) if dominant else 'none'})"
-                  + (_driven_by(env, name, data) if what == "loadout" else ""))
-        sides.append(score_finding(env, f"{what} **{name}** against the field", float(matchups.scores[best].sum()),
-                                   int(matchups.games[best].sum()),
-                                   everyone if what == "policy" else agent_kinds(labelled), detail,
-                                   pick=partial(_lopsided, pairing, shown), shows=f"{shown}'s most lopsided wins",
-                                   about=(what, name)))
-        met = int(matchups.games[best, runner])
-        heads.append(score_finding(env, f"{what} {name} against {second}", float(matchups.scores[best, runner]), met,
-                                   "", f" (n={met})"))
-        named.append((what, name, second))
+    if rankings is None:
+        rankings = field_rankings(records or (), confidence=confidence)
+    sides, heads, named = _grid_findings(env, rankings, data, confidence)
     first = analysis.first_mover
 
     def first_interval(level: float) -> tuple[float, float]:
@@ -545,34 +582,33 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     vacuous = bool(restricted) and bool(restricted_records) and all(r.winner is None for r in restricted_records)
     if vacuous:  # every game a draw: each restriction's "+0.0" would read as a measurement of nothing
         restricted = []
-    drops = [score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**", result.score.successes,
-                           result.score.n, restricted_agents,
-                           f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
-                           pick=partial(_decided, result), shows="games it decided",
-                           about=("actions", *result.banned))
+    drops = [replace(score_finding(env, f"{result.base} without **{COMBO.join(result.banned)}**",
+                                   result.score.successes, result.score.n, restricted_agents,
+                                   f" (restricted score {result.score.value:.1%}, n={result.score.n})", sign=-1.0,
+                                   pick=partial(_decided, result), shows="games it decided",
+                                   about=("actions", *result.banned)), players=(result.base,))
              for result in restricted]
     family = corrected(sides + heads + firsts + drops, confidence)
     cut = [len(sides), len(sides) + len(heads), len(sides) + len(heads) + len(firsts)]
     sides, heads, firsts, drops = family[:cut[0]], family[cut[0]:cut[1]], family[cut[1]:cut[2]], family[cut[2]:]
-    for i, (head, (what, name, second)) in enumerate(zip(heads, named)):
-        ratio = (f"{head.effect + 0.5:.1%} [{head.low + 0.5:.1%}, {head.high + 0.5:.1%}]"
-                 if head.detail != " (n=0)" else "they never met")
-        if head.significant:
-            subject = f"strongest {what} **{name}** (beats runner-up {second}: {ratio}); against the field"
-        else:  # not separated from the runner-up: a tie, never a winner
-            subject = (f"no single strongest {what}: **{name}** and **{second}** are not separated (head-to-head "
-                       f"{ratio}); {name} against the field")
-        sides[i] = replace(sides[i], subject=subject)
+    several = len({id(ranking) for ranking, _, _ in named}) > 1
+    sides = [_grid_opening(side, head, ranking, thresholds, several)
+             for side, head, ranking in zip(sides, heads, named)]
+    firsts = [replace(f, plain=_first_mover_opening(f)) for f in firsts]
     found = [f for f in sides + firsts if f.significant]
     quiet = [f for f in sides + firsts + drops if not f.significant]
     hurts = sorted((f for f in drops if f.significant and f.effect > 0), key=lambda f: -f.effect)
     helps = sorted((f for f in drops if f.significant and f.effect < 0), key=lambda f: f.effect)
-    found += [replace(f, subject=f.subject.replace(" without ", " loses without ", 1) + " (win-rate drop)")
-              for f in hurts[:most]]
+    found += [replace(f, subject=f.subject.replace(" without ", " loses without ", 1) + " (win-rate drop)",
+                      plain=_restriction_opening(f)) for f in hurts[:most]]
     found += [replace(f, subject=f.subject.replace(" without ", " plays better without ", 1) + " (win-rate drop)",
+                      plain=_restriction_opening(f),
                       pick=None, shows="")  # the games a restriction decided are its losses: none show a gain
               for f in helps[:most]]
-    notes = []
+    strength = ({name: float(elo) for name, elo in zip(analysis.by_policy.ratings.names,
+                                                       analysis.by_policy.ratings.elo)}
+                if analysis.by_policy is not None else {})
+    notes = stall_lines(env, records or (), strength) + one_action_lines(env, records or (), confidence)
     if not first.score.n and first.left_out:
         notes.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
                      f"({first.left_out} games), so moving first cannot be told from being that side.")
@@ -595,6 +631,79 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
                      "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
                      + (f"; and {len(quiet) - 6} more" if len(quiet) > 6 else "") + ".")
     return found, notes
+
+
+def _grid_findings(env: str, rankings: Sequence[FieldRanking], data: Mapping[str, object] | None,
+                   confidence: float) -> tuple[list[Finding], list[Finding], list[tuple[FieldRanking, str, str]]]:
+    """Per grid of loadouts that met: its strongest and (with three or more) its weakest loadout against the rest
+    of the grid, the strongest against the runner-up (which tells a winner from a tie), and what each side
+    finding is about (its grid, its loadout, the loadout it is compared with)."""
+    sides: list[Finding] = []
+    heads: list[Finding] = []
+    named: list[tuple[FieldRanking, str, str]] = []
+    for ranking in rankings:
+        grid, ratings = ranking.grid, ranking.ratings
+        matchups = matchup_matrix(grid.games(), confidence)
+        order = ratings.ranked()
+        ends = [order[0], order[-1]] if len(order) >= 3 else [order[0]]
+        for end in ends:
+            name = ratings.names[end]
+            other = ratings.names[order[1] if end == order[0] else order[-2]]
+            dominant = [matchups.names[i] for i in matchups.dominant()]
+            detail = (f" ({ratings.elo[end]:+.0f} Elo [{ratings.low[end]:+.0f}, {ratings.high[end]:+.0f}] on its "
+                      f"grid's scale; dominant: {', '.join(dominant) if dominant else 'none'})"
+                      + _driven_by(env, name, data))
+            top = end == order[0]
+            sides.append(replace(score_finding(env, f"loadout **{name}** against the rest of its grid",
+                                               float(matchups.scores[end].sum()), int(matchups.games[end].sum()),
+                                               agent_kinds(grid.policies), detail,
+                                               pick=partial(_lopsided, by_label, name) if top else None,
+                                               shows=f"{name}'s most lopsided wins" if top else "",
+                                               about=("loadout", name)), players=tuple(grid.policies)))
+            j = ratings.names.index(other)
+            met = int(matchups.games[end, j])
+            heads.append(score_finding(env, f"loadout {name} against {other}", float(matchups.scores[end, j]), met,
+                                       "", f" (n={met})"))
+            named.append((ranking, name, other))
+    return sides, heads, named
+
+
+def _grid_opening(side: Finding, head: Finding, about: tuple[FieldRanking, str, str],
+                  thresholds: Thresholds, several: bool = False) -> Finding:
+    """A loadout finding with its subject (a winner, or a tie with its neighbour) and its plain opening;
+    ``several``: the section has more than one grid, so the subject names the grid's field."""
+    ranking, name, other = about
+    top = name == ranking.ratings.names[ranking.ratings.ranked()[0]]
+    ratio = (f"{head.effect + 0.5:.1%} [{head.low + 0.5:.1%}, {head.high + 0.5:.1%}]" if head.detail != " (n=0)"
+             else "they never met")
+    others = len(ranking.grid.names) - 1
+    rest = f"the other {others} loadouts of its grid" if others > 1 else f"{other}, the other loadout of its grid"
+    if head.significant:
+        subject = (f"{'strongest' if top else 'weakest'} loadout **{name}** ({'beats' if top else 'loses to'} "
+                   f"{'runner-up' if top else 'next-weakest'} {other}: {ratio}); against {rest}")
+    else:
+        subject = (f"no single {'strongest' if top else 'weakest'} loadout: **{name}** and **{other}** are not "
+                   f"separated (head-to-head {ratio}); {name} against {rest}")
+    if several:
+        subject += f" ({ranking.field} field)"
+    how = ("too often" if side.verdict(thresholds) == "imbalanced" else "more often than the rest")
+    plain = f"{name} {'wins' if top else 'loses'} {how}: it scores {side.effect + 0.5:.0%} against {rest}."
+    return replace(side, subject=subject, plain=plain)
+
+
+def _first_mover_opening(finding: Finding) -> str:
+    """``Moving first is worth +9 points of score.`` (or moving second)."""
+    who = "first" if finding.effect >= 0 else "second"
+    return f"Moving {who} is an edge: the {who} mover scores {abs(finding.effect) + 0.5:.0%} in games balanced by order."
+
+
+def _restriction_opening(finding: Finding) -> str:
+    """``learned needs half_step:close: without it, it scores 12 % against itself.``"""
+    base, _, banned = finding.subject.replace("**", "").partition(" without ")
+    score = 0.5 - finding.effect
+    if finding.effect > 0:
+        return f"{base} leans on {banned}: without it, it scores {score:.0%} against itself."
+    return f"{base} is better off without {banned}: it scores {score:.0%} against itself when it never plays it."
 
 
 def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],
@@ -656,6 +765,8 @@ def _combo_finding(env: str, table: ComboTable, fielded: set[str] | None) -> tup
                           f" ({cell.wounds_per_energy:.2f} Wounds per Energy, "
                           + ("exact" if cell.exact else f"Monte Carlo n={cell.samples}")
                           + "; the engine's expectation against a fixed defender)", kind="ratio",
+                          plain=f"One combo is far cheaper than the rest: {cell.name} at {cell.rung} buys "
+                                f"{ratio:.1f}× the median Wounds per Energy.",
                           pick=None if cell.aim else partial(_combo, cell.composition), shows="games that played it",
                           about=("actions", *((f"aim:{cell.aim}",) if cell.aim else
                                               (f"{ATTACK_PREFIX}{key}" for key in cell.composition))))

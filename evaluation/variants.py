@@ -26,6 +26,7 @@ from pathlib import Path
 from scipy.stats import t as student_t
 
 from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.checkpoint_fit import checkpoints_off_training
 from issoku.evaluation.findings import Finding, Thresholds, agent_kinds
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
@@ -246,7 +247,9 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
         for position, shift in enumerate(comparison.shifts):
             comparison.shifts[position] = replace(shift, result=corrected[index])
             index += 1
-    return write_variant_report(out, changes, comparisons, variant, base, alpha, thresholds, skipped)
+    off_training = sorted({f"{study.env}: {name} ({path})" for _, study, pair in planned if not isinstance(pair, str)
+                           for name, path in checkpoints_off_training(build_tournament(study), {"variant": str(variant)})})
+    return write_variant_report(out, changes, comparisons, variant, base, alpha, thresholds, skipped, off_training)
 
 
 def simultaneous(result: PairedDifference, tests: int, alpha: float) -> PairedDifference:
@@ -336,16 +339,20 @@ def what_changed(changes: Sequence[Change]) -> list[str]:
 
 def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequence[StudyComparison],
                          variant: Path, base: Path | None, alpha: float, thresholds: Thresholds = Thresholds(),
-                         skipped: Sequence[tuple[str, str]] = ()) -> Path:
+                         skipped: Sequence[tuple[str, str]] = (), off_training: Sequence[str] = ()) -> Path:
     """``report.md`` (What changed, headlines, moved figures, every figure) and ``variant_figures.csv``;
-    ``skipped``: the studies not played, each with why (said in the report, never dropped silently)."""
+    ``skipped``: the studies not played, each with why (said in the report, never dropped silently);
+    ``off_training``: the learned agents (``env: name (checkpoint)``) that played the variant's rules though they
+    were not trained on them, named in the headlines as the plain report names them."""
     out.mkdir(parents=True, exist_ok=True)
     tests = sum(len(c.shifts) for c in comparisons)
     lines = [f"# Rules variant report: {escape_markdown(variant)} against "
              f"{escape_markdown(base) if base else 'the shipped rules'}", "",
              f"Written {datetime.date.today().isoformat()}.", "", *what_changed(changes)]
     lines += ["", thresholds.describe(of="no move (the base's figure)"), "", HEADLINES, ""]
-    lines += [f"- {line}" for line in headlines(comparisons, changes, thresholds=thresholds)] + [""]
+    lines += [f"- {line}" for line in headlines(comparisons, changes, thresholds=thresholds)]
+    lines += [f"- {escape_markdown(agent)} plays rules it was not trained on: the variant's (its figures measure it "
+              "off its training)." for agent in off_training] + [""]
     lines += ["## How it was measured", "",
               f"Each study below was played under both versions on the same schedule (same loadouts, policies, "
               f"seats and seeds); each figure is the mean of its per-game differences (variant − base) over the "

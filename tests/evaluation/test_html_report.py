@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from issoku.envs.registry import make_env
+from issoku.evaluation.config import LoadoutGrid, StudyConfig, build_tournament
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.html_report import render_report_html
 from issoku.evaluation.metrics import CompositionSpec
@@ -96,8 +97,14 @@ def test_the_report_writes_its_html_and_the_replays_of_its_headlines_and_nothing
     keep.write_text("not ours")
     with MatchStore(tmp_path / "m.sqlite") as store:
         run_tournament(Tournament(factory, policies, games_per_pair=6), store, workers=0, progress=False)
-        # enough games that a's wins are a headline (one whose corrected interval excludes zero)
-        store.insert([make_record(("a", "b"), (1.0, -1.0), seed=s, env_id="toy_v0") for s in range(40)])
+        grid = StudyConfig(env="tempo_duel_v0", policies=("tempo_heuristic",), mirrors=True, games_per_pair=20,
+                           loadout_grid=LoadoutGrid(seat_key="fighters", seat_template="{label}",
+                                                    labels=("knight", "brawler")))
+        run_tournament(build_tournament(grid), store, workers=0, progress=False)
+        # enough games that loadout a's wins are a headline (one whose corrected interval excludes zero)
+        store.insert([make_record(("p", "p"), (1.0, -1.0) if s % 2 == 0 else (-1.0, 1.0), seed=s,
+                                  labels=("a", "b") if s % 2 == 0 else ("b", "a"), env_id="toy_v0")
+                      for s in range(40)])
         report = write_report(store, tmp_path / "out", bootstrap=10, progress=False)
     page = report.with_name("report.html").read_text()
     replays = sorted(p.name for p in (tmp_path / "out" / "games").glob("*.html"))

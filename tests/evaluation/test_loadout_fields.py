@@ -7,7 +7,7 @@ import pytest
 
 from issoku.evaluation.commands import balance_report
 from issoku.evaluation.config import StudyConfig
-from issoku.evaluation.fields import field_headlines, field_of
+from issoku.evaluation.fields import field_headlines, field_of, field_rankings
 from issoku.evaluation.loadout_agents import finetune_loadouts, loadout_jobs, plan_loadout_agents
 from issoku.evaluation.policies import resolve_policy
 from issoku.evaluation.store import MatchStore
@@ -59,8 +59,8 @@ def test_one_agent_per_label_written_once_then_each_seat_played_by_its_loadouts_
         fields = {field_of(record) for record in store.records()}
     assert fields == {"scripted", "learned"}
     text = report.read_text()
-    assert "loadouts in the scripted field (scripted agents only)" in text
-    assert "loadouts in the learned field (learned agents only)" in text
+    assert "loadouts in the scripted field (random): " in text
+    assert "loadouts in the learned field (tuned): " in text
 
 
 def test_fine_tuning_a_loadout_is_deterministic_given_its_seed(tmp_path):
@@ -103,7 +103,7 @@ ORDER = {"unarmed": 2, "ninjato": 1, "staff": 0}
 def test_every_loadout_one_field_puts_above_the_field_and_another_below_it_is_flagged():
     scripted = games("random", lambda a, b: 0.9 if ORDER[a] > ORDER[b] else 0.1)  # unarmed >> ninjato >> staff
     flipped = games("tuned", lambda a, b: 0.9 if ORDER[a] < ORDER[b] else 0.1)  # the learned field: staff on top
-    lines = field_headlines("toy_v0", scripted + flipped, bootstrap=50)
+    lines = field_headlines("toy_v0", field_rankings(scripted + flipped, bootstrap=50))
     flags = [line for line in lines if "DISAGREE" in line]
     assert len(flags) == 2 and not any("ninjato" in line.split("DISAGREE")[1] for line in flags)  # ninjato 2nd in both
     assert flags[0].startswith("toy_v0: DISAGREE: unarmed strongest in the scripted field (+")
@@ -116,15 +116,17 @@ AGREE = "field do not contradict each other: no loadout is above the field in on
 def test_fields_that_agree_get_one_line_saying_so_and_one_field_gets_none():
     strong = games("random", lambda a, b: 0.9 if ORDER[a] > ORDER[b] else 0.1)
     same = games("tuned", lambda a, b: 0.85 if ORDER[a] > ORDER[b] else 0.15)
-    assert field_headlines("toy_v0", strong + same, bootstrap=50)[-1] == f"toy_v0: the scripted and the learned {AGREE}"
-    assert field_headlines("toy_v0", strong, bootstrap=50) == []
+    assert field_headlines("toy_v0", field_rankings(strong + same, bootstrap=50))[-1] == \
+        f"toy_v0: the scripted and the learned {AGREE}"
+    assert field_headlines("toy_v0", field_rankings(strong, bootstrap=50)) == []
 
 
 def test_a_place_swap_or_a_level_verdict_beside_a_decided_one_is_no_disagreement():
     strong = games("random", lambda a, b: 0.9 if ORDER[a] > ORDER[b] else 0.1)
     swapped = {"unarmed": 1, "ninjato": 2, "staff": 0}  # ninjato and unarmed swap places; the field is small
     few = games("tuned", lambda a, b: 0.75 if swapped[a] > swapped[b] else 0.25, games_per_pair=4)
-    assert field_headlines("toy_v0", strong + few, bootstrap=50)[-1] == f"toy_v0: the scripted and the learned {AGREE}"
+    assert field_headlines("toy_v0", field_rankings(strong + few, bootstrap=50))[-1] == \
+        f"toy_v0: the scripted and the learned {AGREE}"
 
 
 def test_places_are_named_among_the_loadouts_both_fields_rate():
@@ -132,7 +134,8 @@ def test_places_are_named_among_the_loadouts_both_fields_rate():
     extra = [make_record(("random", "random"), (1.0, -1.0) if g % 4 else (-1.0, 1.0), seed=g, loadout=f"caster-vs-{b}",
                          labels=("caster", b), env_id="toy_v0") for b in ORDER for g in range(40)]
     flipped = games("tuned", lambda a, b: 0.9 if ORDER[a] < ORDER[b] else 0.1)
-    flags = [line for line in field_headlines("toy_v0", scripted + extra + flipped, bootstrap=50) if "DISAGREE" in line]
+    rankings = field_rankings(scripted + extra + flipped, bootstrap=50)
+    flags = [line for line in field_headlines("toy_v0", rankings) if "DISAGREE" in line]
     assert flags[0].startswith("toy_v0: DISAGREE: unarmed strongest in the scripted field")  # not 2nd, behind caster
 
 
@@ -143,14 +146,14 @@ def test_search_agents_are_a_field_of_their_own_compared_with_each_other_field()
     assert {field_of(record) for record in search} == {"search"}
     mixed = make_record(("mcts_small", "tuned"), (1.0, -1.0), labels=("a", "b"))
     assert field_of(mixed) == "learned"  # a checkpoint in the game makes it the learned field's
-    lines = field_headlines("toy_v0", scripted + search + learned, bootstrap=50)
+    lines = field_headlines("toy_v0", field_rankings(scripted + search + learned, bootstrap=50))
     assert [line.split(" (")[0] for line in lines[:3]] == [
         f"toy_v0: loadouts in the {field} field" for field in ("scripted", "search", "learned")]
     flags = [line.split("DISAGREE: ")[1] for line in lines if "DISAGREE" in line]
     assert len(flags) == 4  # unarmed and staff, scripted against search and search against learned
     assert sum(" in the search field " in flag for flag in flags) == 4
-    assert field_headlines("toy_v0", scripted + learned + games("one_step", lambda a, b: 0.88 if ORDER[a] > ORDER[b]
-                                                                   else 0.12), bootstrap=50)[-1] == \
+    assert field_headlines("toy_v0", field_rankings(scripted + learned + games(
+        "one_step", lambda a, b: 0.88 if ORDER[a] > ORDER[b] else 0.12), bootstrap=50))[-1] == \
         f"toy_v0: the scripted, the search and the learned {AGREE}"
 
 

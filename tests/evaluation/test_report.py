@@ -83,7 +83,7 @@ def test_a_breath_loadout_finding_names_the_project_decisions_that_drive_it():
         returns[labels.index("unarmed") if seed % 8 < 6 else 1 - labels.index("unarmed")] = 1.0
         records.append(make_record(("p", "p"), tuple(returns), seed=seed, labels=labels, loadout=f"lo{seed % 2}",
                                    env_id="breath_duel_v0"))
-    found = [line for line in headlines(analyse(records, bootstrap=20), None, ()) if "loadout" in line]
+    found = [line for line in headlines(analyse(records, bootstrap=20), None, (), records=records) if "loadout" in line]
     assert "strongest loadout **unarmed**" in found[0]
     assert "Driven by Physique 4 (proposed, BR-G19; Wounds = 5 + Physique, BR-G04), unarmed.strike cost 1 " \
            "(proposed, BR-G13), not by the seed text." in found[0]
@@ -102,11 +102,11 @@ def test_a_tempo_loadout_finding_names_its_decisions_and_a_variant_names_none():
         records.append(make_record(("p", "p"), tuple(returns), seed=seed, labels=labels, loadout=f"lo{seed % 2}",
                                    env_id="tempo_duel_v0"))
     analysis = analyse(records, bootstrap=20)
-    found = [line for line in headlines(analysis, None, ()) if "loadout" in line]
+    found = [line for line in headlines(analysis, None, (), records=records) if "loadout" in line]
     assert "strongest loadout **knight**" in found[0]
     assert "Driven by Endurance 3 (proposed, TP-G01; Health = 10 + 2 × Endurance, TP-G03), heavy armour " \
            "rating 6 (proposed, TP-G02; soaks every Hit, TP-G03), not by the seed text." in found[0]
-    pooled = [line for line in headlines(analysis, None, (), data=None) if "loadout" in line]
+    pooled = [line for line in headlines(analysis, None, (), data=None, records=records) if "loadout" in line]
     assert "Driven by" not in pooled[0]  # versions pooled: no one data to name
 
 
@@ -142,22 +142,72 @@ def _duel(a: str, b: str, wins_of_a: int, games: int, env_id: str = "toy_v0") ->
     return records
 
 
+def _grid(a: str, b: str, wins_of_a: int, games: int, policy: str = "p", env_id: str = "toy_v0") -> list:
+    """``games`` games of loadout ``a`` against loadout ``b``, both played by ``policy``, seats swapped, ``a``
+    winning the first ``wins_of_a``."""
+    records = []
+    for s in range(games):
+        labels = (a, b) if s % 2 == 0 else (b, a)
+        winner = labels.index(a) if s < wins_of_a else labels.index(b)
+        returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+        records.append(make_record((policy, policy), returns, seed=s, labels=labels, loadout=f"{a}-{b}-{s % 2}",
+                                   first_seat=(s // 2) % 2, env_id=env_id))
+    return records
+
+
 def test_headlines_carry_a_verdict_a_severity_and_the_agents_and_a_tie_is_never_a_winner():
-    """Issue 15: headlines only for effects whose corrected interval excludes zero, each with its verdict and
-    severity against the designer's thresholds and the kind of agents behind it."""
+    """Headlines only for effects whose corrected interval excludes zero, each opening with a plain sentence, then
+    its verdict and severity against the designer's thresholds, the kind of agents behind it and their names."""
     from issoku.evaluation.findings import Thresholds
     from issoku.evaluation.report import headlines
 
-    clear = headlines(analyse(_duel("mine", "random", 38, 40), bootstrap=20), None, ())
-    assert clear[0].startswith("toy_v0: IMBALANCED, severe: strongest policy **mine** (beats runner-up random")
-    assert clear[0].endswith("(scripted + learned or imported agents).")
-    lenient = headlines(analyse(_duel("mine", "random", 38, 40), bootstrap=20), None, (),
+    grid = _grid("katana", "yari", 38, 40, policy="random")
+    clear = headlines(analyse(grid, bootstrap=20), None, (), records=grid)
+    assert clear[0].startswith("toy_v0: katana wins too often: it scores 95% against yari, the other loadout of its "
+                               "grid. IMBALANCED, severe: strongest loadout **katana** (beats runner-up yari")
+    assert "(scripted agents: random)." in clear[0]
+    lenient = headlines(analyse(grid, bootstrap=20), None, (), records=grid,
                         thresholds=Thresholds(balance=0.5, severe=0.5))
-    assert lenient[0].startswith("toy_v0: BALANCED, slight: strongest policy **mine**")
-    tie = headlines(analyse(_duel("a", "b", 10, 20), bootstrap=20), None, ())
-    assert not any("strongest policy **" in line for line in tie)
-    (quiet,) = [line for line in tie if "not significant" in line]
-    assert "no single strongest policy: a and b are not separated" in quiet and "(undetermined)" in quiet
+    assert lenient[0].startswith("toy_v0: katana wins more often than the rest: it scores 95% against yari, the other "
+                                 "loadout of its grid. BALANCED, slight: strongest loadout **katana**")
+    tie = _grid("a", "b", 10, 20)
+    tied = headlines(analyse(tie, bootstrap=20), None, (), records=tie)
+    assert not any("strongest loadout **" in line for line in tied)
+    (quiet,) = [line for line in tied if "not significant" in line]
+    assert "no single strongest loadout: a and b are not separated" in quiet and "(undetermined)" in quiet
+
+
+def test_a_strong_agent_is_skill_in_its_own_section_never_an_imbalance(tmp_path):
+    """Which agent plays best is skill: the report gives it a section and a headline of its own (the ladder, how
+    often the better agent wins) and never an IMBALANCED headline saying that one agent beats another."""
+    from issoku.evaluation.report import headlines, read_headlines
+    from issoku.evaluation.skill import skill_headline, skill_ladders
+
+    duel = _duel("mine", "random", 38, 40) + _duel("mine", "other", 30, 40) + _duel("other", "random", 24, 40)
+    analysis = analyse(duel, bootstrap=20)
+    assert not any("mine" in line or "strongest policy" in line
+                   for line in headlines(analysis, None, (), records=duel) if "not significant" not in line)
+    (skill,) = skill_ladders(analysis.by_policy.games, bootstrap=20)
+    assert [skill.ratings.names[i] for i in skill.ladder] == ["random", "other", "mine"]
+    assert skill.stronger_wins.n == 120 and skill.stronger_wins.value == pytest.approx((38 + 30 + 24) / 120)
+    assert skill.luck_share == pytest.approx(2 * (120 - 92) / 120)
+    line = skill_headline("toy_v0", skill)
+    assert line.startswith("toy_v0: skill: Skill decides fights: the better of two agents wins 77% of decided games, "
+                           "a gradient from random to mine.") and line.endswith("Skill, not a rules finding.")
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert(duel)
+        report = write_report(store, tmp_path / "out", bootstrap=10, progress=False)
+    assert "### Skill: who plays best, and how much it matters" in report.read_text()
+    lines = read_headlines(report)
+    assert lines[0].startswith("toy_v0: skill: Skill decides fights") and not any("IMBALANCED" in line for line in lines)
+
+
+def test_agents_that_never_met_are_never_on_one_ladder():
+    from issoku.evaluation.skill import skill_ladders
+
+    apart = _duel("a", "b", 30, 40) + _duel("c", "d", 20, 40)
+    ladders = skill_ladders(analyse(apart, bootstrap=10).by_policy.games, bootstrap=10)
+    assert sorted(sorted(skill.ratings.names) for skill in ladders) == [["a", "b"], ["c", "d"]]
 
 
 def test_a_restriction_whose_loss_helps_the_agent_is_a_headline_too():
@@ -170,7 +220,7 @@ def test_a_restriction_whose_loss_helps_the_agent_is_a_headline_too():
     hurts = [make_record(("random -y", "random"), (-1.0, 1.0), seed=200 + s) for s in range(40)]
     found = headlines(analyse(ordinary, bootstrap=20), None, restriction_results(helps + hurts),
                       restricted_records=helps + hurts)
-    assert any("random loses without **y** (win-rate drop): +50.0 pts" in line and "(scripted agents)" in line
+    assert any("random loses without **y** (win-rate drop): +50.0 pts" in line and "(scripted agents: random)" in line
                for line in found), found
     assert any("random plays better without **x** (win-rate drop): -50.0 pts" in line for line in found), found
 
@@ -228,7 +278,8 @@ def test_a_combo_no_fielded_loadout_can_play_is_not_headlined():
     found = headlines(analyse(_duel("mine", "random", 38, 40), bootstrap=20), ComboTable(cells), (),
                       fielded={"kenshi", "yari", "uchigatana", "ninjato", "tanto"})
     combo = [line for line in found if "combo" in line]
-    assert combo[0].startswith("toy_v0: IMBALANCED, moderate: most suspicious combo **yari: thrust** at far: "
+    assert combo[0].startswith("toy_v0: One combo is far cheaper than the rest: yari: thrust at far buys 2.0× the "
+                               "median Wounds per Energy. IMBALANCED, moderate: most suspicious combo **yari: thrust** at far: "
                                "2.00× the median (2.00 Wounds per Energy, exact; the engine's expectation against a "
                                "fixed defender) (no agents).")
     assert combo[1] == "toy_v0: combos of weapons no stored loadout fields are not headlined: kodachi."
@@ -257,7 +308,7 @@ def test_the_report_reads_games_in_an_order_no_agent_fingerprint_moves(tmp_path)
             path = write_report(store, tmp_path / f"out_{name}", bootstrap=50, progress=False, html=False)
         texts.append([line for line in path.read_text().splitlines() if not line.startswith("From `")])
     assert texts[0] == texts[1]
-    assert any("Rests on" in line for line in texts[0]) and any("Elo" in line for line in texts[0])
+    assert any("skill: " in line and "Elo" in line for line in texts[0])
 
 
 def test_the_report_states_each_learned_policys_observation_ablation_and_flags_a_state_blind_one(tmp_path):
@@ -286,3 +337,54 @@ def test_the_studies_name_the_checkpoint_behind_each_learned_policy_of_the_store
     ((name, entry, measured),) = learned_ablations([study, study], ["breath_duel_v0"], games=4)["breath_duel_v0"]
     assert (name, entry) == ("learned", "shipped:breath_duel_v0") and measured.games == 4 and not measured.state_blind
     assert learned_ablations([study], ["tempo_duel_v0"]) == {}
+
+
+def test_two_grids_that_never_met_are_rated_and_headlined_each_on_its_own_scale():
+    """The weapon grid and the casters' grid never played each other: no headline or ranking puts them on one
+    scale, and the weakest loadout of a grid is headlined like the strongest."""
+    from issoku.evaluation.fields import field_headlines, field_rankings, loadout_grids
+    from issoku.evaluation.report import headlines
+
+    weapons = _grid("unarmed", "staff", 36, 40, policy="random") + _grid("unarmed", "yari", 30, 40, policy="random") \
+        + _grid("yari", "staff", 20, 40, policy="random")
+    casters = [replace(r, seed=r.seed + 1000) for r in
+               _grid("ronin", "barrier_priest", 40, 40, policy="ma_heuristic")
+               + _grid("ronin", "diviner", 22, 40, policy="ma_heuristic")
+               + _grid("diviner", "barrier_priest", 38, 40, policy="ma_heuristic")]
+    records = weapons + casters
+    assert [grid.names for grid in loadout_grids(records)] == [("barrier_priest", "diviner", "ronin"),
+                                                               ("staff", "unarmed", "yari")]
+    lines = headlines(analyse(records, bootstrap=20), None, (), records=records)
+    assert not any("never met" in line for line in lines)
+    (weakest,) = [line for line in lines if line.startswith("toy_v0: barrier_priest loses too often")]
+    assert "against the other 2 loadouts of its grid (scripted field)" in weakest
+    assert "(scripted agents: ma_heuristic)" in weakest
+    (strongest,) = [line for line in lines if line.startswith("toy_v0: unarmed wins too often")]
+    assert "(scripted agents: random)" in strongest
+    rankings = field_headlines("toy_v0", field_rankings(records, bootstrap=20))
+    assert len(rankings) == 2 and all("(never met the other grids, so not on their scale)" in line for line in rankings)
+    assert not any("ronin" in line and "unarmed" in line for line in rankings)
+
+
+def test_every_headline_opens_with_a_plain_sentence_a_designer_can_read_aloud(tmp_path):
+    """Each headline opens with one sentence of at most PLAIN_LIMIT characters; the statistics follow."""
+    from issoku.evaluation.findings import PLAIN_LIMIT
+    from issoku.evaluation.report import read_headlines
+
+    grid = _grid("a_very_long_loadout_name_indeed", "yari", 38, 40, policy="random") \
+        + _grid("a_very_long_loadout_name_indeed", "staff", 36, 40, policy="random") \
+        + _grid("yari", "staff", 30, 40, policy="random")
+    duel = _duel("mine", "random", 38, 40)
+    hurts = [make_record(("random -y", "random"), (-1.0, 1.0), seed=200 + s) for s in range(40)]
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert(grid + duel + hurts)
+        report = write_report(store, tmp_path / "out", bootstrap=10, progress=False, html=False)
+    verdicts = ("IMBALANCED", "BALANCED", "UNDETERMINED", "DEGENERATE", "Skill, not")
+    lines = [line for line in read_headlines(report) if any(word in line for word in verdicts)]
+    assert len(lines) >= 4, lines
+    for line in lines:
+        opening = line.split(": ", 1)[1].removeprefix("skill: ")
+        sentence = opening.split(". ", 1)[0] + "."
+        assert not any(word in sentence for word in verdicts), line  # the verdict follows the sentence
+        assert len(sentence) <= PLAIN_LIMIT, sentence
+    assert any(line.startswith("toy_v0: random leans on y: without it, it scores 0% against itself.") for line in lines)

@@ -7,7 +7,7 @@ import csv
 import pytest
 
 from issoku.evaluation.analysis import analyse
-from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.config import LoadoutGrid, StudyConfig, build_tournament
 from issoku.evaluation.coverage import build_ruleset
 from issoku.evaluation.report import headlines, read_headlines, with_trails, write_report
 from issoku.evaluation.findings import Finding
@@ -20,11 +20,16 @@ from .factories import make_record
 
 @pytest.fixture(scope="module")
 def breath_games(tmp_path_factory):
-    """Twelve seeded Ma and Blade duels, the Ma heuristic against random (it wins almost all)."""
+    """Twelve seeded Ma and Blade duels, the Ma heuristic against random (it wins almost all), and a grid of two
+    loadouts (unarmed and staff, the Ma heuristic on both seats: the unarmed fighter wins most)."""
     path = tmp_path_factory.mktemp("trail") / "m.sqlite"
     study = StudyConfig(env="breath_duel_v0", policies=("ma_heuristic", "random"), games_per_pair=12)
+    grid = StudyConfig(env="breath_duel_v0", policies=("ma_heuristic",), mirrors=True, games_per_pair=30,
+                       loadout_grid=LoadoutGrid(seat_key="fighters", labels=("unarmed", "staff"),
+                                                templates={"unarmed": "wildman", "staff": "mikkyo_monk"}))
     with MatchStore(path) as store:
         run_tournament(build_tournament(study), store, workers=0, progress=False)
+        run_tournament(build_tournament(grid), store, workers=0, progress=False)
         records = list(store.records())
     return path, records
 
@@ -41,15 +46,15 @@ def test_an_actions_rule_ids_are_the_events_it_produced_in_replayed_games(breath
         "technique:yari.thrust", "stance:middle_guard", "end_breath")
 
 
-def test_the_strongest_policys_headline_rests_on_rule_ids_data_and_a_lever(breath_games):
+def test_the_strongest_loadouts_headline_rests_on_rule_ids_data_and_a_lever(breath_games):
     _, records = breath_games
     found = headlines(analyse(records, bootstrap=20), None, (), records=records)
-    (line,) = [line for line in found if "strongest policy **ma_heuristic**" in line]
-    trail = line.split("(scripted agents).", 1)[1]
+    (line,) = [line for line in found if "strongest loadout **unarmed**" in line]
+    trail = line.split("(scripted agents: ma_heuristic).", 1)[1]
     assert trail.startswith(" Rests on ") and "; data: `" in trail
     rules = trail.split(" Rests on ", 1)[1].split(";", 1)[0].split(", ")
     assert rules and all(rule[:3] in ("BR-", "MA-") for rule in rules)
-    top = most_used(records, "ma_heuristic", by_label=False)[0]
+    top = most_used(records, "unarmed", by_label=True)[0]
     assert f"lever to try first: the data of `{RuleTrails(records, build_ruleset(records)).data_of([top])[0]}`" in trail
 
 
@@ -62,12 +67,12 @@ def test_a_levers_csv_beside_the_report_names_the_lever_of_the_finding(breath_ga
         writer.writerow(["rank", "lever", "item", "effect_figure", "first_mover_delta"])
         writer.writerow([1, "breath/data/weapons.toml: nodachi / cut: cost 2 → 3", "nodachi / cut",
                          "loadout nodachi: score", "0.01"])
-        writer.writerow([2, "breath/data/archetypes.toml: kenshi: finesse 3 → 4", "kenshi",
-                         "policy ma_heuristic: score", "-0.2"])
+        writer.writerow([2, "breath/data/archetypes.toml: wildman: physique 4 → 3", "wildman",
+                         "loadout unarmed: score", "-0.2"])
     with MatchStore(path) as store:
         report = write_report(store, out, bootstrap=20, progress=False, html=False)
-    (line,) = [line for line in read_headlines(report) if "strongest policy ma_heuristic" in line]
-    assert line.endswith("lever to try first: breath/data/archetypes.toml: kenshi: finesse 3 → 4 (levers.csv rank 2).")
+    (line,) = [line for line in read_headlines(report) if "strongest loadout unarmed" in line]
+    assert line.endswith("lever to try first: breath/data/archetypes.toml: wildman: physique 4 → 3 (levers.csv rank 2).")
 
 
 def test_lever_for_prefers_the_findings_figure_then_its_content_and_the_first_movers_biggest_move():

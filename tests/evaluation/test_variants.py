@@ -185,3 +185,14 @@ def test_an_edit_no_agent_plays_is_untested_by_play_never_balanced(tmp_path):
     text = report.read_text()
     assert "| moved < δ" not in text and "| untested by play |" in text
     assert "untested by play" in (tmp_path / "out" / "variant_figures.csv").read_text()
+
+
+def test_a_variant_names_the_learned_agents_that_play_rules_they_were_not_trained_on(tmp_path):
+    """As the plain report does for shipped data edited in place: the checkpoint plays, and the report says so."""
+    study = study_from_options(env="tempo_duel_v0", games_per_pair=2,
+                               policies=["random", "learned=shipped:tempo_duel_v0"])
+    report = compare([("policies", study)], VARIANTS / "armour_tempo_medium", tmp_path / "m.sqlite", tmp_path / "out",
+                     workers=0, progress=False)
+    (line,) = [line for line in read_headlines(report) if "not trained on" in line]
+    assert line.startswith("tempo_duel_v0: learned (") and "tempo_duel_v0.zip" in line
+    assert line.endswith("plays rules it was not trained on: the variant's (its figures measure it off its training).")
