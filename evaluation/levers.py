@@ -70,11 +70,12 @@ from pathlib import Path
 
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study
 from issoku.evaluation.html_report import code_span, escape_markdown
+from issoku.evaluation.peers import Outlier, out_of_line, peers_section
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
-from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, seat_content, simultaneous,
-                                        tournament_fingerprint, with_variant)
+from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, data_files, seat_content,
+                                        simultaneous, tournament_fingerprint, with_variant)
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, shown,
                                   write_override)
@@ -362,6 +363,22 @@ def check_variants_load(study: StudyConfig, base: Variant, files: Sequence[str] 
     return base_print
 
 
+def read_files(tournament: Tournament, files: Sequence[str] | None = None) -> list[str]:
+    """The data files whose levers are played: ``files`` (default every shipped one) less those the tournament's env
+    never reads (:func:`~issoku.evaluation.variants.data_files`: the systems its ruleset names). Why: a lever of an
+    unread file plays the base's games again (under a variant folder its fingerprint may still differ, so the
+    fingerprint check below does not catch it: the breath duel's 793 levers were 590 of tempo and encounter files)."""
+    read = set(data_files(tournament))
+    return [file for file in (files or shipped_files()) if file in read]
+
+
+def study_outliers(study: StudyConfig, variant: Path | None = None, files: Sequence[str] | None = None) -> list[Outlier]:
+    """The values out of line with their peers (:mod:`issoku.evaluation.peers`) among the data files ``study``'s env
+    reads (``files``: only those), as ``variant`` (default the shipped data) sets them."""
+    tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES})), variant)
+    return out_of_line(read_files(tournament, files), Variant(variant))
+
+
 def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
                files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
                progress: bool = False, variant: Path | None = None, defaults: bool = False,
@@ -395,6 +412,10 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
         raise ValueError(f"--focus {unknown[0]}: no loadout of the {study.env} study "
                          f"(its loadouts: {', '.join(sorted(content)) or '(none)'})")
     tables = sorted(content) if tables is None else list(dict.fromkeys(tables))
+    asked, files = files, read_files(base_tournament, files)
+    if not files:
+        raise ValueError(f"no lever of {', '.join(asked or ())} changes the rules of {study.env}: it reads only "
+                         f"{', '.join(data_files(base_tournament))}")
     count_levers(step, files, base, defaults, keep)  # before a folder is written
     levers = make_levers(out / "variants", step, files, base, defaults, keep)
     for lever in levers:
@@ -408,7 +429,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     levers = [lever for lever in levers if relevant.get(lever.change.file, False)]
     alive = [lever for lever in levers if lever.status == "played"]
     if not alive:
-        raise ValueError(f"no lever of {', '.join(files or shipped_files())} changes the rules of {study.env}")
+        raise ValueError(f"no lever of {', '.join(files)} changes the rules of {study.env}")
     unit = len(base_tournament.loadouts) * len(base_tournament.pairs())
     rounds: list[Round] = []
     games, left, sizes = 0, budget, halving_sizes(len(alive))
@@ -547,6 +568,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
                      f"| {escape_markdown(record['effect_figure'])} "
                      f"| {move} | {first} | {matchup} |")
     lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top, keep_own)
+    lines += peers_section(out_of_line(files, Variant(variant)))
     lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
               "column of levers.csv.", ""]
     report = out / "levers.md"
@@ -603,4 +625,4 @@ def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int 
 
 __all__ = ["COLUMNS", "FINALISTS", "LOADOUT_TOP", "Lever", "RANKINGS", "Round", "SCREEN_GAMES", "check_variants_load",
            "field_rank", "halving_sizes", "kept_for_tables", "kept_own", "loadout_table", "loadouts_study",
-           "make_levers", "plan", "ranking", "round_games", "run_levers", "scheduled_records", "write_levers"]
+           "make_levers", "plan", "ranking", "read_files", "round_games", "run_levers", "study_outliers", "scheduled_records", "write_levers"]

@@ -577,6 +577,18 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
     return chosen.model_copy(update={"base_seed": seed}) if seed is not None else chosen
 
 
+def _echo_outliers(study: "StudyConfig", variant: Path | None, files: Sequence[str] | None) -> None:
+    """Print the values out of line with their peers in the data the study's env reads (a likely mistype first)."""
+    from issoku.evaluation.levers import study_outliers
+    from issoku.evaluation.peers import peers_lines
+
+    lines = peers_lines(study_outliers(study, variant, files or None))
+    typer.echo("values out of line with their peers (robust z against the same field of its kind):"
+               if lines else "values out of line with their peers: none (every number sits with its peers)")
+    for line in lines:
+        typer.echo(f"  {line}")
+
+
 @app.command()
 def levers(
     env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules data to nudge (breath_duel_v0, tempo_duel_v0, encounter_duel_v0: the duels that load a rules variant)."),
@@ -618,6 +630,7 @@ def levers(
     for name in focus or sorted({name for lever in ranked for name in lever.own}):
         leaders = [lever.name for lever in loadout_table(ranked, name, rank, own=True)[:3]]
         typer.echo(f"  {name}'s own top levers: {'; '.join(leaders) or '(none played)'}")
+    _echo_outliers(chosen, variant, file)
     typer.echo(f"csv: {out / 'levers.csv'}")
     typer.echo(f"summary: {out / 'levers.md'}")
 
@@ -668,6 +681,7 @@ def autobalance(
         target = f" (target [{band[0]:.1%}, {band[1]:.1%}])" if band else ""
         typer.echo(f"  {name}: {figure_text(name, value, low, high)}{target}")
     typer.echo(f"verdict: {verdict(outcome)}")
+    _echo_outliers(chosen, variant, file)
     typer.echo(f"report: {out / 'autobalance.md'}")
 
 
