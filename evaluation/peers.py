@@ -61,7 +61,7 @@ def _shown(value: float) -> str:
     return f"{value:g}"
 
 
-def _named(raw: Any, number: NumericField) -> tuple[str, list[str]]:
+def named(raw: Any, number: NumericField) -> tuple[str, list[str]]:
     """The number's name as the variant report's diff names an edit (``nodachi / parry: cost``; a dice pool's half:
     ``ono: damage (kept dice)``) and its peer group's path: the address with every entry name and array position
     replaced by :data:`WILDCARD`."""
@@ -89,6 +89,12 @@ def _named(raw: Any, number: NumericField) -> tuple[str, list[str]]:
     return f"{number.file}: {item}{': ' if item else ''}{field}", pattern
 
 
+def field_name(raw: Any, number: NumericField) -> str:
+    """The number's name as the variant report's diff names an edit (``breath/data/weapons.toml: nodachi / parry:
+    cost``); ``raw``: its parsed file."""
+    return named(raw, number)[0]
+
+
 def robust_z(values: Sequence[float]) -> list[float]:
     """Each value's modified z-score against all of them (see the module docstring; 0 for a group all equal)."""
     median = statistics.median(values)
@@ -108,7 +114,7 @@ def out_of_line(files: Sequence[str], variant: Variant | None = None, least: int
     for relative in files:
         raw = read_toml(variant.path(relative))
         for number in numeric_fields(relative, variant):
-            label, pattern = _named(raw, number)
+            label, pattern = named(raw, number)
             groups.setdefault((relative, tuple(pattern)), []).append((number, label))
     found = []
     for (relative, pattern), members in groups.items():
@@ -143,4 +149,4 @@ def peers_section(outliers: Sequence[Outlier], top: int = 10) -> list[str]:
     return lines + [""]
 
 
-__all__ = ["MIN_PEERS", "Outlier", "TOP", "out_of_line", "peers_lines", "peers_section", "robust_z"]
+__all__ = ["MIN_PEERS", "Outlier", "TOP", "field_name", "named", "out_of_line", "peers_lines", "peers_section", "robust_z"]

@@ -15,7 +15,7 @@ import csv
 import hashlib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from types import MappingProxyType
@@ -379,7 +379,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                  compositions: Mapping[str, CompositionSpec] | None = None,
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
                  pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True,
-                 ablations: Mapping[str, Sequence[tuple[str, str, Ablation]]] | None = None) -> Path:
+                 ablations: Mapping[str, Sequence[tuple[str, str, Ablation]]] | None = None,
+                 suggest: Suggest | None = None) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.findings`).
@@ -392,6 +393,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     Each rules version gets its own section (:mod:`issoku.evaluation.versions`); ``pool_versions`` mixes
     them, and the headlines say so. ``ablations``: per env id, each learned policy's name, entry and observation
     ablation (:func:`~issoku.evaluation.commands.learned_ablations`), stated in its env's section and headlines.
+    ``suggest`` ends each loadout headline with a data edit verified on fresh seeds (:mod:`issoku.evaluation.suggest`).
     """
     compositions = compositions or {}
     ablations = ablations or {}
@@ -441,7 +443,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
                                 confidence=confidence, records=records,
                                 fielded=fielded_content(records) if table is not None else None,
-                                restricted_records=restricted_records, levers=levers)
+                                restricted_records=restricted_records, levers=levers, suggest=suggest)
         for finding in found:
             text = finding.line(thresholds)
             summary.append(f"- {text}")
@@ -480,6 +482,8 @@ LEVERS = "levers.csv"
 
 
 HEADLINES = "## Headlines"
+Suggest = Callable[[Finding, Sequence[str]], str]
+"""A finding and its data items to the clause that ends its headline ("" for none)."""
 SHIPPED_DATA: Mapping[str, object] = MappingProxyType({})
 """No data keywords: the games loaded the shipped rules data."""
 
@@ -496,7 +500,7 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
              data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
              confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
              restricted_records: Sequence[MatchRecord] = (), most: int = 3,
-             levers: Sequence[Mapping[str, str]] = ()) -> tuple[list[Finding], list[str]]:
+             levers: Sequence[Mapping[str, str]] = (), suggest: Suggest | None = None) -> tuple[list[Finding], list[str]]:
     """The findings a designer reads first, each with its verdict, severity, the agents behind it and the games
     that show it: the strongest side of each kind (shown by its most lopsided wins), the first mover, the
     restrictions that hurt (games they decided) or help most (effects whose Bonferroni-corrected interval excludes
@@ -506,7 +510,8 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions pooled, so
     none), whose provenance the strongest loadout's finding names. ``records`` (the section's games) name the
     agents; ``fielded`` (content keys the loadouts field) keeps a combo no loadout can play out of the headlines.
-    Each headline ends with its rule trail (:func:`with_trails`; ``levers``: the rows of a levers CSV).
+    Each headline ends with its rule trail (:func:`with_trails`; ``levers``: the rows of a levers CSV; ``suggest``:
+    the verified edit, searched only on the shipped rules' games).
     """
     env = analysis.env_id
     everyone = agent_kinds(analysis.policies)
@@ -591,7 +596,7 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         combo, skipped = _combo_finding(env, table, fielded)
         found += [combo] if combo is not None else []
         notes += skipped
-    found = with_trails(found, records or (), levers)
+    found = with_trails(found, records or (), levers, suggest if data == SHIPPED_DATA else None)
     if quiet:
         notes.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
                      "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
@@ -600,9 +605,10 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
 
 
 def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],
-                levers: Sequence[Mapping[str, str]] = ()) -> list[Finding]:
+                levers: Sequence[Mapping[str, str]] = (), suggest: Suggest | None = None) -> list[Finding]:
     """``found`` with each finding's rule trail (:mod:`issoku.evaluation.rule_trail`) read from ``records`` (the
-    section's ordinary games, replayed) and ``levers`` (a levers CSV's rows; none: the fallback lever)."""
+    section's ordinary games, replayed) and ``levers`` (a levers CSV's rows; none: the fallback lever); ``suggest``:
+    the verified edit that ends a finding's trail (:class:`issoku.evaluation.suggest.Suggester`)."""
     if not found or not records:
         return list(found)
     trails = RuleTrails(records, build_ruleset(records))
@@ -621,7 +627,8 @@ def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],
         lever = (lever_for(levers, figure, data, first_mover=kind == "first")
                  or ("the initiative rules above (a rules choice, not a data field)" if kind == "first"
                      else fallback_lever(data)))
-        out.append(replace(finding, trail=Trail(trails.rules_of(actions), data, lever)))
+        edit = suggest(finding, data) if suggest is not None else ""
+        out.append(replace(finding, trail=Trail(trails.rules_of(actions), data, lever, edit)))
     return out
 
 

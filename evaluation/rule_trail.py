@@ -46,6 +46,9 @@ class Trail:
     rules: tuple[str, ...] = ()
     data: tuple[str, ...] = ()
     lever: str = ""
+    edit: str = ""
+    """A concrete edit verified on fresh seeds, or why none was (:mod:`issoku.evaluation.suggest`); when set it
+    ends the trail in place of the lever."""
 
     def text(self) -> str:
         """`` Rests on BR-030, MA-011; data: stance:guard_stance; lever: ....`` ("" when nothing is known)."""
@@ -54,7 +57,9 @@ class Trail:
             parts.append("Rests on " + ", ".join(self.rules))
         if self.data:
             parts.append("data: " + ", ".join(f"`{item}`" for item in self.data))
-        if self.lever:
+        if self.edit:
+            parts.append(self.edit)
+        elif self.lever:
             parts.append("lever to try first: " + self.lever)
         return f" {'; '.join(parts)}." if parts else ""
 

@@ -423,6 +423,7 @@ def balance_report(
     combo_threshold: float = typer.Option(1.5, "--combo-threshold", help="A combo buying at least this multiple of the median composition's Wounds per Energy is imbalanced; default 1.5."),
     combo_severe: float = typer.Option(2.5, "--combo-severe", help="...and severe from this multiple; default 2.5."),
     sequential: bool = typer.Option(False, "--sequential", help="Play each matchup cell (policy against policy, loadout against loadout) in rounds of seat-swapped pairs only until its GSPRT decides (imbalanced, or balanced within +-delta); --games stays the cap. Says first how many games a cell expects to need. Default: off (every scheduled game)."),
+    edit_budget: int = typer.Option(1500, "--edit-budget", help="Games each loadout headline may spend searching its own content for a one-step data edit that brings the loadout toward an even score, verified on fresh seeds (scripted agents; cached in the store, so a rerun plays nothing); 0: no search. Default 1500."),
     delta: float = typer.Option(None, "--delta", help="The sequential tests' delta (points of score away from an even 0.5) in (0, 0.5]; default: --balance-threshold (0.05 when that is 0). The report's sequential verdicts use it with or without --sequential."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
@@ -443,6 +444,7 @@ def balance_report(
         bounded("--workers", workers, 0, 1024)
         bounded("--batch-size", batch_size, 1, MAX_GAMES)
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
+        bounded("--edit-budget", edit_budget, 0, MAX_GAMES)
         check_output_dir("--out", out)
         if not 0 <= balance_threshold <= severe_threshold <= 0.5 or not 1 <= combo_threshold <= combo_severe:
             raise ValueError("thresholds: need 0 <= --balance-threshold <= --severe-threshold <= 0.5 and "
@@ -472,7 +474,7 @@ def balance_report(
                                           batch_size=batch_size,
                                           bootstrap=bootstrap, composition=composition, pool_versions=pool_versions,
                                           thresholds=thresholds, sequential=sequential,
-                                          sources=[str(file) for file in files])
+                                          sources=[str(file) for file in files], edit_budget=edit_budget)
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         skipped = f", {run.tournament.skipped} left unplayed (their cells decided)" if run.tournament.skipped else ""
