@@ -38,6 +38,7 @@ from issoku.evaluation.html_report import code_span, escape_cell, escape_markdow
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, SequenceUse
 from issoku.evaluation.pairings import Side, by_label, by_policy
+from issoku.evaluation.power import detectable_text
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
@@ -596,12 +597,25 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         combo, skipped = _combo_finding(env, table, fielded)
         found += [combo] if combo is not None else []
         notes += skipped
+    notes += detectable_notes(analysis, len(family))
     found = with_trails(found, records or (), levers, suggest if data == SHIPPED_DATA else None)
     if quiet:
         notes.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
                      "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
                      + (f"; and {len(quiet) - 6} more" if len(quiet) > 6 else "") + ".")
     return found, notes
+
+
+def detectable_notes(analysis: BalanceAnalysis, tests: int, alpha: float = 0.05) -> list[str]:
+    """One line per kind of side: the smallest edge against the field the section detects (:mod:`issoku.evaluation.
+    power`), at the fewest games a side played, corrected as the headlines are: what "not significant" is worth."""
+    parts = []
+    for what, side in (("policy", analysis.by_policy), ("loadout", analysis.by_loadout)):
+        if side is not None and len(side.matchups.names):
+            parts.append(f"a {what} against the field "
+                         f"{detectable_text(int(side.matchups.games.sum(axis=1).min()), tests, alpha)}")
+    return [f"{analysis.env_id}: smallest effect this section can detect: {'; '.join(parts)}; a smaller edge may be "
+            "real and go unseen."] if parts else []
 
 
 def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],

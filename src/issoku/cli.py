@@ -423,6 +423,7 @@ def balance_report(
     combo_threshold: float = typer.Option(1.5, "--combo-threshold", help="A combo buying at least this multiple of the median composition's Wounds per Energy is imbalanced; default 1.5."),
     combo_severe: float = typer.Option(2.5, "--combo-severe", help="...and severe from this multiple; default 2.5."),
     sequential: bool = typer.Option(False, "--sequential", help="Play each matchup cell (policy against policy, loadout against loadout) in rounds of seat-swapped pairs only until its GSPRT decides (imbalanced, or balanced within +-delta); --games stays the cap. Says first how many games a cell expects to need. Default: off (every scheduled game)."),
+    settle_budget: int = typer.Option(2000, "--settle-budget", help="With --variant: games (both versions counted) each study may play past its schedule, only in the loadouts the edit touches, until their sequential tests decide; the report says what more the rest would need. 0: the fixed schedule only. Default 2000."),
     edit_budget: int = typer.Option(1500, "--edit-budget", help="Games each loadout headline may spend searching its own content for a one-step data edit that brings the loadout toward an even score, verified on fresh seeds (scripted agents; cached in the store, so a rerun plays nothing); 0: no search. Default 1500."),
     delta: float = typer.Option(None, "--delta", help="The sequential tests' delta (points of score away from an even 0.5) in (0, 0.5]; default: --balance-threshold (0.05 when that is 0). The report's sequential verdicts use it with or without --sequential."),
 ) -> None:
@@ -445,6 +446,7 @@ def balance_report(
         bounded("--batch-size", batch_size, 1, MAX_GAMES)
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
         bounded("--edit-budget", edit_budget, 0, MAX_GAMES)
+        bounded("--settle-budget", settle_budget, 0, MAX_GAMES)
         check_output_dir("--out", out)
         if not 0 <= balance_threshold <= severe_threshold <= 0.5 or not 1 <= combo_threshold <= combo_severe:
             raise ValueError("thresholds: need 0 <= --balance-threshold <= --severe-threshold <= 0.5 and "
@@ -464,7 +466,7 @@ def balance_report(
 
             raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out,
                                              make_backend(backend, workers, ray_address), batch_size,
-                                             variant, base, allow_imports, thresholds))
+                                             variant, base, allow_imports, thresholds, settle_budget))
         files = list(study or ()) or ([] if env else default_studies())
         studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
                     for file in files]
