@@ -19,6 +19,14 @@ verifies it on seeds the search never played, within a stated game budget:
    ``verify_games``). The edit is *verified* when the paired move of the
    loadout's score has a 95 % interval that excludes zero in the balancing direction.
 
+A **combo headline** (a composition buying several times the median Wounds per Energy) has no games to play: its
+figure is the engine's expectation against a fixed defender (:mod:`issoku.evaluation.combos`). Its candidates are
+the numbers of the combo's own techniques, each one step in the direction that makes the technique cheaper to
+answer (:data:`WEAKER`: a cost up, a damage, check bonus or [Direct] down), at most :data:`COMBO_CANDIDATES`; each
+recomputes the weapon's cells under the edit on a fresh seed, as does the base, and the one that brings the
+combo's multiple of the median closest to 1 is *verified* when its band (±1.96 standard errors, 0 when exact) lies
+wholly below the base's. The weapon's cells are kept in the edits' store, so a rerun computes nothing.
+
 The **budget** counts scheduled games (base and candidates, screen and verification): the verification's are set
 aside first; the screen takes candidates in scope order while their games fit. Every game goes into a match store beside the
 report's (:func:`edits_store`), keyed by the rules' content, so a rerun plays nothing (the candidates' variant
@@ -27,25 +35,33 @@ folders sit under the report's ``edits/`` folder). ``balance-report --edit-budge
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.envs.registry import resolve_env
+from issoku.evaluation.combos import ATTACK_PREFIX, ComboCell, ComboJob, ComboTable, combo_job
+from issoku.evaluation.config import ComboTableConfig, StudyConfig, build_tournament
+from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.findings import SCRIPTED, Finding, agent_kind
 from issoku.evaluation.levers import Lever, make_levers, read_files
 from issoku.evaluation.locality import ownership
 from issoku.evaluation.peers import field_name
+from issoku.evaluation.records import canonical_json
 from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Loadout, MatchSpec, Tournament, run_tournament, schedule
 from issoku.evaluation.variants import changed_twins, paired_shifts, with_variant
-from issoku.rules.kernel.content import read_toml
-from issoku.rules.variant import NumericField, Variant, numeric_fields
+from issoku.rules.kernel.content import DataError, read_toml
+from issoku.rules.variant import NumericField, Variant, data_diff, numeric_fields, write_override
 from issoku.training.backend import Workers
 from issoku.training.outcomes import wilson
 
+COMBO_EDIT = "combo_edit"
+"""The artifact kind of a weapon's combo cells under an edit, in the edits' store."""
 EDIT_BUDGET = 1_500
 """Default games per headline (``balance-report --edit-budget``): the whole search, screen and verification."""
 SCREEN_GAMES = 2
@@ -119,11 +135,54 @@ def _figure(records_base: Sequence, records_edit: Sequence, env_id: str, label: 
     return found[0].result if found else None
 
 
+COMBO_CANDIDATES = 4
+"""Edits of a combo's techniques computed at most (each recomputes the weapon's cells, about 2 s on the breath duel)."""
+WEAKER = {"cost": 1}
+"""The step that makes a technique weaker, per field (any other field: one down)."""
+
+
+@dataclass(frozen=True)
+class ComboEdit:
+    """One combo headline's outcome: the edit (none: none gained), the multiple of the median before and after on the
+    fresh seed, each with its band."""
+
+    combo: str
+    candidates: int
+    change: str = ""
+    before: tuple[float, float, float] = (math.nan, math.nan, math.nan)
+    after: tuple[float, float, float] = (math.nan, math.nan, math.nan)
+    why: str = ""
+
+    @property
+    def verified(self) -> bool:
+        """The edited multiple's band lies wholly below the base's (on the same fresh seed)."""
+        return bool(self.change) and self.after[2] < self.before[1]
+
+    def text(self) -> str:
+        """The clause ending the combo headline."""
+        scope = f"{self.candidates} edit{'s' * (self.candidates != 1)} of its techniques computed on a fresh seed"
+        if not self.change:
+            return f"no edit found ({self.why or scope})"
+        figures = (f"{self.before[0]:.2f}× → {self.after[0]:.2f}× the median [{self.after[1]:.2f}, "
+                   f"{self.after[2]:.2f}]")
+        if self.verified:
+            return f"try `{self.change}`: {figures} ({scope})"
+        return f"no edit verified (best: `{self.change}`: {figures}, within the base's band; {scope})"
+
+
+def _band(cell: ComboCell, median: float) -> tuple[float, float, float]:
+    spread = 0.0 if cell.exact else 1.96 * cell.wounds_se
+    return (cell.wounds_per_energy / median, (cell.wounds - spread) / cell.energy / median,
+            (cell.wounds + spread) / cell.energy / median)
+
+
 class Suggester:
     """Searches each loadout headline's content for a verified edit (see the module docstring); one per report."""
 
     def __init__(self, studies: Sequence[StudyConfig], store: MatchStore, out: Path, budget: int = EDIT_BUDGET,
-                 workers: Workers = 0, verify_games: int = VERIFY_GAMES) -> None:
+                 workers: Workers = 0, verify_games: int = VERIFY_GAMES,
+                 combo_tables: Mapping[str, ComboTable] | None = None) -> None:
+        self.combo_tables = dict(combo_tables or {})
         self.studies = list(studies)
         self.store = store
         self.out = Path(out)
@@ -133,9 +192,85 @@ class Suggester:
 
     def clause(self, finding: Finding, data: Sequence[str]) -> str:
         """The headline's closing clause ("" when it is no loadout headline or the budget is 0)."""
-        if self.budget <= 0 or finding.about[:1] != ("loadout",) or len(finding.about) < 2:
+        if self.budget <= 0 or len(finding.about) < 2:
+            return ""
+        if finding.kind == "ratio" and finding.env in self.combo_tables:
+            attacks = tuple(sorted(a.removeprefix(ATTACK_PREFIX) for a in finding.about[1:]
+                                   if a.startswith(ATTACK_PREFIX)))
+            return self.combo(finding.env, attacks, data).text() if attacks else ""
+        if finding.about[0] != "loadout":
             return ""
         return self.search(finding.env, finding.about[1], data, -1 if finding.effect > 0 else 1).text()
+
+    def _weapon_cells(self, env: str, weapon: str, folder: Path | None, config: ComboTableConfig,
+                      seed: int) -> list[ComboCell]:
+        """The weapon's combo cells under ``folder``'s rules (None: the base), from the edits' store or computed."""
+        kwargs = {"variant": str(folder)} if folder is not None else {}
+        factory = resolve_env(env)
+        probe = factory(**kwargs)
+        try:
+            fingerprint = rules_fingerprint(probe)
+        finally:
+            probe.close()
+        key = hashlib.sha256(canonical_json({"env": env, "rules": fingerprint, "weapon": weapon, "seed": seed,
+                                             "table": config.model_dump()}).encode()).hexdigest()
+        stored = self.store.artifact(key)
+        if stored is None:
+            cells = combo_job(ComboJob(factory, kwargs, weapon, config.samples, config.exact_dice, seed))
+            stored = ComboTable(tuple(cells)).to_json()
+            self.store.put_artifact(key, env, COMBO_EDIT, stored)
+        return list(ComboTable.from_json(stored).cells)
+
+    def combo(self, env: str, attacks: tuple[str, ...], data: Sequence[str]) -> ComboEdit:
+        """Weaken the combo's techniques one step at a time (module docstring) and recompute its weapon's cells."""
+        table = self.combo_tables[env]
+        weapon = attacks[0].split(".", 1)[0]
+        name = f"{weapon}: " + " + ".join(key.split(".", 1)[1] for key in attacks)
+        config = next((study.combo_table for study in self.studies if study.env == env and study.combo_table), None)
+        if config is None:
+            return ComboEdit(name, 0, why=f"no study of {env} computes a combo table")
+        files = read_files(self._any_tournament(env))
+        numbers = [n for f in files for n in _with_defaults(f)]
+        raws = {file: read_toml(Variant().path(file)) for file in files}
+        names = {n: field_name(raws[n.file], n) for n in numbers}
+        scope = in_scope(numbers, names, [f"technique:{key}" for key in dict.fromkeys(attacks)], lambda n: False)
+        steps = [(n, n.value + WEAKER.get(str(n.address[-1]), -1)) for n in scope][:COMBO_CANDIDATES]
+        seed = self._seed(env) + VERIFY_SEED_OFFSET
+        others = [cell for cell in table.cells if cell.weapon != weapon]
+
+        def multiple(cells: Sequence[ComboCell]) -> tuple[float, float, float] | None:
+            ranked = ComboTable(tuple([*others, *cells])).suspicious()
+            found = [(cell, ratio) for cell, ratio in ranked if tuple(sorted(cell.composition)) == attacks
+                     and not cell.aim]
+            if not found:
+                return None
+            cell, ratio = found[0]
+            return _band(cell, cell.wounds_per_energy / ratio)
+
+        before = multiple(self._weapon_cells(env, weapon, None, config, seed))
+        if before is None:
+            return ComboEdit(name, 0, why="the combo is not in its weapon's recomputed cells")
+        tried: list[tuple[float, str, tuple[float, float, float]]] = []
+        for number, value in steps:
+            folder = self.out / "edits" / _slug(env) / _slug(name) / _slug(f"{names[number]}_{value}")
+            try:
+                change = data_diff(Variant(), write_override(folder, number, value)).pop()
+                Variant(folder).validate()
+            except (DataError, IndexError):
+                continue  # a step the data refuses is no candidate
+            after = multiple(self._weapon_cells(env, weapon, folder, config, seed))
+            if after is not None:
+                tried.append((abs(after[0] - 1.0), str(change), after))
+        if not tried:
+            return ComboEdit(name, 0, why="no number of its techniques takes a step the data allows")
+        _, change, after = min(tried, key=lambda item: (item[0], item[1]))
+        return ComboEdit(name, len(tried), change, before, after)
+
+    def _seed(self, env: str) -> int:
+        return next((study.base_seed for study in self.studies if study.env == env), 0)
+
+    def _any_tournament(self, env: str) -> Tournament:
+        return build_tournament(next(study for study in self.studies if study.env == env))
 
     def _tournament(self, env: str, label: str) -> tuple[Tournament, StudyConfig] | None:
         """The first study of ``env`` fielding ``label``, with its scripted policies only."""
@@ -218,6 +353,14 @@ class Suggester:
                           toward)
 
 
+def _with_defaults(relative: str) -> list[NumericField]:
+    """Every number of the file, with those it leaves at their schema value where the schema is known."""
+    try:
+        return numeric_fields(relative, defaults=True)
+    except KeyError:  # a file without a lever schema (the spells' data): the numbers it sets
+        return numeric_fields(relative)
+
+
 def edits_store(db: Path) -> Path:
     """The match store of the edits' games, beside the report's (``matches.sqlite``: ``matches.edits.sqlite``).
     Why not the report's own: the report analyses every game its store holds, and the base rules' screen and
@@ -235,5 +378,5 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "x"
 
 
-__all__ = ["EDIT_BUDGET", "edits_store", "SCREEN_GAMES", "SCREEN_SEED_OFFSET", "Suggester", "Suggestion", "VERIFY_GAMES", "VERIFY_SHARE",
+__all__ = ["COMBO_CANDIDATES", "ComboEdit", "WEAKER", "EDIT_BUDGET", "edits_store", "SCREEN_GAMES", "SCREEN_SEED_OFFSET", "Suggester", "Suggestion", "VERIFY_GAMES", "VERIFY_SHARE",
            "VERIFY_SEED_OFFSET", "in_scope"]

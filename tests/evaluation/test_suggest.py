@@ -4,7 +4,7 @@ from issoku.evaluation.commands import default_studies
 from issoku.evaluation.config import load_study
 from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.suggest import Suggester, Suggestion, edits_store, in_scope
+from issoku.evaluation.suggest import ComboEdit, Suggester, Suggestion, edits_store, in_scope
 from issoku.rules.variant import NumericField
 
 
@@ -52,3 +52,27 @@ def test_a_dominant_loadouts_search_finds_an_edit_verified_on_fresh_seeds_and_a_
         again = Suggester(studies, store, tmp_path, budget=1500).search("encounter_duel_v0", "ono", [], toward=-1)
         assert store.count() == played  # cached: the rerun plays nothing
     assert again.text() == found.text()
+
+
+def test_a_combo_clause_is_a_verified_weakening_or_says_none_was_found():
+    edit = "breath/data/weapons.toml: kodachi / flurry_cut: cost 1 → 2"
+    done = ComboEdit("kodachi: flurry_cut", 2, edit, (1.99, 1.95, 2.03), (1.00, 0.97, 1.02))
+    assert done.verified and done.text() == (f"try `{edit}`: 1.99× → 1.00× the median [0.97, 1.02] (2 edits of its "
+                                             "techniques computed on a fresh seed)")
+    overlapping = ComboEdit("kodachi: flurry_cut", 2, edit, (1.99, 1.80, 2.20), (1.90, 1.70, 2.10))
+    assert not overlapping.verified and overlapping.text().startswith("no edit verified (best: `breath/")
+    assert ComboEdit("kodachi: flurry_cut", 0, why="nothing").text() == "no edit found (nothing)"
+
+
+def test_the_most_suspicious_combo_is_weakened_by_its_own_techniques_numbers(tmp_path):
+    from issoku.evaluation.commands import study_combo_table
+
+    studies = [load_study(path) for path in default_studies()]
+    study = next(s for s in studies if s.combo_table)
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        table = study_combo_table(study, store, 0, False)
+        cell, ratio = table.suspicious()[0]
+        found = Suggester(studies, store, tmp_path, combo_tables={study.env: table}).combo(
+            study.env, tuple(sorted(cell.composition)), [])
+    assert found.candidates >= 1 and found.change.startswith("breath/data/weapons.toml: " + cell.weapon)
+    assert found.verified and found.after[0] < found.before[0]
