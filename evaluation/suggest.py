@@ -51,6 +51,7 @@ from issoku.evaluation.levers import Lever, make_levers, read_files
 from issoku.evaluation.locality import ownership
 from issoku.evaluation.peers import field_name
 from issoku.evaluation.records import canonical_json
+from issoku.evaluation.rule_trail import words
 from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Loadout, MatchSpec, Tournament, run_tournament, schedule
@@ -117,16 +118,12 @@ class Suggestion:
                 f"move {100 * r.delta:+.1f} pts [{100 * r.low:+.1f}, {100 * r.high:+.1f}], not significant; {scope})")
 
 
-def _tokens(text: str) -> set[str]:
-    return {token for token in re.split(r"[\s/:.()]+", text.lower()) if token}
-
-
 def in_scope(numbers: Sequence[NumericField], names: dict[NumericField, str], data: Sequence[str],
              owns: Callable[[NumericField], bool]) -> list[NumericField]:
     """The numbers a headline's search edits, in order: those inside a content item of ``data`` (``technique:
     unarmed.strike``: every token of ``unarmed.strike`` in the number's name), then those ``owns`` keeps."""
-    wanted = [_tokens(item.split(":", 1)[-1]) for item in data]
-    named = [n for n in numbers if any(tokens and tokens <= _tokens(names[n]) for tokens in wanted)]
+    wanted = [words(item.split(":", 1)[-1]) for item in data]
+    named = [n for n in numbers if any(tokens and tokens <= words(names[n]) for tokens in wanted)]
     return named + [n for n in numbers if n not in named and owns(n)]
 
 

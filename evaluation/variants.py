@@ -28,12 +28,14 @@ from pathlib import Path
 from scipy.stats import t as student_t
 
 from issoku.evaluation.config import StudyConfig, build_tournament
+from issoku.evaluation.coverage import build_ruleset, content_map, coverage
 from issoku.evaluation.findings import Finding, Thresholds, agent_kinds
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.pairings import by_label, by_policy
 from issoku.evaluation.power import PAIRED_SD, detectable_text
 from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.rule_trail import words
 from issoku.evaluation.html_report import code_span, escape_markdown, write_html_report
 from issoku.evaluation.report import HEADLINES, _table, read_headlines
 from issoku.evaluation.sequential import BALANCED, IMBALANCED, UNDETERMINED, SequentialTest, SequentialVerdict, gsprt
@@ -205,29 +207,23 @@ UNUSED_SHARE = 0.005
 edit changed are too few to speak for it."""
 
 
-def _tokens(text: str) -> set[str]:
-    return {token for token in text.lower().replace("/", " ").replace(".", " ").split() if token}
-
-
 def exercised_share(records: Sequence[MatchRecord], changes: Sequence[Change]) -> float | None:
     """The share of ``records``' decisions whose action plays content an edit of ``changes`` edits: a content item
     (:func:`issoku.evaluation.coverage.content_map`, ``defence:nodachi.parry``) whose name holds every word of the
     edit's item (``nodachi / parry``). None when some edit names no such item (a fighter's sheet, an armour: content
     no action plays, in use on every decision or none)."""
-    from issoku.evaluation.coverage import build_ruleset, content_map, coverage
-
     ruleset = build_ruleset(records)
     if ruleset is None or not changes:
         return None
     uses = coverage(records, content_map(ruleset)).uses
-    wanted = [_tokens(change.item) for change in changes]
+    wanted = [words(change.item) for change in changes]
 
-    def plays(words: set[str], item: str) -> bool:
-        return bool(words) and words <= _tokens(item.split(":", 1)[-1])
+    def plays(edited: set[str], item: str) -> bool:
+        return bool(edited) and edited <= words(item.split(":", 1)[-1])
 
-    if not all(any(plays(words, use.item) for use in uses) for words in wanted):
+    if not all(any(plays(edited, use.item) for use in uses) for edited in wanted):
         return None
-    return sum(use.decision_share for use in uses if any(plays(words, use.item) for words in wanted))
+    return sum(use.decision_share for use in uses if any(plays(edited, use.item) for edited in wanted))
 
 
 NOT_READ = "its env reads no rules variant"
