@@ -82,7 +82,7 @@ class Suggestion:
 
     label: str
     candidates: int
-    """Candidates screened (inert and refused ones left out)."""
+    """Candidates screened (those the data refuses left out)."""
     spent: int
     """Scheduled games of the search, screen and verification."""
     budget: int
@@ -188,7 +188,7 @@ class Suggester:
         self.verify_games = verify_games
 
     def clause(self, finding: Finding, data: Sequence[str]) -> str:
-        """The headline's closing clause ("" when it is no loadout headline or the budget is 0)."""
+        """The headline's closing clause: a loadout's or a combo's edit ("" for any other headline, or a budget 0)."""
         if self.budget <= 0 or len(finding.about) < 2:
             return ""
         if finding.kind == "ratio" and finding.env in self.combo_tables:
@@ -328,25 +328,25 @@ class Suggester:
         levers = levers[:left // len(screen_todo)]
         spent = 2 * len(verify_todo) + len(screen_todo) * (len(levers) + 1)
         base = self._play(base_screen, screen_todo, None)
-        ranked: list[tuple[float, Lever, PairedDifference]] = []
+        ranked: list[tuple[float, Lever]] = []
         for lever in levers:
             edited = self._play(base_screen, screen_todo, lever.folder)
             move = _figure(base, edited, base[0].env_id, label) if base else None
             if move is None or changed_twins(base, edited) == 0:
                 continue  # inert: no agent's decision reached the number
             gain = abs(move.base - 0.5) - abs(move.variant - 0.5)
-            ranked.append((gain, lever, move))
+            ranked.append((gain, lever))
         if not ranked:
             return Suggestion(label, 0, spent, self.budget, why=f"none of the {len(levers)} edits screened changed a "
                                                                  "decision of any game")
         ranked.sort(key=lambda item: (-item[0], item[1].name))
-        gain, best, _ = ranked[0]
+        best = ranked[0][1]
         fresh_base = self._play(base_verify, verify_todo, None)
         fresh_edit = self._play(base_verify, verify_todo, best.folder)
         move = _figure(fresh_base, fresh_edit, fresh_base[0].env_id, label)
         scores = [r.score(seat) for r in fresh_edit for seat in (0, 1) if r.seat_labels[seat] == label]
         interval = wilson(sum(scores), len(scores))
-        return Suggestion(label, len(ranked), spent, self.budget, str(best.change), move, interval.low, interval.high,
+        return Suggestion(label, len(levers), spent, self.budget, str(best.change), move, interval.low, interval.high,
                           toward)
 
 
