@@ -394,7 +394,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     Each rules version gets its own section (:mod:`issoku.evaluation.versions`); ``pool_versions`` mixes
     them, and the headlines say so. ``ablations``: per env id, each learned policy's name, entry and observation
     ablation (:func:`~issoku.evaluation.commands.learned_ablations`), stated in its env's section and headlines.
-    ``suggest`` ends each loadout headline with a data edit verified on fresh seeds (:mod:`issoku.evaluation.suggest`).
+    ``suggest`` ends each loadout and combo headline with a data edit verified on fresh seeds
+    (:mod:`issoku.evaluation.suggest`).
     """
     compositions = compositions or {}
     ablations = ablations or {}
