@@ -260,13 +260,14 @@ def _slug(change: Change, sign: str) -> str:
 
 
 def count_levers(step: int, files: Sequence[str] | None = None, base: Variant | None = None, defaults: bool = False,
-                 keep: Callable[[NumericField], bool] | None = None) -> int:
-    """How many levers :func:`make_levers` would make (writing nothing); more than :data:`MAX_LEVERS` is refused."""
+                 keep: Callable[[NumericField], bool] | None = None, named: Sequence[str] | None = None) -> int:
+    """How many levers :func:`make_levers` would make (writing nothing); more than :data:`MAX_LEVERS` is refused
+    (``named``: the files the user named, which the refusal names; default: the data files the env reads)."""
     base = base or Variant()
     count = sum(2 for relative in files or shipped_files() for number in numeric_fields(relative, base, defaults)
                 if keep is None or keep(number))
     if count > MAX_LEVERS:
-        raise ValueError(f"{count:,} levers (two per number of {', '.join(files or ('the shipped files',))}), more "
+        raise ValueError(f"{count:,} levers (two per number of {', '.join(named or ('the data files the env reads',))}), more "
                          f"than the {MAX_LEVERS:,} one run makes: name fewer data files with --file")
     return count
 
@@ -416,7 +417,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     if not files:
         raise ValueError(f"no lever of {', '.join(asked or ())} changes the rules of {study.env}: it reads only "
                          f"{', '.join(data_files(base_tournament))}")
-    count_levers(step, files, base, defaults, keep)  # before a folder is written
+    count_levers(step, files, base, defaults, keep, asked)  # before a folder is written
     levers = make_levers(out / "variants", step, files, base, defaults, keep)
     for lever in levers:
         items = set(lever.change.item.split(" / "))
@@ -466,7 +467,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     ranked = sorted(levers, key=lambda lever: (-lever.field_round, order(lever), lever.name))
     write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read),
                  variant=variant, screen_games=screen_games, tables=tables, rank=rank, loadout_top=loadout_top,
-                 keep_own=keep_own)
+                 keep_own=keep_own, peers=peers_section(out_of_line(files, base)))
     return ranked, rounds
 
 
@@ -528,9 +529,10 @@ def _interval(result: PairedDifference) -> list[str]:
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
                  step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None,
                  screen_games: int = SCREEN_GAMES, tables: Sequence[str] = (), rank: str = "effect",
-                 loadout_top: int = 0, keep_own: Sequence[str] = ()) -> Path:
+                 loadout_top: int = 0, keep_own: Sequence[str] = (), peers: Sequence[str] = ()) -> Path:
     """``levers.csv`` (every lever, ranked, with its place in each of ``tables``' per-loadout tables) and
-    ``levers.md`` (the schedule, the top levers, and each table's top ``max(loadout_top, LOADOUT_TOP)``)."""
+    ``levers.md`` (the schedule, the top levers, each table's top ``max(loadout_top, LOADOUT_TOP)``, then ``peers``:
+    the values out of line with their peers, :func:`issoku.evaluation.peers.peers_section`)."""
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(levers, tables, rank)
     header = (*COLUMNS, *(f"rank_{name}" for name in tables))
@@ -568,7 +570,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
                      f"| {escape_markdown(record['effect_figure'])} "
                      f"| {move} | {first} | {matchup} |")
     lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top, keep_own)
-    lines += peers_section(out_of_line(files, Variant(variant)))
+    lines += list(peers)
     lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
               "column of levers.csv.", ""]
     report = out / "levers.md"

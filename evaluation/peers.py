@@ -117,14 +117,14 @@ def out_of_line(files: Sequence[str], variant: Variant | None = None, least: int
             label, pattern = named(raw, number)
             groups.setdefault((relative, tuple(pattern)), []).append((number, label))
     found = []
-    for (relative, pattern), members in groups.items():
+    for (relative, group), members in groups.items():
         if len(members) < least:
             continue
         values = [float(number.value) for number, _ in members]
         median = statistics.median(values)
         for (number, label), z in zip(members, robust_z(values)):
             gap = abs(number.value - median) / max(abs(median), 1.0)
-            found.append(Outlier(number, label, ".".join(pattern), len(members), median, z, gap))
+            found.append(Outlier(number, label, ".".join(group), len(members), median, z, gap))
     return sorted(found, key=lambda o: (-abs(o.z), -o.gap, o.name))
 
 

@@ -260,8 +260,8 @@ class Suggester:
                 tried.append((abs(after[0] - 1.0), str(change), after))
         if not tried:
             return ComboEdit(name, 0, why="no number of its techniques takes a step the data allows")
-        _, change, after = min(tried, key=lambda item: (item[0], item[1]))
-        return ComboEdit(name, len(tried), change, before, after)
+        _, best, after = min(tried, key=lambda item: (item[0], item[1]))
+        return ComboEdit(name, len(tried), best, before, after)
 
     def _seed(self, env: str) -> int:
         return next((study.base_seed for study in self.studies if study.env == env), 0)

@@ -234,7 +234,7 @@ class NumericField:
 
 
 DICE_POOL = re.compile(r"^(\d+)k(\d+)$")
-"""A dice pool as data writes it: ``XkY``, roll X dice and keep Y (encounters, EN-G01)."""
+"""A dice pool as data writes it: ``XkY``, roll X dice and keep Y (the encounters' damage)."""
 POOL_PARTS = ("rolled", "kept")
 """The two numbers of a dice pool, as the last step of a :class:`NumericField` address (``(..., "damage",
 "kept")``): each is a lever of its own (``2k2 -> 2k1``, ``2k2 -> 3k2``), written back into the string."""
@@ -344,11 +344,12 @@ def write_overrides(folder: Path | str, edits: Sequence[tuple[NumericField, int 
         address = number.address[:-1] if number.pool_part else number.address
         for step in address[:-1]:
             inner = inner.setdefault(step, {}) if isinstance(inner, dict) else inner[step]
+        written: int | float | str = value
         if number.pool_part:  # one half of a dice pool: the string is rewritten with that half changed
             parts = list(pool_parts(str(inner[address[-1]])) or (0, 0))
             parts[POOL_PARTS.index(number.pool_part)] = int(value)
-            value = f"{parts[0]}k{parts[1]}"
-        inner[address[-1]] = value
+            written = f"{parts[0]}k{parts[1]}"
+        inner[address[-1]] = written
     for relative, raw in files.items():
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
