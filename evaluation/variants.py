@@ -285,19 +285,23 @@ class Settling:
     budget: int
     left: tuple[tuple[str, int], ...] = ()
     """The cells still undetermined, each with about how many more twin games (per version) would settle it."""
+    decided: tuple[tuple[str, str], ...] = ()
+    """The touched cells the sequential test decided, each with its verdict (``moved ≥ δ (up), after 170 games``)."""
 
     def text(self) -> str:
-        """One clause for the headline ("" when every touched cell was decided by the schedule)."""
+        """One clause for the headline: how the touched cells' sequential tests ended ("" when none is touched)."""
+        verdicts = "; ".join(f"{escape_markdown(figure)} {verdict}" for figure, verdict in self.decided)
+        verdicts = f"the cells the edit touches, sequentially: {verdicts}" if verdicts else ""
         if not self.open_at_schedule:
-            return ""
+            return verdicts
         settled = self.open_at_schedule - len(self.left)
         done = (f"of the {self.open_at_schedule} cell{'s' * (self.open_at_schedule != 1)} the edit touches left "
                 f"undetermined by the schedule, {settled} decided after {self.played:,} more games "
                 f"(settling budget {self.budget:,})")
-        if not self.left:
-            return done
-        rest = "; ".join(f"{escape_markdown(figure)}: about {games:,} more twin games" for figure, games in self.left)
-        return f"{done}; still undetermined: {rest} (`--settle-budget`)"
+        if self.left:
+            rest = "; ".join(f"{escape_markdown(figure)}: about {games:,} more twin games" for figure, games in self.left)
+            done = f"{done}; still undetermined: {rest} (`--settle-budget`)"
+        return f"{verdicts}; {done}" if verdicts else done
 
 
 def touched_cells(comparison: StudyComparison, changes: Sequence[Change]) -> list[Shift]:
@@ -336,7 +340,9 @@ def settle(pair: tuple[Tournament, Tournament], comparison: StudyComparison, sto
         pair, current = bigger, measure_study(bigger, comparison.study, store, test, changes)
     left = tuple((s.figure, max(0, math.ceil(test.expected_pairs(s.sequential.variance or 0.25)[2])
                                 - s.sequential.pairs)) for s in _open(current, changes) if s.sequential) if opened else ()
-    return current, Settling(len(opened), played, budget, left)
+    decided = tuple((s.figure, _sequential(s)) for s in touched_cells(current, changes)
+                    if s.sequential is not None and s.sequential.verdict != UNDETERMINED)
+    return current, Settling(len(opened), played, budget, left, () if comparison.untested else decided)
 
 
 def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path, out: Path,

@@ -54,6 +54,8 @@ def test_settling_text_says_what_more_games_would_settle():
     text = Settling(2, 640, 2000, (("loadout yari: score", 1200),)).text()
     assert text.startswith("of the 2 cells the edit touches left undetermined by the schedule, 1 decided after 640")
     assert "loadout yari: score: about 1,200 more twin games" in text
+    decided = Settling(0, 0, 2000, decided=(("loadout yari: score", "moved ≥ δ (up), after 170 games"),)).text()
+    assert decided == "the cells the edit touches, sequentially: loadout yari: score moved ≥ δ (up), after 170 games"
 
 
 def test_the_variant_report_plays_on_the_touched_loadouts_until_their_tests_decide(tmp_path):
