@@ -330,9 +330,9 @@ def settle(pair: tuple[Tournament, Tournament], comparison: StudyComparison, sto
         games += SETTLE_STEP
         bigger = (replace(pair[0], games_per_pair=games), replace(pair[1], games_per_pair=games))
         todo = [[(lo, spec) for lo, spec in schedule(t) if labels & set(lo.seat_labels)] for t in bigger]
-        stored = store.keys()
-        cost = sum(1 for found in todo for _, spec in found if spec.key not in stored)
-        if not cost or played + cost > budget:
+        before = [{spec.key for _, spec in schedule(t)} for t in pair]
+        cost = sum(1 for found, old in zip(todo, before) for _, spec in found if spec.key not in old)
+        if not cost or played + cost > budget:  # scheduled games, stored or not: a rerun takes the same path
             break
         for tournament, found in zip(bigger, todo):
             run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=False, scheduled=found)

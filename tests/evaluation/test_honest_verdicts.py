@@ -74,3 +74,6 @@ def test_the_variant_report_plays_on_the_touched_loadouts_until_their_tests_deci
     assert 0 < played <= 600
     text = report.read_text()
     assert "The edited content took " in text and "of the variant games' decisions" in text
+    again = compare([("loadouts", study)], VARIANTS / "defence_nodachi_parry", tmp_path / "m.sqlite",
+                    tmp_path / "again", workers=0, progress=False, settle_budget=600)
+    assert read_headlines(again) == lines  # the settling budget counts scheduled games: a rerun takes the same path
