@@ -70,14 +70,15 @@ from issoku.evaluation.config import StudyConfig, build_tournament
 from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.edits import Edited, EditedField, edited_fields
 from issoku.evaluation.html_report import code_span, escape_markdown
-from issoku.evaluation.levers import Lever, Round, check_variants_load, run_levers, scheduled_records
+from issoku.evaluation.levers import Lever, Round, check_variants_load, read_files, run_levers, scheduled_records
 from issoku.evaluation.locality import Ownership, ownership
 from issoku.evaluation.metrics import FirstMover, balanced_first_mover
+from issoku.evaluation.peers import out_of_line, peers_section
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import run_tournament, schedule
 from issoku.evaluation.variants import data_files, with_variant
 from issoku.rules.kernel.content import DataError, load_model
-from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, write_overrides
+from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, write_overrides
 from issoku.training.outcomes import Proportion, wilson
 
 CANDIDATES = 3
@@ -629,7 +630,7 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
         best, stopped = start, ""
         say(f"autobalance: base distance {start.distance:.3f} ({len(start.figures.loadouts)} loadouts, {cost} games)")
         reserve = versions * verify_cost
-        every_file = list(files or shipped_files())
+        every_file = read_files(build_tournament(study), files)  # the files the env reads
         edited = edited_fields(base) if variant is not None else []
         say(f"autobalance: edits stage: {len(edited)} field{'s' * (len(edited) != 1)} your variant edited, "
             "walked back first" if edited else
@@ -690,7 +691,8 @@ def autobalance(study: StudyConfig, targets: Targets, out: Path, db: Path, budge
     changes = data_diff(base, Variant(patch)) if patch else []
     outcome = Outcome(targets, start, best, verified, changes, patch, search.trials, search.spent, stopped,
                       search.stages, search.edits_note)
-    write_outcome(out, study, outcome, variant, games, verify_games, budget)
+    write_outcome(out, study, outcome, variant, games, verify_games, budget,
+                  peers=peers_section(out_of_line(every_file, base)))
     return outcome
 
 
@@ -708,8 +710,9 @@ CSV_COLUMNS = ("trial", "phase", "stage", "patch", "seed_from", "games", "distan
 
 
 def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path | None, games: int,
-                  verify_games: int, budget: int) -> Path:
-    """``autobalance.csv`` (every measured version's figures) and ``autobalance.md`` (the verdict first)."""
+                  verify_games: int, budget: int, peers: Sequence[str] = ()) -> Path:
+    """``autobalance.csv`` (every measured version's figures) and ``autobalance.md`` (the verdict first; ``peers``:
+    the values out of line with their peers, :func:`issoku.evaluation.peers.peers_section`, at its end)."""
     rows = []
     for index, trial in enumerate(outcome.trials):
         seed = study.base_seed + (VERIFY_SEED_OFFSET if trial.phase == "verify" else 0)
@@ -747,6 +750,7 @@ def write_outcome(out: Path, study: StudyConfig, outcome: Outcome, variant: Path
     lines += [f"| {index} | {trial.phase} | {trial.stage} | {escape_markdown(_edits_text(trial.edits))} | "
               f"{trial.distance:.3f} |"
               for index, trial in enumerate(outcome.trials)]
+    lines += list(peers)
     report = out / "autobalance.md"
     report.write_text("\n".join(lines) + "\n")
     return report

@@ -12,6 +12,7 @@ import hashlib
 import re
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -29,6 +30,7 @@ from issoku.evaluation.policies import CheckpointFactory, resolve_policy
 from issoku.evaluation.ratings import rate
 from issoku.evaluation.records import canonical_json
 from issoku.evaluation.report import write_report
+from issoku.evaluation.suggest import EDIT_BUDGET, Suggester, edits_store
 from issoku.evaluation.restricted import battery, is_restricted, restricted_tournament
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.sequential_play import run_sequential
@@ -268,7 +270,8 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
                    composition: CompositionSpec | None = None,
                    progress: bool = True, pool_versions: bool = False,
                    thresholds: Thresholds = Thresholds(), sequential: bool = False,
-                   sources: Sequence[str] = (), ablation_games: int = DEFAULT_GAMES) -> tuple[list[StudyRun], Path]:
+                   sources: Sequence[str] = (), ablation_games: int = DEFAULT_GAMES,
+                   edit_budget: int = EDIT_BUDGET) -> tuple[list[StudyRun], Path]:
     """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
     ``composition`` overrides the studies' own composition specs for every env; ``pool_versions`` mixes
@@ -276,7 +279,9 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
     and the sequential tests' design. ``sequential`` plays each study's cells only until their test decides
     (:mod:`issoku.evaluation.sequential_play`), after saying how many games a cell expects to need. ``sources``: the
     studies' files, named in a bad study's message. The report states each learned policy's observation ablation
-    (:func:`learned_ablations`, over these studies and the shipped ones, ``ablation_games`` games each).
+    (:func:`learned_ablations`, over these studies and the shipped ones, ``ablation_games`` games each). Each loadout
+    headline ends with a data edit verified on fresh seeds, searched within ``edit_budget`` games
+    (:mod:`issoku.evaluation.suggest`; 0, or no study to play: none).
     """
     check_studies_play(studies, sources, composition)  # every study before the first game of any
     if sequential and studies:
@@ -302,6 +307,11 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
         if composition is not None:
             compositions = {env_id: composition for env_id in store.env_ids()}
         ablations = learned_ablations([*studies, *defaults], store.env_ids(), ablation_games)
-        return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
-                                  progress=progress, pool_versions=pool_versions, thresholds=thresholds,
-                                  ablations=ablations)
+        with ExitStack() as stack:  # the edits' games have a store of their own: the report reads every game of its
+            edits = stack.enter_context(MatchStore(edits_store(db))) if studies and edit_budget else None
+            tables = {env: ComboTable.from_json(body) for env, body in store.latest_artifacts(COMBO_TABLE).items()}
+            suggest = (Suggester([*studies, *defaults], edits, out, edit_budget, combo_tables=tables).clause
+                       if edits else None)
+            return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
+                                      progress=progress, pool_versions=pool_versions, thresholds=thresholds,
+                                      ablations=ablations, suggest=suggest)

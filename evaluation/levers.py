@@ -70,11 +70,12 @@ from pathlib import Path
 from issoku.evaluation.config import StudyConfig, build_tournament, load_study
 from issoku.evaluation.html_report import code_span, escape_markdown
 from issoku.evaluation.csv_output import write_csv
+from issoku.evaluation.peers import Outlier, out_of_line, peers_section
 from issoku.evaluation.stats import PairedDifference, holm
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
-from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, seat_content, simultaneous,
-                                        tournament_fingerprint, with_variant)
+from issoku.evaluation.variants import (Shift, changed_twins, paired_shifts, data_files, seat_content,
+                                        simultaneous, tournament_fingerprint, with_variant)
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, shown,
                                   write_override)
@@ -259,13 +260,14 @@ def _slug(change: Change, sign: str) -> str:
 
 
 def count_levers(step: int, files: Sequence[str] | None = None, base: Variant | None = None, defaults: bool = False,
-                 keep: Callable[[NumericField], bool] | None = None) -> int:
-    """How many levers :func:`make_levers` would make (writing nothing); more than :data:`MAX_LEVERS` is refused."""
+                 keep: Callable[[NumericField], bool] | None = None, named: Sequence[str] | None = None) -> int:
+    """How many levers :func:`make_levers` would make (writing nothing); more than :data:`MAX_LEVERS` is refused
+    (``named``: the files the user named, which the refusal names; default: the data files the env reads)."""
     base = base or Variant()
     count = sum(2 for relative in files or shipped_files() for number in numeric_fields(relative, base, defaults)
                 if keep is None or keep(number))
     if count > MAX_LEVERS:
-        raise ValueError(f"{count:,} levers (two per number of {', '.join(files or ('the shipped files',))}), more "
+        raise ValueError(f"{count:,} levers (two per number of {', '.join(named or ('the data files the env reads',))}), more "
                          f"than the {MAX_LEVERS:,} one run makes: name fewer data files with --file")
     return count
 
@@ -362,6 +364,22 @@ def check_variants_load(study: StudyConfig, base: Variant, files: Sequence[str] 
     return base_print
 
 
+def read_files(tournament: Tournament, files: Sequence[str] | None = None) -> list[str]:
+    """The data files whose levers are played: ``files`` (default every shipped one) less those the tournament's env
+    never reads (:func:`~issoku.evaluation.variants.data_files`: the systems its ruleset names). Why: a lever of an
+    unread file plays the base's games again (under a variant folder its fingerprint may still differ, so the
+    fingerprint check below does not catch it: the breath duel's 793 levers were 590 of tempo and encounter files)."""
+    read = set(data_files(tournament))
+    return [file for file in (files or shipped_files()) if file in read]
+
+
+def study_outliers(study: StudyConfig, variant: Path | None = None, files: Sequence[str] | None = None) -> list[Outlier]:
+    """The values out of line with their peers (:mod:`issoku.evaluation.peers`) among the data files ``study``'s env
+    reads (``files``: only those), as ``variant`` (default the shipped data) sets them."""
+    tournament = with_variant(build_tournament(study.model_copy(update={"games_per_pair": SCREEN_GAMES})), variant)
+    return out_of_line(read_files(tournament, files), Variant(variant))
+
+
 def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int = 1,
                files: Sequence[str] | None = None, workers: Workers = 0, batch_size: int = 16,
                progress: bool = False, variant: Path | None = None, defaults: bool = False,
@@ -395,7 +413,11 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
         raise ValueError(f"--focus {unknown[0]}: no loadout of the {study.env} study "
                          f"(its loadouts: {', '.join(sorted(content)) or '(none)'})")
     tables = sorted(content) if tables is None else list(dict.fromkeys(tables))
-    count_levers(step, files, base, defaults, keep)  # before a folder is written
+    asked, files = files, read_files(base_tournament, files)
+    if not files:
+        raise ValueError(f"no lever of {', '.join(asked or ())} changes the rules of {study.env}: it reads only "
+                         f"{', '.join(data_files(base_tournament))}")
+    count_levers(step, files, base, defaults, keep, asked)  # before a folder is written
     levers = make_levers(out / "variants", step, files, base, defaults, keep)
     for lever in levers:
         items = set(lever.change.item.split(" / "))
@@ -408,7 +430,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     levers = [lever for lever in levers if relevant.get(lever.change.file, False)]
     alive = [lever for lever in levers if lever.status == "played"]
     if not alive:
-        raise ValueError(f"no lever of {', '.join(files or shipped_files())} changes the rules of {study.env}")
+        raise ValueError(f"no lever of {', '.join(files)} changes the rules of {study.env}")
     unit = len(base_tournament.loadouts) * len(base_tournament.pairs())
     rounds: list[Round] = []
     games, left, sizes = 0, budget, halving_sizes(len(alive))
@@ -445,7 +467,7 @@ def run_levers(study: StudyConfig, budget: int, out: Path, db: Path, step: int =
     ranked = sorted(levers, key=lambda lever: (-lever.field_round, order(lever), lever.name))
     write_levers(out, study, ranked, rounds, budget, step, sorted(file for file, read in relevant.items() if read),
                  variant=variant, screen_games=screen_games, tables=tables, rank=rank, loadout_top=loadout_top,
-                 keep_own=keep_own)
+                 keep_own=keep_own, peers=peers_section(out_of_line(files, base)))
     return ranked, rounds
 
 
@@ -507,9 +529,10 @@ def _interval(result: PairedDifference) -> list[str]:
 def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds: Sequence[Round], budget: int,
                  step: int, files: Sequence[str] = (), top: int = 10, variant: Path | None = None,
                  screen_games: int = SCREEN_GAMES, tables: Sequence[str] = (), rank: str = "effect",
-                 loadout_top: int = 0, keep_own: Sequence[str] = ()) -> Path:
+                 loadout_top: int = 0, keep_own: Sequence[str] = (), peers: Sequence[str] = ()) -> Path:
     """``levers.csv`` (every lever, ranked, with its place in each of ``tables``' per-loadout tables) and
-    ``levers.md`` (the schedule, the top levers, and each table's top ``max(loadout_top, LOADOUT_TOP)``)."""
+    ``levers.md`` (the schedule, the top levers, each table's top ``max(loadout_top, LOADOUT_TOP)``, then ``peers``:
+    the values out of line with their peers, :func:`issoku.evaluation.peers.peers_section`)."""
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(levers, tables, rank)
     header = (*COLUMNS, *(f"rank_{name}" for name in tables))
@@ -544,6 +567,7 @@ def write_levers(out: Path, study: StudyConfig, levers: Sequence[Lever], rounds:
                      f"| {escape_markdown(record['effect_figure'])} "
                      f"| {move} | {first} | {matchup} |")
     lines += _loadout_sections(levers, tables, rank, max(loadout_top, LOADOUT_TOP), loadout_top, keep_own)
+    lines += list(peers)
     lines += ["", f"{len(skipped)} levers not played (the data schema refused the nudge): see the `status` "
               "column of levers.csv.", ""]
     report = out / "levers.md"
@@ -600,4 +624,4 @@ def field_rank(levers: Sequence[Lever], file: str, item: str, name: str) -> int 
 
 __all__ = ["COLUMNS", "FINALISTS", "LOADOUT_TOP", "Lever", "RANKINGS", "Round", "SCREEN_GAMES", "check_variants_load",
            "field_rank", "halving_sizes", "kept_for_tables", "kept_own", "loadout_table", "loadouts_study",
-           "make_levers", "plan", "ranking", "round_games", "run_levers", "scheduled_records", "write_levers"]
+           "make_levers", "plan", "ranking", "read_files", "round_games", "run_levers", "study_outliers", "scheduled_records", "write_levers"]

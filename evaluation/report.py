@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from types import MappingProxyType
@@ -40,6 +40,7 @@ from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.metagame import name_mixture
 from issoku.evaluation.metrics import CompositionSpec, SequenceUse, matchup_matrix
 from issoku.evaluation.pairings import Side, by_label, by_policy
+from issoku.evaluation.power import detectable_text
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
@@ -421,7 +422,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                  compositions: Mapping[str, CompositionSpec] | None = None,
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
                  pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True,
-                 ablations: Mapping[str, Sequence[tuple[str, str, Ablation]]] | None = None) -> Path:
+                 ablations: Mapping[str, Sequence[tuple[str, str, Ablation]]] | None = None,
+                 suggest: Suggest | None = None) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.findings`).
@@ -434,6 +436,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     Each rules version gets its own section (:mod:`issoku.evaluation.versions`); ``pool_versions`` mixes
     them, and the headlines say so. ``ablations``: per env id, each learned policy's name, entry and observation
     ablation (:func:`~issoku.evaluation.commands.learned_ablations`), stated in its env's section and headlines.
+    ``suggest`` ends each loadout and combo headline with a data edit verified on fresh seeds
+    (:mod:`issoku.evaluation.suggest`).
     """
     compositions = compositions or {}
     ablations = ablations or {}
@@ -490,7 +494,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
         found, notes = findings(analysis, table, restricted, data=_data_keywords(group), thresholds=thresholds,
                                 confidence=confidence, records=records,
                                 fielded=fielded_content(records) if table is not None else None,
-                                restricted_records=restricted_records, levers=levers, rankings=rankings)
+                                restricted_records=restricted_records, levers=levers, rankings=rankings,
+                                suggest=suggest)
         for finding in found:
             text = finding.line(thresholds)
             summary.append(f"- {text}")
@@ -530,6 +535,8 @@ LEVERS = "levers.csv"
 
 
 HEADLINES = "## Headlines"
+Suggest = Callable[[Finding, Sequence[str]], str]
+"""A finding and its data items to the clause that ends its headline ("" for none)."""
 SHIPPED_DATA: Mapping[str, object] = MappingProxyType({})
 """No data keywords: the games loaded the shipped rules data."""
 
@@ -546,8 +553,8 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
              data: Mapping[str, object] | None = SHIPPED_DATA, thresholds: Thresholds = Thresholds(),
              confidence: float = 0.95, records: Sequence[MatchRecord] | None = None, fielded: set[str] | None = None,
              restricted_records: Sequence[MatchRecord] = (), most: int = 3,
-             levers: Sequence[Mapping[str, str]] = (),
-             rankings: Sequence[FieldRanking] | None = None) -> tuple[list[Finding], list[str]]:
+             levers: Sequence[Mapping[str, str]] = (), rankings: Sequence[FieldRanking] | None = None,
+             suggest: Suggest | None = None) -> tuple[list[Finding], list[str]]:
     """The rules findings a designer reads first, each opening with a plain sentence, then its verdict, severity,
     the agents behind it and the games that show it: the strongest and the weakest loadout of each grid of loadouts
     that met (:func:`~issoku.evaluation.fields.loadout_grids`; the strongest shown by its most lopsided wins), the
@@ -560,9 +567,9 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     ``data``: the data keywords the games' env loaded (``{}``: the shipped files; ``None``: versions pooled, so
     none), whose provenance the strongest loadout's finding names. ``records`` (the section's games) name the
     agents; ``fielded`` (content keys the loadouts field) keeps a combo no loadout can play out of the headlines.
-    Each headline ends with its rule trail (:func:`with_trails`; ``levers``: the rows of a levers CSV).
-    ``rankings``: the section's loadout grids, rated (:func:`~issoku.evaluation.fields.field_rankings`; computed
-    from ``records`` when not given).
+    Each headline ends with its rule trail (:func:`with_trails`; ``levers``: the rows of a levers CSV; ``suggest``:
+    the verified edit, searched only on the shipped rules' games). ``rankings``: the section's loadout grids, rated
+    (:func:`~issoku.evaluation.fields.field_rankings`; computed from ``records`` when not given).
     """
     env = analysis.env_id
     everyone = agent_kinds(analysis.policies)
@@ -625,7 +632,8 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
         combo, skipped = _combo_finding(env, table, fielded)
         found += [combo] if combo is not None else []
         notes += skipped
-    found = with_trails(found, records or (), levers)
+    notes += detectable_notes(analysis, len(family))
+    found = with_trails(found, records or (), levers, suggest if data == SHIPPED_DATA else None)
     if quiet:
         notes.append(f"{env}: not significant ({level_text(family, confidence)}; each interval includes zero, so no "
                      "winner or effect is claimed): " + "; ".join(_quiet(f, thresholds) for f in quiet[:6])
@@ -706,10 +714,23 @@ def _restriction_opening(finding: Finding) -> str:
     return f"{base} is better off without {banned}: it scores {score:.0%} against itself when it never plays it."
 
 
+def detectable_notes(analysis: BalanceAnalysis, tests: int, alpha: float = 0.05) -> list[str]:
+    """One line per kind of side: the smallest edge against the field the section detects (:mod:`issoku.evaluation.
+    power`), at the fewest games a side played, corrected as the headlines are: what "not significant" is worth."""
+    parts = []
+    for what, side in (("policy", analysis.by_policy), ("loadout", analysis.by_loadout)):
+        if side is not None and len(side.matchups.names):
+            parts.append(f"a {what} against the field "
+                         f"{detectable_text(int(side.matchups.games.sum(axis=1).min()), tests, alpha)}")
+    return [f"{analysis.env_id}: smallest effect this section can detect: {'; '.join(parts)}; a smaller edge may be "
+            "real and go unseen."] if parts else []
+
+
 def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],
-                levers: Sequence[Mapping[str, str]] = ()) -> list[Finding]:
+                levers: Sequence[Mapping[str, str]] = (), suggest: Suggest | None = None) -> list[Finding]:
     """``found`` with each finding's rule trail (:mod:`issoku.evaluation.rule_trail`) read from ``records`` (the
-    section's ordinary games, replayed) and ``levers`` (a levers CSV's rows; none: the fallback lever)."""
+    section's ordinary games, replayed) and ``levers`` (a levers CSV's rows; none: the fallback lever); ``suggest``:
+    the verified edit that ends a finding's trail (:class:`issoku.evaluation.suggest.Suggester`)."""
     if not found or not records:
         return list(found)
     trails = RuleTrails(records, build_ruleset(records))
@@ -728,7 +749,8 @@ def with_trails(found: Sequence[Finding], records: Sequence[MatchRecord],
         lever = (lever_for(levers, figure, data, first_mover=kind == "first")
                  or ("the initiative rules above (a rules choice, not a data field)" if kind == "first"
                      else fallback_lever(data)))
-        out.append(replace(finding, trail=Trail(trails.rules_of(actions), data, lever)))
+        edit = suggest(finding, data) if suggest is not None else ""
+        out.append(replace(finding, trail=Trail(trails.rules_of(actions), data, lever, edit)))
     return out
 
 

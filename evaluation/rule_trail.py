@@ -46,6 +46,9 @@ class Trail:
     rules: tuple[str, ...] = ()
     data: tuple[str, ...] = ()
     lever: str = ""
+    edit: str = ""
+    """A concrete edit verified on fresh seeds, or why none was (:mod:`issoku.evaluation.suggest`); when set it
+    ends the trail in place of the lever."""
 
     def text(self) -> str:
         """`` Rests on BR-030, MA-011; data: stance:guard_stance; lever: ....`` ("" when nothing is known)."""
@@ -54,7 +57,9 @@ class Trail:
             parts.append("Rests on " + ", ".join(self.rules))
         if self.data:
             parts.append("data: " + ", ".join(f"`{item}`" for item in self.data))
-        if self.lever:
+        if self.edit:
+            parts.append(self.edit)
+        elif self.lever:
             parts.append("lever to try first: " + self.lever)
         return f" {'; '.join(parts)}." if parts else ""
 
@@ -133,8 +138,11 @@ def _number(text: str | None) -> float:
         return float("nan")
 
 
-def _tokens(text: str) -> set[str]:
-    return {token for token in re.split(r"[\s/:.]+", text.lower()) if token}
+def words(text: str) -> set[str]:
+    """The words of a content key, a data item or a field's name (``technique:unarmed.strike``, ``nodachi / parry``,
+    ``breath/data/weapons.toml: nodachi / parry: cost``), lower case: what matches a finding's content to the data
+    that sets it (here, in the verified edit's scope and in a variant's share of the decisions)."""
+    return {token for token in re.split(r"[\s/:.()]+", text.lower()) if token}
 
 
 def lever_for(levers: Sequence[Mapping[str, str]], figure: str = "", data: Sequence[str] = (),
@@ -148,9 +156,9 @@ def lever_for(levers: Sequence[Mapping[str, str]], figure: str = "", data: Seque
     for row in played:
         if figure and row["effect_figure"] == figure:
             return f"{row['lever']} (levers.csv rank {row['rank']})"
-    wanted = [_tokens(item.split(":", 1)[-1]) for item in data]
+    wanted = [words(item.split(":", 1)[-1]) for item in data]
     for row in played:
-        if any(tokens and tokens <= _tokens(row.get("item", "")) for tokens in wanted):
+        if any(tokens and tokens <= words(row.get("item", "")) for tokens in wanted):
             return f"{row['lever']} (levers.csv rank {row['rank']})"
     return ""
 

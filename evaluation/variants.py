@@ -18,6 +18,7 @@ headline names the edit and the loadout it moved: the edit whose item is content
 from __future__ import annotations
 
 import datetime
+import math
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -27,18 +28,21 @@ from scipy.stats import t as student_t
 
 from issoku.evaluation.config import StudyConfig, build_tournament
 from issoku.evaluation.checkpoint_fit import checkpoints_off_training
+from issoku.evaluation.coverage import build_ruleset, content_map, coverage
 from issoku.evaluation.findings import Finding, Thresholds, agent_kinds
 from issoku.evaluation.match import rules_fingerprint
 from issoku.evaluation.metrics import seat_balanced
 from issoku.evaluation.pairings import by_label, by_policy
+from issoku.evaluation.power import PAIRED_SD, detectable_text
 from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.rule_trail import words
 from issoku.evaluation.html_report import code_span, escape_markdown, write_html_report
 from issoku.evaluation.csv_output import write_csv
 from issoku.evaluation.report import HEADLINES, _table, read_headlines
-from issoku.evaluation.sequential import BALANCED, IMBALANCED, SequentialTest, SequentialVerdict, gsprt
+from issoku.evaluation.sequential import BALANCED, IMBALANCED, UNDETERMINED, SequentialTest, SequentialVerdict, gsprt
 from issoku.evaluation.stats import PairedDifference, holm, paired_difference
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import Tournament, run_tournaments, schedule
+from issoku.evaluation.tournament import Tournament, run_tournament, run_tournaments, schedule
 from issoku.envs.teams import seat_teams
 from issoku.rules.variant import Change, Variant, data_diff, shipped_files
 from issoku.training.backend import Workers
@@ -179,11 +183,48 @@ class StudyComparison:
     changed: int | None = None
     """How many variant games were played otherwise than their base twin (:func:`changed_twins`; None: not counted).
     Zero means no agent exercised the edit: every figure's difference is zero by construction, not by evidence."""
+    exercised: float | None = None
+    """The share of the variant games' decisions that played the edited content (:func:`exercised_share`; None: the
+    edits name no content an action plays, a fighter's sheet or an armour, so it cannot be told)."""
+    settling: Settling | None = None
+    """How the cells the edit touches were played on past the schedule (:func:`settle`; None: not tried)."""
 
     @property
     def untested(self) -> bool:
-        """No decision of any game changed under the edit: the study says nothing about it either way."""
-        return self.changed == 0
+        """No decision of any game changed under the edit, or (nearly) no decision played the edited content: the
+        study says nothing about it either way."""
+        return self.changed == 0 or (self.exercised is not None and self.exercised < UNUSED_SHARE)
+
+    def untested_why(self) -> str:
+        """Why the study is untested by play, as a clause."""
+        if self.changed == 0:
+            return f"the edit changed no decision of its {self.games} paired games"
+        return (f"the edited content took {self.exercised or 0.0:.2%} of the decisions of its {self.games} paired "
+                f"games (under {UNUSED_SHARE:.1%})")
+
+
+UNUSED_SHARE = 0.005
+"""Under this share of the decisions played on the edited content, a study is untested by play: the few games the
+edit changed are too few to speak for it."""
+
+
+def exercised_share(records: Sequence[MatchRecord], changes: Sequence[Change]) -> float | None:
+    """The share of ``records``' decisions whose action plays content an edit of ``changes`` edits: a content item
+    (:func:`issoku.evaluation.coverage.content_map`, ``defence:nodachi.parry``) whose name holds every word of the
+    edit's item (``nodachi / parry``). None when some edit names no such item (a fighter's sheet, an armour: content
+    no action plays, in use on every decision or none)."""
+    ruleset = build_ruleset(records)
+    if ruleset is None or not changes:
+        return None
+    uses = coverage(records, content_map(ruleset)).uses
+    wanted = [words(change.item) for change in changes]
+
+    def plays(edited: set[str], item: str) -> bool:
+        return bool(edited) and edited <= words(item.split(":", 1)[-1])
+
+    if not all(any(plays(edited, use.item) for use in uses) for edited in wanted):
+        return None
+    return sum(use.decision_share for use in uses if any(plays(edited, use.item) for edited in wanted))
 
 
 NOT_READ = "its env reads no rules variant"
@@ -207,9 +248,17 @@ def versions(tournament: Tournament, env: str, base: Path | None,
 
 
 def compare_study(pair: tuple[Tournament, Tournament], name: str, store: MatchStore, workers: Workers,
-                  batch_size: int, progress: bool, test: SequentialTest = SequentialTest()) -> StudyComparison:
-    """Play a study's two versions (resuming) and measure what moved (``test``: each rate's sequential test)."""
+                  batch_size: int, progress: bool, test: SequentialTest = SequentialTest(),
+                  changes: Sequence[Change] = ()) -> StudyComparison:
+    """Play a study's two versions (resuming) and measure what moved (``test``: each rate's sequential test;
+    ``changes``: the edits, whose share of the decisions is counted)."""
     run_tournaments(pair, store, workers=workers, batch_size=batch_size, progress=progress)
+    return measure_study(pair, name, store, test, changes)
+
+
+def measure_study(pair: tuple[Tournament, Tournament], name: str, store: MatchStore,
+                  test: SequentialTest = SequentialTest(), changes: Sequence[Change] = ()) -> StudyComparison:
+    """What moved between a study's two versions, from the scheduled games the store holds (played or not yet)."""
     versions = []
     for tournament in pair:
         keys = {spec.key for _, spec in schedule(tournament)}
@@ -218,13 +267,90 @@ def compare_study(pair: tuple[Tournament, Tournament], name: str, store: MatchSt
     shifts = paired_shifts(env_id, versions[0], versions[1], test)
     agents = agent_kinds({policy for record in versions[1] for policy in record.policies})
     return StudyComparison(env_id, name, len(versions[1]), shifts, seat_content(pair[1]), agents,
-                           changed_twins(versions[0], versions[1]))
+                           changed_twins(versions[0], versions[1]), exercised_share(versions[1], changes))
+
+
+SETTLE_BUDGET = 2_000
+"""Default games (both versions counted) a study may play past its schedule to settle the cells the edit touches."""
+SETTLE_STEP = 8
+"""Games per pairing each settling round adds (even: both seat orders)."""
+
+
+@dataclass(frozen=True)
+class Settling:
+    """How the cells the edit touches were settled past the fixed schedule (:func:`settle`)."""
+
+    open_at_schedule: int
+    """Touched cells still undetermined when the fixed schedule ended."""
+    played: int
+    budget: int
+    left: tuple[tuple[str, int], ...] = ()
+    """The cells still undetermined, each with about how many more twin games (per version) would settle it."""
+    decided: tuple[tuple[str, str], ...] = ()
+    """The touched cells the sequential test decided, each with its verdict (``moved ≥ δ (up), after 170 games``)."""
+
+    def text(self) -> str:
+        """One clause for the headline: how the touched cells' sequential tests ended ("" when none is touched)."""
+        verdicts = "; ".join(f"{escape_markdown(figure)} {verdict}" for figure, verdict in self.decided)
+        verdicts = f"the cells the edit touches, sequentially: {verdicts}" if verdicts else ""
+        if not self.open_at_schedule:
+            return verdicts
+        settled = self.open_at_schedule - len(self.left)
+        done = (f"of the {self.open_at_schedule} cell{'s' * (self.open_at_schedule != 1)} the edit touches left "
+                f"undetermined by the schedule, {settled} decided after {self.played:,} more games "
+                f"(settling budget {self.budget:,})")
+        if self.left:
+            rest = "; ".join(f"{escape_markdown(figure)}: about {games:,} more twin games" for figure, games in self.left)
+            done = f"{done}; still undetermined: {rest} (`--settle-budget`)"
+        return f"{verdicts}; {done}" if verdicts else done
+
+
+def touched_cells(comparison: StudyComparison, changes: Sequence[Change]) -> list[Shift]:
+    """The loadout scores whose loadout's content (its seats' ``seat_content``) an edit of ``changes`` touches."""
+    items = {part for change in changes for part in change.item.split(" / ")}
+    return [s for s in comparison.shifts if s.figure.startswith("loadout ") and s.figure.endswith(": score")
+            and " vs " not in s.figure and any(items & comparison.content.get(side, {side}) for side in s.sides)]
+
+
+def _open(comparison: StudyComparison, changes: Sequence[Change]) -> list[Shift]:
+    return [s for s in touched_cells(comparison, changes)
+            if s.sequential is not None and s.sequential.verdict == UNDETERMINED]
+
+
+def settle(pair: tuple[Tournament, Tournament], comparison: StudyComparison, store: MatchStore,
+           changes: Sequence[Change], budget: int, test: SequentialTest = SequentialTest(), workers: Workers = None,
+           batch_size: int = 16) -> tuple[StudyComparison, Settling]:
+    """Play on, :data:`SETTLE_STEP` games per pairing at a time and only the games of the loadouts whose touched
+    cells are undetermined, under both versions (twins, as the schedule's), until each such cell's sequential test
+    decides or the next round would pass ``budget`` games; then say what more the rest would need (Wald's expectation
+    at the worst case, ±δ/2, at the variance each showed). Untested studies are not played on."""
+    opened = [] if comparison.untested else _open(comparison, changes)
+    played, current, games = 0, comparison, pair[0].games_per_pair
+    while (still := _open(current, changes)) and opened:
+        labels = {side for shift in still for side in shift.sides}
+        games += SETTLE_STEP
+        bigger = (replace(pair[0], games_per_pair=games), replace(pair[1], games_per_pair=games))
+        todo = [[(lo, spec) for lo, spec in schedule(t) if labels & set(lo.seat_labels)] for t in bigger]
+        before = [{spec.key for _, spec in schedule(t)} for t in pair]
+        cost = sum(1 for found, old in zip(todo, before) for _, spec in found if spec.key not in old)
+        if not cost or played + cost > budget:  # scheduled games, stored or not: a rerun takes the same path
+            break
+        for tournament, found in zip(bigger, todo):
+            run_tournament(tournament, store, workers=workers, batch_size=batch_size, progress=False, scheduled=found)
+        played += cost
+        pair, current = bigger, measure_study(bigger, comparison.study, store, test, changes)
+    left = tuple((s.figure, max(0, math.ceil(test.expected_pairs(s.sequential.variance or 0.25)[2])
+                                - s.sequential.pairs)) for s in _open(current, changes) if s.sequential) if opened else ()
+    decided = tuple((s.figure, _sequential(s)) for s in touched_cells(current, changes)
+                    if s.sequential is not None and s.sequential.verdict != UNDETERMINED)
+    return current, Settling(len(opened), played, budget, left, () if comparison.untested else decided)
 
 
 def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path, out: Path,
             base: Path | None = None, workers: Workers = None, batch_size: int = 16, alpha: float = 0.05,
-            progress: bool = True, thresholds: Thresholds = Thresholds()) -> Path:
-    """Validate the variant (and base), play every touched study under both, write the variant report
+            progress: bool = True, thresholds: Thresholds = Thresholds(), settle_budget: int = 0) -> Path:
+    """Validate the variant (and base), play every touched study under both, settle the cells the edit touches
+    within ``settle_budget`` games per study (:func:`settle`; 0: the fixed schedule only), write the variant report
     (``thresholds``: the verdicts of its headlines)."""
     variant_data = Variant(variant)
     base_data = Variant(base)
@@ -238,8 +364,12 @@ def compare(studies: Sequence[tuple[str, StudyConfig]], variant: Path, db: Path,
     with MatchStore(db) as store:
         for name, _, pair in planned:
             if not isinstance(pair, str):
-                comparisons.append(compare_study(pair, name, store, workers, batch_size, progress,
-                                                 thresholds.sequential))
+                found = compare_study(pair, name, store, workers, batch_size, progress, thresholds.sequential, changes)
+                if settle_budget:
+                    found, settling = settle(pair, found, store, changes, settle_budget, thresholds.sequential,
+                                             workers, batch_size)
+                    found = replace(found, settling=settling)
+                comparisons.append(found)
     tests = sum(len(c.shifts) for c in comparisons)
     corrected = holm([simultaneous(s.result, tests, alpha) for c in comparisons for s in c.shifts])
     index = 0
@@ -312,13 +442,13 @@ def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change],
     figure by more than the balance threshold; balanced: surely by less; undetermined), its severity, and the
     agents that played the study."""
     lines = []
+    tests = sum(len(c.shifts) for c in comparisons)
     for c in comparisons:
         found = [s for s in moved(c) if s.kind == "rate" and " vs " not in s.figure][:top]
         if c.untested:
-            lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): {UNTESTED.upper()}: the edit "
-                         f"changed no decision of its {c.games} "
-                         f"paired games ({c.agents} agents never played what it touches), so they are no evidence "
-                         "of balance or imbalance.")
+            lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): {UNTESTED.upper()}: "
+                         f"{c.untested_why()} ({c.agents} agents {'never' if c.changed == 0 else 'barely'} played "
+                         "what it touches), so they are no evidence of balance or imbalance.")
         elif not found:
             lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): no figure moved significantly over "
                          f"{c.games} paired games.")
@@ -329,7 +459,19 @@ def headlines(comparisons: Sequence[StudyComparison], changes: Sequence[Change],
                          f"move, {move.severity(thresholds)}: {escape_markdown(shift.figure)} {_amount(shift)}, "
                          f"Holm p={r.p_adjusted:.2g}"
                          f" — after {_edits(related_changes(shift, changes, c.content))} ({c.agents} agents).")
+        if not c.untested:
+            lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): {detectable_line(c, tests)}.")
+        if c.settling is not None and c.settling.text():
+            lines.append(f"{escape_markdown(c.env)} ({escape_markdown(c.study)}): {c.settling.text()}.")
     return lines
+
+
+def detectable_line(comparison: StudyComparison, tests: int, alpha: float = 0.05) -> str:
+    """The smallest move of a side's score the study detects (:mod:`issoku.evaluation.power`), at the fewest pairs
+    a side's score has, with the twins taken as independent: a bound the pairing lowers."""
+    sides = [s.result.n for s in comparison.shifts if s.figure.endswith(": score") and " vs " not in s.figure]
+    return (f"smallest move of a side's score it can detect: {detectable_text(min(sides, default=0), tests, alpha, sd=PAIRED_SD)}"
+            "; a bound (twin games lower it): a smaller move may read as no move")
 
 
 def what_changed(changes: Sequence[Change]) -> list[str]:
@@ -363,16 +505,24 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
               f"Sequential: each rate's GSPRT (δ = ±{100 * thresholds.sequential.delta:g} points, α = "
               f"{thresholds.sequential.alpha:g}, β = {thresholds.sequential.beta:g}) on its per-game differences in "
               "seed order: *moved ≥ δ*, *moved < δ* or *undetermined*, and after how many twin games it decided; "
-              "*untested by play* where the edit changed no decision of any game "
+              "*untested by play* where the edit changed no decision of any game, or the edited content took under "
+              f"{UNUSED_SHARE:.1%} of the decisions "
               "(docs/balance.md, Sequential tests).", ""]
     lines += ["Not played: " + "; ".join(f"{escape_markdown(study)} ({escape_markdown(why)})" for study, why in skipped)
               + ".", ""] if skipped else []
     for c in comparisons:
         lines += [f"## {escape_markdown(c.env)}: {escape_markdown(c.study)}", "", f"{c.games} games per version, paired.", ""]
         found = moved(c)
-        if c.untested:
+        if c.untested and c.changed == 0:
             lines += ["Untested by play: every variant game was played exactly as its base twin (no agent's decision "
                       "changed), so every difference below is zero by construction, not a measurement.", ""]
+        elif c.untested:
+            lines += [f"Untested by play: {c.untested_why()}, so the differences below are no evidence of balance "
+                      "or imbalance.", ""]
+        else:
+            lines += [f"The {detectable_line(c, tests, alpha)}.", ""]
+        if c.exercised is not None:
+            lines += [f"The edited content took {c.exercised:.2%} of the variant games' decisions.", ""]
         lines += ["### Moved significantly", ""]
         lines += _table(["figure", "base → variant (difference [corrected interval])", "Holm p", "pairs",
                          "sequential", "edits behind it"],
@@ -401,7 +551,8 @@ def write_variant_report(out: Path, changes: Sequence[Change], comparisons: Sequ
 def variant_command(study_files: Sequence[Path] | None, env: str | None, policies: Sequence[str] | None,
                     games: int | None, seed: int | None, mirrors: bool | None, db: Path, out: Path,
                     workers: Workers, batch_size: int, variant: Path | None, base: Path | None,
-                    allow_imports: bool = False, thresholds: Thresholds = Thresholds()) -> int:
+                    allow_imports: bool = False, thresholds: Thresholds = Thresholds(),
+                    settle_budget: int = SETTLE_BUDGET) -> int:
     """The CLI's ``balance-report --variant``: prints the headlines and the report path; returns the exit status.
 
     Any bad input (a variant file, a study, an option) is one line naming file, field and why, exit 2,
@@ -421,7 +572,7 @@ def variant_command(study_files: Sequence[Path] | None, env: str | None, policie
         Variant(base).validate()
         check_studies_play([study for _, study in studies], [str(file) for file in files])  # before any game
         report = compare(studies, variant, db, out, base=base, workers=workers, batch_size=batch_size,
-                         thresholds=thresholds)
+                         thresholds=thresholds, settle_budget=settle_budget)
     except DataError as error:
         field, why = error.problems[0] if error.problems else ("(file)", "invalid")
         print(f"balance-report: {error.path}: {field}: {why}", file=sys.stderr)

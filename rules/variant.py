@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -226,6 +227,24 @@ class NumericField:
     value: int | float
     absent: bool = False
 
+    @property
+    def pool_part(self) -> str:
+        """``rolled`` or ``kept`` when the number is one half of a dice pool string (``"2k2"``), else ""."""
+        return str(self.address[-1]) if len(self.address) > 1 and self.address[-1] in POOL_PARTS else ""
+
+
+DICE_POOL = re.compile(r"^(\d+)k(\d+)$")
+"""A dice pool as data writes it: ``XkY``, roll X dice and keep Y (the encounters' damage)."""
+POOL_PARTS = ("rolled", "kept")
+"""The two numbers of a dice pool, as the last step of a :class:`NumericField` address (``(..., "damage",
+"kept")``): each is a lever of its own (``2k2 -> 2k1``, ``2k2 -> 3k2``), written back into the string."""
+
+
+def pool_parts(value: str) -> tuple[int, int] | None:
+    """``(rolled, kept)`` of a dice pool string (``"0k4"``: ``(0, 4)``), None for any other string."""
+    match = DICE_POOL.match(value)
+    return (int(match[1]), int(match[2])) if match else None
+
 
 def file_model(relative: str) -> type[BaseModel]:
     """The pydantic model a shipped data file is validated against."""
@@ -286,7 +305,8 @@ def _absent_inner(annotation: Any, value: Any, address: tuple[str | int, ...]
 def numeric_fields(relative: str, base: Variant | None = None, defaults: bool = False) -> list[NumericField]:
     """Every number (not a boolean) the data file ``relative`` sets (``base``'s copy, default the shipped
     one), in file order: the fields a one-at-a-time sensitivity run (``issoku levers``) nudges. Arrays of
-    numbers count one field per entry. ``defaults``: also every optional number the file leaves at its
+    numbers count one field per entry; a dice pool string (``"2k2"``) counts two, its rolled and its kept dice
+    (:data:`POOL_PARTS`). ``defaults``: also every optional number the file leaves at its
     schema value (:class:`NumericField` ``absent``), after the ones it sets."""
 
     def walk(value: Any, address: tuple[str | int, ...]) -> Iterator[NumericField]:
@@ -294,6 +314,8 @@ def numeric_fields(relative: str, base: Variant | None = None, defaults: bool = 
             return
         if isinstance(value, int | float):
             yield NumericField(relative, address, value)
+        elif isinstance(value, str) and (parts := pool_parts(value)) is not None:
+            yield from (NumericField(relative, (*address, part), number) for part, number in zip(POOL_PARTS, parts))
         elif isinstance(value, dict):
             for name, inner in value.items():
                 yield from walk(inner, (*address, name))
@@ -319,9 +341,15 @@ def write_overrides(folder: Path | str, edits: Sequence[tuple[NumericField, int 
              sorted(set(base.files) | {number.file for number, _ in edits})}
     for number, value in edits:
         inner: Any = files[number.file]
-        for step in number.address[:-1]:
+        address = number.address[:-1] if number.pool_part else number.address
+        for step in address[:-1]:
             inner = inner.setdefault(step, {}) if isinstance(inner, dict) else inner[step]
-        inner[number.address[-1]] = value
+        written: int | float | str = value
+        if number.pool_part:  # one half of a dice pool: the string is rewritten with that half changed
+            parts = list(pool_parts(str(inner[address[-1]])) or (0, 0))
+            parts[POOL_PARTS.index(number.pool_part)] = int(value)
+            written = f"{parts[0]}k{parts[1]}"
+        inner[address[-1]] = written
     for relative, raw in files.items():
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -335,5 +363,5 @@ def write_override(folder: Path | str, field: NumericField, value: int | float, 
     return write_overrides(folder, [(field, value)], base)
 
 
-__all__ = ["Change", "DATA_GLOBS", "NumericField", "RULES_DIR", "Variant", "data_diff", "data_digest",
-           "file_model", "numeric_fields", "shipped_files", "shown", "write_override", "write_overrides"]
+__all__ = ["Change", "DATA_GLOBS", "DICE_POOL", "NumericField", "POOL_PARTS", "RULES_DIR", "Variant", "data_diff", "data_digest",
+           "file_model", "numeric_fields", "pool_parts", "shipped_files", "shown", "write_override", "write_overrides"]

@@ -435,6 +435,8 @@ def balance_report(
     combo_threshold: float = typer.Option(1.5, "--combo-threshold", help="A combo buying at least this multiple of the median composition's Wounds per Energy is imbalanced; default 1.5."),
     combo_severe: float = typer.Option(2.5, "--combo-severe", help="...and severe from this multiple; default 2.5."),
     sequential: bool = typer.Option(False, "--sequential", help="Play each matchup cell (policy against policy, loadout against loadout) in rounds of seat-swapped pairs only until its GSPRT decides (imbalanced, or balanced within +-delta); --games stays the cap. Says first how many games a cell expects to need. Default: off (every scheduled game)."),
+    settle_budget: int = typer.Option(2000, "--settle-budget", help="With --variant: games (both versions counted) each study may play past its schedule, only in the loadouts the edit touches, until their sequential tests decide; the report says what more the rest would need. 0: the fixed schedule only. Default 2000."),
+    edit_budget: int = typer.Option(1500, "--edit-budget", help="Games each loadout headline may spend searching its own content for a one-step data edit that brings the loadout toward an even score, verified on fresh seeds (scripted agents; cached in the store, so a rerun plays nothing); 0: no search. Default 1500."),
     delta: float = typer.Option(None, "--delta", help="The sequential tests' delta (points of score away from an even 0.5) in (0, 0.5]; default: --balance-threshold (0.05 when that is 0). The report's sequential verdicts use it with or without --sequential."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
@@ -455,6 +457,8 @@ def balance_report(
         bounded("--workers", workers, 0, 1024)
         bounded("--batch-size", batch_size, 1, MAX_GAMES)
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
+        bounded("--edit-budget", edit_budget, 0, MAX_GAMES)
+        bounded("--settle-budget", settle_budget, 0, MAX_GAMES)
         check_output_dir("--out", out)
         if not 0 <= balance_threshold <= severe_threshold <= 0.5 or not 1 <= combo_threshold <= combo_severe:
             raise ValueError("thresholds: need 0 <= --balance-threshold <= --severe-threshold <= 0.5 and "
@@ -474,7 +478,7 @@ def balance_report(
 
             raise typer.Exit(variant_command(study, env, policy, games, seed, mirrors, db, out,
                                              make_backend(backend, workers, ray_address), batch_size,
-                                             variant, base, allow_imports, thresholds))
+                                             variant, base, allow_imports, thresholds, settle_budget))
         files = list(study or ()) or ([] if env else default_studies())
         studies = ([study_from_options(file, env, policy, games, seed, mirrors, allow_imports=allow_imports)
                     for file in files]
@@ -484,7 +488,7 @@ def balance_report(
                                           batch_size=batch_size,
                                           bootstrap=bootstrap, composition=composition, pool_versions=pool_versions,
                                           thresholds=thresholds, sequential=sequential,
-                                          sources=[str(file) for file in files])
+                                          sources=[str(file) for file in files], edit_budget=edit_budget)
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         skipped = f", {run.tournament.skipped} left unplayed (their cells decided)" if run.tournament.skipped else ""
@@ -592,6 +596,18 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
     return chosen.model_copy(update={"base_seed": seed}) if seed is not None else chosen
 
 
+def _echo_outliers(study: "StudyConfig", variant: Path | None, files: Sequence[str] | None) -> None:
+    """Print the values out of line with their peers in the data the study's env reads (a likely mistype first)."""
+    from issoku.evaluation.levers import study_outliers
+    from issoku.evaluation.peers import peers_lines
+
+    lines = peers_lines(study_outliers(study, variant, files or None))
+    typer.echo("values out of line with their peers (robust z against the same field of its kind):"
+               if lines else "values out of line with their peers: none (every number sits with its peers)")
+    for line in lines:
+        typer.echo(f"  {line}")
+
+
 @app.command()
 def levers(
     env: str = typer.Option("breath_duel_v0", "--env", help="Env whose rules data to nudge (breath_duel_v0, tempo_duel_v0, encounter_duel_v0: the duels that load a rules variant)."),
@@ -633,6 +649,7 @@ def levers(
     for name in focus or sorted({name for lever in ranked for name in lever.own}):
         leaders = [lever.name for lever in loadout_table(ranked, name, rank, own=True)[:3]]
         typer.echo(f"  {name}'s own top levers: {'; '.join(leaders) or '(none played)'}")
+    _echo_outliers(chosen, variant, file)
     typer.echo(f"csv: {out / 'levers.csv'}")
     typer.echo(f"summary: {out / 'levers.md'}")
 
@@ -683,6 +700,7 @@ def autobalance(
         target = f" (target [{band[0]:.1%}, {band[1]:.1%}])" if band else ""
         typer.echo(f"  {name}: {figure_text(name, value, low, high)}{target}")
     typer.echo(f"verdict: {verdict(outcome)}")
+    _echo_outliers(chosen, variant, file)
     typer.echo(f"report: {out / 'autobalance.md'}")
 
 

@@ -179,7 +179,7 @@ def _many_weapons(count: int) -> str:
 CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     # levers: at most MAX_LEVERS variant folders a run, refused before the first is written
     ("levers on a 200-weapon variant", ["levers", "--variant", "v", "--out", "{tmp}/lev", "--budget", "100"],
-     {"v/breath/data/weapons.toml": _many_weapons(200)}, "levers (two per number of the shipped files), more than the 1,000"),
+     {"v/breath/data/weapons.toml": _many_weapons(200)}, "levers (two per number of the data files the env reads), more than the 1,000"),
 
     # outputs that cannot be written: refused before the first game
     ("report --out unwritable", [*REPORT[:-4], "--out", "/proc/issoku-nowhere/report", "-j", "0"], {},
