@@ -7,12 +7,14 @@ the rules data changed since training (``rules_fingerprint``), or the code renum
 its observation fields (``interface``). A command that plays the checkpoint in an env of its own (a study's
 loadout, a suite, a hunt) checks the same, and in addition that this env has the checkpoint's env id, version
 and interface: the network reads that env's observations and its action numbers must mean the same moves.
-The rules fingerprint is not checked when the checkpoint records its training config: an agent trained on one
-matchup may be fielded in another loadout, on a rules variant a study compares, or on shipped data edited in
-place, and all three are treated alike: it plays, as a scripted agent does, and the report names it among the
-agents that played rules they were not trained on (:func:`plays_other_rules`: its training matchup rebuilt on the
-games' rules data has another fingerprint than the one it recorded). A checkpoint whose metadata holds no
-training config is checked against the env at hand on every field.
+The rules fingerprint checked is the one of the training env (its fighters, its matchups) rebuilt on today's
+shipped data files, not of the env at hand, so an agent trained on one matchup may be fielded in another loadout
+of the same rules, and on a rules variant a study compares. Shipped data edited in place since training is
+refused there, except in the balance reports (``other_rules``): they treat an in-place edit as they treat a
+variant, field the agent as a scripted one is fielded, and name it among the agents that played rules they were
+not trained on (:func:`plays_other_rules`: its training matchup rebuilt on the games' rules data has another
+fingerprint than the one it recorded). A checkpoint whose metadata holds no training config is checked against
+the env at hand on every field.
 """
 
 from __future__ import annotations
@@ -67,24 +69,34 @@ def plays_other_rules(checkpoint: str | Path, data: Mapping[str, object] | None 
     return fingerprint is not None and fingerprint != read_metadata(checkpoint).get("rules_fingerprint")
 
 
-def check_checkpoint_fits(checkpoint: str | Path, env: Any, env_id: str, *, allow_imports: bool = False) -> None:
+def check_checkpoint_fits(checkpoint: str | Path, env: Any, env_id: str, *, allow_imports: bool = False,
+                          other_rules: bool = False) -> None:
     """Refuse ``checkpoint`` for ``env`` (an AEC env named ``env_id``) with every difference listed
-    (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`); see the module docstring for what must match."""
-    from issoku.agents.checkpoint import check_compatible, check_network_fits, read_metadata
+    (:class:`~issoku.agents.checkpoint.CheckpointMismatchError`); see the module docstring for what must match.
+
+    ``other_rules``: rules data it was not trained on is no difference, where the checkpoint's training config
+    says what it was trained on. Only the balance reports pass it, since they name every such agent
+    (:func:`plays_other_rules`); a benchmark, hunt, ladder or head-to-head would report its figure silently."""
+    from issoku.agents.checkpoint import check_compatible, check_network_fits, metadata_path, read_metadata
     from issoku.training.make_env import env_identity
 
     metadata = read_metadata(checkpoint)
     here = env_identity(env, env_id)
-    # a training config says which fighters and data it was trained on: any rules data may field it (the report
-    # names it among the agents on rules they were not trained on, plays_other_rules); without one, every field
-    identity = {**here, "rules_fingerprint": metadata.get("rules_fingerprint")} if metadata.get("config") else here
+    if not metadata.get("config"):
+        identity = here
+    elif other_rules:
+        identity = {**here, "rules_fingerprint": metadata.get("rules_fingerprint")}
+    else:
+        trained = _trained_fingerprint(str(checkpoint), file_digest(metadata_path(checkpoint)), (), allow_imports)
+        identity = {**here, "rules_fingerprint": trained}
     check_compatible(metadata, identity, what=f"checkpoint {checkpoint}")
     check_network_fits(checkpoint, env)
 
 
-def check_tournament_checkpoints(tournament: Any, env_id: str, *, allow_imports: bool = False) -> None:
+def check_tournament_checkpoints(tournament: Any, env_id: str, *, allow_imports: bool = False,
+                                 other_rules: bool = False) -> None:
     """Every checkpoint policy of ``tournament`` checked in every one of its loadouts' envs (see
-    :func:`check_checkpoint_fits`), before a game is played or a store written."""
+    :func:`check_checkpoint_fits`, ``other_rules`` included), before a game is played or a store written."""
     from issoku.evaluation.policies import CheckpointFactory, PerLoadoutFactory
 
     paths = [spec.factory.path for spec in tournament.policies if isinstance(spec.factory, CheckpointFactory)]
@@ -94,7 +106,7 @@ def check_tournament_checkpoints(tournament: Any, env_id: str, *, allow_imports:
         env = tournament.env_factory(**dict(loadout.kwargs))
         try:
             for path in paths:
-                check_checkpoint_fits(path, env, env_id, allow_imports=allow_imports)
+                check_checkpoint_fits(path, env, env_id, allow_imports=allow_imports, other_rules=other_rules)
         finally:
             env.close()
 

@@ -195,16 +195,18 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = None) -> None:
+def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = None, *,
+                      other_rules: bool = False) -> None:
     """Build every loadout's env and every policy on it, check every checkpoint, the composition spec, the combo
     table's weapons and the restricted-play battery's action table against the rules, so a study that cannot play
     fails (ValueError naming the field) before the store is created or a game played (of this study or any other).
 
     A policy built for another ruleset (a Ma agent in a tempo study) fails here, not in a worker mid-run
-    (:func:`~issoku.evaluation.preflight.check_tournament_plays`).
+    (:func:`~issoku.evaluation.preflight.check_tournament_plays`; ``other_rules``: a checkpoint may play rules data it
+    was not trained on, for a report that names it).
     """
     tournament = build_tournament(study)
-    check_tournament_plays(tournament, study.env)
+    check_tournament_plays(tournament, study.env, other_rules=other_rules)
     env = tournament.env_factory(**tournament.loadouts[-1].kwargs)
     ruleset = getattr(env.unwrapped, "ruleset", None)
     env.close()
@@ -232,12 +234,12 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
 
 
 def check_studies_play(studies: Sequence[StudyConfig], sources: Sequence[str] = (),
-                       composition: CompositionSpec | None = None) -> None:
+                       composition: CompositionSpec | None = None, *, other_rules: bool = False) -> None:
     """:func:`check_study_plays` for every study before the first game of any; a problem's message names the study's
     file (``sources[i]``, where given) unless it already does."""
     for index, study in enumerate(studies):
         try:
-            check_study_plays(study, composition)
+            check_study_plays(study, composition, other_rules=other_rules)
         except ValueError as error:
             where = sources[index] if index < len(sources) else ""
             if not where or str(error).startswith(where):
@@ -283,7 +285,7 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
     headline ends with a data edit verified on fresh seeds, searched within ``edit_budget`` games
     (:mod:`issoku.evaluation.suggest`; 0, or no study to play: none).
     """
-    check_studies_play(studies, sources, composition)  # every study before the first game of any
+    check_studies_play(studies, sources, composition, other_rules=True)  # every study before the first game of any
     if sequential and studies:
         _say(thresholds.sequential.describe())
     runs: list[StudyRun] = []

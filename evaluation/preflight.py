@@ -18,12 +18,14 @@ from typing import Any
 from issoku.evaluation.tournament import Tournament
 
 
-def check_tournament_plays(tournament: Tournament, env_name: str, *, allow_imports: bool = False) -> None:
+def check_tournament_plays(tournament: Tournament, env_name: str, *, allow_imports: bool = False,
+                           other_rules: bool = False) -> None:
     """Build every loadout's env and every policy in each of its seats (with the seat's loadout label), then check
     every checkpoint against every loadout's env; ValueError naming the loadout or policy on the first problem.
 
     A policy built for another ruleset (a Ma agent in a tempo study) or a per-loadout folder lacking a label's
-    checkpoint fails here, not in a worker mid-run.
+    checkpoint fails here, not in a worker mid-run. ``other_rules``: see
+    :func:`~issoku.evaluation.checkpoint_fit.check_checkpoint_fits` (the balance reports alone pass it).
     """
     from issoku.evaluation.checkpoint_fit import check_tournament_checkpoints
     from issoku.evaluation.tournament import make_seat_policy
@@ -44,7 +46,8 @@ def check_tournament_plays(tournament: Tournament, env_name: str, *, allow_impor
                                      f"({type(error).__name__}: {one_line(error)})") from None
         finally:
             env.close()
-    check_tournament_checkpoints(tournament, env_name, allow_imports=allow_imports)  # every difference listed
+    check_tournament_checkpoints(tournament, env_name, allow_imports=allow_imports,  # every difference listed
+                                 other_rules=other_rules)
 
 
 def check_hunt(config: Any) -> None:

@@ -570,7 +570,8 @@ def variant_command(study_files: Sequence[Path] | None, env: str | None, policie
                    or [("ad hoc", study_from_options(None, env, policies, games, seed, mirrors))])
         Variant(variant).validate()
         Variant(base).validate()
-        check_studies_play([study for _, study in studies], [str(file) for file in files])  # before any game
+        check_studies_play([study for _, study in studies], [str(file) for file in files],  # before any game
+                           other_rules=True)
         report = compare(studies, variant, db, out, base=base, workers=workers, batch_size=batch_size,
                          thresholds=thresholds, settle_budget=settle_budget)
     except DataError as error:
