@@ -25,8 +25,8 @@ Conventions (PettingZoo classic):
   (``state.is_truncated()``, the round limit) pays ``state.returns()`` too, which the protocol makes 0
   for an undecided fight; its agents are truncated, not terminated. Opt-in, ``round_limit_payoff="health_lead"``
   pays such a fight each side's health lead instead (its mean share of health left less the other sides', in
-  [−1, 1]): where most fights between beginners reach the round limit (an encounter duel under random play ends
-  undecided 97 % of the time), every return is otherwise 0 and a learner has nothing to learn from. The rules
+  [−1, 1]): where most fights between beginners reach the round limit (under random play some envs decide
+  3 % of their fights), every return is otherwise 0 and a learner has nothing to learn from. The rules
   are unchanged; a decided fight pays ±1 as before. The option is an env keyword, so it is part of every stored
   game's key, and a store reads a round-limit fight with a lead as won by the side ahead. (Training has its own,
   flat ``round_limit_reward`` for the learner alone, :mod:`issoku.training.shaping`; this one is the env's.)
