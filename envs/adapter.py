@@ -61,6 +61,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.wrappers import BaseParallelWrapper
 
 from issoku.envs.errors import EnvOrderError, IllegalActionError
 from issoku.rules.kernel.outcomes import health_leads
@@ -101,12 +102,61 @@ def legal_mask(legal: Sequence[int], num_actions: int) -> np.ndarray:
     return mask
 
 
-def as_parallel(env: "RulesetAECEnv") -> ParallelEnv:
+IDLE_MASKS = ("zeros", "placeholder")
+"""What a parallel env's idle agents (all but the one deciding) are given as their action mask: ``"zeros"`` (no legal
+action: the AEC env's own convention, the default) or ``"placeholder"`` (action 0 alone, which the step ignores)."""
+
+
+def as_parallel(env: "RulesetAECEnv", idle_mask: str = "zeros") -> ParallelEnv:
     """``env`` as a PettingZoo ``ParallelEnv``: PettingZoo's turn-based conversion, in which each
     parallel step carries the one deciding agent's action (the others' are ignored). Its observations,
     masks, rewards and infos are the AEC env's; ``aec_to_parallel`` refuses these envs (one agent may
-    decide several times in a row), this conversion does not need that."""
-    return turn_based_aec_to_parallel(env)
+    decide several times in a row), this conversion does not need that.
+
+    ``idle_mask="placeholder"`` gives every idle agent a mask with action 0 alone legal instead of none: a library
+    that samples every agent's action from a masked categorical each step (TorchRL's ``PettingZooWrapper``) then
+    samples that placeholder with probability 1 (log-probability 0, so no gradient), where an all-zero mask is no
+    distribution at all. The step ignores it either way. The conversion's ``infos[agent]["active_agent"]`` (a
+    string, added after each step) is left out there too: such a library turns every info into a tensor, and the
+    masks already say who acts."""
+    if idle_mask not in IDLE_MASKS:
+        raise ValueError(f"idle_mask must be one of {IDLE_MASKS}, not {idle_mask!r}")
+    parallel = turn_based_aec_to_parallel(env)
+    return PlaceholderIdleMasks(parallel) if idle_mask == "placeholder" else parallel
+
+
+class PlaceholderIdleMasks(BaseParallelWrapper):
+    """A parallel env whose idle agents' all-zero masks read "action 0 only" (see :func:`as_parallel`)."""
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        observations, infos = self.env.reset(seed=seed, options=options)
+        return self._placeholders(observations), infos
+
+    def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
+        observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        infos = {agent: {key: value for key, value in info.items() if key != "active_agent"}
+                 for agent, info in infos.items()}
+        return self._placeholders(observations), rewards, terminations, truncations, infos
+
+    @staticmethod
+    def _placeholders(observations: dict) -> dict:
+        patched = {}
+        for agent, seen in observations.items():
+            mask = seen["action_mask"]
+            if not mask.any():
+                mask = _placeholder_mask(len(mask))
+                seen = {**seen, "action_mask": mask}
+            patched[agent] = seen
+        return patched
+
+
+@functools.lru_cache(maxsize=16)
+def _placeholder_mask(num_actions: int) -> np.ndarray:
+    """The read-only mask with action 0 alone legal, one per action count."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    mask[0] = 1
+    mask.flags.writeable = False
+    return mask
 
 
 def picture_of(ruleset: Ruleset, state: GameState) -> str | None:

@@ -229,6 +229,8 @@ def env(fighters: Sequence[FighterLike] | None = None, **kwargs: Any) -> Ruleset
     return raw_env(fighters, **kwargs)
 
 
-def parallel_env(fighters: Sequence[FighterLike] | None = None, **kwargs: Any) -> ParallelEnv:
-    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
-    return as_parallel(raw_env(fighters, **kwargs))
+def parallel_env(fighters: Sequence[FighterLike] | None = None, *, idle_mask: str = "zeros",
+                 **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`; ``idle_mask``:
+    ``"placeholder"`` for a library that samples every agent's action each step, such as TorchRL)."""
+    return as_parallel(raw_env(fighters, **kwargs), idle_mask)

@@ -131,6 +131,8 @@ def env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, **kwargs: 
     return raw_env(fighters, **kwargs)
 
 
-def parallel_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, **kwargs: Any) -> ParallelEnv:
-    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
-    return as_parallel(raw_env(fighters, **kwargs))
+def parallel_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, *, idle_mask: str = "zeros",
+                 **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`; ``idle_mask``:
+    ``"placeholder"`` for a library that samples every agent's action each step, such as TorchRL)."""
+    return as_parallel(raw_env(fighters, **kwargs), idle_mask)

@@ -132,6 +132,8 @@ def env(sides: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> RulesetA
     return raw_env(sides, **kwargs)
 
 
-def parallel_env(sides: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> ParallelEnv:
-    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`)."""
-    return as_parallel(raw_env(sides, **kwargs))
+def parallel_env(sides: Sequence[Sequence[str]] | None = None, *, idle_mask: str = "zeros",
+                 **kwargs: Any) -> ParallelEnv:
+    """The same env as a PettingZoo ``ParallelEnv`` (:func:`~issoku.envs.adapter.as_parallel`; ``idle_mask``:
+    ``"placeholder"`` for a library that samples every agent's action each step, such as TorchRL)."""
+    return as_parallel(raw_env(sides, **kwargs), idle_mask)

@@ -1,16 +1,21 @@
 """TorchRL: an issoku env through ``torchrl.envs.PettingZooWrapper``, a masked rollout, a few PPO updates.
 
-    python examples/torchrl_ppo.py [--env breath_duel_v0] [--iterations 3] [--frames 256]
+    python examples/torchrl_ppo.py [--env breath_duel_v0] [--iterations 3] [--frames 256] [--parallel]
 
 All agents sit in one group with one shared policy. The wrapper reads the action mask from the
 observation (``use_mask=True``: in an AEC env only the selected agent's action counts, ``mask`` says
 which); the policy samples from a ``MaskedCategorical`` over the legal actions. Rewards and ``done`` are
 per agent, so the advantage is computed per agent (GAE) and the clipped PPO loss trains the shared net.
+
+``--parallel`` wraps ``parallel_env(idle_mask="placeholder")`` instead: TorchRL samples every agent's action at
+every step there, so each idle agent is given action 0 alone as legal (a placeholder the step ignores, sampled with
+probability 1, so it adds no gradient); with the default all-zero masks the masked distribution would be empty.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 
 import torch
 from tensordict.nn import TensorDictModule
@@ -25,10 +30,13 @@ from issoku.envs.registry import make_env
 GROUP = "agents"
 
 
-def main(env_id: str = "breath_duel_v0", iterations: int = 3, frames: int = 256, seed: int = 0) -> list[float]:
+def main(env_id: str = "breath_duel_v0", iterations: int = 3, frames: int = 256, seed: int = 0,
+         parallel: bool = False) -> list[float]:
     """Train for ``iterations`` rollouts of ``frames`` steps; returns the loss of each iteration."""
     torch.manual_seed(seed)
-    env = PettingZooWrapper(env=make_env(env_id), use_mask=True, categorical_actions=True, seed=seed,
+    pettingzoo_env = (importlib.import_module(f"issoku.envs.{env_id}").parallel_env(idle_mask="placeholder")
+                      if parallel else make_env(env_id))
+    env = PettingZooWrapper(env=pettingzoo_env, use_mask=True, categorical_actions=True, seed=seed,
                             group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
     observation_size = env.observation_spec[GROUP, "observation", "observation"].shape[-1]
     num_actions = env.full_action_spec[GROUP, "action"].space.n
@@ -73,6 +81,8 @@ if __name__ == "__main__":
     parser.add_argument("--env", default="breath_duel_v0")
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--frames", type=int, default=256)
+    parser.add_argument("--parallel", action="store_true", help="wrap parallel_env(idle_mask='placeholder')")
     arguments = parser.parse_args()
-    for iteration, value in enumerate(main(arguments.env, arguments.iterations, arguments.frames), 1):
+    for iteration, value in enumerate(main(arguments.env, arguments.iterations, arguments.frames,
+                                           parallel=arguments.parallel), 1):
         print(f"iteration {iteration}: PPO loss {value:.4f}")

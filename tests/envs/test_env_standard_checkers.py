@@ -28,13 +28,14 @@ CONFIGS = {
 }
 
 
+@pytest.mark.parametrize("idle_mask", ["zeros", "placeholder"])
 @pytest.mark.parametrize("config", sorted(CONFIGS))
-def test_parallel_env_passes_the_parallel_api_and_seed_tests(config):
+def test_parallel_env_passes_the_parallel_api_and_seed_tests(config, idle_mask):
     module, kwargs = CONFIGS[config]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        parallel_api_test(module.parallel_env(**kwargs), num_cycles=300)
-        parallel_seed_test(lambda: module.parallel_env(**kwargs), num_cycles=300)
+        parallel_api_test(module.parallel_env(idle_mask=idle_mask, **kwargs), num_cycles=300)
+        parallel_seed_test(lambda: module.parallel_env(idle_mask=idle_mask, **kwargs), num_cycles=300)
 
 
 @pytest.mark.parametrize("config", sorted(CONFIGS))

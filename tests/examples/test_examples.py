@@ -30,10 +30,35 @@ def _quiet():
         yield
 
 
+@pytest.mark.parametrize("parallel", [False, True], ids=["aec", "parallel"])
 @pytest.mark.parametrize("env_id", ["breath_duel_v0", "breath_skirmish_v0"])
-def test_torchrl_wraps_the_env_rolls_out_masked_and_takes_ppo_updates(env_id):
-    losses = example("torchrl_ppo").main(env_id, iterations=2, frames=64)  # asserts every acting choice was legal
+def test_torchrl_wraps_the_env_rolls_out_masked_and_takes_ppo_updates(env_id, parallel):
+    losses = example("torchrl_ppo").main(env_id, iterations=2, frames=64,  # asserts every acting choice was legal
+                                         parallel=parallel)
     assert len(losses) == 2 and all(math.isfinite(loss) for loss in losses)
+
+
+def test_torchrl_on_the_parallel_env_fails_without_placeholder_masks_and_samples_them_when_asked():
+    """Idle agents' all-zero masks are no distribution (the documented failure); the placeholder is action 0 alone."""
+    import torch
+    from torchrl.modules import MaskedCategorical
+
+    from issoku.envs import tempo_duel_v0
+
+    plain, placeholder = tempo_duel_v0.parallel_env(), tempo_duel_v0.parallel_env(idle_mask="placeholder")
+    (observations, _), (patched, _) = plain.reset(seed=3), placeholder.reset(seed=3)
+    idle = [agent for agent, seen in observations.items() if not seen["action_mask"].any()]
+    assert idle and all(patched[agent]["action_mask"].tolist() == [1] + [0] * (len(patched[agent]["action_mask"]) - 1)
+                        for agent in idle)
+    acting = [agent for agent in observations if agent not in idle]
+    assert all((patched[agent]["action_mask"] == observations[agent]["action_mask"]).all() for agent in acting)
+    logits = torch.zeros(len(patched[idle[0]]["action_mask"]))
+    with pytest.raises((RuntimeError, ValueError)):
+        MaskedCategorical(logits=logits, mask=torch.as_tensor(observations[idle[0]]["action_mask"], dtype=torch.bool)).sample()
+    draw = MaskedCategorical(logits=logits, mask=torch.as_tensor(patched[idle[0]]["action_mask"], dtype=torch.bool))
+    assert int(draw.sample()) == 0 and float(draw.log_prob(torch.tensor(0))) == 0.0
+    with pytest.raises(ValueError, match="idle_mask must be one of"):
+        tempo_duel_v0.parallel_env(idle_mask="ones")
 
 
 def test_torchrl_random_rollout_over_team_fights_survives_casualties_and_pays_each_side_as_one():
