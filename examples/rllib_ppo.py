@@ -5,8 +5,8 @@ action-masking RL module, one shared policy for every seat, a few training itera
 
 RLlib pins gymnasium 1.2.2, so it runs in a virtualenv of its own (``scripts/rllib_venv.sh`` builds
 ``.venv-rllib`` once). RLlib's ``ActionMaskingTorchRLModule`` reads a ``Dict`` observation with the keys
-``"observations"`` and ``"action_mask"``; issoku's (PettingZoo classic) key is ``"observation"``, so a
-small PettingZoo wrapper renames it. Illegal actions cannot be sampled (the module masks the logits);
+``"observations"`` and ``"action_mask"``; issoku's (PettingZoo classic) key is ``"observation"``, so the wrapper
+issoku ships for it, ``issoku.envs.rllib_keys.RLlibObservationKeys``, renames it. Illegal actions cannot be sampled (the module masks the logits);
 RLlib's env pre-check, which samples unmasked actions, passes because the env ends the fight on an
 illegal action by default instead of raising.
 """
@@ -16,8 +16,6 @@ from __future__ import annotations
 import argparse
 import math
 
-import gymnasium
-import pettingzoo.utils
 import ray
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -28,22 +26,11 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 from ray.tune.registry import register_env
 
 from issoku.envs.registry import make_env
-
-
-class RLlibMaskKeys(pettingzoo.utils.BaseWrapper):
-    """Observations as ``{"observations": vector, "action_mask": mask}``, the keys RLlib's module reads."""
-
-    def observation_space(self, agent):
-        space = self.env.observation_space(agent)
-        return gymnasium.spaces.Dict({"observations": space["observation"], "action_mask": space["action_mask"]})
-
-    def observe(self, agent):
-        seen = self.env.observe(agent)
-        return {"observations": seen["observation"], "action_mask": seen["action_mask"]}
+from issoku.envs.rllib_keys import RLlibObservationKeys
 
 
 def make_rllib_env(config: dict) -> PettingZooEnv:
-    return PettingZooEnv(RLlibMaskKeys(make_env(config.get("env_id", "breath_duel_v0"))))
+    return PettingZooEnv(RLlibObservationKeys(make_env(config.get("env_id", "breath_duel_v0"))))
 
 
 def main(env_id: str = "breath_duel_v0", iterations: int = 1, batch: int = 256, seed: int = 0) -> list[float]:

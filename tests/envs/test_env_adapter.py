@@ -339,3 +339,22 @@ def test_pettingzoo_api_test_with_health_lead_round_limits():
     from issoku.envs import encounter_duel_v0
 
     api_test(encounter_duel_v0.env(round_limit_payoff="health_lead"), num_cycles=200)
+
+
+def test_rllib_observation_keys_rename_the_observation_and_nothing_else():
+    """RLlib's action-masking module reads "observations"; the shipped wrapper renames the one key (RLlib itself
+    runs it in its own venv: tests/examples/test_rllib.py)."""
+    from issoku.envs import breath_skirmish_v0
+    from issoku.envs.rllib_keys import RLlibObservationKeys
+
+    plain, renamed = breath_skirmish_v0.env(), RLlibObservationKeys(breath_skirmish_v0.env())
+    plain.reset(seed=4)
+    renamed.reset(seed=4)
+    for agent in plain.agents:
+        before, after = plain.observe(agent), renamed.observe(agent)
+        assert set(after) == {"observations", "action_mask"}
+        assert (after["observations"] == before["observation"]).all()
+        assert (after["action_mask"] == before["action_mask"]).all()
+        assert renamed.observation_space(agent)["observations"] == plain.observation_space(agent)["observation"]
+        assert renamed.observation_space(agent).contains(after)
+    api_test(RLlibObservationKeys(breath_skirmish_v0.env()), num_cycles=100)
