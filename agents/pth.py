@@ -2,7 +2,7 @@
 
 Why: a checkpoint's actor plays in numpy (:mod:`issoku.agents.numpy_actor`), and ``import torch`` only to
 read its weights cost every process that loaded one (a study's parent, whose workers fork from it, a spawned
-worker, ``issoku evaluate``) 1.6–2.4 CPU seconds, more than the games of a small study (issue 24). The file format is torch's zip serialization: ``<archive>/data.pkl``, a pickle
+worker, ``issoku evaluate``) 1.6–2.4 CPU seconds, more than the games of a small study. The file format is torch's zip serialization: ``<archive>/data.pkl``, a pickle
 of an ``OrderedDict`` of tensors, each rebuilt by ``torch._utils._rebuild_tensor_v2`` from a storage that the
 pickle names by key (a *persistent id*) and whose raw little-endian bytes are ``<archive>/data/<key>``.
 

@@ -55,8 +55,8 @@ SECTIONS = ("aec", "engine", "play", "study", "ppo", "memory", "scheduling", "se
 SEARCH_DECISION_TARGET = ("mcts_large, ma_duel (breath_duel_v0)", 0.5)
 """The search rung held to a time per decision on one core: the lab's default searcher in the Ma duel."""
 PLAY_TARGET = 10.0
-"""Batched games/s over one-at-a-time games/s (issue 24)."""
-PLAY_BASELINES = {play_speed.SB3_PREDICT: "per decision, the tournament before issue 24",
+"""Batched games/s over one-at-a-time games/s."""
+PLAY_BASELINES = {play_speed.SB3_PREDICT: "per decision, the tournament's path before batching",
                   play_speed.ONE_AT_A_TIME: "this lab's light actor, a batch of one"}
 """The two one-at-a-time ways a batched row is compared with, and what each is."""
 
@@ -196,8 +196,8 @@ def best_of(rows: list[Row], section: str, label: str) -> float | None:
 
 
 AEC_TARGETS = {"breath_duel_v0": 3.0, "encounter_duel_v0": 2.0}
-"""Envs held to a multiple of ``connect_four_v3``'s AEC steps/s: the Ma duel (2x in issue 8, raised to 3x by issue 24
-once four passes on the env step reached it on the quiet machine) and the encounter duel (2x, issue 21)."""
+"""Envs held to a multiple of ``connect_four_v3``'s AEC steps/s: the Ma duel (2x at first, raised to 3x
+once four passes on the env step reached it on the quiet machine) and the encounter duel (2x)."""
 
 
 def targets(rows: list[Row], memory_rows: dict[str, dict[str, float]]) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ against itself, one game at a time and in lockstep with batched inference, besid
 Every row plays one tournament job (:func:`issoku.evaluation.tournament.run_job`, what a study's worker
 runs) of ``breath_duel_v0`` games, seats swapped on shared seeds. Three ways to play the checkpoint:
 
-* "SB3 predict": what a user does without the lab, and what tournaments did before issue 24: the SB3
+* "SB3 predict": what a user does without the lab, and what tournaments did before batching: the SB3
   model (loaded safely, :func:`issoku.agents.checkpoint_zip.load_model`) and one
   ``MaskablePPO.predict(observation, action_masks=mask, deterministic=True)`` per decision;
 * "one at a time": this lab's light actor (:class:`issoku.agents.checkpoint.CheckpointPolicy`) at lockstep
@@ -56,7 +56,7 @@ BATCHED = "batched"
 
 class SB3Predict:
     """A checkpoint played as a user of SB3 would: ``MaskablePPO.predict`` with the action mask, deterministic,
-    one call per decision (the tournament's path before issue 24)."""
+    one call per decision (the tournament's path before batching)."""
 
     def __init__(self, model: Any) -> None:
         self.model = model

@@ -1,7 +1,7 @@
 """A whole study on two cores: a checkpoint's games through :func:`issoku.evaluation.tournament.run_tournament` with
 two worker processes, as ``issoku balance-report`` plays a study, from the pool's start to its shutdown.
 
-Why beside the one-job rows of :mod:`benchmarks.play_speed`: what issue 24 timed was a study ("a 1,300-game
+Why beside the one-job rows of :mod:`benchmarks.play_speed`: what the batching target timed was a study ("a 1,300-game
 checkpoint study took 1 min 49 s on 2 cores"), and a study pays what one job does not: each worker's start,
 its imports and its checkpoint loads, and jobs of 16 games whose lockstep batches are narrow. Every row counts
 the CPU of the benchmark process and of its workers, and plays into a fresh store (nothing is reused).

@@ -87,12 +87,12 @@ Keyword arguments
 Version history
     v0 — first release: the Ma and Blade duel on the breath engine with the gap decisions of
     docs/rules/breath.md and docs/rules/ma.md; ``ma=False`` for the core breath fight.
-    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    v0, amended, same spaces, actions and rules (so no new version: checkpoints and
     stored games stay valid): infos hold integers only (``decision_kind`` an index into
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
     until the end and is paid its side's result; an illegal action ends the fight by default
     (``illegal_action="raise"`` on request); ``parallel_env()``.
-    v0, amended (issue 23): casters are archetypes (``onmyoji``, ``exorcist``, ``barrier_priest``,
+    v0, amended: casters are archetypes (``onmyoji``, ``exorcist``, ``barrier_priest``,
     ``diviner``; with and without Ma). A fight that fields one adds the spells module (seed 004,
     docs/rules/spells.md): the breath orders ``cast:<spell>`` (``:enemyN`` with several enemies),
     ``channel``, ``activate``, ``abandon`` and ``command``, the preparation stance, and the ``sp_*``

@@ -78,13 +78,13 @@ Training and tournaments
 
 Version history
     v0 — first release: the breath fight with the zone line, Core and Outside Zones, movement
-    maneuvers and reach (issue 9; BR-G15, BR-G16, BR-G17, BR-G21, BR-Z01..BR-Z08). No squads, shikigami, transfer,
+    maneuvers and reach (BR-G15, BR-G16, BR-G17, BR-G21, BR-Z01..BR-Z08). No squads, shikigami, transfer,
     high ground or spells.
-    v0, amended (issue 23): casters (onmyoji, exorcist, barrier_priest, diviner) are archetypes; a
+    v0, amended: casters (onmyoji, exorcist, barrier_priest, diviner) are archetypes; a
     fight that fields one adds the spells module (seed 004, docs/rules/spells.md): its orders
     ``cast:<spell>:enemyN``, ``channel``, ``activate``, ``abandon``, ``command:enemyN`` and ``sp_*``
     observation fields. Fights without a caster keep their spaces, actions and rules.
-    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    v0, amended, same spaces, actions and rules (so no new version: checkpoints and
     stored games stay valid): infos hold integers only (``decision_kind`` an index into
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
     until the end and is paid its side's result; an illegal action ends the fight by default

@@ -68,7 +68,7 @@ Training and tournaments
     ``scenarios/encounter_skirmish/`` (``issoku replay``).
 
 Version history
-    v0 — first release (issue 22): the EN skirmish of docs/rules/encounters.md, grapples among many included.
+    v0 — first release: the EN skirmish of docs/rules/encounters.md, grapples among many included.
     v0, amended: as ``encounter_duel_v0`` (EN-108 Deflect in a grapple, EN-113 the Stun test); same spaces and
     actions, ruleset version 1 (a new fingerprint). Here Deflect does matter: an ally's attack on a grappled fighter who Deflected, and
     joining that grapple, meet ATN 5 + Armor + 10.
@@ -111,7 +111,7 @@ def raw_env(sides: Sequence[Sequence[str]] | None = None, *, start_distance: int
                             focused_attack)
     ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
     # The encounter states type ``ruleset`` as their concrete class where the kernel's protocol says Ruleset
-    # (the duel's state is on pyproject's list of modules with known mypy findings, issue 21).
+    # (the duel's state is on pyproject's list of modules with known mypy findings).
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)  # type: ignore[arg-type]
 
 

@@ -59,7 +59,7 @@ Keyword arguments
 Version history
     v0 — first release: every TP rule of seed 003 in a 1v1 duel on one distance, with the gap
     defaults of docs/rules/tempo.md.
-    v0, amended (issue 17), same spaces, actions and rules (so no new version: checkpoints and
+    v0, amended, same spaces, actions and rules (so no new version: checkpoints and
     stored games stay valid): infos hold integers only (``decision_kind`` an index into
     ``metadata["decision_kinds"]``), one dict per agent, fresh each reset; a fallen fighter stays
     until the end and is paid its side's result; an illegal action ends the fight by default

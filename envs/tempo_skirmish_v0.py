@@ -75,7 +75,7 @@ Training and tournaments
     Scenario: ``scenarios/tempo_skirmish/crossfire.toml`` (``issoku replay``).
 
 Version history
-    v0 — first release (issue 22): every TP rule of seed 003 with 1 to 4 fighters a side on a grid, with the
+    v0 — first release: every TP rule of seed 003 with 1 to 4 fighters a side on a grid, with the
     many-combatant defaults TP-G06, TP-G07, TP-G08 of docs/rules/tempo.md.
 """
 

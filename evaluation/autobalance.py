@@ -1,4 +1,4 @@
-"""``issoku autobalance``: the smallest data patch that meets a designer's balance targets (issue 15, item 4).
+"""``issoku autobalance``: the smallest data patch that meets a designer's balance targets.
 
 A designer states targets in a TOML file (:class:`Targets`): every loadout within ±N Elo of the field, none
 above +N Elo, every loadout within ±N Elo of its rating under reference rules (after an edit: put the balance

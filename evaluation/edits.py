@@ -1,4 +1,4 @@
-"""The fields a designer's variant edited: the first suspects of ``issoku autobalance`` (issue 15, item 4).
+"""The fields a designer's variant edited: the first suspects of ``issoku autobalance``.
 
 A designer runs autobalance on a variant they just edited. As a bisect blames the most recent changes
 first, the smallest patch that puts the balance back is most likely part of that edit undone: the

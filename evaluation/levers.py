@@ -1,4 +1,4 @@
-"""``issoku levers``: which number of the rules data moves the balance most? (issue 15, item 3)
+"""``issoku levers``: which number of the rules data moves the balance most?
 
 One-at-a-time sensitivity: every number a data file of the env sets (costs, skills, attributes,
 damage, AP, reach...: :func:`issoku.rules.variant.numeric_fields`, every ruleset's data through the

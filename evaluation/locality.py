@@ -1,4 +1,4 @@
-"""Which rules data a loadout owns: the locality prior of ``issoku autobalance`` (issue 15, item 4).
+"""Which rules data a loadout owns: the locality prior of ``issoku autobalance``.
 
 A designer fixing a loadout that misses its target edits that loadout's own content first (its fighter's
 sheet, its weapon's techniques, the armour and stances it uses) before touching every other fighter. What

@@ -1,4 +1,4 @@
-"""Docs that cannot go stale: every code block in README.md and docs/ is checked against the code (issue 20).
+"""Docs that cannot go stale: every code block in README.md and docs/ is checked against the code.
 
 - Every ``python`` block runs as it is written (in a fresh interpreter, from the repository root), unless the
   line before its fence is an ``<!-- illustration: why -->`` comment (a block that needs the reader's own code).

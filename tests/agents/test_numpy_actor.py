@@ -1,4 +1,4 @@
-"""The numpy actor (issue 24): a checkpoint's MLP evaluated without torch gives torch's logits to float32 rounding,
+"""The numpy actor: a checkpoint's MLP evaluated without torch gives torch's logits to float32 rounding,
 and a network it cannot mirror is left to torch."""
 
 import numpy as np
@@ -48,7 +48,7 @@ def test_one_blas_thread_holds_numpys_blas_to_one_thread_and_restores_it():
 
 
 def test_lockstep_play_decides_on_one_blas_thread():
-    """A tournament worker's batches must not spread over the cores the other workers use (issue 24)."""
+    """A tournament worker's batches must not spread over the cores the other workers use."""
     from threadpoolctl import threadpool_limits
 
     from issoku.envs.registry import make_env

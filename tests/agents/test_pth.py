@@ -1,4 +1,4 @@
-"""Reading a checkpoint's tensors without torch (issue 24): the same arrays as ``torch.load``, nothing a tampered
+"""Reading a checkpoint's tensors without torch: the same arrays as ``torch.load``, nothing a tampered
 file names is ever resolved, and a worker that plays a checkpoint never imports torch."""
 
 import io

@@ -1,6 +1,6 @@
 """Every registered scripted agent refuses, by name, an env whose rules it cannot read: built for the wrong
 ruleset it raises a ValueError naming the rules it was given, never an AttributeError or a masked-out move
-in the middle of a game (issue 20: clear errors for an agent on the wrong env)."""
+in the middle of a game (clear errors for an agent on the wrong env)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""``issoku autobalance`` and the levers of the planted exploits (issue 15, items 3 and 4)."""
+"""``issoku autobalance`` and the levers of the planted exploits."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""Greedy decisions in a batch (issue 24): :func:`decide` checks a whole batch's deterministic rows for near ties at
+"""Greedy decisions in a batch: :func:`decide` checks a whole batch's deterministic rows for near ties at
 once, and must still pick what each decision alone would pick, finishing every row through its policy."""
 
 import numpy as np

@@ -103,7 +103,7 @@ SCRIPTED = ("ma_aggressive", "ma_defensive", "ma_distance_keeper", "ma_heuristic
 
 @pytest.mark.parametrize("variant", ["tests/data/variants/learned_only_tanto_thrust", PARRY])
 def test_a_learned_only_variant_leaves_every_scripted_agents_games_byte_identical(tmp_path, variant):
-    """Learned-only (issue 14): no scripted agent plays the edited technique, so their games under the variant are
+    """Learned-only: no scripted agent plays the edited technique, so their games under the variant are
     the shipped rules' games, action for action and result for result; only a learner can find the edit."""
     from issoku.envs.registry import resolve_env
     from issoku.evaluation.policies import resolve_policy

@@ -1,4 +1,4 @@
-"""``issoku levers`` (issue 15, item 3): one-at-a-time sensitivity over the numbers of the rules data."""
+"""``issoku levers``: one-at-a-time sensitivity over the numbers of the rules data."""
 
 import csv
 import tomllib

@@ -1,4 +1,4 @@
-"""Lockstep play with batched inference (issue 24): many games at once play exactly as one at a time.
+"""Lockstep play with batched inference: many games at once play exactly as one at a time.
 
 A tiny trained ``breath_duel_v0`` checkpoint (the default 128x128 network) plays deterministic,
 sampled and restricted against scripted agents and itself; the same games are played on one env one

@@ -105,7 +105,7 @@ def test_frequent_compositions_and_their_entropy():
 
 
 def test_the_first_mover_counts_only_seat_balanced_games():
-    """Issue 15: a study that always seats the same fighter first confounds seat and fighter."""
+    """A study that always seats the same fighter first confounds seat and fighter."""
     from issoku.evaluation.metrics import seat_balanced
 
     swapped = [make_record(("p", "p"), (1.0, -1.0), seed=1, labels=("a", "b")),
@@ -117,7 +117,7 @@ def test_the_first_mover_counts_only_seat_balanced_games():
 
 
 def test_the_first_mover_is_balanced_by_move_order_so_a_side_that_wins_the_initiative_lends_it_nothing():
-    """Issue 15: a stronger fighter that also moves first more often (an initiative roll with a skill in it) must
+    """A stronger fighter that also moves first more often (an initiative roll with a skill in it) must
     not show up as a first-mover advantage. Here 'strong' wins every game and moves first in 8 of 10: the pooled
     first mover scores 80 %, the balanced estimate ½ (each order weighs alike)."""
     from issoku.evaluation.metrics import balanced_first_mover

@@ -73,7 +73,7 @@ def test_the_report_writes_markdown_and_plots_for_every_env(tmp_path):
 
 
 def test_a_breath_loadout_finding_names_the_project_decisions_that_drive_it():
-    """Issue 16: "unarmed dominates" comes from Physique 4 (BR-G19/BR-G04) and a 1-Energy strike (BR-G13)."""
+    """'unarmed dominates' comes from Physique 4 (BR-G19/BR-G04) and a 1-Energy strike (BR-G13)."""
     from issoku.evaluation.report import headlines
 
     records = []
@@ -239,7 +239,7 @@ def test_a_battery_whose_games_are_all_draws_is_vacuous_not_a_list_of_zero_effec
 
 
 def test_the_report_lists_content_no_agent_used_as_untested_by_play(tmp_path):
-    """Issue 14: per content item (the ruleset's own action_content hook), its share of the decisions; content no
+    """Per content item (the ruleset's own action_content hook), its share of the decisions; content no
     agent used is listed, and the headlines say how much."""
     from issoku.evaluation.coverage import coverage, content_map
     from issoku.envs.breath_duel_v0 import env as breath_env
@@ -267,7 +267,7 @@ def test_the_report_lists_content_no_agent_used_as_untested_by_play(tmp_path):
 
 
 def test_a_combo_no_fielded_loadout_can_play_is_not_headlined():
-    """Issue 15: the default report headlined a kodachi combo though no loadout fields a kodachi."""
+    """The default report headlined a kodachi combo though no loadout fields a kodachi."""
     from issoku.evaluation.combos import ComboCell, ComboTable
     from issoku.evaluation.report import headlines
 

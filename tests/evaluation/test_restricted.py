@@ -69,7 +69,7 @@ def test_restriction_results_score_the_restricted_seat_against_its_own_base():
 
 
 def test_battery_ties_go_by_name_not_by_set_order():
-    """Issue 15: with ties broken by set iteration, two runs under different PYTHONHASHSEED chose
+    """With ties broken by set iteration, two runs under different PYTHONHASHSEED chose
     different restrictions. Twelve actions each used once tie; the battery must list them by name."""
     names = tuple(f"move_{letter}" for letter in "qwertyuiopas")
     record = make_record(("p", "q"), (1.0, -1.0), actions=(names, ("x",)))
@@ -78,7 +78,7 @@ def test_battery_ties_go_by_name_not_by_set_order():
 
 
 def test_the_battery_covers_every_decision_kind_and_says_what_it_left_out():
-    """Issue 15: restricted play covered only the study's main kind; replies of every other kind join it, and the
+    """Restricted play covered only the study's main kind; replies of every other kind join it, and the
     report names the kinds and loadouts no restriction touched."""
     from issoku.evaluation.restricted import battery_coverage
 

@@ -1,4 +1,4 @@
-"""Every headline names the rule IDs and data it rests on and the lever the tool would try first (issue 15, 6)."""
+"""Every headline names the rule IDs and data it rests on and the lever the tool would try first."""
 
 from __future__ import annotations
 

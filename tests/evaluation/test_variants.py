@@ -1,4 +1,4 @@
-"""``balance-report --variant`` (issue 15): paired comparison of two rules versions on the same seeds."""
+"""``balance-report --variant``: paired comparison of two rules versions on the same seeds."""
 
 import os
 import subprocess

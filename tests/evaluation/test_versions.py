@@ -1,4 +1,4 @@
-"""A store never pools rules versions silently (issue 15, item 2)."""
+"""A store never pools rules versions silently."""
 
 from dataclasses import replace
 

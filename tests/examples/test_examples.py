@@ -1,4 +1,4 @@
-"""Each script in examples/ runs with its library on a tiny budget (issue 17): the libraries a
+"""Each script in examples/ runs with its library on a tiny budget: the libraries a
 researcher brings (TorchRL, Tianshou, SB3, PettingZoo's SB3 tutorial pattern) connect to issoku's envs.
 RLlib runs in its own environment: tests/examples/test_rllib.py."""
 

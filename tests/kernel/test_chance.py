@@ -1,4 +1,4 @@
-"""The kernel's chance API: every face through DrawDice.draw, counted and enumerated exactly (issue 19)."""
+"""The kernel's chance API: every face through DrawDice.draw, counted and enumerated exactly."""
 
 from fractions import Fraction
 

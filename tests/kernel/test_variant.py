@@ -1,4 +1,4 @@
-"""Rules variants (issue 15): edited data files laid over the shipped data, validated, diffed."""
+"""Rules variants: edited data files laid over the shipped data, validated, diffed."""
 
 from pathlib import Path
 

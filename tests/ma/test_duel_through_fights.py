@@ -1,5 +1,5 @@
 """Readings, gaps and derived cases of Ma and Blade that tests used to check on helpers only, here
-driven through the breath engine with scripted dice (issue 16)."""
+driven through the breath engine with scripted dice."""
 
 import pytest
 

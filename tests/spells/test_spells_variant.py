@@ -1,4 +1,4 @@
-"""Spell data in a rules variant (issue 23): ``spells/data/*.toml`` is shipped data a variant may replace,
+"""Spell data in a rules variant: ``spells/data/*.toml`` is shipped data a variant may replace,
 validated like the rest (file, field, why), and a caster fight's fingerprint follows it."""
 
 from __future__ import annotations

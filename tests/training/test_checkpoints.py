@@ -164,7 +164,7 @@ def test_a_plain_checkpoint_plays_through_its_numpy_twin_with_torchs_probabiliti
 
     _, results = tiny_run
     policy = CheckpointPolicy(results["checkpoint"])
-    assert isinstance(policy._network, NumpyMLP)  # not torch: issue 24's per-decision cost
+    assert isinstance(policy._network, NumpyMLP)  # not torch: its per-decision cost
     observations = np.random.default_rng(0).random((5, policy._network.layers[0][0].shape[0]), dtype=np.float32)
     masks = np.array([[1, 1, 1], [1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 1, 1]], dtype=np.int8)
     with torch.inference_mode():

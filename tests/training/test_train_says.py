@@ -1,5 +1,5 @@
 """``issoku train`` with no budget says, before it starts, what it will do: env, the default budget and the
-step it really stops at (a whole rollout), seed, run folder and the final evaluation (issue 20)."""
+step it really stops at (a whole rollout), seed, run folder and the final evaluation."""
 
 import pytest
 
