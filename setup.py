@@ -8,7 +8,7 @@ needs no edit to the build files. Metadata lives in ``pyproject.toml``.
 
 from setuptools import find_packages, setup
 
-LAYERS = ("rules", "envs", "agents", "training", "evaluation")
+LAYERS = ("rules", "shared", "envs", "agents", "training", "evaluation")
 
 package_dir = {"issoku": "src/issoku"}
 packages = ["issoku"]

@@ -27,12 +27,12 @@ FROM_THE_WHEEL = textwrap.dedent("""
 
     import issoku
     from issoku.envs.registry import env_ids, make_env
-    from issoku.evaluation.reference_suite import load_suite, shipped_suites
-    from issoku.evaluation.commands import default_studies
-    from issoku.evaluation.config import build_tournament, load_study
-    from issoku.evaluation.policies import shipped_checkpoints
-    from issoku.evaluation.store import MatchStore
-    from issoku.evaluation.tournament import Tournament, run_tournament
+    from issoku.evaluation.strength.reference_suite import load_suite, shipped_suites
+    from issoku.evaluation.games.studies import default_studies
+    from issoku.evaluation.games.config import build_tournament, load_study
+    from issoku.evaluation.games.policies import shipped_checkpoints
+    from issoku.evaluation.games.store import MatchStore
+    from issoku.evaluation.games.tournament import Tournament, run_tournament
 
     venv = Path(sys.prefix).resolve()
     assert Path(issoku.__file__).resolve().is_relative_to(venv), issoku.__file__

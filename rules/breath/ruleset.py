@@ -93,7 +93,7 @@ class BreathRuleset:
     version = 1
     data_systems = ("breath", "ma", "spells")
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""
+    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
 
     def __init__(self, config: BreathConfig = BreathConfig(), *, data: Sequence[Path | str] | Path | str | None = None,
                  modules: Sequence[BreathModule] = (), name: str = "breath_duel", seat_naming: str = "player",

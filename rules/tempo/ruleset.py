@@ -81,7 +81,7 @@ class TempoRules:
     version = 1
     data_systems = ("tempo",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""
+    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
     decision_kinds: tuple[str, ...] = DECISION_KINDS
     seat_names: tuple[str, ...]
     seat_teams: tuple[int, ...]
