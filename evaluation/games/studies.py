@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from issoku.evaluation.games.config import StudyConfig, build_tournament, check_study_names, load_study
 from issoku.evaluation.games.preflight import check_tournament_plays
@@ -63,7 +64,7 @@ def check_study_plays(study: StudyConfig, composition: CompositionSpec | None = 
     tournament = build_tournament(study)
     check_tournament_plays(tournament, study.env, other_rules=other_rules)
     env = tournament.env_factory(**tournament.loadouts[-1].kwargs)
-    ruleset = getattr(env.unwrapped, "ruleset", None)
+    ruleset: Any = getattr(env.unwrapped, "ruleset", None)  # an env of another library may have none
     env.close()
     spec = composition or study.composition()
     kinds = getattr(ruleset, "decision_kinds", None)
