@@ -24,6 +24,7 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.ablation import STATE_BLIND_SHARE, Ablation
+from issoku.envs.registry import resolve_env
 from issoku.evaluation.reports.analysis import BalanceAnalysis, SideAnalysis, analyse, analyse_sides
 from issoku.evaluation.games.checkpoint_fit import checkpoint_paths, plays_other_rules
 from issoku.evaluation.design.combo_play import (PLAYED_GAMES, Breath, category_play, composition_play, policy_economy,
@@ -50,16 +51,9 @@ from issoku.evaluation.reports.skill import skill_headline, skill_ladders, skill
 from issoku.evaluation.stats.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
                                           SequentialVerdict, by_seat_label, cell_verdicts, verdict_text)
 from issoku.evaluation.games.store import MatchStore
-from issoku.rules.breath.content import load_catalog
 from issoku.rules.breath.kinds import BREATH
-from issoku.rules.breath.provenance import decision_drivers
-from issoku.rules.tempo.content import load_roster
-from issoku.rules.tempo.provenance import decision_drivers as tempo_decision_drivers
 from issoku.evaluation.games.versions import DATA_KEYWORDS, VersionGroup, rules_version, split_versions
 from issoku.evaluation.games.viewing import write_replays
-from issoku.rules.kernel.content import DataError
-from issoku.rules.tempo.content import DATA_DIR as TEMPO_DATA
-from issoku.rules.variant import Variant
 from issoku.shared.outcomes import Proportion
 
 
@@ -827,27 +821,23 @@ def _decided(result: RestrictionResult, records: Sequence[MatchRecord], restrict
 
 def _driven_by(env: str, loadout: str, data: Mapping[str, object] | None) -> str:
     """" Driven by ..." naming the project decisions behind a loadout's standout values, so a designer sees
-    what to change and that the seed text is not at fault; "" when the seed states them all. The breath
-    duels read the ``source`` each value carries (:mod:`issoku.rules.breath.provenance`); the tempo duel's
-    numbers are all decisions (:mod:`issoku.rules.tempo.provenance`). ``data``: the ``variant`` / ``data``
-    keywords the games' env loaded (:data:`~issoku.evaluation.games.versions.DATA_KEYWORDS`; ``{}``: the shipped
-    files), read as the env read them; "" when they cannot be read here (a store from another machine) or
-    when versions were pooled (``None``)."""
+    what to change and that the seed text is not at fault; "" when the seed states them all. The ruleset answers
+    (its ``decision_drivers`` hook: the breath rulesets read the ``source`` each value carries, the tempo ones
+    name decisions for all their numbers); a ruleset without the hook names none. ``data``: the ``variant`` /
+    ``data`` keywords the games' env loaded (:data:`~issoku.evaluation.games.versions.DATA_KEYWORDS`; ``{}``: the
+    shipped files), with which the env is built again to read them as it read them; "" when that cannot be done
+    here (a store from another machine, an env not registered) or when versions were pooled (``None``)."""
     if data is None:
         return ""
-    chosen = data.get("data")
-    files = [str(p) for p in (chosen if isinstance(chosen, (list, tuple)) else [chosen])] if chosen else None
     try:
-        variant = Variant(str(data["variant"])) if data.get("variant") is not None else None
-        if env.startswith("breath"):
-            drivers = decision_drivers(load_catalog(variant.breath_data() if variant else files), loadout)
-        elif env.startswith("tempo"):
-            roster = load_roster(files[0] if files else TEMPO_DATA, variant.tempo_files() if variant else None)
-            drivers = tempo_decision_drivers(roster, loadout)
-        else:
-            drivers = []
-    except (OSError, DataError):
-        drivers = []
+        game = resolve_env(env, allow_imports=False)(**dict(data))  # a store's env id never imports code
+    except Exception:  # unreadable data, an unknown or foreign env: no provenance to name
+        return ""
+    try:
+        hook = getattr(getattr(game.unwrapped, "ruleset", None), "decision_drivers", None)
+        drivers = hook(loadout) if hook is not None else []
+    finally:
+        game.close()
     return f" Driven by {', '.join(drivers)}, not by the seed text." if drivers else ""
 
 

@@ -119,6 +119,35 @@ def test_a_variant_finding_names_the_variant_values_not_the_shipped_ones():
     assert _driven_by("tempo_duel_v0", "spearman", {"variant": "/no/such/variant"}) == ""
 
 
+def test_the_ruleset_names_the_drivers_not_the_env_name():
+    """The report asks the ruleset (its ``decision_drivers`` hook), so a skirmish of the same rules names the same
+    decisions as its duel, and rules without the hook name none."""
+    from issoku.evaluation.reports.report import _driven_by
+
+    assert _driven_by("tempo_skirmish_v0", "knight", {}) == _driven_by("tempo_duel_v0", "knight", {}) != ""
+    assert _driven_by("encounter_duel_v0", "kenshi", {}) == ""
+
+
+class _HookedRules:
+    def decision_drivers(self, label):
+        return [f"{label} reach 9 (proposed, XX-G01)"]
+
+
+def hooked_env(**kwargs):
+    """An env of no shipped rules whose ruleset answers the provenance hook (registered by the test below)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(unwrapped=SimpleNamespace(ruleset=_HookedRules()), close=lambda: None)
+
+
+def test_any_ruleset_with_the_hook_is_asked(monkeypatch):
+    from issoku.envs import registry
+    from issoku.evaluation.reports.report import _driven_by
+
+    monkeypatch.setitem(registry.ENV_FACTORIES, "hooked_v0", f"{__name__}:hooked_env")
+    assert _driven_by("hooked_v0", "pike", {}) == " Driven by pike reach 9 (proposed, XX-G01), not by the seed text."
+
+
 def test_env_ids_from_a_crafted_store_never_name_files_outside_out(tmp_path):
     crafted = [make_record(("a", "b"), (1.0, -1.0) if s % 2 else (-1.0, 1.0), seed=s, env_id="../../escaped")
                for s in range(6)]
