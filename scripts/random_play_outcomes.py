@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from issoku.envs.registry import env_ids, make_env
-from issoku.evaluation.skill_ladder import results_header
+from issoku.evaluation.strength.skill_ladder import results_header
 
 OUT = Path("docs/results/random_play_outcomes.md")
 

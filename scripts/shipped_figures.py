@@ -19,8 +19,8 @@ from pathlib import Path
 from issoku.agents.ablation import measure_ablation
 from issoku.agents.checkpoint import CheckpointPolicy
 from issoku.envs.registry import make_env
-from issoku.evaluation.head_to_head import IN_MEMORY, head_to_head
-from issoku.evaluation.policies import shipped_checkpoints
+from issoku.evaluation.strength.head_to_head import IN_MEMORY, head_to_head
+from issoku.evaluation.games.policies import shipped_checkpoints
 from issoku.training.config import CONFIGS_DIR
 
 STRONGEST_SCRIPTED = {"breath_duel_v0": "ma_heuristic", "tempo_duel_v0": "tempo_heuristic",

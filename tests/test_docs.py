@@ -151,7 +151,7 @@ def test_a_toml_block_loads_as_the_file_it_shows(tmp_path, monkeypatch, where, b
     path = tmp_path / "block.toml"
     path.write_text(body, encoding="utf-8")
     if "policies" in data:
-        from issoku.evaluation.config import load_study
+        from issoku.evaluation.games.config import load_study
 
         study = load_study(path)
         for loadout in study.all_loadouts():

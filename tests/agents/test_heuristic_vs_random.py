@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.head_to_head import head_to_head
-from issoku.evaluation.store import MatchStore
-from issoku.training.outcomes import Tally, wilson
+from issoku.evaluation.strength.head_to_head import head_to_head
+from issoku.evaluation.games.store import MatchStore
+from issoku.shared.outcomes import Tally, wilson
 
 DUELS = 60
 

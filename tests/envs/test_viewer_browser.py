@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from issoku.envs.viewer import rule_statements, write_html
-from issoku.evaluation.viewing import trace_fight, trace_scenario
+from issoku.evaluation.games.viewing import trace_fight, trace_scenario
 from tests.browser import chromium, errors, require_browser, screenshot, shows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from issoku.evaluation.coverage import build_ruleset, content_map
-from issoku.evaluation.hunt import HuntConfig, Iteration, format_report, variant_changes
-from issoku.evaluation.hunt_edits import EditedPlay, edited_play, finding_lines, gain_over_control, touches, verdict
-from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.reports.coverage import build_ruleset, content_map
+from issoku.evaluation.strength.hunt import HuntConfig, Iteration, format_report, variant_changes
+from issoku.evaluation.strength.hunt_edits import EditedPlay, edited_play, finding_lines, gain_over_control, touches, verdict
+from issoku.evaluation.games.records import MatchRecord
 from issoku.rules.variant import Change
 
 PARRY = "tests/data/variants/learned_only_tanto_parry"
@@ -106,9 +106,9 @@ def test_a_learned_only_variant_leaves_every_scripted_agents_games_byte_identica
     """Learned-only: no scripted agent plays the edited technique, so their games under the variant are
     the shipped rules' games, action for action and result for result; only a learner can find the edit."""
     from issoku.envs.registry import resolve_env
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.store import MatchStore
-    from issoku.evaluation.tournament import Loadout, Tournament, run_tournament
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.store import MatchStore
+    from issoku.evaluation.games.tournament import Loadout, Tournament, run_tournament
 
     def games(kwargs: dict, name: str) -> list[tuple]:
         tournament = Tournament(env_factory=resolve_env("breath_duel_v0"), policies=tuple(map(resolve_policy, SCRIPTED)),

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from issoku.evaluation.commands import balance_report
-from issoku.evaluation.config import ComboTableConfig, RestrictedPlayConfig, load_study
-from issoku.evaluation.report import read_headlines
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.viewing import REPLAY_LIMIT, trace_record
+from issoku.evaluation.reports.commands import balance_report
+from issoku.evaluation.games.config import ComboTableConfig, RestrictedPlayConfig, load_study
+from issoku.evaluation.reports.report import read_headlines
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.viewing import REPLAY_LIMIT, trace_record
 from tests.browser import chromium, errors, require_browser, screenshot, shows
 
 REPO = Path(__file__).resolve().parents[2]

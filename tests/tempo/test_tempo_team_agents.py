@@ -11,7 +11,7 @@ from issoku.agents.policy import RandomLegal
 from issoku.agents.registry import make_policy
 from issoku.agents.tempo_team_scripted import FocusFire
 from issoku.envs.adapter import legal_mask
-from issoku.evaluation.head_to_head import head_to_head
+from issoku.evaluation.strength.head_to_head import head_to_head
 from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.tempo import TempoDuel, TempoSkirmish, TempoSkirmishConfig
 
