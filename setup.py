@@ -8,7 +8,7 @@ needs no edit to the build files. Metadata lives in ``pyproject.toml``.
 
 from setuptools import find_packages, setup
 
-LAYERS = ("rules", "shared", "envs", "agents", "training", "evaluation")
+LAYERS = ("rules", "common", "envs", "agents", "training", "evaluation")
 DATA_FOLDERS = ("scenarios", "docs/rules")
 
 package_dir = {"issoku": "src/issoku"}

@@ -48,7 +48,7 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     path = Path(folder) / MANIFEST
     if not path.is_file():
         raise ExportError(f"{path}: no such file (an export is a folder with {MANIFEST} and {MODEL})")
-    from issoku.shared.inputs import read_json
+    from issoku.common.inputs import read_json
 
     try:
         manifest = read_json(path)
@@ -213,7 +213,7 @@ def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | No
         ladder_file = folder / LADDER
         if not ladder_file.is_file():
             raise ExportError(f"{ladder_file}: no such file (--rung needs a folder written by issoku ladder)")
-        from issoku.shared.inputs import read_json
+        from issoku.common.inputs import read_json
 
         try:
             ladder = read_json(ladder_file)

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", "--games", type=int, default=None, help="games per pair (default: the study's)")
     parser.add_argument("--workers", type=int, default=2, help="pool processes and Ray CPUs (default: %(default)s)")
     args = parser.parse_args(argv)
-    from issoku.shared.backend import RayBackend
+    from issoku.common.backend import RayBackend
 
     tournament = build_tournament(study_from_options(Path(args.study), games_per_pair=args.games))
     jobs = sum(1 for _ in iter_jobs(tournament, iter_schedule(tournament)))

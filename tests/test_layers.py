@@ -1,7 +1,7 @@
-"""The layers import one way: rules -> shared -> envs -> agents -> training / evaluation, and no module imports
+"""The layers import one way: rules -> common -> envs -> agents -> training / evaluation, and no module imports
 itself back.
 
-``shared`` (where jobs run, duel tallies, the bad-input policy) sits just above the rules so that training and
+``common`` (where jobs run, duel tallies, the bad-input policy) sits just above the rules so that training and
 evaluation both use it and evaluation never imports training for it. Held statically (no module under a layer names
 a higher layer or a forbidden library; no import cycle among the modules of ``issoku``) and dynamically
 (importing every rules module in a fresh interpreter loads no RL library).
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ORDER = ["rules", "shared", "envs", "agents", "training", "evaluation"]
+ORDER = ["rules", "common", "envs", "agents", "training", "evaluation"]
 RL_LIBRARIES = {"gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "tensorboard"}
 
 

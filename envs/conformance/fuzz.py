@@ -80,7 +80,7 @@ def make_config(name: str) -> Any:
 @dataclass
 class FuzzReport:
     """What fuzzing one config did: episodes, decisions and the invariants broken (not a duel tally:
-    wins and losses are :class:`issoku.shared.outcomes.Tally`'s job)."""
+    wins and losses are :class:`issoku.common.outcomes.Tally`'s job)."""
 
     episodes: int = 0
     decisions: int = 0

@@ -79,7 +79,7 @@ from issoku.evaluation.games.tournament import run_tournament, schedule
 from issoku.evaluation.design.variants import data_files, with_variant
 from issoku.rules.kernel.content import DataError, load_model
 from issoku.rules.variant import Change, NumericField, Variant, data_diff, numeric_fields, write_overrides
-from issoku.shared.outcomes import Proportion, wilson
+from issoku.common.outcomes import Proportion, wilson
 
 CANDIDATES = 3
 """Fields tried per round of the search (the best gain first)."""

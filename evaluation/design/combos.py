@@ -42,8 +42,8 @@ from issoku.rules.kernel.chance import CountingDice, enumerate_chance
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.ma.duel import MaModule
 from issoku.rules.ma.ladder import RUNG_NAMES, Rung
-from issoku.shared.outcomes import Proportion, wilson
-from issoku.shared.backend import ENV_FACTORY, Workers, backend_of
+from issoku.common.outcomes import Proportion, wilson
+from issoku.common.backend import ENV_FACTORY, Workers, backend_of
 
 EnvFactory = Callable[..., Any]
 
@@ -316,7 +316,7 @@ def combo_table(env_factory: EnvFactory, env_kwargs: Mapping[str, Any] | None = 
     """The combo table of every weapon (default: every melee and ranged weapon of the content), one job each.
 
     ``workers=0`` computes in this process; otherwise a process pool (default: one worker per CPU), or a
-    :class:`~issoku.shared.backend.Backend` (Ray).
+    :class:`~issoku.common.backend.Backend` (Ray).
     """
     env_kwargs = dict(env_kwargs or {})
     if weapons is None:

@@ -79,7 +79,7 @@ from issoku.evaluation.design.variants import (Shift, changed_twins, paired_shif
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files, shown,
                                   write_override)
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 
 FINALISTS = 4
 """Successive halving stops halving when this many levers (or fewer) are left."""

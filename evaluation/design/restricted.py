@@ -31,7 +31,7 @@ from issoku.agents.batched import Batchable, Decision, begin
 from issoku.evaluation.stats.metrics import CompositionSpec, ngrams
 from issoku.evaluation.games.records import MatchRecord
 from issoku.evaluation.games.tournament import Loadout, PolicySpec, Tournament
-from issoku.shared.outcomes import Proportion, wilson
+from issoku.common.outcomes import Proportion, wilson
 
 MARK = " -"
 """Separates a base policy's name from its restriction; registered names never hold a space."""

@@ -58,8 +58,8 @@ from issoku.evaluation.games.tournament import Loadout, MatchSpec, Tournament, r
 from issoku.evaluation.design.variants import changed_twins, paired_shifts, with_variant
 from issoku.rules.kernel.content import DataError, read_toml
 from issoku.rules.variant import NumericField, Variant, data_diff, numeric_fields, write_override
-from issoku.shared.backend import Workers
-from issoku.shared.outcomes import wilson
+from issoku.common.backend import Workers
+from issoku.common.outcomes import wilson
 
 COMBO_EDIT = "combo_edit"
 """The artifact kind of a weapon's combo cells under an edit, in the edits' store."""

@@ -45,7 +45,7 @@ from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import Tournament, run_tournament, run_tournaments, schedule
 from issoku.envs.teams import seat_teams
 from issoku.rules.variant import Change, Variant, data_diff, shipped_files
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 
 REPORT = "report.md"
 

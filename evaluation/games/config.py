@@ -50,7 +50,7 @@ from issoku.evaluation.games.match import DEFAULT_MAX_DECISIONS
 from issoku.evaluation.stats.metrics import CompositionSpec
 from issoku.evaluation.games.policies import resolve_policy
 from issoku.evaluation.games.tournament import Loadout, Tournament
-from issoku.shared.inputs import MAX_GAMES
+from issoku.common.inputs import MAX_GAMES
 from issoku.rules.kernel.content import load_model
 
 

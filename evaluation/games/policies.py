@@ -28,7 +28,7 @@ from typing import Any
 
 from issoku.evaluation.games.tournament import PolicySpec
 from issoku.rules.kernel.content import file_digest
-from issoku.shared.backend import SHIPPED
+from issoku.common.backend import SHIPPED
 
 SHIPPED_PREFIX = "shipped:"
 """A policy entry naming a checkpoint shipped inside the package: ``shipped:<env id>``."""

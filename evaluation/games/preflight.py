@@ -28,7 +28,7 @@ def check_tournament_plays(tournament: Tournament, env_name: str, *, allow_impor
     """
     from issoku.evaluation.games.checkpoint_fit import check_tournament_checkpoints
     from issoku.evaluation.games.tournament import make_seat_policy
-    from issoku.shared.inputs import one_line
+    from issoku.common.inputs import one_line
 
     for loadout in tournament.loadouts:
         try:

@@ -19,7 +19,7 @@ from issoku.evaluation.games.records import MatchRecord
 from issoku.evaluation.stats.sequential import SequentialTest, decided_cells
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import Loadout, MatchSpec, Tournament, TournamentRun, run_tournament, schedule
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 
 
 def game_cells(loadout: Loadout, spec: MatchSpec) -> set[tuple[int, str, str]]:

@@ -5,7 +5,7 @@ arguments) and how many games each pair plays. :func:`schedule` turns it into ma
 its :func:`~issoku.evaluation.games.records.match_key`; :func:`make_jobs` drops the keys the store already
 holds and cuts the rest into batches; :func:`run_job` plays one batch anywhere (it needs only
 picklable, importable factories) and returns records; :func:`run_tournament` runs the jobs on an execution
-backend (:mod:`issoku.shared.backend`: the local process pool, or Ray) with a progress bar and stores each
+backend (:mod:`issoku.common.backend`: the local process pool, or Ray) with a progress bar and stores each
 finished batch in one transaction.
 
 Seeds and seats: game ``g`` of a pair uses seed ``base_seed + g // 2``; odd games swap the seats, so
@@ -36,7 +36,7 @@ from issoku.evaluation.games.match import (DEFAULT_MAX_DECISIONS, MatchGame, env
 from issoku.evaluation.games.records import MatchRecord, match_key
 from issoku.evaluation.games.store import MatchStore
 from issoku.envs.teams import as_two_seats
-from issoku.shared.backend import ENV_FACTORY, Workers, backend_of
+from issoku.common.backend import ENV_FACTORY, Workers, backend_of
 
 EnvFactory = Callable[..., AECEnv]
 PolicyFactory = Callable[..., Policy]
@@ -306,7 +306,7 @@ def run_tournament(tournament: Tournament, store: MatchStore, workers: Workers =
     """Play every game of ``tournament`` not yet in ``store`` and store it; safe to kill and rerun.
 
     ``workers=0`` plays in this process; otherwise a process pool of ``workers`` processes (default:
-    one per CPU), or a :class:`~issoku.shared.backend.Backend` (Ray). Workers return records; only
+    one per CPU), or a :class:`~issoku.common.backend.Backend` (Ray). Workers return records; only
     this process writes the store, each finished batch committed at once, so a killed run loses at most
     the batches in flight. ``scheduled`` plays only those games of the tournament's schedule (a sequential
     run's round); default: all of them.

@@ -20,7 +20,7 @@ from issoku.evaluation.stats.metrics import (CompositionSpec, Decisiveness, Dive
 from issoku.evaluation.stats.pairings import Games, Side, by_label, by_policy, games_between
 from issoku.evaluation.stats.ratings import Ratings, rate
 from issoku.evaluation.games.records import MatchRecord
-from issoku.shared.outcomes import Proportion
+from issoku.common.outcomes import Proportion
 
 
 FEW_GAMES = 30

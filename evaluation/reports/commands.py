@@ -36,7 +36,7 @@ from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.sequential_play import run_sequential
 from issoku.evaluation.games.studies import check_studies_play, default_studies, restricted_action_names
 from issoku.evaluation.games.tournament import Loadout, TournamentRun, run_tournament
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from issoku.evaluation.games.records import MatchRecord
 from issoku.evaluation.design.restricted import split_restriction
 from issoku.evaluation.reports.rule_trail import Trail
 from issoku.evaluation.stats.sequential import SequentialTest
-from issoku.shared.outcomes import wilson
+from issoku.common.outcomes import wilson
 
 Picker = Callable[[Sequence[MatchRecord], Sequence[MatchRecord], CompositionSpec | None], list[Example]]
 """Picks the games that show a finding from a section's ordinary games, its restricted-play games and its

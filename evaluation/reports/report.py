@@ -54,7 +54,7 @@ from issoku.evaluation.games.store import MatchStore
 from issoku.rules.breath.kinds import BREATH
 from issoku.evaluation.games.versions import DATA_KEYWORDS, VersionGroup, rules_version, split_versions
 from issoku.evaluation.games.viewing import write_replays
-from issoku.shared.outcomes import Proportion
+from issoku.common.outcomes import Proportion
 
 
 def _pct(p: Proportion) -> str:

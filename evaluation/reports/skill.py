@@ -22,7 +22,7 @@ from issoku.evaluation.reports.findings import agent_kinds, named
 from issoku.evaluation.reports.html_report import escape_cell
 from issoku.evaluation.stats.pairings import Games
 from issoku.evaluation.stats.ratings import Ratings, rate
-from issoku.shared.outcomes import Proportion, wilson
+from issoku.common.outcomes import Proportion, wilson
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ each matchup and how sure we are, whether moving first decides games, how often 
 a winner, and whether strong play collapses onto a few lines (low entropy) or a single combo that
 wins whenever it is used (a degenerate strategy).
 
-Proportions carry Wilson score intervals (:func:`~issoku.shared.outcomes.wilson`); a draw counts as half a success, which the Wilson formula
+Proportions carry Wilson score intervals (:func:`~issoku.common.outcomes.wilson`); a draw counts as half a success, which the Wilson formula
 treats as a fractional count (a good approximation when draws are a minority).
 """
 
@@ -23,7 +23,7 @@ from scipy.stats import norm
 
 from issoku.evaluation.stats.pairings import Games
 from issoku.evaluation.games.records import MatchRecord
-from issoku.shared.outcomes import Proportion, wilson
+from issoku.common.outcomes import Proportion, wilson
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ its most probable legal action; the scripted agent of each duel is seeded from t
 and seat (as in a tournament), so the same arguments give the same result and a duel's result depends
 on its own seed only. The duels are played in lockstep (:func:`~issoku.evaluation.games.match.play_matches`):
 the checkpoint decides for all running duels in one forward pass. With workers (the local pool, or Ray:
-:mod:`issoku.shared.backend`) the duels are cut into one slice per worker, each a job; the checkpoint
+:mod:`issoku.common.backend`) the duels are cut into one slice per worker, each a job; the checkpoint
 travels with its slice.
 
 Beside its strength, the evaluation states whether the checkpoint reads its observation at all
@@ -28,11 +28,11 @@ from issoku.agents.ablation import DEFAULT_GAMES, measure_ablation
 from issoku.agents.checkpoint import CheckpointPolicy, check_compatible, check_network_fits, read_metadata
 from issoku.evaluation.games.match import MatchGame, lockstep_width, play_matches
 from issoku.evaluation.games.tournament import policy_seed
-from issoku.shared.backend import SHIPPED, Workers, backend_of
+from issoku.common.backend import SHIPPED, Workers, backend_of
 from issoku.training.config import checkpoint_config
 from issoku.training.make_env import env_identity, make_config_env, ruleset_of
 from issoku.training.opponents import scripted_policy
-from issoku.shared.outcomes import Tally
+from issoku.common.outcomes import Tally
 
 DEFAULT_SEED = 20_000_003
 """Base fight seed of the evaluation duels, far from the seeds a training run draws."""
@@ -109,7 +109,7 @@ def duel_checkpoint(checkpoint: str | Path, opponent: str, duels: int = 1000, se
     its observation ablation on ``ablation_games`` games (:meth:`~issoku.agents.ablation.Ablation.as_dict`).
     The env the checkpoint's metadata names may be an import path only with ``allow_imports``.
     ``workers`` (default 0: this process) splits the duels into one slice per worker on the local pool or a
-    :class:`~issoku.shared.backend.Backend`; a duel's result depends on its own seed only, so not the totals.
+    :class:`~issoku.common.backend.Backend`; a duel's result depends on its own seed only, so not the totals.
     """
     if duels < 1:
         raise ValueError(f"duels must be at least 1, not {duels}")

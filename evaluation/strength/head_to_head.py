@@ -5,7 +5,7 @@ really beat random play?") is a two-policy tournament, so this is one: the same 
 swapping and match records as :mod:`issoku.evaluation.games.tournament` (duel ``g`` uses seed
 ``base_seed + g // 2``; odd duels swap the seats, so each seed is played from both sides). Only the
 summary is particular: counts from the agent's side, split by the seat it held, with Wilson intervals
-(the one :class:`~issoku.shared.outcomes.Tally` every duel-counting command uses).
+(the one :class:`~issoku.common.outcomes.Tally` every duel-counting command uses).
 
 ``issoku head-to-head`` is the command line; :func:`head_to_head` the function behind it.
 """
@@ -22,8 +22,8 @@ from issoku.evaluation.games.config import LoadoutConfig, StudyConfig, build_tou
 from issoku.evaluation.games.records import MatchRecord, canonical_json
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import run_tournament, schedule
-from issoku.shared.outcomes import Tally
-from issoku.shared.backend import Workers
+from issoku.common.outcomes import Tally
+from issoku.common.backend import Workers
 
 IN_MEMORY = ":memory:"
 """The store path of a head-to-head that keeps nothing on disk."""

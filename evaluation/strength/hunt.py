@@ -43,7 +43,7 @@ from issoku.evaluation.stats.pairings import games_between
 from issoku.evaluation.games.records import MatchRecord
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import Loadout, PolicySpec, Tournament, run_tournament
-from issoku.shared.backend import SHIPPED, Backend
+from issoku.common.backend import SHIPPED, Backend
 from issoku.training.make_env import action_kind
 from issoku.training.opponents import OpponentPool
 
@@ -218,7 +218,7 @@ def _records(store: MatchStore, config: HuntConfig, names: Sequence[str]) -> lis
 def hunt(config: HuntConfig, backend: Backend | None = None) -> list[Iteration]:
     """Run (or resume) the hunt; every finished iteration is also in ``<out>/hunt.json``.
 
-    ``backend`` (a :class:`~issoku.shared.backend.Backend`: Ray) plays the tournaments and trains the best
+    ``backend`` (a :class:`~issoku.common.backend.Backend`: Ray) plays the tournaments and trains the best
     responses on its workers; by default the tournaments use a local pool of ``config.workers`` processes and
     the best responses train in this process. Either way only this process writes the store and the files.
     """
@@ -439,7 +439,7 @@ def saved_iterations(config: HuntConfig) -> list[Iteration]:
     any of it is used: the settings are this hunt's, every entry has the fields of an :class:`Iteration`, and each best
     response (and control) is the hunt's own ``agents/brN.zip`` (``controlN.zip``). A name in the file never becomes an
     import: the resumed population is the command line's plus those checkpoints."""
-    from issoku.shared.inputs import read_json
+    from issoku.common.inputs import read_json
 
     state_path = Path(config.out) / "hunt.json"
     if not state_path.exists():
@@ -630,7 +630,7 @@ def train_best_response(config: HuntConfig, mixture: Mapping[str, float], index:
     otherwise it trains in this process, as the local runs always have.
     """
     from issoku.agents.checkpoint import metadata_path
-    from issoku.shared.backend import InProcess
+    from issoku.common.backend import InProcess
     from issoku.training.checkpoints import atomic_write_json
 
     path = out / "agents" / f"{stem}{index + 1}.zip"
@@ -760,8 +760,8 @@ def cli_hunt(config: HuntConfig, backend: str = "local", ray_address: str | None
     import typer
 
     from issoku.agents.checkpoint import CheckpointMismatchError
-    from issoku.shared.backend import make_backend
-    from issoku.shared.inputs import one_line
+    from issoku.common.backend import make_backend
+    from issoku.common.inputs import one_line
     from issoku.training.config import ConfigError
 
     try:

@@ -26,7 +26,7 @@ def check_hunt(config: Any) -> None:
     from issoku.evaluation.strength.hunt import env_kwargs, saved_iterations
     from issoku.evaluation.games.policies import resolve_policy
     from issoku.evaluation.games.tournament import Loadout
-    from issoku.shared.inputs import MAX_GAMES, MAX_SEED, BadInput, bounded, check_output_dir
+    from issoku.common.inputs import MAX_GAMES, MAX_SEED, BadInput, bounded, check_output_dir
     from issoku.training.config import TrainConfig
     from issoku.training.make_env import make_config_env
 
@@ -66,7 +66,7 @@ def check_oracle(config: Any) -> None:
     """The hunt's best-response oracle and its settings: ``--warm-start`` and ``--control`` train learners, which
     the search oracle has none of."""
     from issoku.evaluation.strength.hunt_search import ORACLES
-    from issoku.shared.inputs import BadInput, bounded
+    from issoku.common.inputs import BadInput, bounded
 
     if config.oracle not in ORACLES:
         raise BadInput(f"--oracle must be one of {', '.join(ORACLES)}, not {config.oracle!r}")

@@ -27,7 +27,7 @@ from issoku.agents.search.mcts import SearchBudget
 from issoku.agents.search.opponents import OpponentField
 from issoku.evaluation.games.policies import code_fingerprint, resolve_policy
 from issoku.evaluation.games.tournament import PolicySpec, factory_takes
-from issoku.shared.backend import SHIPPED
+from issoku.common.backend import SHIPPED
 
 ORACLES = ("ppo", "search")
 """How a hunt finds each best response: PPO training against the mixture, or tree search against it."""

@@ -41,7 +41,7 @@ from issoku.evaluation.strength.reference_suite import SuiteConfig, build_tourna
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import PolicySpec, run_tournament
 from issoku.rules.kernel.content import file_digest
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 
 SNAPSHOTS = "snapshots"
 DETERMINISTIC = 0.0

@@ -28,7 +28,7 @@ import numpy as np
 
 from issoku.evaluation.stats.pairings import Games
 from issoku.evaluation.stats.ratings import Ratings, expected_score, rate
-from issoku.shared.outcomes import Proportion, wilson
+from issoku.common.outcomes import Proportion, wilson
 
 RESIDUAL_WARNING = 2.0
 """A fit whose standardized residual (RMS over the played pairs) exceeds this explains the games badly: with a

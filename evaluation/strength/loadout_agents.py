@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from issoku.evaluation.games.config import StudyConfig
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 from issoku.training.finetune import LoadoutFineTuneJob, fine_tune_all, fine_tune_loadout
 
 

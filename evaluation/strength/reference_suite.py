@@ -30,8 +30,8 @@ from issoku.evaluation.games.records import MatchRecord
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import PolicySpec, Tournament, run_tournament
 from issoku.rules.kernel.content import load_model
-from issoku.shared.outcomes import Proportion, wilson
-from issoku.shared.backend import Workers
+from issoku.common.outcomes import Proportion, wilson
+from issoku.common.backend import Workers
 
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from issoku.evaluation.strength.head_to_head import IN_MEMORY, HeadToHead, head_to_head, head_to_head_study
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 
 RUNGS = ("random", "one_step", "mcts_small", "mcts_large")
 """The default rungs, weakest first (:mod:`issoku.agents.search`)."""
@@ -80,9 +80,9 @@ def table(env: str, steps: Sequence[Step]) -> str:
 def results_header(command: str) -> str:
     """The date, machine, command and code a results file was written by, once at its head.
 
-    The code is named by its digest (:func:`~issoku.shared.backend.code_identity`): agents are stored and
+    The code is named by its digest (:func:`~issoku.common.backend.code_identity`): agents are stored and
     registered by name, so a figure measured before an agent's code changed reads the same as one after."""
-    from issoku.shared.backend import code_identity
+    from issoku.common.backend import code_identity
 
     version, code, data = code_identity()
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -18,7 +18,7 @@ from issoku.evaluation.strength.reference_suite import SuiteConfig
 from issoku.evaluation.strength.ladder import DETERMINISTIC, Rung, candidate_name, export_snapshots, rate_candidates
 from issoku.evaluation.games.store import MatchStore
 from issoku.training.shaping import action_shares, load_style
-from issoku.shared.backend import Workers
+from issoku.common.backend import Workers
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from issoku.shared.inputs import MAX_SEED
+from issoku.common.inputs import MAX_SEED
 from issoku.rules.encounters.ruleset import EncounterConfig
 from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
@@ -112,7 +112,7 @@ def _play_duel(command: str, make_ruleset: Callable[[], Any], agents: Sequence[s
     fight played at engine level and printed."""
     from issoku.agents.play import play_fight
     from issoku.agents.registry import POLICY_FACTORIES, make_policy
-    from issoku.shared.inputs import BadInput, bounded, one_line_errors
+    from issoku.common.inputs import BadInput, bounded, one_line_errors
 
     def registered(agent: str) -> str:
         for name in (*(prefix + agent for prefix in prefixes), agent):
@@ -159,7 +159,7 @@ def replay(
     from issoku.envs.replay import format_jsonl, format_text
     from issoku.envs.scenario import ScenarioMismatch
     from issoku.evaluation.games.viewing import play_scenario
-    from issoku.shared.inputs import check_input_file, one_line_errors
+    from issoku.common.inputs import check_input_file, one_line_errors
 
     mismatch = None
     with one_line_errors(f"replay {scenario}", also=(TypeError,)):  # TypeError: an env keyword the env lacks
@@ -196,7 +196,7 @@ def view(
     from issoku.envs.trace import TraceError
     from issoku.envs.viewer import write_html
     from issoku.evaluation.games.viewing import trace_fight, trace_scenario, trace_stored
-    from issoku.shared.inputs import bounded, check_input_file, check_output_file
+    from issoku.common.inputs import bounded, check_input_file, check_output_file
     from issoku.rules.kernel.content import DataError
 
     sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
@@ -302,10 +302,10 @@ def ladder(
     from issoku.evaluation.strength.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, play_rung_pairs,
                                           rate_candidates, write_ladder)
     from issoku.evaluation.games.store import MatchStore
-    from issoku.shared.backend import make_backend
+    from issoku.common.backend import make_backend
 
     from issoku.evaluation.games.preflight import check_checkpoints_fit_suite
-    from issoku.shared.inputs import bounded, check_output_dir, one_line_errors
+    from issoku.common.inputs import bounded, check_output_dir, one_line_errors
 
     with one_line_errors("ladder"):  # DataError, CheckpointMismatchError, ExportError, a missing file
         bounded("--rungs", rungs, 1, 50)
@@ -355,10 +355,10 @@ def styles(
     from issoku.evaluation.strength.reference_suite import load_suite
     from issoku.evaluation.games.store import MatchStore
     from issoku.evaluation.strength.styles import format_profiles, profile_styles
-    from issoku.shared.backend import make_backend
+    from issoku.common.backend import make_backend
 
     from issoku.evaluation.games.preflight import check_checkpoints_fit_suite
-    from issoku.shared.inputs import bounded, check_output_dir, one_line_errors
+    from issoku.common.inputs import bounded, check_output_dir, one_line_errors
 
     with one_line_errors("styles"):  # DataError, CheckpointMismatchError, ExportError, a missing file
         bounded("--workers", workers, 0, 256)
@@ -387,8 +387,8 @@ def evaluate(
 
     from issoku.agents.ablation import Ablation
     from issoku.evaluation.strength.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
-    from issoku.shared.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
-    from issoku.shared.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("evaluate"):
         bounded("--duels", duels, 1, MAX_GAMES)
@@ -448,8 +448,8 @@ def balance_report(
     from issoku.evaluation.reports.findings import Thresholds
     from issoku.evaluation.stats.metrics import CompositionSpec
 
-    from issoku.shared.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
-    from issoku.shared.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("balance-report", also=(TypeError,)):  # TypeError: a loadout keyword the env lacks
         bounded("--games", games, 1, MAX_GAMES)
@@ -528,7 +528,7 @@ def hunt(
     from issoku.evaluation.strength.hunt import HuntConfig, cli_hunt, default_population
     from issoku.evaluation.games.policies import expand_shipped
     from issoku.evaluation.strength.hunt_preflight import check_hunt
-    from issoku.shared.inputs import one_line_errors
+    from issoku.common.inputs import one_line_errors
 
     with one_line_errors("hunt", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         population = tuple(map(expand_shipped, policy or ())) or default_population(env)
@@ -561,8 +561,8 @@ def finetune_loadouts(
     """A loadout study's learned field: the general agent fine-tuned once per loadout of the study's grid."""
     from issoku.evaluation.strength.loadout_agents import finetune_loadouts as run_finetune_loadouts
     from issoku.evaluation.strength.loadout_agents import plan_loadout_agents
-    from issoku.shared.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
-    from issoku.shared.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("finetune-loadouts", also=(TypeError,)):  # TypeError: a grid keyword the env lacks
         bounded("--steps", steps, 1, MAX_GAMES)
@@ -582,7 +582,7 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
     its base seed), after checking the options they share; a bad one raises the one-line error."""
     from issoku.evaluation.games.studies import check_studies_play, study_from_options
     from issoku.evaluation.design.levers import loadouts_study
-    from issoku.shared.inputs import bounded, check_output_dir
+    from issoku.common.inputs import bounded, check_output_dir
     from issoku.rules.variant import shipped_files
 
     bounded("--seed", seed, 0, MAX_SEED)
@@ -630,8 +630,8 @@ def levers(
 ) -> None:
     """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect, with a table per loadout."""
     from issoku.evaluation.design.levers import loadout_table, ranking, run_levers
-    from issoku.shared.inputs import MAX_GAMES, bounded, one_line_errors
-    from issoku.shared.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("levers", also=(TypeError,)):
         bounded("--budget", budget, 1, MAX_GAMES)
@@ -673,7 +673,7 @@ def autobalance(
 ) -> None:
     """The smallest data patch meeting balance targets: your variant's own edits walked back first, then the missing loadouts' own levers, smallest steps first, verified on fresh seeds."""
     from issoku.evaluation.design.autobalance import autobalance as search, figure_text, load_targets, stage_text, verdict
-    from issoku.shared.inputs import MAX_GAMES, BadInput, bounded, one_line_errors
+    from issoku.common.inputs import MAX_GAMES, BadInput, bounded, one_line_errors
 
     with one_line_errors("autobalance", also=(TypeError,)):
         targets = load_targets(target)
@@ -723,8 +723,8 @@ def benchmark(
     from issoku.evaluation.games.policies import resolve_policy
     from issoku.evaluation.games.store import MatchStore
 
-    from issoku.shared.inputs import MAX_GAMES, bounded, one_line_errors
-    from issoku.shared.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("benchmark", also=(ImportError,)):
         bounded("--workers", workers, 0, 1024)
@@ -768,8 +768,8 @@ def head_to_head(
     from issoku.evaluation.strength.head_to_head import IN_MEMORY
     from issoku.evaluation.strength.head_to_head import head_to_head as play_head_to_head
 
-    from issoku.shared.inputs import MAX_GAMES, bounded, one_line_errors
-    from issoku.shared.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("head-to-head", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         bounded("--duels", duels, 1, MAX_GAMES)
@@ -803,8 +803,8 @@ def skill_ladder(
 
     from issoku.evaluation.strength.head_to_head import IN_MEMORY
     from issoku.evaluation.strength.skill_ladder import measure, results_header, table
-    from issoku.shared.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
-    from issoku.shared.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("skill-ladder"):
         bounded("--duels", duels, 1, MAX_GAMES)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from issoku.cli import app
 from issoku.evaluation.strength.head_to_head import head_to_head
 from issoku.evaluation.games.store import MatchStore
-from issoku.shared.outcomes import Tally, wilson
+from issoku.common.outcomes import Tally, wilson
 
 DUELS = 60
 

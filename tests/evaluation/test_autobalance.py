@@ -15,7 +15,7 @@ from issoku.evaluation.design.locality import ownership
 from issoku.evaluation.stats.metrics import balanced_first_mover
 from issoku.evaluation.stats.paired import PairedDifference
 from issoku.evaluation.design.variants import Shift
-from issoku.shared.outcomes import wilson
+from issoku.common.outcomes import wilson
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
                                   write_override, write_overrides)

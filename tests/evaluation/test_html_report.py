@@ -16,7 +16,7 @@ from issoku.evaluation.design.restricted import RestrictionResult
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import PolicySpec, Tournament, run_tournament
 from issoku.evaluation.games.viewing import GameLink, write_replays
-from issoku.shared.outcomes import wilson
+from issoku.common.outcomes import wilson
 from tests.evaluation.factories import make_record
 
 

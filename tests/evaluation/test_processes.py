@@ -14,7 +14,7 @@ from issoku.evaluation.games.store import MatchStore
 
 PARENT = textwrap.dedent("""
     import os, sys, time
-    from issoku.shared.workers import worker_pool
+    from issoku.common.workers import worker_pool
 
     def sleeper(folder):
         open(os.path.join(folder, str(os.getpid())), "w").close()
@@ -122,7 +122,7 @@ def test_sigkill_of_a_balance_report_leaves_no_worker_behind(tmp_path):
 
 THREADS = textwrap.dedent("""
     import sys
-    from issoku.shared.workers import worker_pool
+    from issoku.common.workers import worker_pool
 
     def threads():
         import torch

@@ -18,7 +18,7 @@ import pytest
 
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.games.tournament import Loadout, PolicySpec, Tournament, run_tournament
-from issoku.shared.backend import RayBackend, bundle_digest, pack, relocate, shipped_paths, unpack
+from issoku.common.backend import RayBackend, bundle_digest, pack, relocate, shipped_paths, unpack
 
 from .toy_env import TakeOne, toy_tournament
 

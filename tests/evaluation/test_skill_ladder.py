@@ -21,7 +21,7 @@ def test_skill_ladder_command_writes_its_table_with_a_dated_header(tmp_path):
     assert result.exit_code == 0, result.output
     written = out.read_text()
     assert written.startswith("Written by `issoku ")
-    from issoku.shared.backend import code_identity
+    from issoku.common.backend import code_identity
     version, code, data = code_identity()
     assert f"issoku {version} (code {code}, rules data {data})" in written.splitlines()[0]
     assert "| `one_step` | `random` | 2 |" in written

@@ -161,7 +161,7 @@ def test_autobalance_md_writes_names_from_targets_studies_and_variants_as_text(t
     from issoku.evaluation.games.config import StudyConfig
     from issoku.evaluation.stats.metrics import balanced_first_mover
     from issoku.rules.variant import Change
-    from issoku.shared.outcomes import wilson
+    from issoku.common.outcomes import wilson
 
     names = [name for name in NAMES if "\n" not in name]
     figures = Figures({name: wilson(70, 100) for name in names}, balanced_first_mover([]), 100)

@@ -8,7 +8,7 @@ and an iterable of jobs and yields ``(job, result)`` pairs as jobs finish, keepi
 per worker in flight so a lazy schedule stays lazy.
 
 * :class:`InProcess` (``--workers 0``): one job after the other, here.
-* :class:`LocalPool` (the default): :func:`~issoku.shared.workers.worker_pool`, whose workers die with
+* :class:`LocalPool` (the default): :func:`~issoku.common.workers.worker_pool`, whose workers die with
   this process (``PR_SET_PDEATHSIG``).
 * :class:`RayBackend` (``--backend ray``; ``--ray-address`` or ``RAY_ADDRESS``, else a local
   ``ray.init``): each job a Ray task with ``max_retries``, so a job whose worker dies is run again.
@@ -37,7 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from issoku.shared.workers import one_torch_thread, worker_pool
+from issoku.common.workers import one_torch_thread, worker_pool
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -79,7 +79,7 @@ class InProcess:
 
 
 class LocalPool:
-    """The local process pool (:func:`~issoku.shared.workers.worker_pool`): ``workers`` processes (default one
+    """The local process pool (:func:`~issoku.common.workers.worker_pool`): ``workers`` processes (default one
     per CPU) that die with this one and run torch on one thread each."""
 
     def __init__(self, workers: int | None = None) -> None:
@@ -373,7 +373,7 @@ class WorkerMismatchError(ValueError):
     driver's keys with other results, so the run stops before the worker plays."""
 
 
-LAYERS = ("rules", "shared", "envs", "agents", "training", "evaluation")
+LAYERS = ("rules", "common", "envs", "agents", "training", "evaluation")
 """The subpackages whose files make up the code and data a worker must share with the driver."""
 
 
