@@ -1,6 +1,6 @@
 """The heuristic Ma fighter against random-legal play, measured the way ``issoku head-to-head`` reports it.
 
-The 500-duel figure lives in docs/envs.md; here a small, fixed sample is asserted loosely (a clear win
+The 500-duel figure lives in docs/results/heuristics_vs_random.md (scripts/heuristics_vs_random.py); here a small, fixed sample is asserted loosely (a clear win
 over random play), so the test stays fast and cannot flap on one seed.
 """
 

@@ -48,7 +48,7 @@ def test_the_viewer_steps_through_a_scenario_with_keys_buttons_and_slider(browse
     shown, stated = browser.find_element(By.ID, "rule-text").text, rule_statements()[link.text]  # docs/rules/reference/
     plain = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", stated.replace("**", "").replace("`", ""))  # Markdown rendered
     assert shown.split() == plain.split() and stated.endswith(".md)")
-    screenshot(browser, tmp_path, "viewer.png")  # ISSOKU_SCREENSHOTS=docs/images: the README's (tests/browser.py)
+    screenshot(browser, tmp_path, "viewer.png")  # ISSOKU_SCREENSHOTS=docs/images: docs/envs.md's (tests/browser.py)
     assert errors(browser) == []
 
 

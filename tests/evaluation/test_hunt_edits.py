@@ -123,7 +123,7 @@ def test_a_learned_only_variant_leaves_every_scripted_agents_games_byte_identica
 
 def test_a_finding_is_attributed_to_the_edit_only_when_the_control_plays_it_significantly_less():
     """``hunt --control``: the same training on the base rules is the baseline that says whether the edit caused it
-    (docs/balance.md: on seed 0 the control counter-thrusts 2.0 % against the variant's 1.5 %)."""
+    (the shares below: a control that counter-thrusts 2.0 % against the variant's 1.5 % explains the finding away)."""
     found = EditedPlay("counter:tanto.thrust", [EDIT], 0.015, 0.0, 0.011, 0.019, 0.0, 0.011, 0.019, True)
     assert found.rose and not found.attributed and verdict(found) == "FOUND: "  # no control run: no attribution
     shared = replace(found, control_share=0.020, control_low=-0.011, control_high=0.001)

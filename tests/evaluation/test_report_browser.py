@@ -3,7 +3,7 @@ planted-exploit loadouts with their combo table, the tempo policies with restric
 headless Chromium opens it from ``file://``, sorts a table, follows a headline's link to a replay page, steps
 through it, and checks both pages against the report's data and the stored games. No console errors.
 
-``ISSOKU_SCREENSHOTS=docs/images`` also writes the README's screenshot of the report there (``report.png``,
+``ISSOKU_SCREENSHOTS=docs/images`` also writes docs/balance.md's screenshot of the report there (``report.png``,
 ``tests/browser.py``).
 """
 

@@ -1,5 +1,5 @@
 """The focus-fire team fighter of the tempo skirmish: always legal at every size, every ally on the same target,
-and clearly better than random play (a small fixed sample here; the 200-fight figures are in docs/envs.md)."""
+and clearly better than random play (a small fixed sample here; the 200-fight figures are in docs/results/heuristics_vs_random.md)."""
 
 from __future__ import annotations
 
