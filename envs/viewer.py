@@ -62,9 +62,13 @@ def used_rules(fight: Trace, statements: dict[str, str]) -> dict[str, str]:
     return {rule: text for rule, text in statements.items() if rule in named}
 
 
-TIMELINE_FIELDS = ("ma_guard", "energy", "wounds", "self_health", "self_ap", "self_wounds")
+TIMELINE_FIELDS = ("ma_guard", "energy", "wounds", "self_health", "self_ap", "self_wounds", "slot_health", "slot_ap",
+                   "slot0_wounds")
 """The observation fields the timeline charts, where an env has them: each fighter's own value (a field that lists
-every fighter starts with the observing one's), as the observation scales it (0 to 1)."""
+every fighter starts with the observing one's: a duel's ``self_``, a skirmish's slot 0), as the observation scales
+it (0 to 1)."""
+_SERIES_PREFIXES = ("self_", "ma_", "slot_", "slot0_")
+"""Left off a charted field's name in the legend: ``slot0_wounds`` reads ``wounds``."""
 
 
 def timeline(fight: Trace, fields: Sequence[str] = TIMELINE_FIELDS) -> list[dict[str, object]]:
@@ -74,9 +78,17 @@ def timeline(fight: Trace, fields: Sequence[str] = TIMELINE_FIELDS) -> list[dict
         own = fight.frames[0].seats[agent]
         for field in (name for name in fields if name in own):
             values = [frame.seats[agent][field] for frame in fight.frames]
-            series.append({"agent": agent, "field": field.removeprefix("self_").removeprefix("ma_"),
+            series.append({"agent": agent, "field": _series_name(field),
                            "values": [value[0] if isinstance(value, list) else value for value in values]})
     return series
+
+
+def _series_name(field: str) -> str:
+    """A charted field's name without its ``self_`` / ``ma_`` / ``slot_`` / ``slot0_`` prefix."""
+    for prefix in _SERIES_PREFIXES:
+        if field.startswith(prefix):
+            return field.removeprefix(prefix)
+    return field
 
 
 def report_link(report: Path, page: Path) -> str:
@@ -189,20 +201,22 @@ function markdown(text){
 function showRule(id){ $('rule').hidden=false; $('rule-id').textContent=id;
   $('rule-text').replaceChildren(markdown(rules[id] || 'no statement for this ID in docs/rules/ of this checkout')); }
 function fmt(v){ return Array.isArray(v) ? '[' + v.join(' ') + ']' : String(v); }
-// the timeline: one line per fighter and field, a marker at the current step
+// the timeline: one line per fighter and field (a colour per fighter, a dash per field), a marker at the current step
 const SVG = 'http://www.w3.org/2000/svg', chart = $('chart'), W = 1000, H = 100;
 const COLOURS = ['#1d4ed8', '#c2410c', '#15803d', '#7e22ce', '#b45309', '#0e7490', '#be123c', '#4d7c0f'];
+const DASHES = [['', '\u2014 '], ['6 3', '- - '], ['2 3', '\u00b7\u00b7 ']];  // stroke pattern, its legend glyph
 const fields = [...new Set(data.timeline.map(s => s.field))], agents = [...new Set(data.timeline.map(s => s.agent))];
 const x = step => last ? step * W / last : 0, y = v => H - 4 - Math.max(0, Math.min(1, v)) * (H - 8);
 chart.setAttribute('viewBox', '0 0 ' + W + ' ' + H); chart.setAttribute('preserveAspectRatio', 'none');
 for (const s of data.timeline){
-  const line = document.createElementNS(SVG, 'polyline'), colour = COLOURS[fields.indexOf(s.field) % COLOURS.length];
+  const line = document.createElementNS(SVG, 'polyline'), colour = COLOURS[agents.indexOf(s.agent) % COLOURS.length];
+  const [dash, glyph] = DASHES[fields.indexOf(s.field) % DASHES.length];
   line.setAttribute('points', s.values.map((v, step) => x(step) + ',' + y(v)).join(' '));
   line.setAttribute('fill', 'none'); line.setAttribute('stroke', colour); line.setAttribute('stroke-width', '2');
   line.setAttribute('vector-effect', 'non-scaling-stroke'); line.setAttribute('class', 'series');
-  if (agents.indexOf(s.agent) % 2) line.setAttribute('stroke-dasharray', '6 3');
+  if (dash) line.setAttribute('stroke-dasharray', dash);
   line.dataset.agent = s.agent; line.dataset.field = s.field; chart.appendChild(line);
-  const key = el('span', (agents.indexOf(s.agent) % 2 ? '- - ' : '\u2014 ') + s.agent + ' ' + s.field); key.style.color = colour;
+  const key = el('span', glyph + s.agent + ' ' + s.field); key.style.color = colour;
   $('legend').appendChild(key);
 }
 $('legend').appendChild(el('span', data.timeline.length ? '(0 at the bottom, 1 at the top, as each fighter\'s own observation scales it)'

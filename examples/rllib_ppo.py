@@ -1,7 +1,7 @@
 """RLlib: an issoku env through ``ray.rllib.env.wrappers.pettingzoo_env.PettingZooEnv``, PPO with RLlib's
 action-masking RL module, one shared policy for every seat, a few training iterations.
 
-    bash scripts/rllib_venv.sh && .venv-rllib/bin/python examples/rllib_ppo.py [--env breath_duel_v0] [--iterations 1]
+    bash scripts/rllib_venv.sh && .venv-rllib/bin/python examples/rllib_ppo.py [--env breath_duel_v0 ...] [--iterations 1]
 
 RLlib pins gymnasium 1.2.2, so it runs in a virtualenv of its own (``scripts/rllib_venv.sh`` builds
 ``.venv-rllib`` once). RLlib's ``ActionMaskingTorchRLModule`` reads a ``Dict`` observation with the keys
@@ -33,11 +33,11 @@ def make_rllib_env(config: dict) -> PettingZooEnv:
     return PettingZooEnv(RLlibObservationKeys(make_env(config.get("env_id", "breath_duel_v0"))))
 
 
-def main(env_id: str = "breath_duel_v0", iterations: int = 1, batch: int = 256, seed: int = 0) -> list[float]:
-    """Train ``iterations`` PPO iterations of ``batch`` env steps; returns each iteration's total loss."""
+def train(env_id: str = "breath_duel_v0", iterations: int = 1, batch: int = 256, seed: int = 0) -> list[float]:
+    """Train ``iterations`` PPO iterations of ``batch`` env steps in the running Ray session (one session serves
+    several envs); returns each iteration's total loss."""
     for _ in range(10):  # RLlib's env pre-check steps a random unmasked action: it must pass every time
         check_multiagent_environments(make_rllib_env({"env_id": env_id}))
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     register_env("issoku", make_rllib_env)
     config = (
         PPOConfig()
@@ -58,17 +58,21 @@ def main(env_id: str = "breath_duel_v0", iterations: int = 1, batch: int = 256, 
             losses.append(float(result["learners"]["shared"]["total_loss"]))
     finally:
         algorithm.stop()
-        ray.shutdown()
     return losses
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", default="breath_duel_v0")
+    parser.add_argument("--env", nargs="+", default=["breath_duel_v0"], help="one env id or several, in turn")
     parser.add_argument("--iterations", type=int, default=1)
     parser.add_argument("--batch", type=int, default=256)
     arguments = parser.parse_args()
-    losses = main(arguments.env, arguments.iterations, arguments.batch)
-    assert losses and all(math.isfinite(loss) for loss in losses), losses
-    for iteration, loss in enumerate(losses, 1):
-        print(f"iteration {iteration}: PPO total loss {loss:.4f}")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+        for env_id in arguments.env:
+            losses = train(env_id, arguments.iterations, arguments.batch, seed=0)
+            assert losses and all(math.isfinite(loss) for loss in losses), (env_id, losses)
+            for iteration, loss in enumerate(losses, 1):
+                print(f"{env_id} iteration {iteration}: PPO total loss {loss:.4f}", flush=True)
+    finally:
+        ray.shutdown()

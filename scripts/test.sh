@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh: the project venv .venv) and runs the whole test suite with that venv's Python,
 # one pytest-xdist worker per CPU (ISSOKU_TEST_WORKERS=0 runs it in one process; pytest options pass through).
-# --dist loadgroup keeps the tests of an xdist_group on one worker (the two RLlib tests share the .venv-rllib
-# that the first of them builds).
+# --dist loadgroup keeps the tests of an xdist_group on one worker (tests that share what the first of them
+# builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -170,26 +170,31 @@ def describe(state: "EncounterState", seat: int) -> dict[str, Any]:
         "pending_damage": {"pending_damage": 0 if pending is None else pending["rolled"] - pending["reduction"]},
     }
     for side, who in (("self", seat), ("opponent", 1 - seat)):
-        f = state.fighters[who]
-        flags = {"prone": f.prone, "grappled": bool(state.grapple), "in_control": state.controller == who,
-                 **{f"weapon_{where}": f.weapon_state == where for where in ("ready", "held", "ground")},
-                 "boost_armed": f.boost_armed, "void_stance_charged": f.began_in_void and not f.void_bonus_used,
-                 "deflect": f.deflect, "maintain": f.maintain, "free_move_used": "free_move" in f.free_used,
-                 "extra_attack_used": f.extra_attack_done, "stunned": f.stun_tn is not None,
-                 "weapon_grapple_started": state.weapon_grapple == who, "disarm_free_raise": f.disarm_free_raise > 0}
-        sheet = state.ruleset.sheets[who]
-        weapon = sheet.weapon if f.weapon_state == "ready" else state.ruleset.catalog.weapons["unarmed"]
-        values.update({
-            f"{side}_wounds": {"wounds_of_dead": [f.wounds, f.ranks[-1].threshold], "wounds": f.wounds},
-            f"{side}_rank": {"rank": f.rank().name},
-            f"{side}_stance": {"stance": f.stance},
-            f"{side}_numbers": {"void_points": f.void_points, "atn": state.atn(who), "initiative": f.initiative,
-                                "simple_actions": f.simple_actions, "moved": [f.moved, f.move_cap()],
-                                "earth_bonus": f.earth_bonus},
-            f"{side}_flags": flags,
-            f"{side}_profile": profile_values(sheet, weapon),
-        })
+        values.update({f"{side}_{name}": part for name, part in side_values(state, who).items()})
     return values
+
+
+def side_values(state: "EncounterState", who: int) -> dict[str, dict[str, Any]]:
+    """The game values of one character's side fields (:func:`_side`: ``wounds``, ``rank``, ``stance``, ``numbers``,
+    ``flags``, ``profile``), as :func:`_fill_side` and the profile template encode them."""
+    f = state.fighters[who]
+    flags = {"prone": f.prone, "grappled": bool(state.grapple), "in_control": state.controller == who,
+             **{f"weapon_{where}": f.weapon_state == where for where in ("ready", "held", "ground")},
+             "boost_armed": f.boost_armed, "void_stance_charged": f.began_in_void and not f.void_bonus_used,
+             "deflect": f.deflect, "maintain": f.maintain, "free_move_used": "free_move" in f.free_used,
+             "extra_attack_used": f.extra_attack_done, "stunned": f.stun_tn is not None,
+             "weapon_grapple_started": state.weapon_grapple == who, "disarm_free_raise": f.disarm_free_raise > 0}
+    sheet = state.ruleset.sheets[who]
+    weapon = sheet.weapon if f.weapon_state == "ready" else state.ruleset.catalog.weapons["unarmed"]
+    return {
+        "wounds": {"wounds_of_dead": [f.wounds, f.ranks[-1].threshold], "wounds": f.wounds},
+        "rank": {"rank": f.rank().name},
+        "stance": {"stance": f.stance},
+        "numbers": {"void_points": f.void_points, "atn": state.atn(who), "initiative": f.initiative,
+                    "simple_actions": f.simple_actions, "moved": [f.moved, f.move_cap()], "earth_bonus": f.earth_bonus},
+        "flags": flags,
+        "profile": profile_values(sheet, weapon),
+    }
 
 
 def templates(profiles: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]) -> tuple:

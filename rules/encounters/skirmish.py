@@ -19,7 +19,7 @@ from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
 from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.observation import profile
 from issoku.rules.encounters.skirmish_actions import CAPACITY, SKIRMISH_ACTION_NAMES
-from issoku.rules.encounters.skirmish_observation import SPEC
+from issoku.rules.encounters.skirmish_observation import SPEC, spec_for
 from issoku.rules.encounters.skirmish_state import SkirmishState
 from issoku.rules.kernel import Dice, EventLog
 
@@ -105,6 +105,7 @@ class EncounterSkirmish:
         self.arena = config.arena
         self.start_positions = start_squares(tuple(len(side) for side in sides), config.start_distance, config.arena)
         self.round_limit = config.round_limit
+        self.observation_spec = spec_for(config.round_limit, config.arena)
         self.ten_dice_rule = config.ten_dice_rule
         self.focused_attack = config.focused_attack
         unarmed = self.catalog.weapons["unarmed"]

@@ -10,14 +10,16 @@ it guards or is guarded. Everything in 001 is open at the table, so every slot i
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from issoku.rules.encounters.kinds import DECISION_KINDS
-from issoku.rules.encounters.observation import FLAGS, _fill_side, _side
+from issoku.rules.encounters.observation import FLAGS, _fill_side, _side, _side_encodings, side_values
 from issoku.rules.encounters.skirmish_actions import CAPACITY
 from issoku.rules.kernel import ObservationSpec
+from issoku.rules.kernel.encoding import FieldEncoding, decision_and_turn, ego_slot_names, field, flag, scaled
 
 if TYPE_CHECKING:
     from issoku.rules.encounters.skirmish_state import SkirmishState
@@ -36,6 +38,45 @@ SPEC = ObservationSpec((
     ("tactics_pool", 2, 0.0, 1.0),             # own side's Free Raises / 5, the enemy side's
     *(field for slot in range(SLOTS) for field in (*_side(f"slot{slot}"), (f"slot{slot}_place", len(PLACE), 0.0, 1.0))),
 ))
+SLOT_NAMES = ego_slot_names(SLOTS, CAPACITY - 1)
+"""The slots' labels in :func:`slots`' order: ``self``, ``ally_1``..``ally_3``, ``enemy_0``..``enemy_3``."""
+TACTICS_SCALE = 5
+
+
+def _encodings(round_limit: int, arena: int) -> tuple[FieldEncoding, ...]:
+    """What fills each field of :data:`SPEC`, for a ruleset's round limit and arena (``slot<k>_*``: the character in
+    slot ``k``, labelled by :data:`SLOT_NAMES`)."""
+    reach = arena - 1
+    offset = ("the {axis} of its square less the observer's, plus the arena's side less 1 (the observer's own {axis} "
+              "reads 0.5)")
+    encodings: list[FieldEncoding] = [
+        *decision_and_turn(DECISION_KINDS, "the observer goes first this round"),
+        field("the round", scaled("round", round_limit, "the round number")),
+        field("the damage an Endure decision is about", scaled("pending_damage", _SCALE_DAMAGE,
+                                                                 "damage rolled less reduction (0: none)")),
+        field("the sides' tactics pools (EN-G09)",
+              scaled("own", TACTICS_SCALE, "Free Raises left in the observer's side's pool"),
+              scaled("enemy", TACTICS_SCALE, "Free Raises left in the enemy side's pool")),
+    ]
+    for label in SLOT_NAMES:
+        who = "the observer" if label == "self" else label
+        encodings += [*_side_encodings(who), field(
+            f"{who}'s place (the slot is all zeros when empty)",
+            flag("present", "a character fills the slot"), flag("able", "able to act"),
+            scaled("dx", 2 * reach, offset.format(axis="column"), clip=False),
+            scaled("dy", 2 * reach, offset.format(axis="row"), clip=False),
+            scaled("distance", reach, "squares to the observer (Chebyshev)", clip=False),
+            flag("guarded", "guarded now"), flag("guarding", "guarding someone now"),
+            flag("acting", "its turn now"), flag("in_my_grapple", "in the observer's grapple"))]
+    return tuple(encodings)
+
+
+@lru_cache(maxsize=32)
+def spec_for(round_limit: int, arena: int) -> ObservationSpec:
+    """:data:`SPEC` with its encodings for a ruleset's round limit and arena."""
+    return ObservationSpec(SPEC.fields, encodings=_encodings(round_limit, arena))
+
+
 _OFFSET = {name: SPEC.slice(name).start for name in SPEC.names}
 _SLOT_SIDES = tuple(tuple(_OFFSET[f"slot{slot}_{field}"] for field in ("wounds", "rank", "stance", "numbers", "flags"))
                     for slot in range(SLOTS))
@@ -53,6 +94,43 @@ def slots(state: "SkirmishState", seat: int) -> tuple[int | None, ...]:
     allies, enemies = state.allies(seat), state.enemies(seat)
     return ((seat,) + allies + (None,) * (CAPACITY - 1 - len(allies)) + enemies
             + (None,) * (CAPACITY - len(enemies)))
+
+
+def describe(state: "SkirmishState", seat: int) -> dict[str, Any]:
+    """The game values of ``encode(state, seat)``, field by field, in the terms of the ruleset's encodings."""
+    current = state.current_seat()
+    acting = state.actor() if state.round and current is not None else None
+    pending = state.pending
+    team = state.ruleset.seat_teams[seat]
+    values: dict[str, Any] = {
+        "decision": {"decision": state.decision_kind() if current == seat else None},
+        "turn": {"my_turn": acting == seat, "first": state.order[0] == seat},
+        "round": {"round": state.round},
+        "pending_damage": {"pending_damage": 0 if pending is None else pending["rolled"] - pending["reduction"]},
+        "tactics_pool": {"own": state.tactics[team], "enemy": state.tactics[1 - team]},
+    }
+    here = state.positions[seat]
+    reach = state.ruleset.arena - 1
+    mine = state.hold_of(seat)
+    for slot, other in enumerate(slots(state, seat)):
+        fields = ("wounds", "rank", "stance", "numbers", "flags", "profile", "place")
+        if other is None:
+            values.update({f"slot{slot}_{name}": None for name in fields})
+            continue
+        side = side_values(state, other)
+        hold = state.hold_of(other)
+        if hold is not None:  # a skirmish's grapples are holds (EN-083..EN-099), not the duel's
+            side["flags"].update(grappled=True, in_control=hold.controller == other,
+                                 weapon_grapple_started=hold.weapon == other)
+        there = state.positions[other]
+        side["place"] = {
+            "present": True, "able": state.fighters[other].can_act(),
+            "dx": there[0] - here[0] + reach, "dy": there[1] - here[1] + reach,
+            "distance": state.distance_between(seat, other), "guarded": state.guardian_of(other) is not None,
+            "guarding": other in state.guards, "acting": acting == other,
+            "in_my_grapple": hold is not None and hold is mine}
+        values.update({f"slot{slot}_{name}": part for name, part in side.items()})
+    return values
 
 
 def encode(state: "SkirmishState", seat: int) -> np.ndarray:

@@ -10,7 +10,7 @@ character Out or Dead takes no more turns and the encounter ends when a side has
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from issoku.rules.encounters.fighter import READY
 from issoku.rules.encounters.skirmish_actions import (
     BY_TARGET, DRAG_BY_TARGET, DRAGS, TACTICS_RAISE, TARGETED, VOID_SWAP,
 )
-from issoku.rules.encounters.skirmish_observation import encode
+from issoku.rules.encounters.skirmish_observation import describe, encode
 from issoku.rules.encounters.state import NEVERMIND, EncounterState
 from issoku.rules.kernel import Dice, EventLog, IllegalActionError
 
@@ -83,6 +83,10 @@ class SkirmishState(EncounterState):
     def observation(self, seat: int) -> np.ndarray:
         """What ``seat`` may know, in padded ego-centric slots (:mod:`.skirmish_observation`)."""
         return encode(self, seat)
+
+    def describe_observation(self, seat: int) -> dict[str, Any]:
+        """The game values ``observation(seat)`` is made of (``skirmish_observation.describe``)."""
+        return describe(self, seat)
 
     def clone(self) -> "SkirmishState":
         copy = super().clone()

@@ -22,13 +22,14 @@ decisions: ``docs/rules/spells.md``.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, MutableSequence, Sequence
+from typing import TYPE_CHECKING, Any
 
 from issoku.rules.breath.content import Catalog
 from issoku.rules.breath.costs import Modifier, final_cost
 from issoku.rules.breath.modules import BreathModule, Order, Pending
 from issoku.rules.breath.zones import ZonesModule
+from issoku.rules.kernel.encoding import FieldEncoding, field, flag, one_hot, per_slot, ratio, scaled
 from issoku.rules.ma.duel import HALF_STEP, RESIST
 from issoku.rules.kernel.dice import CheckResult
 from issoku.rules.spells.build import slot_pools
@@ -77,6 +78,16 @@ TRANSFER_AMOUNT = 1
 """BR-031/BR-044: one order moves 1 Energy from the scholar to an ally, 1:1."""
 FLEXIBLE = 0
 """The dan key of flexible slots (SP-G11) in a slot pool."""
+WARD_SCALE = 5
+"""The observation's divisor of ward and buff bonuses."""
+SLOT_SCALE = 5
+"""The observation's divisor of spell slots left."""
+
+
+def _dan_name(dan: int) -> str:
+    """A dan's part name in ``sp_own_slots`` (``dan_1``, ..., ``dan_10``: tatsujin)."""
+    return f"dan_{dan}"
+
 
 
 class Casting:
@@ -727,6 +738,53 @@ class SpellsModule(BreathModule):
                 ("sp_exhausted", n, 0.0, 1.0),
                 ("sp_own_spell", len(self.content.spells), 0.0, 1.0), ("sp_own_slots", len(SPELL_DANS) + 1, 0.0, 1.0))
 
+    def observation_encodings(self, slots: Sequence[str]) -> Sequence[FieldEncoding]:
+        """What fills the ``sp_*`` fields; ``sp_own_slots`` sums a dan's slots over the caster's lists (SP-016)."""
+        return (
+            per_slot(flag("preparing", "preparing a spell (SP-017)"), "preparing a spell", slots),
+            per_slot(ratio("progress", "[stages paid, the spell's stages]; [0, 0] when not preparing", clip=False),
+                     "the preparation's progress", slots),
+            per_slot(scaled("ward", WARD_SCALE, "ward bonus, a shield wall's included (until the round ends)"),
+                     "ward", slots),
+            per_slot(scaled("buff", WARD_SCALE, "buff bonus (until the round ends)"), "buff", slots),
+            per_slot(scaled("units", MAX_UNITS, "shikigami and puppets summoned", clip=False), "units", slots),
+            per_slot(flag("squad", "commands a squad"), "a squad", slots),
+            per_slot(flag("exhausted", "exhausted: the next round starts at Energy 1 (SP-042)"), "exhausted", slots),
+            field("the observer's spell in preparation (none otherwise)",
+                  one_hot("spell", tuple(self._spell_index), "the spell's key")),
+            field("the observer's spell slots left per dan, summed over its lists (all 0: not a caster)",
+                  *(scaled(_dan_name(dan), SLOT_SCALE, f"slots of dan {dan} left") for dan in SPELL_DANS),
+                  scaled("flexible", SLOT_SCALE, "flexible slots left (SP-G11)")),
+        )
+
+    def describe_observation(self, state: "BreathState", order: Sequence[int | None]) -> dict[str, Any]:
+        """The game values of the ``sp_*`` fields for the observer whose slots are ``order``."""
+        data: SpellsData = state.ext[self.name]
+        castings = [None if seat is None else data.casting[seat] for seat in order]
+
+        def each(name: str, value: Callable[[int], Any]) -> list[dict[str, Any] | None]:
+            return [None if seat is None else {name: value(seat)} for seat in order]
+
+        values: dict[str, Any] = {
+            "sp_preparing": each("preparing", lambda seat: data.casting[seat] is not None),
+            "sp_progress": [None if seat is None else {"progress": [0, 0] if casting is None else
+                                                       [casting.paid, len(casting.spell.stages)]}
+                            for seat, casting in zip(order, castings)],
+            "sp_ward": each("ward", lambda seat: data.wards[seat] + data.shield[seat]),
+            "sp_buff": each("buff", lambda seat: data.buffs[seat]),
+            "sp_units": each("units", lambda seat: len(data.units[seat])),
+            "sp_squad": each("squad", lambda seat: data.squads[seat] is not None),
+            "sp_exhausted": each("exhausted", lambda seat: data.exhausted[seat]),
+        }
+        me = order[0]  # the observer's slot is never empty
+        casting = data.casting[me]  # type: ignore[index]
+        values["sp_own_spell"] = {"spell": None if casting is None else casting.spell.key}
+        left = {name: 0 for name in (*map(_dan_name, SPELL_DANS), "flexible")}
+        for (_, dan), count in (data.slots[me] or {}).items():  # type: ignore[index]
+            left["flexible" if dan == FLEXIBLE else _dan_name(dan)] += count
+        values["sp_own_slots"] = left
+        return values
+
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
         """Fill the ``sp_*`` fields."""
         at = self._offsets
@@ -741,8 +799,8 @@ class SpellsModule(BreathModule):
             if casting is not None:
                 out[at["sp_preparing"] + slot] = 1.0
                 out[at["sp_progress"] + slot] = casting.paid / len(casting.spell.stages)
-            out[at["sp_ward"] + slot] = min(1.0, (data.wards[seat] + data.shield[seat]) / 5)
-            out[at["sp_buff"] + slot] = min(1.0, data.buffs[seat] / 5)
+            out[at["sp_ward"] + slot] = min(1.0, (data.wards[seat] + data.shield[seat]) / WARD_SCALE)
+            out[at["sp_buff"] + slot] = min(1.0, data.buffs[seat] / WARD_SCALE)
             out[at["sp_units"] + slot] = len(data.units[seat]) / MAX_UNITS
             if data.squads[seat] is not None:
                 out[at["sp_squad"] + slot] = 1.0
@@ -758,7 +816,8 @@ class SpellsModule(BreathModule):
         if slots is not None:
             for (_, dan), left in slots.items():
                 index = len(SPELL_DANS) if dan == FLEXIBLE else SPELL_DANS.index(dan)
-                out[at["sp_own_slots"] + index] = min(1.0, out[at["sp_own_slots"] + index] + left / 5)
+                # float32 sums of left / 5, which equal the float32 of the sum / 5 (the encoding's; a test holds it)
+                out[at["sp_own_slots"] + index] = min(1.0, out[at["sp_own_slots"] + index] + left / SLOT_SCALE)
 
     def render_line(self, state: "BreathState") -> str:
         """``  spells: player_0 preparing thunder_seal 1/2 (slots 1:3 3:1)  player_1 -``."""

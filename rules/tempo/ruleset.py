@@ -24,7 +24,7 @@ from issoku.rules.tempo.loadout import Loadout, loadouts
 from issoku.rules.tempo.observation import SPEC, spec_for
 from issoku.rules.tempo.provenance import decision_drivers
 from issoku.rules.tempo.kinds import DECISION_KINDS
-from issoku.rules.tempo.skirmish_observation import skirmish_spec
+from issoku.rules.tempo.skirmish_observation import skirmish_spec_for
 from issoku.rules.tempo.state import TempoState
 
 SKIRMISH_CAPACITY = 4
@@ -200,11 +200,11 @@ class TempoSkirmish(TempoRules):
                 raise ValueError(f"side {side} must be a sequence of 1 to {capacity} fighter names, not {names!r}")
         self.capacity = capacity
         self.table = ActionTable(targeted_orders(capacity))
-        self.observation_spec = skirmish_spec(capacity)
         teams = [side for side, names in enumerate(sides) for _ in names]
         self.seat_names = tuple(f"side_{side}_fighter_{k + 1}" for side, names in enumerate(sides)
                                 for k in range(len(names)))
         self._set_up(config, [name for names in sides for name in names], teams, roster, data_dir)
+        self.observation_spec = skirmish_spec_for(capacity, self.ap_per_round, self.max_distance, self.round_limit)
 
     def __repr__(self) -> str:
         return f"TempoSkirmish(sides={self.config.sides}, initiator={self.initiator}, fingerprint={self.fingerprint})"

@@ -16,14 +16,15 @@ in [0, 1].
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from issoku.rules.kernel import ObservationSpec
+from issoku.rules.kernel.encoding import FieldEncoding, Part, ego_slot_names, field, flag, one_hot, ratio, scaled
 from issoku.rules.tempo.actions import PROACTIVE_TECHNIQUES, REACTIVE_TECHNIQUES, STATUS_NAMES
 from issoku.rules.tempo.kinds import DECISION_KINDS
-from issoku.rules.tempo.observation import PROFILE_SIZE, profile
+from issoku.rules.tempo.observation import PROFILE_PARTS, PROFILE_SIZE, profile, profile_values
 
 if TYPE_CHECKING:
     from issoku.rules.tempo.state import TempoState
@@ -47,6 +48,47 @@ def skirmish_spec(capacity: int) -> ObservationSpec:
     return ObservationSpec(tuple(fields))
 
 
+def _encodings(capacity: int, ap_per_round: int, max_distance: int, round_limit: int) -> tuple[FieldEncoding, ...]:
+    """What fills each field of :func:`skirmish_spec`: a slot field repeats its parts per slot (``self``, the allies,
+    the enemies: :func:`slots`' order), every slot's floats after the previous slot's."""
+    names = ego_slot_names(2 * capacity, capacity - 1)
+    offset = ("the {axis} of its square less the observer's, plus the distance cap (the observer's own {axis} "
+              "reads 0.5)")
+    per_fighter: tuple[tuple[Part, ...], ...] = (   # the parts of each of _PER_SLOT's fields, in its order
+        (flag("present", "a fighter fills the slot"),),
+        (flag("standing", "Health above 0"),),
+        (ratio("health", "[Health, maximum Health]; below 0 reads 0"),),
+        (scaled("ap", ap_per_round, "AP left (the divisor: AP per round)", clip=False),),
+        (one_hot("status", STATUS_NAMES, "the status"),),
+        (flag("disarmed", "disarmed"), flag("aimed", "aimed"), flag("loaded", "loaded")),
+        (scaled("dx", 2 * max_distance, offset.format(axis="column"), clip=False),),
+        (scaled("dy", 2 * max_distance, offset.format(axis="row"), clip=False),),
+        (scaled("distance", max_distance, "squares to the observer (the larger of the column and row gaps)",
+                clip=False),),
+        (flag("partner", "the observer's bind or grapple partner"),),
+        (flag("acting", "the fighter whose turn it is (the actor)"),),
+        (flag("targeted", "the target of the declared action"),),
+        (one_hot("reaction", REACTIVE_TECHNIQUES, "its reaction in the exchange (none: no reaction)"),),
+        (ratio("initiative", "[its place in the turn order, counting from 1, the number of fighters]"),),
+        PROFILE_PARTS,
+    )
+    return (
+        field("the decision asked of the observer (none while it is another's)",
+              one_hot("decision", DECISION_KINDS, "the kind of decision")),
+        field("the round", scaled("round", round_limit, "the round number")),
+        field("the exchange's declared action as the observer sees it (another's feint reads melee_attack)",
+              one_hot("declared", PROACTIVE_TECHNIQUES, "the technique")),
+        *(field(f"per fighter slot: {name}", *parts, slots=names) for (name, _), parts in zip(_PER_SLOT, per_fighter)),
+    )
+
+
+@lru_cache(maxsize=32)
+def skirmish_spec_for(capacity: int, ap_per_round: int, max_distance: int, round_limit: int) -> ObservationSpec:
+    """:func:`skirmish_spec` with its encodings for a ruleset's AP per round, distance cap and round limit."""
+    return ObservationSpec(skirmish_spec(capacity).fields,
+                           encodings=_encodings(capacity, ap_per_round, max_distance, round_limit))
+
+
 @lru_cache(maxsize=8)
 def _offsets(capacity: int) -> tuple[dict[str, int], dict[str, int]]:
     """Where each global field starts, and where each per-slot field starts (its slot 0)."""
@@ -62,6 +104,51 @@ def slots(state: "TempoState", seat: int) -> list[int]:
     allies = list(rules.allies[seat]) + [-1] * (capacity - 1 - len(rules.allies[seat]))
     enemies = list(rules.enemies[seat]) + [-1] * (capacity - len(rules.enemies[seat]))
     return [seat, *allies, *enemies]
+
+
+def describe_skirmish(state: "TempoState", seat: int) -> dict[str, Any]:
+    """The game values of ``encode_skirmish(state, seat)``, field by field, in the terms of the ruleset's encodings."""
+    rules = state.ruleset
+    actor = state.actor()
+    declared = None
+    if state.declared >= 0:
+        declared = rules.table.technique_of[state.declared].name  # type: ignore[union-attr]
+        if declared == "feint" and actor != seat:  # TP-027: every other seat sees a melee attack
+            declared = "melee_attack"
+    values: dict[str, Any] = {
+        "decision": {"decision": state.decision_kind() if state.current_seat() == seat else None},
+        "round": {"round": state.round},
+        "declared": {"declared": declared},
+    }
+    reactions = dict(state.reactions)
+    assert state.pos is not None
+    here = state.pos[seat]
+    size = rules.max_distance
+    fighters: list[dict[str, Any] | None] = []
+    for who in slots(state, seat):
+        if who < 0:
+            fighters.append(None)
+            continue
+        there = state.pos[who]
+        reaction = reactions.get(who)
+        fighters.append({
+            "present": True, "standing": state.hp[who] > 0, "health": [state.hp[who], state.loadout(who).max_health],
+            "ap": state.ap[who], "status": STATUS_NAMES[state.status[who]], "disarmed": state.disarmed[who],
+            "aimed": state.aimed[who], "loaded": state.loaded[who],
+            "dx": there[0] - here[0] + size, "dy": there[1] - here[1] + size,
+            "distance": max(abs(there[0] - here[0]), abs(there[1] - here[1])),
+            "partner": state.partner[seat] == who and who != seat, "acting": who == actor,
+            "targeted": state.declared >= 0 and who == state.target,
+            "reaction": None if reaction is None else rules.table.technique_of[reaction].name,  # type: ignore[union-attr]
+            "initiative": [state.order.index(who) + 1, len(state.order)],
+            **profile_values(state.loadout(who)),
+        })
+    spec = rules.observation_spec
+    for name, encoding in zip(spec.names, spec.encodings or ()):
+        if encoding.slots:  # a slot field: its own parts of each fighter's values
+            values[name] = [None if f is None else {part.name: f[part.name] for part in encoding.parts}
+                            for f in fighters]
+    return values
 
 
 def encode_skirmish(state: "TempoState", seat: int) -> np.ndarray:

@@ -47,7 +47,7 @@ from issoku.rules.tempo.actions import (
 from issoku.rules.tempo.content import UNARMED_KIND
 from issoku.rules.tempo.kinds import DECISION_KINDS
 from issoku.rules.tempo.observation import describe, encode
-from issoku.rules.tempo.skirmish_observation import encode_skirmish
+from issoku.rules.tempo.skirmish_observation import describe_skirmish, encode_skirmish
 
 if TYPE_CHECKING:
     from issoku.rules.tempo.actions import ActionTable
@@ -190,11 +190,8 @@ class TempoState:
         return encode_skirmish(self, seat) if self.pos is not None else encode(self, seat)
 
     def describe_observation(self, seat: int) -> dict[str, Any]:
-        """The game values ``observation(seat)`` is made of, in the duel's encodings' terms (the skirmish's
-        observation has no encodings)."""
-        if self.pos is not None:
-            raise NotImplementedError("the tempo skirmish's observation has no field encodings")
-        return describe(self, seat)
+        """The game values ``observation(seat)`` is made of, in the terms of the ruleset's encodings."""
+        return describe_skirmish(self, seat) if self.pos is not None else describe(self, seat)
 
     def clone(self) -> "TempoState":
         """An independent copy, dice and event log included."""

@@ -1,6 +1,6 @@
 """Every env passes the standard checkers with its defaults: PettingZoo's parallel API and
-seed tests through ``parallel_env()``, Gymnasium's and SB3's ``check_env`` on ``SingleAgentEnv``, and
-the info contract TorchRL relies on (numbers and arrays, one dict per agent)."""
+seed tests through ``parallel_env()``, its render test, Gymnasium's and SB3's ``check_env`` on ``SingleAgentEnv``,
+and the info contract TorchRL relies on (numbers and arrays, one dict per agent)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
-from pettingzoo.test import parallel_api_test, parallel_seed_test
+from pettingzoo.test import parallel_api_test, parallel_seed_test, render_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from issoku.agents import RandomLegal
@@ -36,6 +36,13 @@ def test_parallel_env_passes_the_parallel_api_and_seed_tests(config, idle_mask):
         warnings.simplefilter("ignore")
         parallel_api_test(module.parallel_env(idle_mask=idle_mask, **kwargs), num_cycles=300)
         parallel_seed_test(lambda: module.parallel_env(idle_mask=idle_mask, **kwargs), num_cycles=300)
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_env_passes_the_render_test_in_every_render_mode(config):
+    module, kwargs = CONFIGS[config]
+    assert module.env(**kwargs).metadata["render_modes"]  # render_test walks them: none would test nothing
+    render_test(lambda render_mode=None: module.env(render_mode=render_mode, **kwargs))
 
 
 @pytest.mark.parametrize("config", sorted(CONFIGS))

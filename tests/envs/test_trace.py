@@ -101,6 +101,25 @@ def test_the_timeline_holds_each_fighters_own_guard_energy_and_wounds_at_every_s
     assert {s["field"] for s in timeline(tempo)} == {"health", "ap"}
 
 
+@pytest.mark.parametrize(("env_id", "fields", "seen_by_the_last"), [
+    ("breath_skirmish_v0", ("energy", "wounds"), lambda seat: seat["energy"][4]),
+    ("tempo_skirmish_v0", ("health", "ap"), lambda seat: seat["slot_health"][4]),
+    ("encounter_skirmish_v0", ("wounds",), lambda seat: seat["slot4_wounds"][0]),
+])
+def test_the_timeline_of_a_skirmish_holds_every_fighters_own_values(env_id, fields, seen_by_the_last):
+    """Each fighter of a 2v2 gets its series, read from its own slot (slot 0) of its own observation; the last
+    fighter's observation shows the first fighter as its first enemy (slot 4): the same value from the other side."""
+    from issoku.envs.viewer import timeline
+
+    fight, _ = trace_fight(env_id, 1, ["random"], {"round_limit": 6})
+    series = {(s["agent"], s["field"]): s["values"] for s in timeline(fight)}
+    assert len(fight.agents) == 4 and set(series) == {(agent, field) for agent in fight.agents for field in fields}
+    assert all(len(values) == len(fight.frames) for values in series.values())
+    first, last = fight.agents[0], fight.agents[-1]
+    assert series[(first, fields[0])] == [seen_by_the_last(frame.seats[last]) for frame in fight.frames]
+    assert any(len(set(values)) > 1 for values in series.values())  # the fight moves them
+
+
 def test_the_page_embeds_the_fight_so_no_string_can_close_the_script():
     fight, _ = trace_fight("tempo_duel_v0", 1, ["random"], {})
     rule = next(event["rule"] for frame in fight.frames for event in frame.events)

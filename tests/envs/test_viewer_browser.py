@@ -125,6 +125,21 @@ def test_the_timeline_charts_each_fighters_guard_energy_and_wounds_and_a_click_j
     assert errors(browser) == []
 
 
+def test_the_timeline_of_a_skirmish_draws_every_fighter_in_a_colour_of_its_own(browser, tmp_path):
+    fight, title = trace_fight("tempo_skirmish_v0", 1, ["random"], {"round_limit": 6})
+    browser.get(write_html(fight, tmp_path / "fight.html", title=title).as_uri())
+    lines = browser.find_elements(By.CSS_SELECTOR, "#chart polyline.series")
+    assert sorted((line.get_attribute("data-agent"), line.get_attribute("data-field")) for line in lines) == sorted(
+        (agent, field) for agent in fight.agents for field in ("health", "ap"))
+    colour = {line.get_attribute("data-agent"): line.get_attribute("stroke") for line in lines}
+    assert len(set(colour.values())) == len(fight.agents) == 4  # the four fighters told apart
+    dashes = {line.get_attribute("data-field"): line.get_attribute("stroke-dasharray") for line in lines}
+    assert dashes["health"] != dashes["ap"]  # and the two values of each
+    legend = browser.find_element(By.ID, "legend").text
+    assert all(f"{agent} health" in legend for agent in fight.agents)
+    assert errors(browser) == []
+
+
 def test_positions_and_decisions_are_labelled_after_and_at_their_step_and_lines_are_not_clipped(browser, tmp_path):
     fight, title = trace_fight("breath_duel_v0", 2, ["ma_heuristic"], {})
     page = write_html(fight, tmp_path / "fight.html", title=title)

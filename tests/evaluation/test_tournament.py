@@ -171,3 +171,24 @@ def test_a_factory_taking_a_ruleset_gets_the_envs_ruleset():
     env.ruleset = "the rules"
     assert make_seat_policy(PolicySpec("s", NeedsRuleset), 3, env).ruleset == "the rules"
     assert isinstance(make_seat_policy(PolicySpec("r", RandomLegal), 3, env), RandomLegal)
+
+
+def test_round_limit_payoff_is_in_every_stored_games_key_and_record(tmp_path):
+    """The opt-in payoff changes what a round-limit ending pays, so a store never mixes its games with the default
+    rules' games: the same loadout name, policies and seeds key apart, and each record names the keyword."""
+    from issoku.envs.registry import make_env
+
+    def tournament(kwargs):
+        return Tournament(lambda **options: make_env("encounter_duel_v0", **options),
+                          (PolicySpec("a", RandomLegal), PolicySpec("b", RandomLegal)),
+                          loadouts=(Loadout("default", kwargs),), games_per_pair=1, max_decisions=60)
+
+    plain, informed = schedule(tournament({})), schedule(tournament({"round_limit_payoff": "health_lead"}))
+    assert not {spec.key for _, spec in plain} & {spec.key for _, spec in informed}
+    with MatchStore(tmp_path / "t.sqlite") as store:
+        run_tournament(tournament({}), store, workers=0, progress=False)
+        run = run_tournament(tournament({"round_limit_payoff": "health_lead"}), store, workers=0, progress=False)
+        records = list(store.records())
+    assert run.already_stored == 0 and run.played == run.scheduled == len(records) // 2  # none of the default's reused
+    assert sorted(str(record.loadout_kwargs) for record in records) == (
+        ["{'round_limit_payoff': 'health_lead'}"] * run.played + ["{}"] * run.played)

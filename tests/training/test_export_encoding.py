@@ -6,6 +6,8 @@ manifest's ``observation.fields`` and the values, both through JSON as a port re
 import copy
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +15,29 @@ import pytest
 
 from issoku.rules.kernel.encoding import FieldEncoding, field, scaled
 from issoku.rules.kernel.protocol import ObservationSpec
-from issoku.training.export import observation_schema, seeded_decisions
+from issoku.training.checkpoints import latest_checkpoint
+from issoku.training.config import TrainConfig
+from issoku.training.export import describe, export_checkpoint, observation_schema
 from issoku.training.make_env import make_aec_env
+from issoku.training.selfplay import train
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "exported_opponent.py"
-DESCRIBED_ENVS = ("breath_duel_v0", "tempo_duel_v0", "encounter_duel_v0", "breath_skirmish_v0")
+FOUR_A_SIDE = {"sides": [["kenshi", "yari_guard", "ono_brute", "tonfa_monk"]] * 2, "round_limit": 6}
+"""An encounter skirmish whose every slot is filled (the default 2v2 leaves half of them empty), short fights."""
+DESCRIBED = [
+    pytest.param("breath_duel_v0", {}, id="breath_duel_v0"),
+    pytest.param("tempo_duel_v0", {}, id="tempo_duel_v0"),
+    pytest.param("encounter_duel_v0", {}, id="encounter_duel_v0"),
+    pytest.param("breath_skirmish_v0", {}, id="breath_skirmish_v0"),
+    pytest.param("tempo_skirmish_v0", {}, id="tempo_skirmish_v0"),
+    pytest.param("encounter_skirmish_v0", FOUR_A_SIDE, id="encounter_skirmish_v0-4v4"),
+    pytest.param("breath_duel_v0", {"fighters": ["onmyoji", "diviner"]}, id="breath_duel_v0-casters"),
+    pytest.param("breath_duel_v0", {"fighters": ["exorcist", "barrier_priest", "kenshi"], "ma": False},
+                 id="breath_duel_v0-no_ma_casters"),
+    pytest.param("breath_skirmish_v0", {"sides": [["onmyoji", "kenshi"], ["diviner", "ronin"]]},
+                 id="breath_skirmish_v0-casters"),
+]
+"""Every env, and the caster fights (the spells module's ``sp_*`` fields), as the playthroughs configure them."""
 
 
 def port():
@@ -44,9 +64,9 @@ def positions(env, seeds):
             env.step(int(rng.choice(np.flatnonzero(observed["action_mask"]))))
 
 
-@pytest.mark.parametrize("env_id", DESCRIBED_ENVS)
-def test_the_manifest_alone_rebuilds_every_observation_of_seeded_games(env_id):
-    env = make_aec_env(env_id, {})
+@pytest.mark.parametrize(("env_id", "kwargs"), DESCRIBED)
+def test_the_manifest_alone_rebuilds_every_observation_of_seeded_games(env_id, kwargs):
+    env = make_aec_env(env_id, kwargs)
     env.reset(seed=0)
     fields = json.loads(json.dumps(observation_schema(env)))
     assert all(row["encoding"] is not None and row["encoding"]["meaning"] for row in fields)
@@ -59,10 +79,10 @@ def test_the_manifest_alone_rebuilds_every_observation_of_seeded_games(env_id):
     assert checked > 200 and seen_parts == {row["name"] for row in fields}  # every field was given values
 
 
-@pytest.mark.parametrize("env_id", DESCRIBED_ENVS)
-def test_a_wrong_scale_or_category_order_in_the_manifest_is_seen(env_id):
+@pytest.mark.parametrize(("env_id", "kwargs"), DESCRIBED)
+def test_a_wrong_scale_or_category_order_in_the_manifest_is_seen(env_id, kwargs):
     """The check can fail: a divisor doubled or a one-hot order reversed changes the rebuilt observation."""
-    env = make_aec_env(env_id, {})
+    env = make_aec_env(env_id, kwargs)
     env.reset(seed=0)
     fields = json.loads(json.dumps(observation_schema(env)))
     rebuild = port().observation_from_values
@@ -103,12 +123,56 @@ def test_a_spec_refuses_an_encoding_of_the_wrong_width():
                         encodings=(FieldEncoding("a", (scaled("a", 1, "a"),)),))
 
 
-@pytest.mark.parametrize("env_id", ("tempo_skirmish_v0", "encounter_skirmish_v0"))
-def test_an_env_whose_encoding_is_not_described_says_so(env_id):
-    """The tempo and encounter skirmishes' observations are not described yet: no encodings, rather than wrong ones,
-    and golden vectors without game values."""
-    env = make_aec_env(env_id, {})
+def test_a_tempo_skirmish_slot_field_lists_every_slot_in_turn():
+    """The tempo skirmish is field-major: ``slot_health`` holds the observer's, then each ally's, then each enemy's;
+    an offset reads 0.5 on the observer's own square, and the turn order is a ratio of places."""
+    env = make_aec_env("tempo_skirmish_v0", {})
     env.reset(seed=0)
-    assert all(row["encoding"] is None for row in observation_schema(env))
-    decision = next(seeded_decisions(env, 0))
-    assert decision[2] is None and decision[3].tobytes() == env.observe(decision[1])["observation"].tobytes()
+    fields = {row["name"]: row for row in observation_schema(env)}
+    assert fields["slot_health"]["encoding"]["slots"] == ["self", "ally_1", "ally_2", "ally_3",
+                                                          "enemy_0", "enemy_1", "enemy_2", "enemy_3"]
+    values = env.unwrapped.game_state.describe_observation(0)
+    assert values["slot_dx"][0] == {"dx": env.unwrapped.ruleset.max_distance}  # own square: (0 + cap) / (2 cap)
+    assert [slot and slot["initiative"][1] for slot in values["slot_initiative"]] == [4, 4, None, None, 4, 4, None, None]
+
+
+def test_spell_slots_summed_over_lists_are_the_encoders_float32_running_sum():
+    """``sp_own_slots`` is described as the float32 of ``min(1, total / 5)``; the encoder adds ``left / 5`` per list
+    in float32. The two agree for every split of up to 6 slots over up to 6 lists (past 5 both read 1)."""
+    import itertools
+
+    for lists in range(1, 7):
+        for split in itertools.product(range(6), repeat=lists):
+            if sum(split) > 6:
+                continue
+            cell = np.zeros(1, dtype=np.float32)
+            for left in split:
+                cell[0] = min(1.0, float(cell[0]) + left / 5)
+            assert cell[0] == np.float32(min(1.0, sum(split) / 5)), split
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("env_id", "kwargs"), [
+    pytest.param("tempo_duel_v0", {}, id="tempo_duel_v0"),
+    pytest.param("encounter_duel_v0", {}, id="encounter_duel_v0"),
+    pytest.param("breath_skirmish_v0", {}, id="breath_skirmish_v0"),
+    pytest.param("tempo_skirmish_v0", {}, id="tempo_skirmish_v0"),
+    pytest.param("encounter_skirmish_v0", {}, id="encounter_skirmish_v0"),
+    pytest.param("breath_duel_v0", {"fighters": ["onmyoji", "diviner"]}, id="breath_duel_v0-casters"),
+])
+def test_an_export_of_every_env_passes_the_ports_check_of_its_golden_vectors(env_id, kwargs, tmp_path):
+    """A 32-step checkpoint of each env (tests/training/test_export.py does the breath duel) exported: every field
+    described, golden vectors with game values, and ``examples/exported_opponent.py --check`` (the port's reading,
+    run on the ONNX model) agrees with each observation and action issoku computed."""
+    config = TrainConfig(env_id=env_id, env_kwargs=kwargs, n_envs=1, n_steps=32, batch_size=32, n_epochs=1,
+                         net_arch=(16,), eval_every=0, final_eval_episodes=0, progress_bar=False, total_steps=32,
+                         checkpoint_every=32, run_dir=str(tmp_path / "run"))
+    train(config)
+    manifest_path = export_checkpoint(latest_checkpoint(tmp_path / "run"), tmp_path / "opponent", ablation_games=2)
+    assert "(each field encoding described)" in describe(manifest_path)
+    golden = json.loads(manifest_path.read_text())["golden_vectors"]
+    assert len(golden) == 6 and all(position["values"] is not None for position in golden)
+    answer = subprocess.run([sys.executable, str(EXAMPLE), str(tmp_path / "opponent"), "--check"],
+                            capture_output=True, text=True, timeout=120)
+    assert answer.returncode == 0, answer.stdout + answer.stderr
+    assert [line.endswith(" ok") and "observation equal" in line for line in answer.stdout.splitlines()] == [True] * 6
