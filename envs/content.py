@@ -22,11 +22,13 @@ load.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
-from issoku.rules.variant import Variant
+from issoku.rules.variant import Variant, data_digest
 
 CONTENT_KEYWORDS = ("variant", "data", "terrain")
 """The env keywords that choose rules data (every issoku env takes them): paths to data files or a variant folder."""
@@ -96,3 +98,41 @@ def _path(env_id: str, keyword: str, value: PathLike | None) -> str | None:
     if not isinstance(value, (str, Path)):
         raise ContentOptionError(f"{env_id}: {keyword} must be a path, not {value!r}")
     return str(value)
+
+
+@dataclass(frozen=True)
+class FolderRules:
+    """A rules system that reads its data files by name from one folder (tempo, encounters), as its env modules
+    build it: ``load(folder, overrides)`` loads them (``overrides``: a variant's copies by file name, from
+    ``variant_files``) and the ruleset takes the result as its ``keyword`` argument."""
+
+    files: str
+    """The files' names, for a message (``weapons.toml, armour.toml and fighters.toml``)."""
+    data_dir: Path
+    """The shipped folder."""
+    load: Callable[[Path | str, Mapping[str, Path]], Any]
+    keyword: str
+    variant_files: Callable[[Variant], dict[str, Path]]
+
+
+Rules = TypeVar("Rules")
+
+
+def folder_ruleset(kind: Callable[..., Rules], config: Any, content: ContentChoice, system: FolderRules) -> Rules:
+    """The ruleset ``kind(config, <system.keyword>=loaded data)`` on the data ``content`` chooses for ``system``
+    (one data folder, or the shipped one with a variant's files), shared by every env built alike while those
+    files' bytes stay the same. ``config``: ``kind``'s own (a duel's or a skirmish's config)."""
+    folder = content.folder(system.files)
+    overlay = content.overlay()
+    overrides = tuple(system.variant_files(overlay).items()) if overlay is not None else ()
+    return _cached_folder_ruleset(kind, config, system, folder, overrides,
+                                  data_digest(folder, *(path for _, path in overrides)))
+
+
+@lru_cache(maxsize=64)
+def _cached_folder_ruleset(kind: Callable[..., Rules], config: Any, system: FolderRules, folder: str | None,
+                           overrides: tuple[tuple[str, Path], ...], digest: str) -> Rules:
+    """Rulesets are immutable, so vectorised envs share one instead of each loading the content; ``digest``: the
+    bytes of the data files (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
+    loaded = system.load(system.data_dir if folder is None else folder, dict(overrides))
+    return kind(config, **{system.keyword: loaded})

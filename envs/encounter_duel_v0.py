@@ -73,47 +73,29 @@ Version history
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.envs.content import ContentChoice, DataPaths, PathLike, choose_content
-from issoku.rules.encounters import EncounterConfig, EncounterDuel, EncounterSkirmish
+from issoku.envs.content import DataPaths, FolderRules, PathLike, choose_content, folder_ruleset
+from issoku.rules.encounters import EncounterConfig, EncounterDuel
 from issoku.rules.encounters.content import DATA_DIR, load_catalog
-from issoku.rules.variant import data_digest
+from issoku.rules.variant import Variant
 
 ENV_ID = "encounter_duel_v0"
+
+
+ENCOUNTER_RULES = FolderRules("skills.toml, weapons.toml, armour.toml and archetypes.toml", DATA_DIR, load_catalog,
+                              "catalog", Variant.encounter_files)
+"""The encounter data as both encounter envs read it."""
 
 
 def make_ruleset(config: EncounterConfig = EncounterConfig(), *, data: DataPaths | None = None,
                  variant: PathLike | None = None, terrain: PathLike | None = None) -> EncounterDuel:
     """The encounter ruleset ``config`` describes (immutable, so envs built alike share one while the data files'
     bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
-    return encounter_ruleset(EncounterDuel, config, choose_content(ENV_ID, data, variant, terrain))
-
-
-Encounter = TypeVar("Encounter", EncounterDuel, EncounterSkirmish)
-
-
-def encounter_ruleset(kind: type[Encounter], config: Any, content: ContentChoice) -> Encounter:
-    """An encounter ruleset of ``kind`` (the duel's or the skirmish's) on the catalog ``content`` chooses (one
-    data folder, or the shipped one with a variant's encounter files), shared by every env built alike while
-    those files' bytes stay the same. ``config``: ``kind``'s own (an EncounterConfig or a SkirmishConfig)."""
-    folder = content.folder("skills.toml, weapons.toml, armour.toml and archetypes.toml")
-    overlay = content.overlay()
-    overrides = tuple(overlay.encounter_files().items()) if overlay is not None else ()
-    return _cached_ruleset(kind, config, folder, overrides, data_digest(folder, *(path for _, path in overrides)))
-
-
-@lru_cache(maxsize=64)
-def _cached_ruleset(kind: type[Encounter], config: Any, data: str | None,
-                    overrides: tuple[tuple[str, Path], ...], digest: str) -> Encounter:
-    """``overrides``: a variant's encounter files by name; ``digest``: the bytes of the data files
-    (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
-    return kind(config, catalog=load_catalog(DATA_DIR if data is None else data, dict(overrides)))
+    return folder_ruleset(EncounterDuel, config, choose_content(ENV_ID, data, variant, terrain), ENCOUNTER_RULES)
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, *,

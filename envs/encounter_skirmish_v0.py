@@ -82,8 +82,8 @@ from typing import Any
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.envs.content import DataPaths, PathLike, choose_content
-from issoku.envs.encounter_duel_v0 import encounter_ruleset
+from issoku.envs.content import DataPaths, PathLike, choose_content, folder_ruleset
+from issoku.envs.encounter_duel_v0 import ENCOUNTER_RULES
 from issoku.rules.encounters import EncounterSkirmish, SkirmishConfig
 
 ENV_ID = "encounter_skirmish_v0"
@@ -93,7 +93,8 @@ def make_ruleset(config: SkirmishConfig = SkirmishConfig(), *, data: DataPaths |
                  variant: PathLike | None = None, terrain: PathLike | None = None) -> EncounterSkirmish:
     """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one while the data files'
     bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
-    return encounter_ruleset(EncounterSkirmish, config, choose_content(ENV_ID, data, variant, terrain))
+    return folder_ruleset(EncounterSkirmish, config, choose_content(ENV_ID, data, variant, terrain),
+                          ENCOUNTER_RULES)
 
 
 def raw_env(sides: Sequence[Sequence[str]] | None = None, *, start_distance: int = SkirmishConfig.start_distance,

@@ -69,47 +69,29 @@ Version history
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.envs.content import ContentChoice, DataPaths, PathLike, choose_content
-from issoku.rules.tempo import TempoConfig, TempoDuel, TempoSkirmish
+from issoku.envs.content import DataPaths, FolderRules, PathLike, choose_content, folder_ruleset
+from issoku.rules.tempo import TempoConfig, TempoDuel
 from issoku.rules.tempo.content import DATA_DIR, load_roster
-from issoku.rules.variant import data_digest
+from issoku.rules.variant import Variant
 
 ENV_ID = "tempo_duel_v0"
+
+
+TEMPO_RULES = FolderRules("weapons.toml, armour.toml and fighters.toml", DATA_DIR, load_roster, "roster",
+                          Variant.tempo_files)
+"""The tempo data as both tempo envs read it."""
 
 
 def make_ruleset(config: TempoConfig = TempoConfig(), *, data: DataPaths | None = None,
                  variant: PathLike | None = None, terrain: PathLike | None = None) -> TempoDuel:
     """The tempo ruleset ``config`` describes (immutable, so envs built alike share one while the data
     files' bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
-    return tempo_ruleset(TempoDuel, config, choose_content(ENV_ID, data, variant, terrain))
-
-
-Tempo = TypeVar("Tempo", TempoDuel, TempoSkirmish)
-
-
-def tempo_ruleset(kind: type[Tempo], config: Any, content: ContentChoice) -> Tempo:
-    """A tempo ruleset of ``kind`` (the duel's or the skirmish's) on the roster ``content`` chooses (one data
-    folder, or the shipped one with a variant's tempo files), shared by every env built alike while those files'
-    bytes stay the same. ``config``: ``kind``'s own (a TempoConfig or a TempoSkirmishConfig)."""
-    folder = content.folder("weapons.toml, armour.toml and fighters.toml")
-    overlay = content.overlay()
-    overrides = tuple(overlay.tempo_files().items()) if overlay is not None else ()
-    return _cached_ruleset(kind, config, folder, overrides, data_digest(folder, *(path for _, path in overrides)))
-
-
-@lru_cache(maxsize=64)
-def _cached_ruleset(kind: type[Tempo], config: Any, data: str | None,
-                    overrides: tuple[tuple[str, Path], ...], digest: str) -> Tempo:
-    """``overrides``: a variant's tempo files by name; ``digest``: the bytes of the data files
-    (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
-    return kind(config, roster=load_roster(DATA_DIR if data is None else data, dict(overrides)))
+    return folder_ruleset(TempoDuel, config, choose_content(ENV_ID, data, variant, terrain), TEMPO_RULES)
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, *,

@@ -87,10 +87,10 @@ from typing import Any, cast
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.envs.content import DataPaths, PathLike, choose_content
+from issoku.envs.content import DataPaths, PathLike, choose_content, folder_ruleset
 from issoku.rules.kernel.protocol import Ruleset
 from issoku.rules.tempo import TempoSkirmish, TempoSkirmishConfig
-from issoku.envs.tempo_duel_v0 import tempo_ruleset
+from issoku.envs.tempo_duel_v0 import TEMPO_RULES
 
 ENV_ID = "tempo_skirmish_v0"
 
@@ -108,7 +108,7 @@ def make_ruleset(config: TempoSkirmishConfig = TempoSkirmishConfig(), *, data: D
                  variant: PathLike | None = None, terrain: PathLike | None = None) -> TempoSkirmish:
     """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one while the data
     files' bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
-    return tempo_ruleset(TempoSkirmish, config, choose_content(ENV_ID, data, variant, terrain))
+    return folder_ruleset(TempoSkirmish, config, choose_content(ENV_ID, data, variant, terrain), TEMPO_RULES)
 
 
 def raw_env(sides: Sequence[Sequence[str]] | None = None, *, initiator: int | None = TempoSkirmishConfig.initiator,
