@@ -73,7 +73,7 @@ Version history
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pettingzoo import ParallelEnv
 
@@ -107,7 +107,8 @@ def raw_env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, *,
     to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two archetype names, not one string")
-    config = EncounterConfig(tuple(fighters), start_distance, round_limit, max_distance, ten_dice_rule, focused_attack)
+    pair = cast(tuple[str, str], tuple(fighters))  # two by the type; EncounterDuel refuses another count in one line
+    config = EncounterConfig(pair, start_distance, round_limit, max_distance, ten_dice_rule, focused_attack)
     ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 

@@ -111,9 +111,7 @@ def raw_env(sides: Sequence[Sequence[str]] | None = None, *, start_distance: int
     config = SkirmishConfig(tuple(tuple(side) for side in sides), start_distance, round_limit, arena, ten_dice_rule,
                             focused_attack)
     ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
-    # The encounter states type ``ruleset`` as their concrete class where the kernel's protocol says Ruleset
-    # (the duel's state is on pyproject's list of modules with known mypy findings).
-    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)  # type: ignore[arg-type]
+    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 
 def env(sides: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> RulesetAECEnv:

@@ -69,7 +69,7 @@ Version history
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pettingzoo import ParallelEnv
 
@@ -104,7 +104,8 @@ def raw_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, *,
     to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two fighter names, not one string")
-    config = TempoConfig(tuple(fighters), initiator, start_distance, round_limit, ap_per_round, base_movement,
+    pair = cast(tuple[str, str], tuple(fighters))  # two by the type; TempoDuel refuses another count in one line
+    config = TempoConfig(pair, initiator, start_distance, round_limit, ap_per_round, base_movement,
                          max_distance)
     ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)

@@ -82,13 +82,12 @@ Version history
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
 from issoku.envs.content import DataPaths, PathLike, choose_content, folder_ruleset
-from issoku.rules.kernel.protocol import Ruleset
 from issoku.rules.tempo import TempoSkirmish, TempoSkirmishConfig
 from issoku.envs.tempo_duel_v0 import TEMPO_RULES
 
@@ -122,9 +121,7 @@ def raw_env(sides: Sequence[Sequence[str]] | None = None, *, initiator: int | No
     config = TempoSkirmishConfig(side_names(sides), initiator, start_distance, round_limit, ap_per_round,
                                  base_movement, max_distance)
     ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
-    # TempoState types its ``ruleset`` as the tempo rules it reads, narrower than the protocol's attribute
-    # (mypy's invariance); the protocol's methods are all there (tests/envs run it through api_test).
-    return RulesetAECEnv(cast(Ruleset, ruleset), name=ENV_ID, **env_options)
+    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 
 def env(sides: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> RulesetAECEnv:
