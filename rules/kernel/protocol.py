@@ -201,10 +201,8 @@ class GameState(Protocol):
         """The rules of the fight (read-only here, so a state may name its own ruleset class)."""
         ...
 
-    @property
-    def events(self) -> "EventLog":
-        """The fight's event log."""
-        ...
+    events: "EventLog"
+    """The fight's event log (settable: a search's copies swap in a log that records nothing)."""
 
     def current_seat(self) -> int | None:
         """The seat whose decision it is, or None once the fight is over."""
