@@ -66,7 +66,8 @@ def duel(
 
     def ruleset() -> Any:
         fighters = [{"archetype": fighter_a, "weapon": weapon_a}, {"archetype": fighter_b, "weapon": weapon_b}]
-        duel_options = dict(kind=kind, mode="sparring" if sparring else "shinken_shobu", stage=stage) if ma else {}
+        duel_options: dict[str, Any] = (dict(kind=kind, mode="sparring" if sparring else "shinken_shobu", stage=stage)
+                                        if ma else {})
         return breath_duel_v0.make_ruleset([{k: v for k, v in f.items() if v is not None} for f in fighters], ma=ma,
                                            data=data or None, variant=variant, **duel_options)
 
@@ -707,8 +708,8 @@ def autobalance(
     typer.echo(f"verifying run (fresh seeds, {outcome.verified.figures.games} games):")
     for name, (value, low, high) in outcome.verified.figures.values().items():
         band = outcome.verified.bands.get(name)
-        target = f" (target [{band[0]:.1%}, {band[1]:.1%}])" if band else ""
-        typer.echo(f"  {name}: {figure_text(name, value, low, high)}{target}")
+        wanted = f" (target [{band[0]:.1%}, {band[1]:.1%}])" if band else ""
+        typer.echo(f"  {name}: {figure_text(name, value, low, high)}{wanted}")
     typer.echo(f"verdict: {verdict(outcome)}")
     _echo_outliers(chosen, variant, file)
     typer.echo(f"report: {out / 'autobalance.md'}")
@@ -746,16 +747,16 @@ def benchmark(
             candidate_spec = resolve_policy(candidate)
             check_tournament_plays(benchmark_tournament(spec, candidate_spec), spec.env,  # before the store is made
                                    allow_imports=allow_imports)
-        workers = make_backend(backend, workers, ray_address)
+        runner = make_backend(backend, workers, ray_address)
         with MatchStore(db, exclusive=True) as store:
             if calibrate:
-                ratings, fingerprints, rules = run_calibration(spec, store, workers=workers)
+                ratings, fingerprints, rules = run_calibration(spec, store, workers=runner)
                 typer.echo(f'rules_fingerprint = "{rules}"\n')
                 typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
                 typer.echo("\n[reference_fingerprints]\n"
                            + "\n".join(f'{name} = "{fp}"' for name, fp in fingerprints.items()))
                 return
-            result = run_benchmark(spec, candidate_spec, store, workers=workers, bootstrap=bootstrap)
+            result = run_benchmark(spec, candidate_spec, store, workers=runner, bootstrap=bootstrap)
     typer.echo(format_result(result))
 
 
