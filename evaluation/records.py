@@ -16,16 +16,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from issoku.envs.content import CONTENT_KEYWORDS
-
 
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no spaces: the same value always gives the same text (and digest)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-DATA_KEYWORDS = CONTENT_KEYWORDS
-"""Env keywords that choose rules data (every issoku env takes them: :mod:`issoku.envs.content`)."""
+DATA_KEYWORDS = ("variant", "data", "terrain")
+"""Env keywords that choose rules data: :data:`issoku.envs.content.CONTENT_KEYWORDS`, which every issoku env takes
+(a test holds the two equal). Spelt here so that reading a store does not import every env."""
 
 
 def match_key(env_id: str, rules_fingerprint: str, loadout: str, loadout_kwargs: Mapping[str, Any],

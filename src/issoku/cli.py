@@ -38,7 +38,8 @@ def version() -> None:
 
 DATA_HELP = ("Rules data file or folder replacing the shipped data (repeatable; the tempo and encounter rules read one "
              "folder); default: the shipped data.")
-VARIANT_HELP = "A rules variant folder (edited files at their paths under rules/) laid over the shipped data; not with --data."
+VARIANT_HELP = ("A rules variant folder (edited files at their paths under rules/) laid over the shipped data; not with "
+                "--data. Default: none (the shipped rules).")
 """The duel commands' content options: the keywords every env takes (:mod:`issoku.envs.content`)."""
 
 
