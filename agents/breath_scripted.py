@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from issoku.agents.breath_approach import Approach
+from issoku.rules.breath.content import Technique
 from issoku.rules.breath.kinds import (ATTACK, BREATH, COUNTER, DEFEND, END_BREATH, IMPROVISE, KATA, RESERVE, STANCE,
                                         STAND, TAKE_HIT, USE_RESERVED)
 from issoku.rules.breath.observe import SCALE
@@ -98,8 +99,7 @@ class BreathScripted:
 
     def attack_value(self, action: int) -> float:
         """Expected worth of an attack technique per Energy: damage, check bonus and [Direct] per cost."""
-        t = self._technique[action]
-        assert t is not None  # an attack action's technique
+        t: Technique = self._technique[action]
         return (t.damage + 0.15 * t.check_bonus + 0.1 * t.direct) / t.cost
 
     def best_attack(self, attacks: list[int], budget: float) -> int | None:
@@ -165,7 +165,6 @@ class Aggressive(BreathScripted):
 
     def _zero_cost(self, action: int) -> bool:
         kind, key = self._kind_of[action], self.ruleset.slots[action].key
-        assert key is not None  # a stance or [Kata] action names it
         if kind == KATA:
             return self.catalog.katas[key].cost == 0 and self.catalog.katas[key].effect == "check_bonus"
         return self.catalog.stances[key].cost == 0
@@ -202,7 +201,6 @@ class Heuristic(Aggressive):
 
     def _free_edge(self, action: int) -> bool:
         kind, key = self._kind_of[action], self.ruleset.slots[action].key
-        assert key is not None  # a stance or [Kata] action names it
         if kind == STANCE:
             stance = self.catalog.stances[key]
             return stance.cost == 0

@@ -39,13 +39,11 @@ from __future__ import annotations
 
 import math
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from issoku.agents.breath_scripted import Aggressive, BreathScripted, Defensive, Heuristic, View
-from issoku.rules.breath.content import Kata, Stance
 from issoku.rules.breath.costs import improvised_base
 from issoku.rules.breath.kinds import ATTACK, BREATH, DEFEND, IMPROVISE, KATA, RESERVE, STANCE, TAKE_HIT, USE_RESERVED
 from issoku.rules.breath.observe import SCALE
@@ -336,8 +334,7 @@ class MaHeuristic(MaScripted):
     def _costs_nothing(self, action: int) -> bool:
         """A 0-Energy stance or [Kata]: a free edge, always taken first (as the breath heuristic does)."""
         slot = self._slots[action]
-        assert slot.key is not None  # a stance or [Kata] action names it
-        table: Mapping[str, Stance | Kata] = self._catalog.stances if slot.kind == STANCE else self._catalog.katas
+        table = self._catalog.stances if slot.kind == STANCE else self._catalog.katas
         return table[slot.key].cost == 0
 
     def advantage(self, view: MaView, rung: Rung) -> float:
@@ -376,7 +373,6 @@ class MaHeuristic(MaScripted):
         best, best_margin = (taking[0], 0.0) if taking else (ordered[0], -math.inf)
         for action in fighter.of_kind(ordered, IMPROVISE):
             technique = self._slots[action].technique
-            assert technique is not None  # an improvised defense's technique
             chance = float(prob_check(modifier + technique.check_bonus, view.incoming_total))
             cost = improvised_base(technique.cost)
             lethal = wounds_in >= view.breath.wounds
