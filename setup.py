@@ -8,7 +8,8 @@ needs no edit to the build files. Metadata lives in ``pyproject.toml``.
 
 from setuptools import find_packages, setup
 
-LAYERS = ("rules", "envs", "agents", "training", "evaluation")
+LAYERS = ("rules", "common", "envs", "agents", "training", "evaluation")
+DATA_FOLDERS = ("scenarios", "docs/rules")
 
 package_dir = {"issoku": "src/issoku"}
 packages = ["issoku"]
@@ -18,6 +19,11 @@ for layer in LAYERS:
     for sub in find_packages(layer):
         package_dir[f"issoku.{layer}.{sub}"] = f"{layer}/{sub.replace('.', '/')}"
         packages.append(f"issoku.{layer}.{sub}")
+# Folders of data outside the layers that installed commands read, shipped under the same path inside the package:
+# the worked-example scenarios (``issoku replay``, ``issoku view``) and the rules reference the viewer quotes.
+for folder in DATA_FOLDERS:
+    package_dir["issoku." + folder.replace("/", ".")] = folder
+    packages.append("issoku." + folder.replace("/", "."))
 
 setup(
     packages=packages,

@@ -2,7 +2,7 @@
 
 A learned policy (a checkpoint, an ONNX export) costs one network evaluation per decision, and at a
 batch of one that evaluation is almost all fixed overhead. Lockstep play
-(:func:`issoku.evaluation.match.play_matches`) runs many games side by side and hands every pending
+(:func:`issoku.evaluation.games.match.play_matches`) runs many games side by side and hands every pending
 decision of a round to :func:`decide`, which evaluates each network once for all the decisions waiting
 on it. A policy takes part by offering :meth:`Batchable.begin`; every other policy (the scripted agents)
 is simply called.

@@ -23,7 +23,7 @@ from issoku.agents.batched import Decision, SeededSampling, choose, decide_one
 
 MANIFEST = "manifest.json"
 LADDER = "ladder.json"
-"""A ladder folder's rung table (written by ``issoku ladder``, :mod:`issoku.evaluation.ladder`)."""
+"""A ladder folder's rung table (written by ``issoku ladder``, :mod:`issoku.evaluation.strength.ladder`)."""
 MODEL = "policy.onnx"
 FORMAT = "issoku-opponent"
 FORMAT_VERSION = 1
@@ -48,7 +48,7 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
     path = Path(folder) / MANIFEST
     if not path.is_file():
         raise ExportError(f"{path}: no such file (an export is a folder with {MANIFEST} and {MODEL})")
-    from issoku.inputs import read_json
+    from issoku.common.inputs import read_json
 
     try:
         manifest = read_json(path)
@@ -213,7 +213,7 @@ def load_trained(path: str | Path, *, deterministic: bool = True, seed: int | No
         ladder_file = folder / LADDER
         if not ladder_file.is_file():
             raise ExportError(f"{ladder_file}: no such file (--rung needs a folder written by issoku ladder)")
-        from issoku.inputs import read_json
+        from issoku.common.inputs import read_json
 
         try:
             ladder = read_json(ladder_file)

@@ -1,7 +1,7 @@
 """Tournament play with a learned policy: games per second of a checkpoint against a scripted agent and
 against itself, one game at a time and in lockstep with batched inference, beside scripted play.
 
-Every row plays one tournament job (:func:`issoku.evaluation.tournament.run_job`, what a study's worker
+Every row plays one tournament job (:func:`issoku.evaluation.games.tournament.run_job`, what a study's worker
 runs) of ``breath_duel_v0`` games, seats swapped on shared seeds. Three ways to play the checkpoint:
 
 * "SB3 predict": what a user does without the lab, and what tournaments did before batching: the SB3
@@ -9,7 +9,7 @@ runs) of ``breath_duel_v0`` games, seats swapped on shared seeds. Three ways to 
   ``MaskablePPO.predict(observation, action_masks=mask, deterministic=True)`` per decision;
 * "one at a time": this lab's light actor (:class:`issoku.agents.checkpoint.CheckpointPolicy`) at lockstep
   width 1, every decision a batch of one;
-* "batched" at the default width (:data:`issoku.evaluation.match.LOCKSTEP_WIDTH`), "batched 16 wide" as wide
+* "batched" at the default width (:data:`issoku.evaluation.games.match.LOCKSTEP_WIDTH`), "batched 16 wide" as wide
   as a study's default job.
 
 The
@@ -92,7 +92,7 @@ def subjects() -> tuple[dict[str, tuple[tuple[Entry, Entry], int | None]], Any]:
     (kept alive for the checkpoint)."""
     import torch
 
-    from issoku.evaluation.tournament import PolicySpec
+    from issoku.evaluation.games.tournament import PolicySpec
 
     torch.set_num_threads(1)
     folder = tempfile.TemporaryDirectory(prefix="issoku-bench-")
@@ -116,8 +116,8 @@ def subjects() -> tuple[dict[str, tuple[tuple[Entry, Entry], int | None]], Any]:
 def games(policies: tuple[Entry, Entry], count: int, seed: int = 0, width: int | None = None) -> Timing:
     """One tournament job of ``count`` games (seeds from ``seed * SEEDS_PER_SAMPLE``, seats swapped), timed."""
     from issoku.envs.registry import resolve_env
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.tournament import Job, Loadout, MatchSpec, PolicySpec, run_job
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.tournament import Job, Loadout, MatchSpec, PolicySpec, run_job
 
     specs = tuple(entry if isinstance(entry, PolicySpec) else resolve_policy(entry) for entry in policies)
     names = tuple(spec.name for spec in specs)

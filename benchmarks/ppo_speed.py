@@ -54,7 +54,7 @@ def hunt_learner(env_id: str, quick: bool = False, seed: int = 0, processes: boo
     """The hunt's best-response learner (``issoku hunt``) against ``random``: the same rollout and update as
     :func:`learner`, after one rollout and update; with ``processes``, one process per env (``SubprocVecEnv``:
     two envs, one per core; its CPU seconds miss the workers' time, so read its wall-clock rate)."""
-    from issoku.evaluation.hunt import HuntConfig, best_response_learner
+    from issoku.evaluation.strength.hunt import HuntConfig, best_response_learner
 
     sizes = {key: QUICK_HYPERPARAMETERS[key] for key in ("n_envs", "n_steps", "batch_size")} if quick else {}
     if processes and not quick:

@@ -12,10 +12,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from issoku.evaluation.commands import STUDIES_DIR, study_from_options
-from issoku.evaluation.config import build_tournament
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import iter_jobs, iter_schedule, run_tournament
+from issoku.evaluation.games.studies import STUDIES_DIR, study_from_options
+from issoku.evaluation.games.config import build_tournament
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import iter_jobs, iter_schedule, run_tournament
 
 DEFAULT_STUDY = STUDIES_DIR / "2_breath_duel_v0_loadouts.toml"
 
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", "--games", type=int, default=None, help="games per pair (default: the study's)")
     parser.add_argument("--workers", type=int, default=2, help="pool processes and Ray CPUs (default: %(default)s)")
     args = parser.parse_args(argv)
-    from issoku.training.backend import RayBackend
+    from issoku.common.backend import RayBackend
 
     tournament = build_tournament(study_from_options(Path(args.study), games_per_pair=args.games))
     jobs = sum(1 for _ in iter_jobs(tournament, iter_schedule(tournament)))

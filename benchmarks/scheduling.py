@@ -1,4 +1,4 @@
-"""What handing a job to a backend costs: empty jobs through each execution backend (:mod:`issoku.training.backend`).
+"""What handing a job to a backend costs: empty jobs through each execution backend (:mod:`issoku.common.backend`).
 
 A job that does nothing measures the scheduling alone: pickling the job and its result, the trip to a
 worker and back, the driver's bookkeeping. Divided into a real job's cost (a tournament batch: 16 games,
@@ -23,7 +23,7 @@ def empty(job: int) -> int:
 
 def backends() -> dict[str, Any]:
     """Label -> backend: in this process, the local pool, and a local 2-CPU Ray instance when Ray is installed."""
-    from issoku.training.backend import InProcess, LocalPool, RayBackend
+    from issoku.common.backend import InProcess, LocalPool, RayBackend
 
     found: dict[str, Any] = {"in process": InProcess(), f"local pool, {WORKERS} workers": LocalPool(WORKERS)}
     try:

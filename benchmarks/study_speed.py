@@ -1,4 +1,4 @@
-"""A whole study on two cores: a checkpoint's games through :func:`issoku.evaluation.tournament.run_tournament` with
+"""A whole study on two cores: a checkpoint's games through :func:`issoku.evaluation.games.tournament.run_tournament` with
 two worker processes, as ``issoku balance-report`` plays a study, from the pool's start to its shutdown.
 
 Why beside the one-job rows of :mod:`benchmarks.play_speed`: what the batching target timed was a study ("a 1,300-game
@@ -26,8 +26,8 @@ JOB = 16
 def subjects() -> tuple[dict[str, tuple[Any, Any]], Any]:
     """Row label -> the two policies (SB3 predict per decision, or this lab's batched play), and the set-up's
     folder (kept alive for the checkpoint)."""
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.tournament import PolicySpec
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.tournament import PolicySpec
 
     folder = tempfile.TemporaryDirectory(prefix="issoku-bench-study-")
     checkpoint = tiny_checkpoint(folder.name)
@@ -41,8 +41,8 @@ def subjects() -> tuple[dict[str, tuple[Any, Any]], Any]:
 def study(policies: tuple[Any, Any], games: int, seed: int = 0) -> Timing:
     """``games`` games of the two policies (seats swapped on shared seeds) as one study on :data:`WORKERS` workers, timed."""
     from issoku.envs.registry import resolve_env
-    from issoku.evaluation.store import MatchStore
-    from issoku.evaluation.tournament import Tournament, run_tournament
+    from issoku.evaluation.games.store import MatchStore
+    from issoku.evaluation.games.tournament import Tournament, run_tournament
 
     tournament = Tournament(functools.partial(resolve_env(ENV_ID)), tuple(policies), games_per_pair=games,
                             base_seed=seed * 1_000_000)

@@ -216,7 +216,8 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
 
 def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
             round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: DataPaths | None = None,
-            variant: PathLike | None = None, terrain: PathLike | None = None, kind: str | None = None, mode: str | None = None, hit_locations: bool | None = None,
+            variant: PathLike | None = None, terrain: PathLike | None = None, kind: str | None = None,
+            mode: str | None = None, hit_locations: bool | None = None,
             stage: str | None = None, stage_side: int | None = None, step_in_edge: bool | None = None,
             long_weapon_opening: bool | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""

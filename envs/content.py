@@ -16,8 +16,8 @@ Why one place: the envs each grew their own reading and drifted (the tempo envs 
 while the breath and encounter envs refused them together; ``terrain`` given to an env without terrain was a
 TypeError from deep inside the adapter). A bad value is a :class:`ContentOptionError`, a ValueError whose one line
 names the env, the keyword and why: what the commands' bad-input policy prints (exit 2). The store key leaves these
-keywords out (:func:`issoku.evaluation.records.match_key`), as the rules fingerprint is a digest of the bytes they
-load.
+keywords out (:func:`issoku.evaluation.games.records.match_key`), as the rules fingerprint is a digest of the bytes
+they load.
 """
 
 from __future__ import annotations

@@ -56,9 +56,9 @@ Keyword arguments
     and default are stated once (kenshi against ono_brute, four squares apart). ``data``: a folder holding
     skills.toml, weapons.toml, armour.toml and archetypes.toml replacing the shipped ones; ``variant``: a rules
     variant folder (:mod:`issoku.rules.variant`) whose ``encounters/data/`` files replace the shipped ones, the
-    others kept (one or the other, not both; the content keywords of every env, :mod:`issoku.envs.content`). Plus the adapter's
-    ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"), ``illegal_reward``,
-    ``record_events``.
+    others kept (one or the other, not both; the content keywords of every env, :mod:`issoku.envs.content`). Plus
+    the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"),
+    ``illegal_reward``, ``record_events``.
     ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
     instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 

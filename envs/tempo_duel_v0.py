@@ -51,9 +51,9 @@ Keyword arguments
     of :class:`~issoku.rules.tempo.TempoConfig`, where each one's rule ID and default are stated once
     (fencer against knight, a formal duel four squares apart). ``data``: a folder holding weapons.toml,
     armour.toml and fighters.toml replacing the shipped ones; ``variant``: a rules variant folder whose tempo files
-    replace the shipped ones (one or the other; the content keywords of every env, :mod:`issoku.envs.content`). Plus the adapter's ``render_mode``
-    (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``,
-    ``record_events``.
+    replace the shipped ones (one or the other; the content keywords of every env, :mod:`issoku.envs.content`).
+    Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or
+    "raise"), ``illegal_reward``, ``record_events``.
     ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
     instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 

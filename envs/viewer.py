@@ -29,7 +29,7 @@ from urllib.parse import quote
 from issoku.envs.trace import Trace
 
 DOCS_RULES = Path(__file__).resolve().parents[1] / "docs" / "rules"
-"""The repository's rules reference (absent from an installed wheel: the viewer then shows IDs only)."""
+"""The rules reference (shipped in the wheel as ``issoku/docs/rules``; where it is missing the viewer shows IDs only)."""
 RULE_ID = re.compile(r"^(?:BR|MA|SP|EN|TP)-[A-Z]?\d+[a-z]?$")
 
 

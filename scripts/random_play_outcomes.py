@@ -11,14 +11,12 @@ it (docs/envs.md, "Sparse rewards"). Run from the repository root:
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 
 from issoku.envs.registry import env_ids, make_env
-from issoku.evaluation.skill_ladder import results_header
+from results_file import write_results
 
 OUT = Path("docs/results/random_play_outcomes.md")
 
@@ -51,19 +49,8 @@ def table(fights: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fights", type=int, default=200, help="Seeded fights per env (default 200).")
-    parser.add_argument("--out", default=str(OUT), help=f"Where to write (default {OUT}; - prints).")
-    args = parser.parse_args(argv)
-    if args.fights < 1:
-        parser.error("--fights must be at least 1")
-    command = "python scripts/random_play_outcomes.py" + (f" --fights {args.fights}" if args.fights != 200 else "")
-    text = results_header(command) + "\n" + table(args.fights)
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}")
+    write_results(argv, __doc__, "random_play_outcomes.py", OUT, "fights", 200, 1,
+                  "Seeded fights per env (default 200).", table)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--machine", default=None, help="describe the machine (default: CPUs, OS, load average)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "src"))
-    from issoku.evaluation.report import read_headlines
+    from issoku.evaluation.reports.report import read_headlines
 
     new_block = block(read_headlines(args.report), stamp(args.report, args.wall, args.machine or machine()))
     for doc in DOCS:

@@ -1,4 +1,4 @@
-"""Print the shipped learned agents' figures as the Markdown table in docs/training.md ("Shipped checkpoints").
+"""Write the shipped learned agents' figures to docs/results/shipped_agents.md (docs/training.md points there).
 
 For each duel: the observation ablation (``issoku.agents.ablation``, its default 100 games), the score against the
 strongest scripted agent and against the first shipped agent (``training/configs/opponents/``), and the agent
@@ -6,9 +6,10 @@ against itself (how many of its duels reach the round limit undecided), each ove
 swapped, as ``issoku head-to-head`` plays them. Run from the repository root:
 
     python scripts/shipped_figures.py            # 400 duels per pairing, about a minute on one core
-    python scripts/shipped_figures.py --duels 1000
+    python scripts/shipped_figures.py --duels 1000 --out -
 
-A checkpoint given with ``--agent ENV=PATH`` is measured in place of that duel's shipped agent (a candidate).
+A checkpoint given with ``--agent ENV=PATH`` is measured in place of that duel's shipped agent (a candidate); the
+table is then printed, not written over the shipped agents' file, unless ``--out`` names one.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from pathlib import Path
 from issoku.agents.ablation import measure_ablation
 from issoku.agents.checkpoint import CheckpointPolicy
 from issoku.envs.registry import make_env
-from issoku.evaluation.head_to_head import IN_MEMORY, head_to_head
-from issoku.evaluation.policies import shipped_checkpoints
+from issoku.evaluation.strength.head_to_head import IN_MEMORY, head_to_head
+from issoku.evaluation.games.policies import shipped_checkpoints
+from issoku.evaluation.strength.skill_ladder import results_header
 from issoku.training.config import CONFIGS_DIR
 
 STRONGEST_SCRIPTED = {"breath_duel_v0": "ma_heuristic", "tempo_duel_v0": "tempo_heuristic",
@@ -29,6 +31,7 @@ STRONGEST_SCRIPTED = {"breath_duel_v0": "ma_heuristic", "tempo_duel_v0": "tempo_
 FIRST_AGENTS = {"breath_duel_v0": "breath_duel_v0_blind.zip", "tempo_duel_v0": "tempo_duel_v0_blind.zip",
                 "encounter_duel_v0": "encounter_duel_v0_first.zip"}
 """The first shipped agents, kept as training opponents."""
+OUT = Path("docs/results/shipped_agents.md")
 
 
 def score(result) -> str:
@@ -54,14 +57,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duels", type=int, default=400, help="duels per pairing (seats swapped)")
     parser.add_argument("--agent", action="append", default=[], help="ENV=CHECKPOINT measured instead of the shipped one")
+    parser.add_argument("--out", default=None, help=f"Where to write (default {OUT}; with --agent, -: prints).")
     options = parser.parse_args()
     checkpoints = dict(shipped_checkpoints())
     checkpoints.update(dict(entry.split("=", 1) for entry in options.agent))
-    print("| duel | decisions changed on a zeroed observation | against the strongest scripted agent | "
-          "against the first shipped agent | against itself: round-limit draws |")
-    print("| --- | ---: | --- | --- | ---: |")
-    for env_id in sorted(checkpoints):
-        print(row(env_id, Path(checkpoints[env_id]), options.duels))
+    command = " ".join(["python scripts/shipped_figures.py", *(["--duels", str(options.duels)] if options.duels != 400 else []),
+                        *[f"--agent {entry}" for entry in options.agent]])
+    lines = [results_header(command), "| duel | decisions changed on a zeroed observation | against the strongest "
+             "scripted agent | against the first shipped agent | against itself: round-limit draws |",
+             "| --- | ---: | --- | --- | ---: |"]
+    lines += [row(env_id, Path(checkpoints[env_id]), options.duels) for env_id in sorted(checkpoints)]
+    out = options.out or ("-" if options.agent else str(OUT))
+    if out == "-":
+        print("\n".join(lines))
+    else:
+        Path(out).write_text("\n".join(lines) + "\n")
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":

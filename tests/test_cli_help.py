@@ -5,7 +5,7 @@ import typer.main
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.checkpoint_duels import DEFAULT_SEED
+from issoku.evaluation.strength.checkpoint_duels import DEFAULT_SEED
 from issoku.training.config import TrainConfig
 
 COMMAND = typer.main.get_command(app)

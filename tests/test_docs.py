@@ -151,7 +151,7 @@ def test_a_toml_block_loads_as_the_file_it_shows(tmp_path, monkeypatch, where, b
     path = tmp_path / "block.toml"
     path.write_text(body, encoding="utf-8")
     if "policies" in data:
-        from issoku.evaluation.config import load_study
+        from issoku.evaluation.games.config import load_study
 
         study = load_study(path)
         for loadout in study.all_loadouts():
@@ -182,3 +182,35 @@ def test_the_render_picture_in_envs_md_is_what_the_env_draws():
     for line in shown:
         head = line[:-4] if line.endswith(" ...") else None
         assert (line in drawn) if head is None else any(d.startswith(head) for d in drawn), line
+
+
+def _heading_anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings (lower case, punctuation dropped, spaces as dashes;
+    a repeated heading gets ``-1``, ``-2``...), code blocks left out."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    anchors: set[str] = set()
+    for heading in re.findall(r"^#{1,6} (.*)$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        suffix = 0
+        while (slug if suffix == 0 else f"{slug}-{suffix}") in anchors:
+            suffix += 1
+        anchors.add(slug if suffix == 0 else f"{slug}-{suffix}")
+    return anchors
+
+
+def test_every_relative_link_in_the_docs_reaches_its_file_and_heading():
+    """A guide whose links lead nowhere is no guide: every relative link of README.md, CHANGELOG.md and docs/
+    names a file of the repository and, with ``#anchor``, one of that Markdown file's headings."""
+    broken = []
+    for path in [*DOCS, ROOT / "CHANGELOG.md"]:
+        text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for link in re.findall(r"\]\(([^)\s]+)\)", text):
+            if link.startswith(("http://", "https://", "mailto:")):
+                continue
+            target, _, anchor = link.partition("#")
+            file = (path.parent / target).resolve() if target else path
+            if not file.exists():
+                broken.append(f"{path.relative_to(ROOT)}: {link} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in _heading_anchors(file):
+                broken.append(f"{path.relative_to(ROOT)}: {link} (no such heading)")
+    assert broken == []

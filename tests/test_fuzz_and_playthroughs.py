@@ -2,8 +2,8 @@
 
 import pytest
 
-from benchmarks import fuzz, playthroughs
-from benchmarks.fuzz import CONFIGS, FuzzReport, fuzz as run_fuzz, make_config, play_episode
+from issoku.envs.conformance import fuzz, playthroughs
+from issoku.envs.conformance.fuzz import CONFIGS, FuzzReport, fuzz as run_fuzz, make_config, play_episode
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
@@ -49,10 +49,10 @@ legal actions, events with rule IDs)."""
 def test_the_golden_playthrough_is_unchanged(name, kind):
     path_of, transcript = GOLDEN_KINDS[kind]
     golden = path_of(name)
-    assert golden.is_file(), f"missing {golden}: python -m benchmarks.playthroughs --update"
+    assert golden.is_file(), f"missing {golden}: python -m issoku.envs.conformance.playthroughs --update"
     assert transcript(name) == golden.read_text(), (
         f"{name} plays differently from {golden} ({kind}); if the change is deliberate, run "
-        "python -m benchmarks.playthroughs --update and commit the diff")
+        "python -m issoku.envs.conformance.playthroughs --update and commit the diff")
 
 
 def test_a_readable_playthrough_names_fields_actions_and_rule_ids():

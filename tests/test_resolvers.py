@@ -5,8 +5,8 @@ import pytest
 from benchmarks.classic import allow_classic_import
 from issoku.agents.registry import make_policy, resolve_policy_factory
 from issoku.envs.registry import ImportRefusedError, UnknownNameError, resolve_env
-from issoku.evaluation.config import StudyConfig, check_study_names
-from issoku.evaluation.policies import resolve_policy
+from issoku.evaluation.games.config import StudyConfig, check_study_names
+from issoku.evaluation.games.policies import resolve_policy
 from issoku.training.make_env import make_aec_env
 from issoku.training.opponents import scripted_policy
 

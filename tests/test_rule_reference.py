@@ -75,7 +75,7 @@ def test_code_writes_every_rule_id_whole():
     """No ``BR-005/007/A06`` or ``EN-093..097`` in Python code: each ID is written whole, so a grep for it finds
     it. Not checked: the data files' comments (their bytes are the rulesets' data digests, so an edit moves every
     fingerprint) and ``agents/`` (a scripted agent's source is its fingerprint in the calibrated suites)."""
-    roots = ("rules", "envs", "training", "evaluation", "benchmarks")
+    roots = ("rules", "common", "envs", "training", "evaluation", "benchmarks")
     found = [f"{path.relative_to(REPO)}: {match}" for root in roots for path in sorted((REPO / root).rglob("*.py"))
              for match in SHORTHAND.findall(path.read_text(encoding="utf-8"))]
     assert found == []

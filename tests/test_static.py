@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("rules", "envs", "agents", "training", "evaluation")
+LAYERS = ("rules", "common", "envs", "agents", "training", "evaluation")
 
 
 @pytest.mark.parametrize("layer", LAYERS)

@@ -1,5 +1,6 @@
 """What the built wheel ships: build it, install it (not editable) into a fresh virtual environment, and run every
-env, both benchmark suites, the default studies and the duel commands from the installed package alone.
+env, both benchmark suites, the default studies, the duel commands and every shipped scenario from the installed
+package alone, and check that the viewer quotes the rules reference shipped with it.
 
 An editable install reads the data files from the checkout, so a wheel missing them passes every other test;
 this one runs from a folder with no checkout in sight.
@@ -27,12 +28,12 @@ FROM_THE_WHEEL = textwrap.dedent("""
 
     import issoku
     from issoku.envs.registry import env_ids, make_env
-    from issoku.evaluation.reference_suite import load_suite, shipped_suites
-    from issoku.evaluation.commands import default_studies
-    from issoku.evaluation.config import build_tournament, load_study
-    from issoku.evaluation.policies import shipped_checkpoints
-    from issoku.evaluation.store import MatchStore
-    from issoku.evaluation.tournament import Tournament, run_tournament
+    from issoku.evaluation.strength.reference_suite import load_suite, shipped_suites
+    from issoku.evaluation.games.studies import default_studies
+    from issoku.evaluation.games.config import build_tournament, load_study
+    from issoku.evaluation.games.policies import shipped_checkpoints
+    from issoku.evaluation.games.store import MatchStore
+    from issoku.evaluation.games.tournament import Tournament, run_tournament
 
     venv = Path(sys.prefix).resolve()
     assert Path(issoku.__file__).resolve().is_relative_to(venv), issoku.__file__
@@ -68,6 +69,14 @@ FROM_THE_WHEEL = textwrap.dedent("""
         verdict = result.output.rstrip().splitlines()[-1] if result.output.strip() else ""
         assert result.exit_code == 0 and (verdict.endswith(" wins") or verdict == "a draw"), (command, result.output[-2000:])
         print("command", " ".join(command))
+    shipped = Path(issoku.__file__).resolve().parent
+    for path in sorted((shipped / "scenarios").rglob("*.toml")):  # what `issoku replay` and `issoku view` read
+        result = CliRunner().invoke(app, ["replay", str(path)])
+        assert result.exit_code == 0, (path, result.output[-2000:])
+        print("scenario", path.relative_to(shipped / "scenarios").as_posix())
+    from issoku.envs.viewer import DOCS_RULES, rule_statements
+    assert DOCS_RULES.resolve().is_relative_to(venv), DOCS_RULES  # the viewer quotes the shipped rules reference
+    print("rule statements", len(rule_statements()))
 """)
 
 
@@ -110,6 +119,10 @@ def test_the_installed_wheel_runs_every_env_every_suite_and_the_default_studies(
     assert {line.removeprefix("env ") for line in lines if line.startswith("env ")} == set(env_ids())
     assert sum(line.startswith("command ") for line in lines) == 4
     assert sum(line.startswith("suite ") for line in lines) == 3 and sum(line.startswith("study ") for line in lines) == 8
+    assert {line.removeprefix("scenario ") for line in lines if line.startswith("scenario ")} == {
+        path.relative_to(ROOT / "scenarios").as_posix() for path in (ROOT / "scenarios").rglob("*.toml")}
+    (statements,) = [int(line.split()[-1]) for line in lines if line.startswith("rule statements ")]
+    assert statements > 500, statements  # every rule ID of docs/rules/reference, read from the installed package
     help_text = subprocess.run([str(venv / "bin" / "issoku"), "--help"], cwd=tmp_path, capture_output=True, text=True,
                                timeout=120, env=wheel_only)
     assert help_text.returncode == 0 and "balance-report" in help_text.stdout

@@ -16,7 +16,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from issoku.training.config import TrainConfig
 from issoku.training.make_env import make_selfplay_env
 from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
-from issoku.training.outcomes import Tally
+from issoku.common.outcomes import Tally
 
 EVAL_ENVS = 4
 

@@ -6,7 +6,7 @@ checkpoint, continues MaskablePPO training for ``steps`` decisions with the rest
 mask (a two-action combo: the second masked right after the first), against the unrestricted
 checkpoint on the other seat, and saves the result next to it with the original metadata plus what
 was done. One restriction is one independent job (:class:`FineTuneJob`) on an execution backend
-(:mod:`issoku.training.backend`): the worker returns the tuned checkpoint's bytes and this process writes
+(:mod:`issoku.common.backend`): the worker returns the tuned checkpoint's bytes and this process writes
 them; a finished file is reused, so a killed battery resumes. Restricted play then pits the fine-tuned,
 still restricted policy against the unrestricted one.
 
@@ -30,8 +30,8 @@ import numpy as np
 from tqdm import tqdm
 
 from issoku.agents.checkpoint import metadata_path, read_metadata
+from issoku.common.backend import ENV_FACTORY, SHIPPED, Workers, backend_of
 from issoku.envs.single_agent import MaskedWrapper, SingleAgentEnv
-from issoku.training.backend import ENV_FACTORY, SHIPPED, Workers, backend_of
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,7 @@ def _write(job: FineTuneJob | LoadoutFineTuneJob, tuned: bytes) -> str:
 def fine_tune_all(jobs: Sequence[FineTuneJob] | Sequence[LoadoutFineTuneJob], workers: Workers = None,
                   progress: bool = True, tune: Callable[[Any], bytes] = fine_tune, unit: str = "restriction") -> list[str]:
     """Run every job whose checkpoint is not written yet (``tune``: :func:`fine_tune` or :func:`fine_tune_loadout`) (``workers=0``: in this process, else a process pool, or a
-    :class:`~issoku.training.backend.Backend`); workers return the bytes, this process writes the files. The new
+    :class:`~issoku.common.backend.Backend`); workers return the bytes, this process writes the files. The new
     checkpoints' paths, in job order."""
     todo = [job for job in jobs if not (Path(job.out).exists() and metadata_path(job.out).exists())]
     alone = len(todo) < 2 and (workers is None or isinstance(workers, int))  # one job: no pool to start

@@ -130,7 +130,7 @@ def play_in_terminal(checkpoint: str, *, seat: int | None, seed: int, rung: int 
     """``issoku play``: :func:`play` with the numbered menu read from standard input."""
     import typer
 
-    from issoku.inputs import one_line_errors
+    from issoku.common.inputs import one_line_errors
 
     try:
         with one_line_errors("play"):

@@ -205,7 +205,7 @@ def cli_train(options: dict[str, Any], assignments: list[str], *, resume: bool, 
     train, print the final evaluation."""
     import typer
 
-    from issoku.inputs import one_line_errors
+    from issoku.common.inputs import one_line_errors
     from issoku.training.config import parse_assignments, read_config_file
 
     with one_line_errors("train", also=(RunDirectoryError,)):

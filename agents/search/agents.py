@@ -30,7 +30,7 @@ from issoku.rules.kernel.protocol import GameState
 SEARCH_MODULES = (lookahead, mcts, opponents, playouts, worlds)
 """Every module a search agent's decisions depend on. Named here because the lab keys stored games by the code
 fingerprint of an agent's factory, which covers the modules its own module imports
-(:func:`issoku.evaluation.policies.code_fingerprint`): an edit to the playouts or the world sampling then makes
+(:func:`issoku.evaluation.games.policies.code_fingerprint`): an edit to the playouts or the world sampling then makes
 the rungs play their games anew instead of reusing the old version's."""
 
 StateSource = Callable[[], GameState]

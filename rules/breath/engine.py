@@ -17,7 +17,7 @@ our gap decision, ``BR-Gnn``) behind every number; ``docs/rules/breath.md`` reco
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,10 +38,12 @@ from issoku.rules.breath.kinds import (ATTACK, ATTACK_TECHNIQUE, BREATH, COUNTER
                                         TAKE_HIT, USE_RESERVED)
 from issoku.rules.breath.modules import BreathModule, Order, Pending
 from issoku.rules.breath.observe import describe, encode
-from issoku.rules.breath.ruleset import ActionSlot, BreathRuleset
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.events import EventLog
 from issoku.rules.kernel.protocol import IllegalActionError
+
+if TYPE_CHECKING:  # the ruleset builds its states from this module (BreathRuleset.new_initial_state)
+    from issoku.rules.breath.ruleset import ActionSlot, BreathRuleset
 
 CRITICAL_WOUNDS = 2
 """BR-G05: a Critical removes 2 Wounds (or the technique's damage, if higher)."""

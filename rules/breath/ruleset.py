@@ -23,6 +23,7 @@ from issoku.rules.breath.kinds import (ATTACK, ATTACK_TECHNIQUE, CORE_DECISIONS,
 from issoku.rules.breath.memo import LegalMemo
 from issoku.rules.breath.modules import BreathModule, Order
 from issoku.rules.breath.observe import build_observation_spec
+from issoku.rules.breath.provenance import decision_drivers
 from issoku.rules.kernel.codec import ActionCodec
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.protocol import ObservationSpec
@@ -96,7 +97,7 @@ class BreathRuleset:
     version = 1
     data_systems = ("breath", "ma", "spells")
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""
+    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
 
     def __init__(self, config: BreathConfig = BreathConfig(), *, data: Sequence[Path | str] | Path | str | None = None,
                  modules: Sequence[BreathModule] = (), name: str = "breath_duel", seat_naming: str = "player",
@@ -272,6 +273,11 @@ class BreathRuleset:
                 return module.order_content(slot.order) or (name,)
         category = _CONTENT_CATEGORY.get(slot.kind)
         return (f"{category}:{slot.key}",) if category and slot.key else (name,)
+
+    def decision_drivers(self, label: str) -> list[str]:
+        """The project decisions behind loadout ``label``'s standout values, each with its ID (the report's provenance
+        hook: :func:`~issoku.rules.breath.provenance.decision_drivers` over this ruleset's data)."""
+        return decision_drivers(self.catalog, label)
 
     def seat_content(self, seat: int) -> tuple[str, ...]:
         """The content keys a seat fields (archetype, weapon, armor, stances, [Kata]): what a data edit can touch."""

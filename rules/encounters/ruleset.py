@@ -50,7 +50,7 @@ class EncounterDuel:
     ``tests/test_play_under_fingerprint.py`` fails when seeded play moves and it does not."""
     data_systems = ("encounters",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""
+    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
     seat_names = ("player_0", "player_1")
     seat_teams = (0, 1)
     parties = False

@@ -59,7 +59,7 @@ class EncounterSkirmish:
     """In the fingerprint; moves with the duel's (see :attr:`EncounterDuel.version`)."""
     data_systems = ("encounters",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""
+    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
     parties = True
     """EN-082 / EN-G09: each side is a party with a Tactics Pool."""
     action_names: tuple[str, ...] = SKIRMISH_ACTION_NAMES

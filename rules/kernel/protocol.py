@@ -118,7 +118,7 @@ class Ruleset(Protocol):
     ``action_content(name) -> tuple[str, ...]``, the content items an action of the table exercises, each
     ``"<category>:<item>"`` (``attack:yari.thrust`` and ``counter:yari.thrust`` both exercise
     ``technique:yari.thrust``; ``aim:attack_a:torso`` the hit location ``location:torso``). The balance report
-    measures how often play used each item and lists those no agent used (``issoku.evaluation.coverage``).
+    measures how often play used each item and lists those no agent used (``issoku.evaluation.reports.coverage``).
     """
 
     # Read-only members (properties here, plain attributes in a ruleset): a ruleset may narrow them (a duel's

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from issoku.rules.kernel.dice import CheckResult, Dice
-from issoku.rules.spells.content import LISTS, SPELL_DANS, TATSUJIN, Caster, Perk, Spell
+from issoku.rules.spells.lists_and_dans import LISTS, SPELL_DANS, TATSUJIN
+
+if TYPE_CHECKING:  # the content validates every caster with check_caster
+    from issoku.rules.spells.content import Caster, Perk, Spell
 
 LICENSED = 3
 """SP-001: a spell list opens when its skill reaches Licensed (3 points; BR-G19)."""

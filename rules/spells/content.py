@@ -18,19 +18,14 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from issoku.rules.kernel.content import ContentCache, DataError, file_digest, read_toml, validate
+from issoku.rules.spells.build import check_caster
+from issoku.rules.spells.lists_and_dans import LISTS, SPELL_DANS, TATSUJIN
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SPELLS_FILE, SCHOOLS_FILE, CASTERS_FILE = DATA_DIR / "spells.toml", DATA_DIR / "schools.toml", DATA_DIR / "casters.toml"
 BREATH_FILE = DATA_DIR / "archetypes.toml"
 """The casters' breath-side archetypes and the preparation stance, added to the breath catalog."""
 
-LISTS = ("sorcery", "exorcism", "barrier", "prophecy")
-"""The four spell lists, each opened by the skill of the same name at Licensed (SP-001, SP-002, SP-003, SP-004,
-SP-005)."""
-TATSUJIN = 10
-"""Tatsujin, the rank past 9-dan, as a number: PC dan 10 and spell dan 10 (SP-015, SP-023, SP-034)."""
-SPELL_DANS = (1, 3, 5, 7, 9, TATSUJIN)
-"""The dans spells and slots exist at (SP-009; SP-G03: even PC dans use the row below)."""
 PREPARATION, DISPERSED = "preparation", "dispersed"
 """The two stage modes of the casting structure (SP-019..SP-026)."""
 EFFECTS = ("attack", "ward", "dispel", "buff", "summon")
@@ -230,8 +225,6 @@ def load_spell_content(spells: Path | str = SPELLS_FILE, schools: Path | str = S
                        casters: Path | str = CASTERS_FILE, breath: Path | str = BREATH_FILE) -> SpellContent:
     """Validate the three files into a frozen :class:`SpellContent`; each caster is held to the build rules.
     ``breath``: the casters' breath sheets (validated with the breath data they join, by the breath catalog)."""
-    from issoku.rules.spells.build import check_caster
-
     spell_file = validate(spells, read_toml(spells), SpellsFile)
     school_file = validate(schools, read_toml(schools), SchoolsFile)
     caster_file = validate(casters, read_toml(casters), CastersFile)

@@ -22,6 +22,7 @@ from issoku.rules.tempo.actions import DUEL_TABLE, ActionTable, targeted_orders
 from issoku.rules.tempo.content import DATA_DIR, UNARMED, Roster, load_roster
 from issoku.rules.tempo.loadout import Loadout, loadouts
 from issoku.rules.tempo.observation import SPEC, spec_for
+from issoku.rules.tempo.provenance import decision_drivers
 from issoku.rules.tempo.kinds import DECISION_KINDS
 from issoku.rules.tempo.skirmish_observation import skirmish_spec
 from issoku.rules.tempo.state import TempoState
@@ -81,7 +82,7 @@ class TempoRules:
     version = 1
     data_systems = ("tempo",)
     """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.variants.data_files`; names repeat across rulesets)."""
+    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
     decision_kinds: tuple[str, ...] = DECISION_KINDS
     seat_names: tuple[str, ...]
     seat_teams: tuple[int, ...]
@@ -142,6 +143,11 @@ class TempoRules:
         if name not in self.action_names:
             raise KeyError(f"no action {name!r} in the {self.name}'s table")
         return (name,)
+
+    def decision_drivers(self, label: str) -> list[str]:
+        """The project decisions behind fighter ``label``'s standout values, each with its ID (the report's provenance
+        hook: :func:`~issoku.rules.tempo.provenance.decision_drivers` over this ruleset's roster)."""
+        return decision_drivers(self.roster, label)
 
     def seat_content(self, seat: int) -> tuple[str, ...]:
         """The content keys a seat fields (fighter, weapon, armour): what a data edit can touch."""

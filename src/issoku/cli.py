@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from issoku.inputs import MAX_SEED
+from issoku.common.inputs import MAX_SEED
 from issoku.rules.encounters.ruleset import EncounterConfig
 from issoku.rules.tempo.ruleset import TempoConfig
 from issoku.training.config import TrainConfig
 
 if TYPE_CHECKING:
-    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.games.config import StudyConfig
 
 TRAIN_DEFAULTS = TrainConfig()  # what train does with an option left out; stdlib-only, so --help stays fast
 BACKEND = typer.Option("local", "--backend", help="Where the jobs run: local (this machine's process pool, the default) or ray (a Ray cluster; pip install 'issoku[ray]'; docs/scale.md).")
@@ -124,7 +124,7 @@ def _play_duel(command: str, make_ruleset: Callable[[], Any], agents: Sequence[s
     fight played at engine level and printed."""
     from issoku.agents.play import play_fight
     from issoku.agents.registry import POLICY_FACTORIES, make_policy
-    from issoku.inputs import BadInput, bounded, one_line_errors
+    from issoku.common.inputs import BadInput, bounded, one_line_errors
 
     def registered(agent: str) -> str:
         for name in (*(prefix + agent for prefix in prefixes), agent):
@@ -170,8 +170,8 @@ def replay(
     or final decision is printed, then the first difference (exit status 1)."""
     from issoku.envs.replay import format_jsonl, format_text
     from issoku.envs.scenario import ScenarioMismatch
-    from issoku.evaluation.viewing import play_scenario
-    from issoku.inputs import check_input_file, one_line_errors
+    from issoku.evaluation.games.viewing import play_scenario
+    from issoku.common.inputs import check_input_file, one_line_errors
 
     mismatch = None
     with one_line_errors(f"replay {scenario}", also=(TypeError,)):  # TypeError: an env keyword the env lacks
@@ -207,8 +207,8 @@ def view(
     from issoku.envs.scenario import ScenarioError
     from issoku.envs.trace import TraceError
     from issoku.envs.viewer import write_html
-    from issoku.evaluation.viewing import trace_fight, trace_scenario, trace_stored
-    from issoku.inputs import bounded, check_input_file, check_output_file
+    from issoku.evaluation.games.viewing import trace_fight, trace_scenario, trace_stored
+    from issoku.common.inputs import bounded, check_input_file, check_output_file
     from issoku.rules.kernel.content import DataError
 
     sources = [name for name, given in (("SCENARIO", scenario), ("--env", env), ("--db/--game", db or game)) if given]
@@ -310,14 +310,14 @@ def ladder(
     the rungs that spread most evenly, play each adjacent pair of rungs, rate the rungs on all their games, check
     the ratings predict the pairs held out and measure intransitivity; write it all to ladder.json
     (docs/opponents.md)."""
-    from issoku.evaluation.reference_suite import load_suite
-    from issoku.evaluation.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, play_rung_pairs,
+    from issoku.evaluation.strength.reference_suite import load_suite
+    from issoku.evaluation.strength.ladder import (closest_rung, export_snapshots, format_ladder, pick_rungs, play_rung_pairs,
                                           rate_candidates, write_ladder)
-    from issoku.evaluation.store import MatchStore
-    from issoku.training.backend import make_backend
+    from issoku.evaluation.games.store import MatchStore
+    from issoku.common.backend import make_backend
 
-    from issoku.evaluation.preflight import check_checkpoints_fit_suite
-    from issoku.inputs import bounded, check_output_dir, one_line_errors
+    from issoku.evaluation.games.preflight import check_checkpoints_fit_suite
+    from issoku.common.inputs import bounded, check_output_dir, one_line_errors
 
     with one_line_errors("ladder"):  # DataError, CheckpointMismatchError, ExportError, a missing file
         bounded("--rungs", rungs, 1, 50)
@@ -364,13 +364,13 @@ def styles(
 ) -> None:
     """Measure play styles: each agent's strength on a suite's Elo scale (plain game, argmax play) and its action
     shares against the first (neutral) agent, as a Markdown table (docs/opponents.md)."""
-    from issoku.evaluation.reference_suite import load_suite
-    from issoku.evaluation.store import MatchStore
-    from issoku.evaluation.styles import format_profiles, profile_styles
-    from issoku.training.backend import make_backend
+    from issoku.evaluation.strength.reference_suite import load_suite
+    from issoku.evaluation.games.store import MatchStore
+    from issoku.evaluation.strength.styles import format_profiles, profile_styles
+    from issoku.common.backend import make_backend
 
-    from issoku.evaluation.preflight import check_checkpoints_fit_suite
-    from issoku.inputs import bounded, check_output_dir, one_line_errors
+    from issoku.evaluation.games.preflight import check_checkpoints_fit_suite
+    from issoku.common.inputs import bounded, check_output_dir, one_line_errors
 
     with one_line_errors("styles"):  # DataError, CheckpointMismatchError, ExportError, a missing file
         bounded("--workers", workers, 0, 256)
@@ -387,7 +387,7 @@ def evaluate(
     checkpoint: str = typer.Argument(..., help="A checkpoint .zip written by issoku train."),
     opponent: str = typer.Option("random", help="Scripted agent: a registry name (ma_heuristic) or package.module:Factory."),
     duels: int = typer.Option(1000, help="Seeded duels; each fight seed is played twice, seats swapped."),
-    seed: Optional[int] = typer.Option(None, help="Base fight seed; default: 20000003 (issoku.evaluation.checkpoint_duels.DEFAULT_SEED)."),
+    seed: Optional[int] = typer.Option(None, help="Base fight seed; default: 20000003 (issoku.evaluation.strength.checkpoint_duels.DEFAULT_SEED)."),
     out: Optional[Path] = typer.Option(None, help="Also write the result, per seat and per matchup, to this JSON file; default: none (print only)."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes, each playing a slice of the duels (0: play in this process, the default)."),
@@ -398,9 +398,9 @@ def evaluate(
     import json
 
     from issoku.agents.ablation import Ablation
-    from issoku.evaluation.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
-    from issoku.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
-    from issoku.training.backend import make_backend
+    from issoku.evaluation.strength.checkpoint_duels import DEFAULT_SEED, duel_checkpoint
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("evaluate"):
         bounded("--duels", duels, 1, MAX_GAMES)
@@ -455,13 +455,13 @@ def balance_report(
 
     With no arguments: the default report on both duels (a few minutes on two cores).
     """
-    from issoku.evaluation.commands import balance_report as run_balance_report
-    from issoku.evaluation.commands import default_studies, study_from_options
-    from issoku.evaluation.findings import Thresholds
-    from issoku.evaluation.metrics import CompositionSpec
+    from issoku.evaluation.reports.commands import balance_report as run_balance_report
+    from issoku.evaluation.games.studies import default_studies, study_from_options
+    from issoku.evaluation.reports.findings import Thresholds
+    from issoku.evaluation.stats.metrics import CompositionSpec
 
-    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
-    from issoku.training.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("balance-report", also=(TypeError,)):  # TypeError: a loadout keyword the env lacks
         bounded("--games", games, 1, MAX_GAMES)
@@ -475,14 +475,14 @@ def balance_report(
         if not 0 <= balance_threshold <= severe_threshold <= 0.5 or not 1 <= combo_threshold <= combo_severe:
             raise ValueError("thresholds: need 0 <= --balance-threshold <= --severe-threshold <= 0.5 and "
                              "1 <= --combo-threshold <= --combo-severe")
-        from issoku.evaluation.sequential import SequentialTest
+        from issoku.evaluation.stats.sequential import SequentialTest
 
         if delta is not None and not 0 < delta <= 0.5:
             raise ValueError(f"--delta: must be in (0, 0.5], not {delta}")
         test = SequentialTest(delta if delta is not None else balance_threshold or SequentialTest().delta)
         thresholds = Thresholds(balance_threshold, severe_threshold, combo_threshold, combo_severe, test)
         if variant is not None or base is not None:
-            from issoku.evaluation.variants import variant_command
+            from issoku.evaluation.design.variants import variant_command
 
             if sequential:
                 raise ValueError("--sequential: not with --variant (a variant is played on the fixed schedule; its "
@@ -506,7 +506,7 @@ def balance_report(
         skipped = f", {run.tournament.skipped} left unplayed (their cells decided)" if run.tournament.skipped else ""
         typer.echo(f"{run.env}: {run.tournament.played} games played, {run.tournament.already_stored} already "
                    f"stored, {run.tournament.scheduled} in the study{skipped}{restricted}")
-    from issoku.evaluation.report import read_headlines
+    from issoku.evaluation.reports.report import read_headlines
 
     for line in read_headlines(report):
         typer.echo(f"  {line}")
@@ -537,10 +537,10 @@ def hunt(
     out: Path = typer.Option(None, "--out", help="Hunt folder (resumed if it exists; default runs/hunt/<env>)."),
 ) -> None:
     """PSRO: best responses (learned, or searched with --oracle search) against the Nash mixture of the field, until none gains (resumable)."""
-    from issoku.evaluation.hunt import HuntConfig, cli_hunt, default_population
-    from issoku.evaluation.policies import expand_shipped
-    from issoku.evaluation.preflight import check_hunt
-    from issoku.inputs import one_line_errors
+    from issoku.evaluation.strength.hunt import HuntConfig, cli_hunt, default_population
+    from issoku.evaluation.games.policies import expand_shipped
+    from issoku.evaluation.strength.hunt_preflight import check_hunt
+    from issoku.common.inputs import one_line_errors
 
     with one_line_errors("hunt", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         population = tuple(map(expand_shipped, policy or ())) or default_population(env)
@@ -571,10 +571,10 @@ def finetune_loadouts(
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """A loadout study's learned field: the general agent fine-tuned once per loadout of the study's grid."""
-    from issoku.evaluation.loadout_agents import finetune_loadouts as run_finetune_loadouts
-    from issoku.evaluation.loadout_agents import plan_loadout_agents
-    from issoku.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
-    from issoku.training.backend import make_backend
+    from issoku.evaluation.strength.loadout_agents import finetune_loadouts as run_finetune_loadouts
+    from issoku.evaluation.strength.loadout_agents import plan_loadout_agents
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_dir, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("finetune-loadouts", also=(TypeError,)):  # TypeError: a grid keyword the env lacks
         bounded("--steps", steps, 1, MAX_GAMES)
@@ -592,9 +592,9 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
                   files: Sequence[str] | None) -> "StudyConfig":
     """The study ``levers`` and ``autobalance`` play (``--study`` or the env's shipped loadouts study, ``--seed``
     its base seed), after checking the options they share; a bad one raises the one-line error."""
-    from issoku.evaluation.commands import check_studies_play, study_from_options
-    from issoku.evaluation.levers import loadouts_study
-    from issoku.inputs import bounded, check_output_dir
+    from issoku.evaluation.games.studies import check_studies_play, study_from_options
+    from issoku.evaluation.design.levers import loadouts_study
+    from issoku.common.inputs import bounded, check_output_dir
     from issoku.rules.variant import shipped_files
 
     bounded("--seed", seed, 0, MAX_SEED)
@@ -610,8 +610,8 @@ def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, 
 
 def _echo_outliers(study: "StudyConfig", variant: Path | None, files: Sequence[str] | None) -> None:
     """Print the values out of line with their peers in the data the study's env reads (a likely mistype first)."""
-    from issoku.evaluation.levers import study_outliers
-    from issoku.evaluation.peers import peers_lines
+    from issoku.evaluation.design.levers import study_outliers
+    from issoku.evaluation.design.peers import peers_lines
 
     lines = peers_lines(study_outliers(study, variant, files or None))
     typer.echo("values out of line with their peers (robust z against the same field of its kind):"
@@ -641,9 +641,9 @@ def levers(
     loadout_top: int = typer.Option(3, "--loadout-top", help="Each per-loadout table's top levers (and top own levers) the halving keeps alive to its last round (0: the field's halving alone decides, and --focus keeps no own lever alive either)."),
 ) -> None:
     """One-at-a-time sensitivity: each number of the rules data ±step, paired against the base, ranked by its balance effect, with a table per loadout."""
-    from issoku.evaluation.levers import loadout_table, ranking, run_levers
-    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
-    from issoku.training.backend import make_backend
+    from issoku.evaluation.design.levers import loadout_table, ranking, run_levers
+    from issoku.common.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("levers", also=(TypeError,)):
         bounded("--budget", budget, 1, MAX_GAMES)
@@ -684,8 +684,8 @@ def autobalance(
     screen_games: int = typer.Option(8, "--screen-games", help="Games per pairing of the local stage's screen (the levers of the content the loadouts missing their targets own; even, at least 2); the wide stage screens at what its budget share buys, 2 to this."),
 ) -> None:
     """The smallest data patch meeting balance targets: your variant's own edits walked back first, then the missing loadouts' own levers, smallest steps first, verified on fresh seeds."""
-    from issoku.evaluation.autobalance import autobalance as search, figure_text, load_targets, stage_text, verdict
-    from issoku.inputs import MAX_GAMES, BadInput, bounded, one_line_errors
+    from issoku.evaluation.design.autobalance import autobalance as search, figure_text, load_targets, stage_text, verdict
+    from issoku.common.inputs import MAX_GAMES, BadInput, bounded, one_line_errors
 
     with one_line_errors("autobalance", also=(TypeError,)):
         targets = load_targets(target)
@@ -729,14 +729,14 @@ def benchmark(
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Score a policy on a fixed, versioned reference suite: win rates with intervals, a rating on the suite's scale."""
-    from issoku.evaluation.preflight import check_tournament_plays
-    from issoku.evaluation.reference_suite import (benchmark_tournament, format_result, load_suite, run_benchmark,
+    from issoku.evaluation.games.preflight import check_tournament_plays
+    from issoku.evaluation.strength.reference_suite import (benchmark_tournament, format_result, load_suite, run_benchmark,
                                                    run_calibration)
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.store import MatchStore
 
-    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
-    from issoku.training.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("benchmark", also=(ImportError,)):
         bounded("--workers", workers, 0, 1024)
@@ -777,11 +777,11 @@ def head_to_head(
     """Win, draw and loss of one agent against another over seeded duels, with 95 % intervals."""
     import json
 
-    from issoku.evaluation.head_to_head import IN_MEMORY
-    from issoku.evaluation.head_to_head import head_to_head as play_head_to_head
+    from issoku.evaluation.strength.head_to_head import IN_MEMORY
+    from issoku.evaluation.strength.head_to_head import head_to_head as play_head_to_head
 
-    from issoku.inputs import MAX_GAMES, bounded, one_line_errors
-    from issoku.training.backend import make_backend
+    from issoku.common.inputs import MAX_GAMES, bounded, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("head-to-head", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         bounded("--duels", duels, 1, MAX_GAMES)
@@ -813,10 +813,10 @@ def skill_ladder(
     seeded head-to-heads with 95 % intervals (docs/agents.md)."""
     import sys
 
-    from issoku.evaluation.head_to_head import IN_MEMORY
-    from issoku.evaluation.skill_ladder import measure, results_header, table
-    from issoku.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
-    from issoku.training.backend import make_backend
+    from issoku.evaluation.strength.head_to_head import IN_MEMORY
+    from issoku.evaluation.strength.skill_ladder import measure, results_header, table
+    from issoku.common.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
+    from issoku.common.backend import make_backend
 
     with one_line_errors("skill-ladder"):
         bounded("--duels", duels, 1, MAX_GAMES)

@@ -7,7 +7,7 @@ import pytest
 from issoku.agents.ablation import STATE_BLIND_SHARE, Ablation, measure_ablation
 from issoku.agents.checkpoint import CheckpointPolicy
 from issoku.envs.registry import make_env
-from issoku.evaluation.policies import shipped_checkpoints
+from issoku.evaluation.games.policies import shipped_checkpoints
 from issoku.training.config import CONFIGS_DIR
 
 FIRST_BREATH_AGENT = CONFIGS_DIR / "opponents" / "breath_duel_v0_blind.zip"

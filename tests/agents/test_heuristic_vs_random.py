@@ -1,6 +1,6 @@
 """The heuristic Ma fighter against random-legal play, measured the way ``issoku head-to-head`` reports it.
 
-The 500-duel figure lives in docs/envs.md; here a small, fixed sample is asserted loosely (a clear win
+The 500-duel figure lives in docs/results/heuristics_vs_random.md (scripts/heuristics_vs_random.py); here a small, fixed sample is asserted loosely (a clear win
 over random play), so the test stays fast and cannot flap on one seed.
 """
 
@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.head_to_head import head_to_head
-from issoku.evaluation.store import MatchStore
-from issoku.training.outcomes import Tally, wilson
+from issoku.evaluation.strength.head_to_head import head_to_head
+from issoku.evaluation.games.store import MatchStore
+from issoku.common.outcomes import Tally, wilson
 
 DUELS = 60
 

@@ -52,7 +52,7 @@ def test_lockstep_play_decides_on_one_blas_thread():
     from threadpoolctl import threadpool_limits
 
     from issoku.envs.registry import make_env
-    from issoku.evaluation.match import play_match
+    from issoku.evaluation.games.match import play_match
 
     seen = []
 

@@ -99,9 +99,9 @@ def test_what_is_not_torchs_zip_format_is_refused(raw):
 
 def test_a_worker_plays_a_checkpoint_without_importing_torch():
     script = ("import sys\n"
-              "from issoku.evaluation.policies import resolve_policy\n"
+              "from issoku.evaluation.games.policies import resolve_policy\n"
               "from issoku.envs.registry import make_env\n"
-              "from issoku.evaluation.match import play_match\n"
+              "from issoku.evaluation.games.match import play_match\n"
               f"policy = resolve_policy('learned={SHIPPED}').factory(0)\n"
               "record = play_match(make_env('breath_duel_v0'), [policy, policy], 0, key='k', loadout='default',\n"
               "                    loadout_kwargs={}, policy_names=('learned', 'learned'))\n"

@@ -12,8 +12,8 @@ import hashlib
 import pytest
 
 from issoku.envs.registry import resolve_env
-from issoku.evaluation.policies import resolve_policy
-from issoku.evaluation.tournament import Job, Loadout, MatchSpec, PolicySpec, run_job
+from issoku.evaluation.games.policies import resolve_policy
+from issoku.evaluation.games.tournament import Job, Loadout, MatchSpec, PolicySpec, run_job
 
 
 def _recording(factory, log):

@@ -15,7 +15,7 @@ from issoku.rules.kernel.outcomes import health_leads
 from issoku.envs import (breath_duel_v0, breath_skirmish_v0, encounter_duel_v0, encounter_skirmish_v0, tempo_duel_v0,
                          tempo_skirmish_v0)
 from issoku.envs.adapter import legal_mask
-from issoku.evaluation.match import MatchGame, play_matches
+from issoku.evaluation.games.match import MatchGame, play_matches
 from issoku.rules.kernel import Dice
 
 TINY = SearchBudget(simulations=12, rollout_depth=6)
@@ -237,7 +237,7 @@ def test_a_search_agent_can_be_the_opponent_of_a_single_agent_learner():
 
 
 def test_issoku_view_hands_a_search_agent_the_traced_fight():
-    from issoku.evaluation.viewing import trace_fight
+    from issoku.evaluation.games.viewing import trace_fight
 
     fight, title = trace_fight("tempo_duel_v0", 1, ["one_step", "random"], {})
     assert "one_step vs random" in title and len(fight.frames) > 1 and (fight.terminated or fight.truncated)
@@ -291,7 +291,7 @@ def test_a_search_rungs_code_fingerprint_covers_every_search_module(name: str) -
     """Stored games are keyed by the factory's code fingerprint: an edit to the world sampling or the playouts must
     change it, or a rerun would reuse the old version's games."""
     from issoku.agents.registry import resolve_policy_factory
-    from issoku.evaluation.policies import fingerprinted_files
+    from issoku.evaluation.games.policies import fingerprinted_files
 
     files = {path.rsplit("/", 1)[-1] for path in fingerprinted_files(resolve_policy_factory(name))}
     assert {"agents.py", "lookahead.py", "mcts.py", "playouts.py", "worlds.py"} <= files

@@ -11,7 +11,7 @@ import pytest
 from issoku.agents.encounter_team import FocusFire
 from issoku.agents.play import play_fight
 from issoku.agents.registry import make_policy
-from issoku.evaluation.head_to_head import head_to_head
+from issoku.evaluation.strength.head_to_head import head_to_head
 from issoku.rules.encounters import EncounterDuel, EncounterSkirmish, SkirmishConfig
 from issoku.rules.encounters.skirmish_observation import slots
 

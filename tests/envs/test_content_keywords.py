@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from issoku.common.backend import SHIPPED_KWARGS
 from issoku.envs.content import CONTENT_KEYWORDS, ContentOptionError
 from issoku.envs.registry import ENV_FACTORIES, make_env
-from issoku.evaluation.match import rules_fingerprint
-from issoku.evaluation.records import DATA_KEYWORDS
+from issoku.evaluation.games.match import rules_fingerprint
+from issoku.evaluation.games.records import DATA_KEYWORDS
 from issoku.rules.variant import RULES_DIR
 
 VARIANTS = Path(__file__).resolve().parents[1] / "data" / "variants"
@@ -49,8 +50,9 @@ def test_every_env_and_its_ruleset_factory_take_the_content_keywords_by_name(env
         assert parameters[keyword].default is None, (env_id, function, keyword)
 
 
-def test_the_store_key_leaves_out_the_same_keywords():
-    assert DATA_KEYWORDS == CONTENT_KEYWORDS == ("variant", "data", "terrain")
+def test_the_store_key_and_the_job_shipping_name_the_same_keywords():
+    """Spelt again where importing the envs would cost (reading a store) or break the layers (``common``)."""
+    assert DATA_KEYWORDS == SHIPPED_KWARGS == CONTENT_KEYWORDS == ("variant", "data", "terrain")
 
 
 @pytest.mark.parametrize("env_id", ENVS)

@@ -11,9 +11,9 @@ from issoku.envs.replay import format_jsonl
 from issoku.envs.teams import seat_teams
 from issoku.envs.trace import TraceError, replaying, trace
 from issoku.envs.viewer import render_html, rule_statements
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
-from issoku.evaluation.viewing import play_scenario, trace_fight, trace_scenario, trace_stored
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import PolicySpec, Tournament, run_tournament
+from issoku.evaluation.games.viewing import play_scenario, trace_fight, trace_scenario, trace_stored
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*/*.toml"))
@@ -75,7 +75,7 @@ def test_a_learned_agent_plays_a_viewed_fight_named_as_head_to_head_names_it(tmp
     """``view -a`` takes what ``head-to-head -a`` takes: a registered policy, ``shipped:<env>`` or a checkpoint file;
     a checkpoint of another env is refused with its differences, before a move is traced."""
     from issoku.agents.checkpoint import CheckpointMismatchError
-    from issoku.evaluation.policies import shipped_checkpoints
+    from issoku.evaluation.games.policies import shipped_checkpoints
 
     fight, title = trace_fight("breath_duel_v0", 3, ["shipped:breath_duel_v0", "ma_heuristic"], {})
     assert title == "breath_duel_v0 seed 3: shipped:breath_duel_v0 vs ma_heuristic" and len(fight.frames) > 2

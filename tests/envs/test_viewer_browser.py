@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from issoku.envs.viewer import rule_statements, write_html
-from issoku.evaluation.viewing import trace_fight, trace_scenario
+from issoku.evaluation.games.viewing import trace_fight, trace_scenario
 from tests.browser import chromium, errors, require_browser, screenshot, shows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +48,7 @@ def test_the_viewer_steps_through_a_scenario_with_keys_buttons_and_slider(browse
     shown, stated = browser.find_element(By.ID, "rule-text").text, rule_statements()[link.text]  # docs/rules/reference/
     plain = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", stated.replace("**", "").replace("`", ""))  # Markdown rendered
     assert shown.split() == plain.split() and stated.endswith(".md)")
-    screenshot(browser, tmp_path, "viewer.png")  # ISSOKU_SCREENSHOTS=docs/images: the README's (tests/browser.py)
+    screenshot(browser, tmp_path, "viewer.png")  # ISSOKU_SCREENSHOTS=docs/images: docs/envs.md's (tests/browser.py)
     assert errors(browser) == []
 
 

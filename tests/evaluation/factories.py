@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from issoku.evaluation.records import MatchRecord, match_key, winner_of
+from issoku.evaluation.games.records import MatchRecord, match_key, winner_of
 
 
 def make_record(policies: tuple[str, str], returns: tuple[float, float], seed: int = 0, loadout: str = "default",

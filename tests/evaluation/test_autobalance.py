@@ -6,16 +6,16 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.autobalance import (EDITS, LOCAL, Figures, Search, Targets, Trial, autobalance, elo, expected, gain,
+from issoku.evaluation.design.autobalance import (EDITS, LOCAL, Figures, Search, Targets, Trial, autobalance, elo, expected, gain,
                                           load_targets, missing_loadouts, plateau)
-from issoku.evaluation.config import build_tournament
-from issoku.evaluation.edits import EditedField, edited_fields
-from issoku.evaluation.levers import Lever, field_rank, loadouts_study, run_levers
-from issoku.evaluation.locality import ownership
-from issoku.evaluation.metrics import balanced_first_mover
-from issoku.evaluation.stats import PairedDifference
-from issoku.evaluation.variants import Shift
-from issoku.training.outcomes import wilson
+from issoku.evaluation.games.config import build_tournament
+from issoku.evaluation.design.edits import EditedField, edited_fields
+from issoku.evaluation.design.levers import Lever, field_rank, loadouts_study, run_levers
+from issoku.evaluation.design.locality import ownership
+from issoku.evaluation.stats.metrics import balanced_first_mover
+from issoku.evaluation.stats.paired import PairedDifference
+from issoku.evaluation.design.variants import Shift
+from issoku.common.outcomes import wilson
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import (Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
                                   write_override, write_overrides)
@@ -267,8 +267,8 @@ def test_locality_and_the_rulesets_seat_content_name_the_same_items_where_both_a
     # levers' and the variant report's) must not drift apart where both see the same thing (docs/balance.md,
     # "Two readings of what a loadout owns": casters are where they differ). Locality reads only the files of the
     # env's ruleset (data_files): the encounter kenshi and archer share their names with a breath and a tempo sheet.
-    from issoku.evaluation.config import load_study
-    from issoku.evaluation.variants import data_files, seat_content
+    from issoku.evaluation.games.config import load_study
+    from issoku.evaluation.design.variants import data_files, seat_content
 
     tournament = build_tournament(load_study(Path(__file__).resolve().parents[2] / "evaluation" / "studies" / study))
     content = seat_content(tournament)

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.checkpoint_fit import check_checkpoint_fits
-from issoku.evaluation.policies import shipped_checkpoints
+from issoku.evaluation.games.checkpoint_fit import check_checkpoint_fits
+from issoku.evaluation.games.policies import shipped_checkpoints
 from issoku.envs.registry import make_env
 
 
@@ -71,8 +71,8 @@ def test_an_agent_of_the_same_rules_may_play_another_loadout_but_not_another_env
 
 
 def test_rules_edited_in_place_and_a_variant_field_the_checkpoint_alike_and_the_report_names_it(tmp_path):
-    from issoku.evaluation.checkpoint_fit import plays_other_rules
-    from issoku.evaluation.report import read_headlines
+    from issoku.evaluation.games.checkpoint_fit import plays_other_rules
+    from issoku.evaluation.reports.report import read_headlines
 
     shipped = shipped_checkpoints()["tempo_duel_v0"]
     variant = Path(__file__).resolve().parents[1] / "data" / "variants" / "armour_tempo_medium"

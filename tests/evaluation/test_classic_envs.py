@@ -11,8 +11,8 @@ import types
 import numpy as np
 
 from issoku.agents.policy import RandomLegal
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import PolicySpec, Tournament, run_tournament
 
 if importlib.util.find_spec("pygame") is None:
     sys.modules.setdefault("pygame", types.ModuleType("pygame"))

@@ -2,8 +2,8 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.config import build_tournament, load_study
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.games.config import build_tournament, load_study
+from issoku.evaluation.games.store import MatchStore
 from issoku.rules.kernel.content import DataError
 
 from .factories import make_record
@@ -46,7 +46,7 @@ def test_a_study_file_is_validated_with_file_and_field_in_the_error(tmp_path):
 
 
 def test_a_loadout_grid_plays_every_ordered_pairing_with_labels_filled_in(tmp_path):
-    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.games.config import StudyConfig
 
     study = StudyConfig.model_validate({
         "env": "x_v0", "policies": ["a"], "mirrors": True,
@@ -70,7 +70,7 @@ def test_a_loadout_grid_plays_every_ordered_pairing_with_labels_filled_in(tmp_pa
 
 
 def test_the_default_report_runs_the_shipped_studies_on_the_three_duels():
-    from issoku.evaluation.commands import default_studies
+    from issoku.evaluation.games.studies import default_studies
 
     studies = [load_study(path) for path in default_studies()]
     assert [s.env for s in studies] == ["breath_duel_v0", "breath_duel_v0", "tempo_duel_v0", "tempo_duel_v0",
@@ -84,8 +84,8 @@ def test_the_default_report_runs_the_shipped_studies_on_the_three_duels():
 
 
 def test_a_progress_bar_says_which_env_policies_and_loadouts_it_plays():
-    from issoku.evaluation.commands import default_studies
-    from issoku.evaluation.tournament import progress_label
+    from issoku.evaluation.games.studies import default_studies
+    from issoku.evaluation.games.tournament import progress_label
 
     labels = [progress_label([build_tournament(load_study(path))]) for path in default_studies()]
     assert labels[0] == "breath_duel_v0: 7 policies" and labels[1] == "breath_duel_v0: ma_heuristic, 30 loadouts"

@@ -8,12 +8,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from issoku.evaluation.combo_play import (Breath, _breaths, category, category_play, composition_play,
+from issoku.evaluation.design.combo_play import (Breath, _breaths, category, category_play, composition_play,
                                           policy_economy, replay_breaths)
-from issoku.evaluation.config import StudyConfig, build_tournament
-from issoku.evaluation.report import played_combo_section
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import run_tournament
+from issoku.evaluation.games.config import StudyConfig, build_tournament
+from issoku.evaluation.reports.report import played_combo_section
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import run_tournament
 
 from .factories import make_record
 

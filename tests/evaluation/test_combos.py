@@ -3,7 +3,7 @@ from fractions import Fraction
 import pytest
 
 from issoku.envs.breath_duel_v0 import env as breath_env
-from issoku.evaluation.combos import ComboCell, ComboJob, ComboTable, combo_job, compositions
+from issoku.evaluation.design.combos import ComboCell, ComboJob, ComboTable, combo_job, compositions
 from issoku.rules.breath.content import load_catalog
 
 
@@ -50,9 +50,9 @@ def test_compositions_fit_the_breath_limit_and_the_most_efficient_is_most_suspic
 
 
 def test_a_combo_table_kept_in_the_store_is_reused_and_reported_without_playing(tmp_path):
-    from issoku.evaluation.combos import COMBO_TABLE
-    from issoku.evaluation.report import write_report
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.design.combos import COMBO_TABLE
+    from issoku.evaluation.reports.report import write_report
+    from issoku.evaluation.games.store import MatchStore
 
     from .factories import make_record
 
@@ -70,8 +70,8 @@ def test_a_combo_table_kept_in_the_store_is_reused_and_reported_without_playing(
 
 
 def test_combo_usage_counts_seats_whose_breaths_played_the_attacks_in_any_order():
-    from issoku.evaluation.combos import combo_usage
-    from issoku.evaluation.metrics import CompositionSpec
+    from issoku.evaluation.design.combos import combo_usage
+    from issoku.evaluation.stats.metrics import CompositionSpec
 
     from .factories import make_record
 

@@ -3,7 +3,7 @@ fight, one action that wins against everyone."""
 
 from __future__ import annotations
 
-from issoku.evaluation.degenerate import one_action_lines, stall_lines
+from issoku.evaluation.reports.degenerate import one_action_lines, stall_lines
 
 from .factories import make_record
 

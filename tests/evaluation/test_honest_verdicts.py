@@ -3,12 +3,12 @@ edit touches played on until their sequential tests decide."""
 
 import math
 
-from issoku.evaluation.analysis import analyse
-from issoku.evaluation.config import StudyConfig
-from issoku.evaluation.power import PAIRED_SD, detectable, detectable_text
-from issoku.evaluation.report import headlines
-from issoku.evaluation.stats import paired_difference
-from issoku.evaluation.variants import (UNUSED_SHARE, Settling, Shift, StudyComparison, compare, headlines as
+from issoku.evaluation.reports.analysis import analyse
+from issoku.evaluation.games.config import StudyConfig
+from issoku.evaluation.stats.power import PAIRED_SD, detectable, detectable_text
+from issoku.evaluation.reports.report import headlines
+from issoku.evaluation.stats.paired import paired_difference
+from issoku.evaluation.design.variants import (UNUSED_SHARE, Settling, Shift, StudyComparison, compare, headlines as
                                         variant_headlines, read_headlines)
 from issoku.rules.variant import Change
 

@@ -6,17 +6,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from issoku.envs.registry import make_env
-from issoku.evaluation.config import LoadoutGrid, StudyConfig, build_tournament
-from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
-from issoku.evaluation.html_report import render_report_html
-from issoku.evaluation.metrics import CompositionSpec
-from issoku.evaluation.pairings import by_label, by_policy
-from issoku.evaluation.report import read_headlines, write_report
-from issoku.evaluation.restricted import RestrictionResult
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import PolicySpec, Tournament, run_tournament
-from issoku.evaluation.viewing import GameLink, write_replays
-from issoku.training.outcomes import wilson
+from issoku.evaluation.games.config import LoadoutGrid, StudyConfig, build_tournament
+from issoku.evaluation.reports.example_games import Example, combo_games, decided_games, lopsided_wins
+from issoku.evaluation.reports.html_report import render_report_html
+from issoku.evaluation.stats.metrics import CompositionSpec
+from issoku.evaluation.stats.pairings import by_label, by_policy
+from issoku.evaluation.reports.report import read_headlines, write_report
+from issoku.evaluation.design.restricted import RestrictionResult
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import PolicySpec, Tournament, run_tournament
+from issoku.evaluation.games.viewing import GameLink, write_replays
+from issoku.common.outcomes import wilson
 from tests.evaluation.factories import make_record
 
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.hunt import HuntConfig, differences, format_report, gain_interval, hunt
+from issoku.evaluation.strength.hunt import HuntConfig, differences, format_report, gain_interval, hunt
 
 TINY = dict(env_id="tempo_duel_v0", population=("random", "tempo_heuristic"), iterations=2, steps=128,
             games_per_pair=4, workers=1, n_envs=2, n_steps=64, batch_size=64, progress=False, threshold=-2.0)
@@ -98,8 +98,8 @@ def test_a_hunt_on_a_rules_variant_plays_and_trains_on_it_warm_started_from_the_
     """The learned-only planted exploit's set-up (docs/balance.md): the shipped breath agent (trained on the shipped
     rules) warm-starts best responses on a variant; the games and the best response are the variant's."""
     from issoku.envs.breath_duel_v0 import env as breath_env
-    from issoku.evaluation.policies import shipped_checkpoints
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.games.policies import shipped_checkpoints
+    from issoku.evaluation.games.store import MatchStore
     from issoku.training.make_env import env_identity
 
     variant = "tests/data/variants/learned_only_tanto_thrust"
@@ -127,7 +127,7 @@ def test_a_control_hunt_trains_the_same_best_response_on_the_shipped_rules_outsi
     from dataclasses import replace
 
     from issoku.envs.breath_duel_v0 import env as breath_env
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.games.store import MatchStore
     from issoku.training.make_env import env_identity
 
     config = HuntConfig(out=str(tmp_path / "h"), **{**TINY, "env_id": "breath_duel_v0", "population": ("random", "ma_heuristic"),
@@ -169,7 +169,7 @@ SEARCH = {**TINY, "oracle": "search", "search_simulations": 8}
 
 
 def _games_of(store_path, name: str) -> int:
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.games.store import MatchStore
 
     with MatchStore(store_path) as store:
         return sum(name in record.policies for record in store.records("tempo_duel_v0"))

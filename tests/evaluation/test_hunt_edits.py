@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from issoku.evaluation.coverage import build_ruleset, content_map
-from issoku.evaluation.hunt import HuntConfig, Iteration, format_report, variant_changes
-from issoku.evaluation.hunt_edits import EditedPlay, edited_play, finding_lines, gain_over_control, touches, verdict
-from issoku.evaluation.records import MatchRecord
+from issoku.evaluation.reports.coverage import build_ruleset, content_map
+from issoku.evaluation.strength.hunt import HuntConfig, Iteration, format_report, variant_changes
+from issoku.evaluation.strength.hunt_edits import EditedPlay, edited_play, finding_lines, gain_over_control, touches, verdict
+from issoku.evaluation.games.records import MatchRecord
 from issoku.rules.variant import Change
 
 PARRY = "tests/data/variants/learned_only_tanto_parry"
@@ -106,9 +106,9 @@ def test_a_learned_only_variant_leaves_every_scripted_agents_games_byte_identica
     """Learned-only: no scripted agent plays the edited technique, so their games under the variant are
     the shipped rules' games, action for action and result for result; only a learner can find the edit."""
     from issoku.envs.registry import resolve_env
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.store import MatchStore
-    from issoku.evaluation.tournament import Loadout, Tournament, run_tournament
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.store import MatchStore
+    from issoku.evaluation.games.tournament import Loadout, Tournament, run_tournament
 
     def games(kwargs: dict, name: str) -> list[tuple]:
         tournament = Tournament(env_factory=resolve_env("breath_duel_v0"), policies=tuple(map(resolve_policy, SCRIPTED)),
@@ -123,7 +123,7 @@ def test_a_learned_only_variant_leaves_every_scripted_agents_games_byte_identica
 
 def test_a_finding_is_attributed_to_the_edit_only_when_the_control_plays_it_significantly_less():
     """``hunt --control``: the same training on the base rules is the baseline that says whether the edit caused it
-    (docs/balance.md: on seed 0 the control counter-thrusts 2.0 % against the variant's 1.5 %)."""
+    (the shares below: a control that counter-thrusts 2.0 % against the variant's 1.5 % explains the finding away)."""
     found = EditedPlay("counter:tanto.thrust", [EDIT], 0.015, 0.0, 0.011, 0.019, 0.0, 0.011, 0.019, True)
     assert found.rose and not found.attributed and verdict(found) == "FOUND: "  # no control run: no attribution
     shared = replace(found, control_share=0.020, control_low=-0.011, control_high=0.001)

@@ -9,11 +9,11 @@ from typer.testing import CliRunner
 from issoku.agents.checkpoint import CheckpointMismatchError
 from issoku.agents.exported import ExportedPolicy, load_trained
 from issoku.cli import app
-from issoku.evaluation.reference_suite import load_suite
-from issoku.evaluation.ladder import (ExportFactory, Rung, check_suite_fits, closest_rung, export_snapshots,
+from issoku.evaluation.strength.reference_suite import load_suite
+from issoku.evaluation.strength.ladder import (ExportFactory, Rung, check_suite_fits, closest_rung, export_snapshots,
                                       pick_rungs, play_rung_pairs, rate_candidates, read_ladder,
                                       snapshot_label)
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.games.store import MatchStore
 from issoku.training.checkpoints import complete_checkpoints
 from issoku.training.config import TrainConfig
 from issoku.training.selfplay import train

@@ -4,8 +4,8 @@ pair predicted from a fit without its games, intransitivity counted (pure functi
 import numpy as np
 import pytest
 
-from issoku.evaluation.ladder_check import held_out_checks, intransitivity, joint_ratings, warnings
-from issoku.evaluation.pairings import Games
+from issoku.evaluation.strength.ladder_check import held_out_checks, intransitivity, joint_ratings, warnings
+from issoku.evaluation.stats.pairings import Games
 
 REFERENCES = {"R0": 0.0, "R1": 200.0}
 NAMES = ("R0", "R1", "X", "Y")

@@ -9,10 +9,10 @@ import tomli_w
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.levers import (COLUMNS, Lever, field_rank, kept_for_tables, kept_own, loadout_table,
+from issoku.evaluation.design.levers import (COLUMNS, Lever, field_rank, kept_for_tables, kept_own, loadout_table,
                                       loadouts_study, plan, ranking, run_levers)
-from issoku.evaluation.stats import PairedDifference
-from issoku.evaluation.variants import Shift, changed_twins
+from issoku.evaluation.stats.paired import PairedDifference
+from issoku.evaluation.design.variants import Shift, changed_twins
 from issoku.rules.variant import (RULES_DIR, Change, NumericField, Variant, data_diff, numeric_fields, shipped_files,
                                   write_override)
 
@@ -166,7 +166,7 @@ def test_focus_ranks_by_that_loadout_and_writes_only_its_table(tmp_path):
 def test_make_levers_writes_folders_only_for_the_numbers_it_keeps(tmp_path):
     """autobalance's locality stage keeps a few numbers of a file: the others get no lever and no variant folder
     (before, every number of the file was written out and then filtered)."""
-    from issoku.evaluation.levers import make_levers
+    from issoku.evaluation.design.levers import make_levers
     file = "tempo/data/armour.toml"
     kept = make_levers(tmp_path, 1, [file], keep=lambda number: number.address[:2] == ("armour", "medium"))
     everything = make_levers(tmp_path / "all", 1, [file])
@@ -188,7 +188,7 @@ def test_a_lever_under_another_out_folder_reuses_the_stored_games(tmp_path):
 
 
 def test_the_match_key_follows_the_rules_content_not_the_folder_that_holds_it():
-    from issoku.evaluation.records import match_key
+    from issoku.evaluation.games.records import match_key
 
     def key(fingerprint: str, **kwargs: object) -> str:
         return match_key("tempo_duel_v0", fingerprint, "spearman", kwargs, ("a", "b"), ("", ""), 3)

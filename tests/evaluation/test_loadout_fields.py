@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from issoku.evaluation.commands import balance_report
-from issoku.evaluation.config import StudyConfig
-from issoku.evaluation.fields import field_headlines, field_of, field_rankings
-from issoku.evaluation.loadout_agents import finetune_loadouts, loadout_jobs, plan_loadout_agents
-from issoku.evaluation.policies import resolve_policy
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.reports.commands import balance_report
+from issoku.evaluation.games.config import StudyConfig
+from issoku.evaluation.reports.fields import field_headlines, field_of, field_rankings
+from issoku.evaluation.strength.loadout_agents import finetune_loadouts, loadout_jobs, plan_loadout_agents
+from issoku.evaluation.games.policies import resolve_policy
+from issoku.evaluation.games.store import MatchStore
 from issoku.training.finetune import fine_tune_loadout
 
 from tests.evaluation.factories import make_record
@@ -158,7 +158,7 @@ def test_search_agents_are_a_field_of_their_own_compared_with_each_other_field()
 
 
 def test_agent_kinds_name_search_apart_from_scripted_and_learned():
-    from issoku.evaluation.findings import agent_kinds
+    from issoku.evaluation.reports.findings import agent_kinds
 
     assert agent_kinds(["ma_heuristic", "random"]) == "scripted"
     assert agent_kinds(["mcts_large"]) == "search"

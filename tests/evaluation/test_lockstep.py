@@ -13,10 +13,10 @@ import pytest
 from issoku.agents.batched import TIE_MARGIN, Decision, choose, decide
 from issoku.agents.policy import RandomLegal
 from issoku.envs import breath_duel_v0
-from issoku.evaluation.match import MatchGame, lockstep_width, play_matches
-from issoku.evaluation.policies import CheckpointFactory, resolve_policy
-from issoku.evaluation.restricted import Restricted
-from issoku.evaluation.tournament import Job, Loadout, MatchSpec, policy_seed, run_job
+from issoku.evaluation.games.match import MatchGame, lockstep_width, play_matches
+from issoku.evaluation.games.policies import CheckpointFactory, resolve_policy
+from issoku.evaluation.design.restricted import Restricted
+from issoku.evaluation.games.tournament import Job, Loadout, MatchSpec, policy_seed, run_job
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from issoku.evaluation.metagame import dominated_strategies, name_mixture, nash_equilibrium, payoff_matrix
+from issoku.evaluation.stats.metagame import dominated_strategies, name_mixture, nash_equilibrium, payoff_matrix
 
 RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
 

@@ -3,10 +3,10 @@ import math
 import numpy as np
 import pytest
 
-from issoku.evaluation.metrics import (CompositionSpec, compositions, decisiveness, entropy_bits, first_mover_advantage,
+from issoku.evaluation.stats.metrics import (CompositionSpec, compositions, decisiveness, entropy_bits, first_mover_advantage,
                                        frequent_compositions, frequent_sequences,
                                        matchup_matrix, seat_advantage, strategy_diversity, wilson)
-from issoku.evaluation.pairings import games_between
+from issoku.evaluation.stats.pairings import games_between
 
 from .factories import make_record
 
@@ -106,7 +106,7 @@ def test_frequent_compositions_and_their_entropy():
 
 def test_the_first_mover_counts_only_seat_balanced_games():
     """A study that always seats the same fighter first confounds seat and fighter."""
-    from issoku.evaluation.metrics import seat_balanced
+    from issoku.evaluation.stats.metrics import seat_balanced
 
     swapped = [make_record(("p", "p"), (1.0, -1.0), seed=1, labels=("a", "b")),
                make_record(("p", "p"), (1.0, -1.0), seed=1, labels=("b", "a"))]
@@ -120,7 +120,7 @@ def test_the_first_mover_is_balanced_by_move_order_so_a_side_that_wins_the_initi
     """A stronger fighter that also moves first more often (an initiative roll with a skill in it) must
     not show up as a first-mover advantage. Here 'strong' wins every game and moves first in 8 of 10: the pooled
     first mover scores 80 %, the balanced estimate ½ (each order weighs alike)."""
-    from issoku.evaluation.metrics import balanced_first_mover
+    from issoku.evaluation.stats.metrics import balanced_first_mover
 
     records = [make_record(("strong", "weak"), (1.0, -1.0), seed=s, labels=("x", "y"), first_seat=0 if s < 8 else 1)
                for s in range(10)]
@@ -135,7 +135,7 @@ def test_the_first_mover_is_balanced_by_move_order_so_a_side_that_wins_the_initi
 def test_a_pairing_where_one_side_always_moves_first_is_left_out_of_the_first_mover():
     """The default policy study seats the same fighter first in every game of a pairing (breath: seat 0 always
     begins): those games cannot tell moving first from being that side."""
-    from issoku.evaluation.metrics import balanced_first_mover
+    from issoku.evaluation.stats.metrics import balanced_first_mover
 
     always = [make_record(("p", "q"), (1.0, -1.0), seed=s, first_seat=0) for s in range(6)]
     assert balanced_first_mover(always).score.n == 0 and balanced_first_mover(always).left_out == 6

@@ -2,9 +2,9 @@
 
 import pytest
 
-from issoku.evaluation.config import build_tournament
-from issoku.evaluation.levers import loadouts_study, make_levers, read_files, run_levers
-from issoku.evaluation.peers import out_of_line, peers_lines, peers_section, robust_z
+from issoku.evaluation.games.config import build_tournament
+from issoku.evaluation.design.levers import loadouts_study, make_levers, read_files, run_levers
+from issoku.evaluation.design.peers import out_of_line, peers_lines, peers_section, robust_z
 from issoku.rules.variant import Variant, numeric_fields, shipped_files, write_override
 
 WEAPONS = "breath/data/weapons.toml"

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from issoku.evaluation.plots import plot_combo_table, plot_restricted
+from issoku.evaluation.reports.plots import plot_combo_table, plot_restricted
 
 
 @pytest.fixture

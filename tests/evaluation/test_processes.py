@@ -10,11 +10,11 @@ import textwrap
 import time
 from pathlib import Path
 
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.games.store import MatchStore
 
 PARENT = textwrap.dedent("""
     import os, sys, time
-    from issoku.training.workers import worker_pool
+    from issoku.common.workers import worker_pool
 
     def sleeper(folder):
         open(os.path.join(folder, str(os.getpid())), "w").close()
@@ -81,7 +81,7 @@ def test_two_reports_on_one_fresh_store_take_turns_and_play_each_game_once(tmp_p
 
 def test_a_second_writer_says_it_waits_and_goes_on_when_the_first_closes(tmp_path):
     db = tmp_path / "m.sqlite"
-    waiter = ("import sys; from issoku.evaluation.store import MatchStore\n"
+    waiter = ("import sys; from issoku.evaluation.games.store import MatchStore\n"
               "with MatchStore(sys.argv[1], exclusive=True, on_wait=lambda m: print(m, flush=True)) as s:\n"
               "    print('opened', s.count(), flush=True)\n")
     with MatchStore(db, exclusive=True):
@@ -122,7 +122,7 @@ def test_sigkill_of_a_balance_report_leaves_no_worker_behind(tmp_path):
 
 THREADS = textwrap.dedent("""
     import sys
-    from issoku.training.workers import worker_pool
+    from issoku.common.workers import worker_pool
 
     def threads():
         import torch

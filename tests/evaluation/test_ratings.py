@@ -3,8 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from issoku.evaluation.pairings import Games, by_label, games_between
-from issoku.evaluation.ratings import elo_scale, expected_score, fit_bradley_terry, rate
+from issoku.evaluation.stats.pairings import Games, by_label, games_between
+from issoku.evaluation.stats.ratings import elo_scale, expected_score, fit_bradley_terry, rate
 
 from .factories import make_record
 
@@ -47,7 +47,7 @@ def test_the_fit_ignores_game_order_and_who_is_listed_first():
 def test_players_held_at_fixed_ratings_keep_them_and_the_others_fit_around_them():
     """A and C held at their hand-computed ratings shifted by +500: B lands at its own shifted rating, exactly,
     and the one-parameter fixed-scale fit a benchmark uses (A and C its references) agrees with it."""
-    from issoku.evaluation.reference_suite import fixed_scale_elo
+    from issoku.evaluation.strength.reference_suite import fixed_scale_elo
 
     held = {"A": HAND_ELO[0] + 500, "C": HAND_ELO[2] + 500}
     ratings = rate(hand_games(), bootstrap=50, prior=0.0, fixed=held)
@@ -107,7 +107,7 @@ def test_games_by_label_skip_a_record_built_without_seat_labels():
     """A record made through the API with no ``seat_labels`` at all has no loadout side (it once raised IndexError)."""
     from dataclasses import replace
 
-    from issoku.evaluation.example_games import lopsided_wins
+    from issoku.evaluation.reports.example_games import lopsided_wins
 
     unlabelled = replace(make_record(("p", "q"), (1.0, -1.0), seed=1, labels=("katana", "yari")), seat_labels=())
     labelled = make_record(("p", "q"), (1.0, -1.0), seed=2, labels=("katana", "yari"))

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament, run_tournament
-from issoku.training.backend import RayBackend, bundle_digest, pack, relocate, shipped_paths, unpack
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import Loadout, PolicySpec, Tournament, run_tournament
+from issoku.common.backend import RayBackend, bundle_digest, pack, relocate, shipped_paths, unpack
 
 from .toy_env import TakeOne, toy_tournament
 
@@ -60,8 +60,8 @@ def test_a_study_on_ray_stores_exactly_the_rows_of_the_process_pool(cluster, tmp
 
 def test_a_balance_report_on_ray_stores_the_rows_and_combo_table_of_the_pool(cluster, tmp_path):
     """A loadout study on edited data files (the planted exploit's), its restricted-play battery and combo table."""
-    from issoku.evaluation.commands import balance_report
-    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.reports.commands import balance_report
+    from issoku.evaluation.games.config import StudyConfig
 
     root = Path(__file__).resolve().parents[2]
     data = [str(root / "rules/breath/data" / name) for name in
@@ -86,7 +86,7 @@ def test_a_balance_report_on_ray_stores_the_rows_and_combo_table_of_the_pool(clu
 
 def test_a_rules_variant_travels_to_the_workers_and_plays_the_same_games(cluster, tmp_path):
     from issoku.envs.registry import resolve_env
-    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.games.policies import resolve_policy
     from issoku.rules.variant import RULES_DIR
 
     backend, cache = cluster
@@ -102,7 +102,7 @@ def test_a_rules_variant_travels_to_the_workers_and_plays_the_same_games(cluster
 
 
 def test_a_checkpoint_travels_with_its_metadata_and_plays_the_same_games(cluster, tmp_path):
-    from issoku.evaluation.policies import resolve_policy
+    from issoku.evaluation.games.policies import resolve_policy
 
     from tests.training.test_finetune import tiny_checkpoint
 
@@ -167,8 +167,8 @@ def test_a_job_whose_worker_is_killed_is_rerun_by_ray_and_stored_once(cluster, t
 
 
 def test_shipped_paths_are_found_relocated_and_checked(tmp_path):
-    from issoku.evaluation.policies import CheckpointFactory
-    from issoku.evaluation.tournament import Job
+    from issoku.evaluation.games.policies import CheckpointFactory
+    from issoku.evaluation.games.tournament import Job
 
     checkpoint = tmp_path / "a.zip"
     checkpoint.write_bytes(b"zip")
@@ -191,7 +191,7 @@ def test_shipped_paths_are_found_relocated_and_checked(tmp_path):
 
 
 def test_evaluate_duels_on_ray_add_up_to_the_one_process_result(cluster, tmp_path):
-    from issoku.evaluation.checkpoint_duels import duel_checkpoint
+    from issoku.evaluation.strength.checkpoint_duels import duel_checkpoint
     from issoku.training.config import TrainConfig
     from issoku.training.selfplay import train
 
@@ -204,7 +204,7 @@ def test_evaluate_duels_on_ray_add_up_to_the_one_process_result(cluster, tmp_pat
 
 
 def test_a_hunt_on_ray_trains_its_best_response_on_a_worker_and_finds_the_same(cluster, tmp_path):
-    from issoku.evaluation.hunt import HuntConfig, hunt
+    from issoku.evaluation.strength.hunt import HuntConfig, hunt
 
     from tests.evaluation.test_hunt import TINY
 
@@ -218,7 +218,7 @@ def test_a_hunt_on_ray_trains_its_best_response_on_a_worker_and_finds_the_same(c
 
 def test_a_hunt_control_on_ray_trains_on_a_worker_and_measures_the_same(cluster, tmp_path):
     """``hunt --control`` on Ray: the control best response (shipped rules) trains as the best responses do."""
-    from issoku.evaluation.hunt import HuntConfig, hunt
+    from issoku.evaluation.strength.hunt import HuntConfig, hunt
 
     from tests.evaluation.test_hunt import TINY
 

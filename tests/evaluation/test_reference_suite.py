@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from issoku.evaluation.reference_suite import SuiteConfig, calibrate, fixed_scale_elo, score_candidate
+from issoku.evaluation.strength.reference_suite import SuiteConfig, calibrate, fixed_scale_elo, score_candidate
 
 from .factories import make_record
 
@@ -65,7 +65,7 @@ TOY_SUITE = SuiteConfig(name="toy", version=1, env="tests.evaluation.toy_env:tak
 
 def test_policies_parse_as_registered_names_factories_plain_callables_and_checkpoints(tmp_path):
     from issoku.agents.policy import RandomLegal
-    from issoku.evaluation.policies import CheckpointFactory, FixedCallable, resolve_policy
+    from issoku.evaluation.games.policies import CheckpointFactory, FixedCallable, resolve_policy
 
     assert resolve_policy("random").factory is RandomLegal
     named = resolve_policy("mine=tests.evaluation.toy_env:Perfect")
@@ -83,9 +83,9 @@ def test_policies_parse_as_registered_names_factories_plain_callables_and_checkp
 
 
 def test_a_benchmark_run_plays_only_against_the_references_and_resumes(tmp_path):
-    from issoku.evaluation.reference_suite import format_result, run_benchmark
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.strength.reference_suite import format_result, run_benchmark
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.store import MatchStore
 
     candidate = resolve_policy("tests.evaluation.test_reference_suite:always_take_one")
     with MatchStore(tmp_path / "m.sqlite") as store:
@@ -100,7 +100,7 @@ def test_a_benchmark_run_plays_only_against_the_references_and_resumes(tmp_path)
 
 
 def test_the_shipped_suites_are_calibrated_for_every_reference():
-    from issoku.evaluation.reference_suite import load_suite, shipped_suites
+    from issoku.evaluation.strength.reference_suite import load_suite, shipped_suites
 
     assert {"breath_duel_v0", "tempo_duel_v0"} <= set(shipped_suites())
     for name in shipped_suites():
@@ -112,8 +112,8 @@ def test_the_shipped_suites_are_calibrated_for_every_reference():
 def test_the_shipped_suites_were_calibrated_on_the_references_code_as_it_is():
     """A reference whose code moved since calibration puts every benchmark off its scale (the command warns):
     an edit to a scripted agent means `issoku benchmark --suite NAME --calibrate`, then the version decision."""
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.reference_suite import load_suite, shipped_suites
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.strength.reference_suite import load_suite, shipped_suites
 
     for name in shipped_suites():
         suite = load_suite(name)
@@ -125,7 +125,7 @@ def test_the_shipped_suites_were_calibrated_on_the_references_code_as_it_is():
 def test_the_shipped_suites_were_calibrated_on_the_rules_as_they_are():
     """A rules change that moves a suite's fingerprint (the encounter rulesets' version 1) leaves its ratings from
     games of other rules: `issoku benchmark --suite NAME --calibrate`, then the version decision."""
-    from issoku.evaluation.reference_suite import load_suite, shipped_suites, suite_rules_fingerprint
+    from issoku.evaluation.strength.reference_suite import load_suite, shipped_suites, suite_rules_fingerprint
 
     moved = {name: (load_suite(name).rules_fingerprint, suite_rules_fingerprint(load_suite(name)))
              for name in shipped_suites()}
@@ -133,9 +133,9 @@ def test_the_shipped_suites_were_calibrated_on_the_rules_as_they_are():
 
 
 def test_a_suite_calibrated_on_other_rules_is_flagged(tmp_path):
-    from issoku.evaluation.reference_suite import format_result, run_benchmark
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.strength.reference_suite import format_result, run_benchmark
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.store import MatchStore
 
     suite = TOY_SUITE.model_copy(update={"rules_fingerprint": "rules-of-another-day"})
     with MatchStore(tmp_path / "m.sqlite") as store:
@@ -145,9 +145,9 @@ def test_a_suite_calibrated_on_other_rules_is_flagged(tmp_path):
 
 
 def test_a_reference_edited_since_calibration_is_flagged(tmp_path):
-    from issoku.evaluation.reference_suite import format_result, run_benchmark
-    from issoku.evaluation.policies import resolve_policy
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.strength.reference_suite import format_result, run_benchmark
+    from issoku.evaluation.games.policies import resolve_policy
+    from issoku.evaluation.games.store import MatchStore
 
     perfect = resolve_policy("perfect=tests.evaluation.toy_env:Perfect").fingerprint
     suite = TOY_SUITE.model_copy(update={"reference_fingerprints": {"perfect": perfect, "take_one": "old-code"}})
@@ -161,7 +161,7 @@ def test_a_policy_fingerprint_follows_its_code(tmp_path, monkeypatch):
     import importlib
     import sys
 
-    from issoku.evaluation.policies import code_fingerprint
+    from issoku.evaluation.games.policies import code_fingerprint
 
     module = tmp_path / "my_agent_mod.py"
     module.write_text("class Agent:\n    def __init__(self, seed=None):\n        pass\n")

@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from issoku.evaluation.analysis import analyse
-from issoku.evaluation.metrics import CompositionSpec
-from issoku.evaluation.report import write_report
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.reports.analysis import analyse
+from issoku.evaluation.stats.metrics import CompositionSpec
+from issoku.evaluation.reports.report import write_report
+from issoku.evaluation.games.store import MatchStore
 
 from .factories import make_record
 
@@ -74,7 +74,7 @@ def test_the_report_writes_markdown_and_plots_for_every_env(tmp_path):
 
 def test_a_breath_loadout_finding_names_the_project_decisions_that_drive_it():
     """'unarmed dominates' comes from Physique 4 (BR-G19/BR-G04) and a 1-Energy strike (BR-G13)."""
-    from issoku.evaluation.report import headlines
+    from issoku.evaluation.reports.report import headlines
 
     records = []
     for seed in range(40):
@@ -92,7 +92,7 @@ def test_a_breath_loadout_finding_names_the_project_decisions_that_drive_it():
 def test_a_tempo_loadout_finding_names_its_decisions_and_a_variant_names_none():
     """Tempo's numbers are all project decisions (TP-G..); games on other data than the shipped files get no
     drivers (the provenance modules read the shipped data, not the variant's)."""
-    from issoku.evaluation.report import headlines
+    from issoku.evaluation.reports.report import headlines
 
     records = []
     for seed in range(40):
@@ -111,12 +111,41 @@ def test_a_tempo_loadout_finding_names_its_decisions_and_a_variant_names_none():
 
 
 def test_a_variant_finding_names_the_variant_values_not_the_shipped_ones():
-    from issoku.evaluation.report import _driven_by
+    from issoku.evaluation.reports.report import _driven_by
 
     variant = Path(__file__).resolve().parents[1] / "data" / "variants" / "armour_tempo_medium"
     assert "medium armour rating 4 " in _driven_by("tempo_duel_v0", "spearman", {})
     assert "medium armour rating 8 " in _driven_by("tempo_duel_v0", "spearman", {"variant": str(variant)})
     assert _driven_by("tempo_duel_v0", "spearman", {"variant": "/no/such/variant"}) == ""
+
+
+def test_the_ruleset_names_the_drivers_not_the_env_name():
+    """The report asks the ruleset (its ``decision_drivers`` hook), so a skirmish of the same rules names the same
+    decisions as its duel, and rules without the hook name none."""
+    from issoku.evaluation.reports.report import _driven_by
+
+    assert _driven_by("tempo_skirmish_v0", "knight", {}) == _driven_by("tempo_duel_v0", "knight", {}) != ""
+    assert _driven_by("encounter_duel_v0", "kenshi", {}) == ""
+
+
+class _HookedRules:
+    def decision_drivers(self, label):
+        return [f"{label} reach 9 (proposed, XX-G01)"]
+
+
+def hooked_env(**kwargs):
+    """An env of no shipped rules whose ruleset answers the provenance hook (registered by the test below)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(unwrapped=SimpleNamespace(ruleset=_HookedRules()), close=lambda: None)
+
+
+def test_any_ruleset_with_the_hook_is_asked(monkeypatch):
+    from issoku.envs import registry
+    from issoku.evaluation.reports.report import _driven_by
+
+    monkeypatch.setitem(registry.ENV_FACTORIES, "hooked_v0", f"{__name__}:hooked_env")
+    assert _driven_by("hooked_v0", "pike", {}) == " Driven by pike reach 9 (proposed, XX-G01), not by the seed text."
 
 
 def test_env_ids_from_a_crafted_store_never_name_files_outside_out(tmp_path):
@@ -158,8 +187,8 @@ def _grid(a: str, b: str, wins_of_a: int, games: int, policy: str = "p", env_id:
 def test_headlines_carry_a_verdict_a_severity_and_the_agents_and_a_tie_is_never_a_winner():
     """Headlines only for effects whose corrected interval excludes zero, each opening with a plain sentence, then
     its verdict and severity against the designer's thresholds, the kind of agents behind it and their names."""
-    from issoku.evaluation.findings import Thresholds
-    from issoku.evaluation.report import headlines
+    from issoku.evaluation.reports.findings import Thresholds
+    from issoku.evaluation.reports.report import headlines
 
     grid = _grid("katana", "yari", 38, 40, policy="random")
     clear = headlines(analyse(grid, bootstrap=20), None, (), records=grid)
@@ -180,8 +209,8 @@ def test_headlines_carry_a_verdict_a_severity_and_the_agents_and_a_tie_is_never_
 def test_a_strong_agent_is_skill_in_its_own_section_never_an_imbalance(tmp_path):
     """Which agent plays best is skill: the report gives it a section and a headline of its own (the ladder, how
     often the better agent wins) and never an IMBALANCED headline saying that one agent beats another."""
-    from issoku.evaluation.report import headlines, read_headlines
-    from issoku.evaluation.skill import skill_headline, skill_ladders
+    from issoku.evaluation.reports.report import headlines, read_headlines
+    from issoku.evaluation.reports.skill import skill_headline, skill_ladders
 
     duel = _duel("mine", "random", 38, 40) + _duel("mine", "other", 30, 40) + _duel("other", "random", 24, 40)
     analysis = analyse(duel, bootstrap=20)
@@ -203,7 +232,7 @@ def test_a_strong_agent_is_skill_in_its_own_section_never_an_imbalance(tmp_path)
 
 
 def test_agents_that_never_met_are_never_on_one_ladder():
-    from issoku.evaluation.skill import skill_ladders
+    from issoku.evaluation.reports.skill import skill_ladders
 
     apart = _duel("a", "b", 30, 40) + _duel("c", "d", 20, 40)
     ladders = skill_ladders(analyse(apart, bootstrap=10).by_policy.games, bootstrap=10)
@@ -211,8 +240,8 @@ def test_agents_that_never_met_are_never_on_one_ladder():
 
 
 def test_a_restriction_whose_loss_helps_the_agent_is_a_headline_too():
-    from issoku.evaluation.report import headlines
-    from issoku.evaluation.restricted import restriction_results
+    from issoku.evaluation.reports.report import headlines
+    from issoku.evaluation.design.restricted import restriction_results
 
     ordinary = _duel("random", "p", 20, 40)
     helps = [make_record(("random -x", "random") if s % 2 else ("random", "random -x"),
@@ -226,8 +255,8 @@ def test_a_restriction_whose_loss_helps_the_agent_is_a_headline_too():
 
 
 def test_a_battery_whose_games_are_all_draws_is_vacuous_not_a_list_of_zero_effects():
-    from issoku.evaluation.report import headlines
-    from issoku.evaluation.restricted import restriction_results
+    from issoku.evaluation.reports.report import headlines
+    from issoku.evaluation.design.restricted import restriction_results
 
     ordinary = _duel("random", "p", 20, 40)
     drawn = [make_record(("stall -x", "stall") if s % 2 else ("stall", "stall -x"), (0.0, 0.0), seed=300 + s)
@@ -241,7 +270,7 @@ def test_a_battery_whose_games_are_all_draws_is_vacuous_not_a_list_of_zero_effec
 def test_the_report_lists_content_no_agent_used_as_untested_by_play(tmp_path):
     """Per content item (the ruleset's own action_content hook), its share of the decisions; content no
     agent used is listed, and the headlines say how much."""
-    from issoku.evaluation.coverage import coverage, content_map
+    from issoku.evaluation.reports.coverage import coverage, content_map
     from issoku.envs.breath_duel_v0 import env as breath_env
 
     ruleset = breath_env().unwrapped.ruleset
@@ -268,8 +297,8 @@ def test_the_report_lists_content_no_agent_used_as_untested_by_play(tmp_path):
 
 def test_a_combo_no_fielded_loadout_can_play_is_not_headlined():
     """The default report headlined a kodachi combo though no loadout fields a kodachi."""
-    from issoku.evaluation.combos import ComboCell, ComboTable
-    from issoku.evaluation.report import headlines
+    from issoku.evaluation.design.combos import ComboCell, ComboTable
+    from issoku.evaluation.reports.report import headlines
 
     cells = (ComboCell("kodachi", "near", ("kodachi.flurry_cut",), 3.0, 0.0, 1.0, True, 0),
              ComboCell("yari", "far", ("yari.thrust",), 2.0, 0.0, 1.0, True, 0),
@@ -291,9 +320,9 @@ def test_the_report_reads_games_in_an_order_no_agent_fingerprint_moves(tmp_path)
     # in another order, give the same text (bootstrap intervals, rule IDs of equal weight, example games).
     import hashlib
 
-    from issoku.evaluation.commands import study_from_options
-    from issoku.evaluation.config import build_tournament
-    from issoku.evaluation.tournament import run_tournament
+    from issoku.evaluation.games.studies import study_from_options
+    from issoku.evaluation.games.config import build_tournament
+    from issoku.evaluation.games.tournament import run_tournament
 
     study = study_from_options(env="tempo_duel_v0", games_per_pair=8, policies=[
         "random", "tempo_always_parry", "tempo_feint_counter", "tempo_heuristic"])
@@ -330,8 +359,8 @@ def test_the_report_states_each_learned_policys_observation_ablation_and_flags_a
 
 
 def test_the_studies_name_the_checkpoint_behind_each_learned_policy_of_the_stored_envs():
-    from issoku.evaluation.commands import learned_ablations
-    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.reports.commands import learned_ablations
+    from issoku.evaluation.games.config import StudyConfig
 
     study = StudyConfig(env="breath_duel_v0", policies=("learned=shipped:breath_duel_v0", "random"))
     ((name, entry, measured),) = learned_ablations([study, study], ["breath_duel_v0"], games=4)["breath_duel_v0"]
@@ -342,8 +371,8 @@ def test_the_studies_name_the_checkpoint_behind_each_learned_policy_of_the_store
 def test_two_grids_that_never_met_are_rated_and_headlined_each_on_its_own_scale():
     """The weapon grid and the casters' grid never played each other: no headline or ranking puts them on one
     scale, and the weakest loadout of a grid is headlined like the strongest."""
-    from issoku.evaluation.fields import field_headlines, field_rankings, loadout_grids
-    from issoku.evaluation.report import headlines
+    from issoku.evaluation.reports.fields import field_headlines, field_rankings, loadout_grids
+    from issoku.evaluation.reports.report import headlines
 
     weapons = _grid("unarmed", "staff", 36, 40, policy="random") + _grid("unarmed", "yari", 30, 40, policy="random") \
         + _grid("yari", "staff", 20, 40, policy="random")
@@ -368,8 +397,8 @@ def test_two_grids_that_never_met_are_rated_and_headlined_each_on_its_own_scale(
 
 def test_every_headline_opens_with_a_plain_sentence_a_designer_can_read_aloud(tmp_path):
     """Each headline opens with one sentence of at most PLAIN_LIMIT characters; the statistics follow."""
-    from issoku.evaluation.findings import PLAIN_LIMIT
-    from issoku.evaluation.report import read_headlines
+    from issoku.evaluation.reports.findings import PLAIN_LIMIT
+    from issoku.evaluation.reports.report import read_headlines
 
     grid = _grid("a_very_long_loadout_name_indeed", "yari", 38, 40, policy="random") \
         + _grid("a_very_long_loadout_name_indeed", "staff", 36, 40, policy="random") \

@@ -3,7 +3,7 @@ planted-exploit loadouts with their combo table, the tempo policies with restric
 headless Chromium opens it from ``file://``, sorts a table, follows a headline's link to a replay page, steps
 through it, and checks both pages against the report's data and the stored games. No console errors.
 
-``ISSOKU_SCREENSHOTS=docs/images`` also writes the README's screenshot of the report there (``report.png``,
+``ISSOKU_SCREENSHOTS=docs/images`` also writes docs/balance.md's screenshot of the report there (``report.png``,
 ``tests/browser.py``).
 """
 
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from issoku.evaluation.commands import balance_report
-from issoku.evaluation.config import ComboTableConfig, RestrictedPlayConfig, load_study
-from issoku.evaluation.report import read_headlines
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.viewing import REPLAY_LIMIT, trace_record
+from issoku.evaluation.reports.commands import balance_report
+from issoku.evaluation.games.config import ComboTableConfig, RestrictedPlayConfig, load_study
+from issoku.evaluation.reports.report import read_headlines
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.viewing import REPLAY_LIMIT, trace_record
 from tests.browser import chromium, errors, require_browser, screenshot, shows
 
 REPO = Path(__file__).resolve().parents[2]

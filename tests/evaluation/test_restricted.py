@@ -1,11 +1,11 @@
 import numpy as np
 import pytest
 
-from issoku.evaluation.restricted import (Restricted, battery, is_restricted, restricted_tournament,
+from issoku.evaluation.design.restricted import (Restricted, battery, is_restricted, restricted_tournament,
                                           restriction_name, restriction_results, split_restriction)
-from issoku.evaluation.metrics import CompositionSpec
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import Loadout, PolicySpec, run_tournament
+from issoku.evaluation.stats.metrics import CompositionSpec
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import Loadout, PolicySpec, run_tournament
 
 from .factories import make_record
 from .toy_env import ACTION_NAMES, Perfect, take_away_env
@@ -80,7 +80,7 @@ def test_battery_ties_go_by_name_not_by_set_order():
 def test_the_battery_covers_every_decision_kind_and_says_what_it_left_out():
     """Restricted play covered only the study's main kind; replies of every other kind join it, and the
     report names the kinds and loadouts no restriction touched."""
-    from issoku.evaluation.restricted import battery_coverage
+    from issoku.evaluation.design.restricted import battery_coverage
 
     actions = (("cut", "thrust", "end", "parry", "take", "resist"), ("x",))
     kinds = (("breath", "breath", "breath", "defend", "defend", "resist"), ("breath",))

@@ -6,14 +6,14 @@ import csv
 
 import pytest
 
-from issoku.evaluation.analysis import analyse
-from issoku.evaluation.config import LoadoutGrid, StudyConfig, build_tournament
-from issoku.evaluation.coverage import build_ruleset
-from issoku.evaluation.report import headlines, read_headlines, with_trails, write_report
-from issoku.evaluation.findings import Finding
-from issoku.evaluation.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import run_tournament
+from issoku.evaluation.reports.analysis import analyse
+from issoku.evaluation.games.config import LoadoutGrid, StudyConfig, build_tournament
+from issoku.evaluation.reports.coverage import build_ruleset
+from issoku.evaluation.reports.report import headlines, read_headlines, with_trails, write_report
+from issoku.evaluation.reports.findings import Finding
+from issoku.evaluation.reports.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import run_tournament
 
 from .factories import make_record
 

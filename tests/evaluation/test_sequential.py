@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from issoku.agents.policy import RandomLegal
-from issoku.evaluation.pairings import by_policy
-from issoku.evaluation.report import sequential_headline, sequential_section, sequential_verdicts
-from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, SequentialTest, by_seat_label,
+from issoku.evaluation.stats.pairings import by_policy
+from issoku.evaluation.reports.report import sequential_headline, sequential_section, sequential_verdicts
+from issoku.evaluation.stats.sequential import (BALANCED, IMBALANCED, UNDETERMINED, SequentialTest, by_seat_label,
                                           cell_pairs, gsprt, llr)
-from issoku.evaluation.sequential_play import game_cells, numbered, run_sequential
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import Loadout, MatchSpec, PolicySpec, Tournament, run_tournament, schedule
+from issoku.evaluation.games.sequential_play import game_cells, numbered, run_sequential
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import Loadout, MatchSpec, PolicySpec, Tournament, run_tournament, schedule
 
 from .factories import make_record
 from .toy_env import Perfect, take_away_env
@@ -187,7 +187,7 @@ def test_a_game_belongs_to_its_policy_cell_and_its_label_cell():
 
 def test_a_variant_cell_tests_each_rates_per_game_differences():
     """The variant turns every loss of ``a`` into a win: its score moved by ≥ δ; the draw rate did not move."""
-    from issoku.evaluation.variants import paired_shifts
+    from issoku.evaluation.design.variants import paired_shifts
 
     base, variant = [], []
     for seed in range(100):

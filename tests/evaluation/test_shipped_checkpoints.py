@@ -9,9 +9,9 @@ import json
 import pytest
 
 from issoku.agents.checkpoint import read_metadata
-from issoku.evaluation.commands import default_studies
-from issoku.evaluation.config import load_study
-from issoku.evaluation.policies import SHIPPED_DIR, expand_shipped, resolve_policy, shipped_checkpoints
+from issoku.evaluation.games.studies import default_studies
+from issoku.evaluation.games.config import load_study
+from issoku.evaluation.games.policies import SHIPPED_DIR, expand_shipped, resolve_policy, shipped_checkpoints
 from issoku.training.config import TrainConfig, checkpoint_config, read_config_file
 from issoku.training.make_env import env_identity, make_config_env
 

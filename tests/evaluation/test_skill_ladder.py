@@ -3,7 +3,7 @@
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.skill_ladder import measure, table
+from issoku.evaluation.strength.skill_ladder import measure, table
 
 
 def test_the_ladder_plays_adjacent_rungs_then_the_top_one_against_each_reference():
@@ -21,7 +21,7 @@ def test_skill_ladder_command_writes_its_table_with_a_dated_header(tmp_path):
     assert result.exit_code == 0, result.output
     written = out.read_text()
     assert written.startswith("Written by `issoku ")
-    from issoku.training.backend import code_identity
+    from issoku.common.backend import code_identity
     version, code, data = code_identity()
     assert f"issoku {version} (code {code}, rules data {data})" in written.splitlines()[0]
     assert "| `one_step` | `random` | 2 |" in written

@@ -2,8 +2,8 @@ import sqlite3
 
 import pytest
 
-from issoku.evaluation.records import winner_of
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.games.records import winner_of
+from issoku.evaluation.games.store import MatchStore
 
 from .factories import make_record
 

@@ -5,8 +5,8 @@ duels are played again beside the stored ones, not read back."""
 import pytest
 
 from issoku.envs import content
-from issoku.evaluation.head_to_head import head_to_head
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.strength.head_to_head import head_to_head
+from issoku.evaluation.games.store import MatchStore
 from issoku.rules.encounters import EncounterDuel
 
 

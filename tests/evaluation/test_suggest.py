@@ -1,10 +1,10 @@
 """The verified edit that ends a loadout headline (searched over its own content, checked on fresh seeds)."""
 
-from issoku.evaluation.commands import default_studies
-from issoku.evaluation.config import load_study
-from issoku.evaluation.stats import PairedDifference
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.suggest import ComboEdit, Suggester, Suggestion, edits_store, in_scope
+from issoku.evaluation.games.studies import default_studies
+from issoku.evaluation.games.config import load_study
+from issoku.evaluation.stats.paired import PairedDifference
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.design.suggest import ComboEdit, Suggester, Suggestion, edits_store, in_scope
 from issoku.rules.variant import NumericField
 
 
@@ -65,7 +65,7 @@ def test_a_combo_clause_is_a_verified_weakening_or_says_none_was_found():
 
 
 def test_the_most_suspicious_combo_is_weakened_by_its_own_techniques_numbers(tmp_path):
-    from issoku.evaluation.commands import study_combo_table
+    from issoku.evaluation.reports.commands import study_combo_table
 
     studies = [load_study(path) for path in default_studies()]
     study = next(s for s in studies if s.combo_table)

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from issoku.envs.registry import make_env
-from issoku.evaluation.commands import default_studies
-from issoku.evaluation.config import load_study
+from issoku.evaluation.games.studies import default_studies
+from issoku.evaluation.games.config import load_study
 
 FOLDER = Path(__file__).resolve().parents[2] / "evaluation" / "studies" / "teams"
 TEAMS = sorted(FOLDER.glob("*_[0-9]v[0-9].toml"))

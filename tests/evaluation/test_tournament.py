@@ -5,9 +5,9 @@ from collections import Counter
 from pathlib import Path
 
 from issoku.agents.policy import RandomLegal
-from issoku.evaluation.match import play_match
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import (Loadout, PolicySpec, Tournament, make_jobs, run_tournament, run_tournaments,
+from issoku.evaluation.games.match import play_match
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import (Loadout, PolicySpec, Tournament, make_jobs, run_tournament, run_tournaments,
                                           schedule)
 
 from .toy_env import Perfect, TakeAwayEnv, TakeOne, take_away_env, toy_tournament
@@ -107,8 +107,8 @@ def test_a_process_pool_stores_exactly_what_one_process_stores(tmp_path):
 
 
 def test_a_tournament_killed_halfway_resumes_without_losing_or_duplicating(tmp_path):
-    script = ("import sys; from issoku.evaluation.store import MatchStore; "
-              "from issoku.evaluation.tournament import run_tournament; "
+    script = ("import sys; from issoku.evaluation.games.store import MatchStore; "
+              "from issoku.evaluation.games.tournament import run_tournament; "
               "from tests.evaluation.toy_env import toy_tournament; "
               "run_tournament(toy_tournament(games_per_pair=6, killer=True), MatchStore(sys.argv[1]), "
               "workers=0, batch_size=4, progress=False)")
@@ -165,7 +165,7 @@ class NeedsRuleset:
 
 
 def test_a_factory_taking_a_ruleset_gets_the_envs_ruleset():
-    from issoku.evaluation.tournament import make_seat_policy
+    from issoku.evaluation.games.tournament import make_seat_policy
 
     env = TakeAwayEnv()
     env.ruleset = "the rules"

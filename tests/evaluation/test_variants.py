@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.commands import study_from_options
-from issoku.evaluation.config import build_tournament
-from issoku.evaluation.stats import holm, paired_difference
-from issoku.evaluation.variants import NOT_READ, UNCHANGED, compare, read_headlines, versions
+from issoku.evaluation.games.studies import study_from_options
+from issoku.evaluation.games.config import build_tournament
+from issoku.evaluation.stats.paired import holm, paired_difference
+from issoku.evaluation.design.variants import NOT_READ, UNCHANGED, compare, read_headlines, versions
 
 from .toy_env import toy_tournament
 
@@ -56,7 +56,7 @@ def test_the_versions_stay_apart_in_the_store_and_the_base_is_reused(tmp_path):
     study = study_from_options(STUDIES / "4_tempo_duel_v0_loadouts.toml", games_per_pair=2)
     compare([("loadouts", study)], VARIANTS / "armour_tempo_medium", tmp_path / "m.sqlite", tmp_path / "a",
             workers=0, progress=False)
-    from issoku.evaluation.store import MatchStore
+    from issoku.evaluation.games.store import MatchStore
 
     with MatchStore(tmp_path / "m.sqlite") as store:
         fingerprints = {(r.loadout, r.rules_fingerprint) for r in store.records()}
@@ -159,8 +159,8 @@ def test_reports_are_byte_identical_under_different_hash_seeds(tmp_path):
 
 def test_a_team_label_owns_the_content_of_every_fighter_on_its_team():
     # a team fight's tournament seat is a team: "blades" is the fencer and the knight, never the other team's archer
-    from issoku.evaluation.config import build_tournament, load_study
-    from issoku.evaluation.variants import seat_content
+    from issoku.evaluation.games.config import build_tournament, load_study
+    from issoku.evaluation.design.variants import seat_content
 
     study = load_study(STUDIES / "teams" / "tempo_skirmish_v0_2v2.toml").model_copy(update={"games_per_pair": 2})
     content = seat_content(build_tournament(study))
@@ -171,7 +171,7 @@ def test_a_team_label_owns_the_content_of_every_fighter_on_its_team():
 def test_an_edit_no_agent_plays_is_untested_by_play_never_balanced(tmp_path):
     """The Ma heuristic never declares a costed stance: under stance_spear_wall_guard its games are twins of the
     base's, so the study is no evidence, and the report says so instead of "moved < δ"."""
-    from issoku.evaluation.config import StudyConfig
+    from issoku.evaluation.games.config import StudyConfig
 
     study = StudyConfig.model_validate({
         "env": "breath_duel_v0", "policies": ["ma_heuristic"], "mirrors": True, "games_per_pair": 4,

@@ -2,9 +2,9 @@
 
 from dataclasses import replace
 
-from issoku.evaluation.report import read_headlines, write_report
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.versions import in_place_twins, rules_version, split_versions
+from issoku.evaluation.reports.report import read_headlines, write_report
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.versions import in_place_twins, rules_version, split_versions
 
 from .factories import make_record
 

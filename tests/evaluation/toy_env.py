@@ -171,7 +171,7 @@ class KillsItsProcess:
 def toy_tournament(games_per_pair: int = 8, killer: bool = False, **kwargs):
     """Three policies on take-away over two loadouts (the resume test runs this in a subprocess too)."""
     from issoku.agents.policy import RandomLegal
-    from issoku.evaluation.tournament import Loadout, PolicySpec, Tournament
+    from issoku.evaluation.games.tournament import Loadout, PolicySpec, Tournament
 
     policies = (PolicySpec("perfect", Perfect), PolicySpec("random", RandomLegal),
                 PolicySpec("take_one", KillsItsProcess if killer else TakeOne))

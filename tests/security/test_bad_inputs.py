@@ -64,7 +64,7 @@ def _store_naming(env_id: str):
     def write(path: Path) -> None:
         from dataclasses import replace
 
-        from issoku.evaluation.store import MatchStore
+        from issoku.evaluation.games.store import MatchStore
         from tests.evaluation.factories import make_record
 
         with MatchStore(path) as store:

@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import pytest
 
-from issoku.evaluation.hunt import HuntConfig, saved_iterations
+from issoku.evaluation.strength.hunt import HuntConfig, saved_iterations
 from tests.security.helpers import issoku, one_line_refusal, payload_module
 
 POPULATION = ("random", "breath_heuristic")

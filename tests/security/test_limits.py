@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from issoku.evaluation.levers import SLUG_CHARS, _slug
+from issoku.evaluation.design.levers import SLUG_CHARS, _slug
 from issoku.rules.kernel.content import MAX_ENTRIES, MAX_NESTING, DataError, TooManyEntries, check_entries, nesting_depth
 from issoku.rules.variant import Variant
 

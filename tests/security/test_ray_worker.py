@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from issoku.evaluation.store import MatchStore
-from issoku.evaluation.tournament import run_tournament
-from issoku.training.backend import WorkerMismatchError, code_identity, run_shipped
+from issoku.evaluation.games.store import MatchStore
+from issoku.evaluation.games.tournament import run_tournament
+from issoku.common.backend import WorkerMismatchError, code_identity, run_shipped
 from tests.evaluation.toy_env import toy_tournament
 
 
@@ -25,7 +25,7 @@ def test_a_changed_rules_data_file_changes_the_data_digest(tmp_path, monkeypatch
     import shutil
 
     import issoku
-    from issoku.training import backend
+    from issoku.common import backend
 
     package = tmp_path / "issoku"
     shutil.copytree(__import__("pathlib").Path(issoku.__file__).resolve().parent, package, symlinks=False,
@@ -47,7 +47,7 @@ def test_a_ray_run_whose_workers_differ_stores_nothing(tmp_path):
     """The attack: a worker with one weapon value changed stored 1,600 rows under the driver's keys, exit 0. Here the
     driver's identity is made to differ from its (local) workers', which is the same check seen from either side."""
     ray = pytest.importorskip("ray")
-    from issoku.training.backend import RayBackend
+    from issoku.common.backend import RayBackend
 
     backend = RayBackend(cpus=2)
     try:

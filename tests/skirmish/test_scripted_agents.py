@@ -7,7 +7,7 @@ import pytest
 from issoku.agents.breath_approach import Approach
 from issoku.agents.registry import make_policy
 from issoku.envs import breath_duel_v0, breath_skirmish_v0
-from issoku.evaluation.match import play_match
+from issoku.evaluation.games.match import play_match
 from issoku.envs.teams import as_two_seats
 
 MOVES = {"walk", "sprint", "breakthrough", "free_core_entry", "force_core_breakthrough", "forced_core_exit",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from issoku.envs import breath_duel_v0, breath_skirmish_v0
-from issoku.evaluation.levers import make_levers
+from issoku.evaluation.design.levers import make_levers
 from issoku.rules.kernel.content import DataError
 from issoku.rules.variant import RULES_DIR, Variant, numeric_fields, shipped_files
 

@@ -1,5 +1,5 @@
 """The focus-fire team fighter of the tempo skirmish: always legal at every size, every ally on the same target,
-and clearly better than random play (a small fixed sample here; the 200-fight figures are in docs/envs.md)."""
+and clearly better than random play (a small fixed sample here; the 200-fight figures are in docs/results/heuristics_vs_random.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from issoku.agents.policy import RandomLegal
 from issoku.agents.registry import make_policy
 from issoku.agents.tempo_team_scripted import FocusFire
 from issoku.envs.adapter import legal_mask
-from issoku.evaluation.head_to_head import head_to_head
+from issoku.evaluation.strength.head_to_head import head_to_head
 from issoku.rules.kernel.dice import ScriptedDice
 from issoku.rules.tempo import TempoDuel, TempoSkirmish, TempoSkirmishConfig
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.training.backend import InProcess, LocalPool, backend_of, make_backend
+from issoku.common.backend import InProcess, LocalPool, backend_of, make_backend
 
 from tests.training.conftest import ROOT
 

@@ -5,7 +5,7 @@ import json
 from typer.testing import CliRunner
 
 from issoku.cli import app
-from issoku.evaluation.checkpoint_duels import duel_checkpoint
+from issoku.evaluation.strength.checkpoint_duels import duel_checkpoint
 
 
 def test_duels_swap_seats_on_each_fight_seed_and_repeat_exactly(tiny_run):

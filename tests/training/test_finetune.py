@@ -2,10 +2,10 @@
 
 import json
 
-from issoku.evaluation.commands import balance_report
-from issoku.evaluation.config import StudyConfig
+from issoku.evaluation.reports.commands import balance_report
+from issoku.evaluation.games.config import StudyConfig
 from issoku.training.finetune import FineTuneJob, fine_tune_all
-from issoku.evaluation.store import MatchStore
+from issoku.evaluation.games.store import MatchStore
 
 from tests.evaluation.toy_env import TakeAwayEnv, TakeOne, take_away_env
 

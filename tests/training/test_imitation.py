@@ -36,7 +36,7 @@ def test_a_round_limit_draw_pays_the_round_limit_reward_in_training_only():
 
 
 def test_a_checkpoint_file_is_a_greedy_pool_member_and_a_missing_one_is_refused(tmp_path):
-    from issoku.evaluation.policies import shipped_checkpoints
+    from issoku.evaluation.games.policies import shipped_checkpoints
 
     checkpoint = str(shipped_checkpoints()["tempo_duel_v0"])
     policy = scripted_policy(checkpoint, seed=0)

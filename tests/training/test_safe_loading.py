@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from issoku.agents.checkpoint import CheckpointPolicy, metadata_path
 from issoku.agents.checkpoint_zip import CheckpointError, load_model
 from issoku.cli import app
-from issoku.evaluation.policies import resolve_policy
+from issoku.evaluation.games.policies import resolve_policy
 from issoku.training.checkpoints import complete_checkpoints
 from issoku.training.config import TrainConfig
 from issoku.training.selfplay import train
