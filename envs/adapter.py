@@ -54,7 +54,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -249,13 +249,15 @@ class RulesetAECEnv(AECEnv):
         """The legal actions of the decision in progress (the mask's ones): ``step`` checks an action against them."""
         self._eliminated: set[int] = set()
         self._step_events_start = 0
-        self.agents = []
-        self.rewards = {}
-        self._cumulative_rewards = {}
-        self.terminations = {}
-        self.truncations = {}
-        self.infos = {}
-        self.agent_selection = None
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, int]] = {}
+        # No agent decides before reset() (PettingZoo's AECEnv leaves the attribute unset until then); typed as
+        # what it is from reset() on, where every reader runs.
+        self.agent_selection: str = None  # type: ignore[assignment]
 
     # -- spaces and names ---------------------------------------------------------------------------
     @functools.cached_property
@@ -319,9 +321,11 @@ class RulesetAECEnv(AECEnv):
             episode_seed = self._next_seeds.pop()
         dice = (options or {}).get("dice")
         if dice is None:
-            self.game_state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events)
-        else:
-            self.game_state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events, dice=dice)
+            state = self.ruleset.new_initial_state(episode_seed, record_events=self.record_events)
+        else:  # the protocol's optional keyword (every shipped ruleset takes it; its docstring says so)
+            state = cast(Any, self.ruleset).new_initial_state(episode_seed, record_events=self.record_events,
+                                                              dice=dice)
+        self.game_state = state
         self.episode_seed = episode_seed
         self.num_steps = 0
         self._step_events_start = 0
@@ -334,7 +338,16 @@ class RulesetAECEnv(AECEnv):
         self.infos = {agent: {"decision_kind": -1, "eliminated": 0, "illegal_action": 0} for agent in self.agents}
         self._acting_seat = None
         self._skip_agent_selection = None
-        self._next_decision()
+        self._next_decision(state)
+
+    @property
+    def fight(self) -> GameState:
+        """The fight in progress (the rules' state, as the last ``reset`` made it), for tools that read it (replays,
+        traces); :class:`EnvOrderError` before ``reset()``."""
+        state = self.game_state
+        if state is None:
+            raise EnvOrderError("no fight before reset()")
+        return state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's own view and its action mask (all zeros unless the decision is the agent's)."""
@@ -392,7 +405,7 @@ class RulesetAECEnv(AECEnv):
                 self._step_events_start = len(state.events)
             state.apply(action)
             self.num_steps += 1
-            if self._after_apply():
+            if self._after_apply(state):
                 self._accumulate_rewards()
         else:
             self._terminate_illegal(agent)
@@ -402,27 +415,26 @@ class RulesetAECEnv(AECEnv):
 
     # -- what happens after a move --------------------------------------------------------------------
 
-    def _after_apply(self) -> bool:
-        """Move on after a legal action; True when it ended the fight (every agent has its reward)."""
-        state = self.game_state
+    def _after_apply(self, state: GameState) -> bool:
+        """Move on after a legal action on ``state`` (the fight's); True when it ended the fight (every agent has
+        its reward)."""
         if state.is_terminal():
-            self._end(truncated=False)
+            self._end(state, truncated=False)
             return True
         if state.is_truncated():
-            self._end(truncated=True)
+            self._end(state, truncated=True)
             return True
-        self._next_decision()
+        self._next_decision(state)
         for seat, agent in enumerate(self.possible_agents):
             if seat not in self._eliminated and state.is_eliminated(seat):
                 self._eliminated.add(seat)  # it stays, never selected, until the fight's result pays it
                 self.infos[agent]["eliminated"] = 1
         return False
 
-    def _next_decision(self) -> None:
-        """Point ``agent_selection`` at the seat to decide, fetch its mask once, update the two
-        ``decision_kind`` entries that change (the previous decider's and the new one's)."""
-        state = self.game_state
-        seat = state.current_seat()
+    def _next_decision(self, state: GameState) -> None:
+        """Point ``agent_selection`` at the seat to decide in ``state`` (the fight's), fetch its mask once, update
+        the two ``decision_kind`` entries that change (the previous decider's and the new one's)."""
+        seat = cast(int, state.current_seat())  # a fight not over has a seat to decide (the callers check it is not)
         key = tuple(state.legal_actions())
         known = self._decisions.get(key)
         if known is None:
@@ -439,10 +451,9 @@ class RulesetAECEnv(AECEnv):
         self.agent_selection = agent
         infos[agent]["decision_kind"] = self._kind_index[state.decision_kind()]
 
-    def _end(self, *, truncated: bool) -> None:
-        """The fight is over: every agent still here gets its seat's return (or, stopped by the round limit under
-        ``round_limit_payoff="health_lead"``, its side's health lead) and is done."""
-        state = self.game_state
+    def _end(self, state: GameState, *, truncated: bool) -> None:
+        """The fight ``state`` is over: every agent still here gets its seat's return (or, stopped by the round
+        limit under ``round_limit_payoff="health_lead"``, its side's health lead) and is done."""
         lead = truncated and self.round_limit_payoff == "health_lead" and not any(state.returns())
         returns = health_leads(state) if lead else state.returns()
         done = self.truncations if truncated else self.terminations
@@ -517,18 +528,18 @@ class RulesetAECEnv(AECEnv):
                 status = "waiting"
             lines.append(f"  {agent:<12} team {self.ruleset.seat_teams[seat]}  {status}")
         picture = picture_of(self.ruleset, state)
-        lines.append(picture if picture is not None else self._observation_dump())
+        lines.append(picture if picture is not None else self._observation_dump(state))
         for event in state.events.since(self._step_events_start):
             lines.append("  " + event.describe(self.possible_agents))
         return "\n".join(lines)
 
-    def _observation_dump(self) -> str:
-        """The generic picture: each seat's own (ego-centric) observation, one named field a line."""
+    def _observation_dump(self, state: GameState) -> str:
+        """The generic picture: each seat's own (ego-centric) observation in ``state``, one named field a line."""
         spec = self.ruleset.observation_spec
         lines = []
         for seat, agent in enumerate(self.possible_agents):
             lines.append(f"  {agent} sees:")
-            for field_name, values in spec.unpack(self.game_state.observation(seat)).items():
+            for field_name, values in spec.unpack(state.observation(seat)).items():
                 lines.append(f"    {field_name:<22} " + " ".join(f"{value:g}" for value in values))
         return "\n".join(lines)
 

@@ -77,7 +77,7 @@ Keyword arguments
     first on count ties (BR-A07, default 0). ``data``: breath content TOML files or folders replacing the shipped ones;
     ``terrain``: a terrain TOML file replacing the shipped one. ``variant``: a rules variant folder
     (:mod:`issoku.rules.variant`: edited copies of files under ``rules/``) laid over the shipped data
-    (not with ``data`` or ``terrain``). ``ma``: False for the core breath fight
+    (not with ``data`` or ``terrain``; :mod:`issoku.envs.content`). ``ma``: False for the core breath fight
     (then the duel options above must stay at their defaults).
     Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate",
     the default, or "raise"), ``illegal_reward``, ``record_events``.
@@ -110,12 +110,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
+from issoku.envs.content import ContentChoice, DataPaths, PathLike, choose_content
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.ma.config import DuelMode, MaDuelConfig
 from issoku.rules.ma.content import DEFAULT_TERRAIN, load_content
@@ -123,12 +123,11 @@ from issoku.rules.ma.duel import ma_duel
 from issoku.rules.ma.ladder import DuelKind
 from issoku.rules.spells import with_spells
 from issoku.rules.spells.content import spell_content_at
-from issoku.rules.variant import Variant, data_digest
+from issoku.rules.variant import data_digest
 
 ENV_ID = "breath_duel_v0"
 
 FighterLike = FighterSpec | str | Mapping[str, Any]
-Paths = Sequence[Path | str] | Path | str
 
 
 def fighter_specs(fighters: Sequence[FighterLike] | None) -> tuple[FighterSpec, ...]:
@@ -171,27 +170,33 @@ def _choice(enum: type[DuelKind] | type[DuelMode], value: Any, what: str) -> Any
 
 
 def make_ruleset(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
-                 round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
-                 terrain: Path | str | None = None, variant: Path | str | None = None,
+                 round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: DataPaths | None = None,
+                 variant: PathLike | None = None, terrain: PathLike | None = None,
                  **duel_options: Any) -> BreathRuleset:
-    """The ruleset these arguments configure (shared between envs built with the same ones).
+    """The ruleset these arguments configure (shared between envs built with the same ones); the content keywords
+    as every env reads them (:mod:`issoku.envs.content`), ``terrain`` with the Ma module only.
 
     ``duel_options`` are :func:`duel_config`'s; with ``ma=False`` none may be given.
     """
-    if not ma and (duel_options or terrain is not None):
-        raise ValueError(f"duel options {sorted(duel_options) + (['terrain'] if terrain else [])} need ma=True")
-    spell_files = None
-    if variant is not None:
-        if data is not None or terrain is not None:
-            raise ValueError("variant replaces data and terrain: give one or the other")
-        overlay = Variant(variant)
-        data, terrain = overlay.breath_data(), (overlay.terrain() if ma else None)
-        spell_files = overlay.spell_files() if overlay.touches("spells") else None
-    sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
+    if not ma and duel_options:
+        raise ValueError(f"duel options {sorted(duel_options)} need ma=True")
+    content = choose_content(ENV_ID, data, variant, terrain, reads_terrain=ma)
+    sources, terrain_file, spell_files = breath_sources(content)
     duel = duel_config(**duel_options) if ma else None
-    digest = data_digest(*(sources or ()), terrain, *(spell_files or ()))
+    digest = data_digest(*(sources or ()), terrain_file if ma else None, *(spell_files or ()))
     return _cached_ruleset(fighter_specs(fighters), round_limit, allies_side, sources, duel,
-                           str(terrain) if terrain is not None else None, spell_files, digest)
+                           terrain_file if ma else None, spell_files, digest)
+
+
+def breath_sources(content: ContentChoice) -> tuple[tuple[str, ...] | None, str | None,
+                                                     tuple[str, str, str, str] | None]:
+    """The breath data files, the terrain file and the spells files (None: the shipped ones) ``content`` chooses:
+    its own, or a variant's copies laid over the shipped ones (the spells files only where it edits spells)."""
+    overlay = content.overlay()
+    if overlay is None:
+        return content.data, content.terrain, None
+    return (tuple(str(path) for path in overlay.breath_data()), str(overlay.terrain()),
+            overlay.spell_files() if overlay.touches("spells") else None)
 
 
 @lru_cache(maxsize=64)
@@ -210,9 +215,9 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
 
 
 def raw_env(fighters: Sequence[FighterLike] | None = None, *, ma: bool = True,
-            round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: Paths | None = None,
-            terrain: Path | str | None = None, variant: Path | str | None = None,
-            kind: str | None = None, mode: str | None = None, hit_locations: bool | None = None,
+            round_limit: int = BreathConfig.round_limit, allies_side: int = 0, data: DataPaths | None = None,
+            variant: PathLike | None = None, terrain: PathLike | None = None, kind: str | None = None,
+            mode: str | None = None, hit_locations: bool | None = None,
             stage: str | None = None, stage_side: int | None = None, step_in_edge: bool | None = None,
             long_weapon_opening: bool | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""

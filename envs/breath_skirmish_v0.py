@@ -64,7 +64,8 @@ Keyword arguments
     default ``[["kenshi", "ashigaru"], ["ronin", "shinobi"]]``. ``round_limit`` (BR-G20; default
     ``BreathConfig.round_limit``).
     ``allies_side`` (BR-A07, default 0). ``data``: content TOML files or folders replacing the shipped
-    ones; ``variant``: a rules variant folder (:mod:`issoku.rules.variant`) laid over them instead. Plus the
+    ones; ``variant``: a rules variant folder (:mod:`issoku.rules.variant`) laid over them instead (one or the
+    other; :mod:`issoku.envs.content`). Plus the
     adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or
     "raise"), ``illegal_reward``, ``record_events``.
     ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
@@ -98,18 +99,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.envs.breath_duel_v0 import FighterLike, fighter_specs
+from issoku.envs.breath_duel_v0 import FighterLike, breath_sources, fighter_specs
+from issoku.envs.content import DataPaths, PathLike, choose_content
 from issoku.rules.breath.ruleset import BreathConfig, BreathRuleset, FighterSpec
 from issoku.rules.breath.zones import ZonesModule
 from issoku.rules.spells import with_spells
 from issoku.rules.spells.content import spell_content_at
-from issoku.rules.variant import Variant, data_digest
+from issoku.rules.variant import data_digest
 
 ENV_ID = "breath_skirmish_v0"
 CAPACITY = 4
@@ -131,16 +132,11 @@ def side_specs(sides: Sequence[Sequence[FighterLike]] | None) -> tuple[FighterSp
 
 
 def make_ruleset(sides: Sequence[Sequence[FighterLike]] | None = None, round_limit: int = BreathConfig.round_limit,
-                 allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None,
-                 variant: Path | str | None = None) -> BreathRuleset:
-    """The skirmish ruleset these arguments configure (shared between envs built with the same ones)."""
-    spell_files = None
-    if variant is not None:
-        if data is not None:
-            raise ValueError("variant replaces data: give one or the other")
-        overlay = Variant(variant)
-        data, spell_files = overlay.breath_data(), (overlay.spell_files() if overlay.touches("spells") else None)
-    sources = None if data is None else tuple(str(p) for p in ([data] if isinstance(data, (str, Path)) else data))
+                 allies_side: int = 0, *, data: DataPaths | None = None, variant: PathLike | None = None,
+                 terrain: PathLike | None = None) -> BreathRuleset:
+    """The skirmish ruleset these arguments configure (shared between envs built with the same ones); the content
+    keywords as every env reads them (:mod:`issoku.envs.content`)."""
+    sources, _, spell_files = breath_sources(choose_content(ENV_ID, data, variant, terrain))
     digest = data_digest(*(sources or ()), *(spell_files or ()))
     return _cached_ruleset(side_specs(sides), round_limit, allies_side, sources, spell_files, digest)
 
@@ -160,10 +156,10 @@ def _cached_ruleset(fighters: tuple[FighterSpec, ...], round_limit: int, allies_
 
 
 def raw_env(sides: Sequence[Sequence[FighterLike]] | None = None, *, round_limit: int = BreathConfig.round_limit,
-            allies_side: int = 0, data: Sequence[Path | str] | Path | str | None = None,
-            variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            allies_side: int = 0, data: DataPaths | None = None, variant: PathLike | None = None,
+            terrain: PathLike | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); ``env_options`` go to :class:`RulesetAECEnv`."""
-    ruleset = make_ruleset(sides, round_limit, allies_side, data, variant)
+    ruleset = make_ruleset(sides, round_limit, allies_side, data=data, variant=variant, terrain=terrain)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

@@ -56,9 +56,9 @@ Keyword arguments
     and default are stated once (kenshi against ono_brute, four squares apart). ``data``: a folder holding
     skills.toml, weapons.toml, armour.toml and archetypes.toml replacing the shipped ones; ``variant``: a rules
     variant folder (:mod:`issoku.rules.variant`) whose ``encounters/data/`` files replace the shipped ones, the
-    others kept (one or the other, not both). Plus the adapter's
-    ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"), ``illegal_reward``,
-    ``record_events``.
+    others kept (one or the other, not both; the content keywords of every env, :mod:`issoku.envs.content`). Plus
+    the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("raise", "terminate"),
+    ``illegal_reward``, ``record_events``.
     ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
     instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
@@ -73,60 +73,43 @@ Version history
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, cast
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.rules.encounters import EncounterConfig, EncounterDuel, EncounterSkirmish
+from issoku.envs.content import DataPaths, FolderRules, PathLike, choose_content, folder_ruleset
+from issoku.rules.encounters import EncounterConfig, EncounterDuel
 from issoku.rules.encounters.content import DATA_DIR, load_catalog
-from issoku.rules.variant import Variant, data_digest
+from issoku.rules.variant import Variant
 
 ENV_ID = "encounter_duel_v0"
 
 
-def make_ruleset(config: EncounterConfig = EncounterConfig(), data: str | None = None,
-                 variant: str | None = None) -> EncounterDuel:
+ENCOUNTER_RULES = FolderRules("skills.toml, weapons.toml, armour.toml and archetypes.toml", DATA_DIR, load_catalog,
+                              "catalog", Variant.encounter_files)
+"""The encounter data as both encounter envs read it."""
+
+
+def make_ruleset(config: EncounterConfig = EncounterConfig(), *, data: DataPaths | None = None,
+                 variant: PathLike | None = None, terrain: PathLike | None = None) -> EncounterDuel:
     """The encounter ruleset ``config`` describes (immutable, so envs built alike share one while the data files'
-    bytes stay the same); ``data``: a folder of encounter data files replacing the shipped ones; ``variant``: a
-    rules variant folder (:mod:`issoku.rules.variant`) whose encounter files replace the shipped ones."""
-    return encounter_ruleset(EncounterDuel, config, data, variant)
-
-
-Encounter = TypeVar("Encounter", EncounterDuel, EncounterSkirmish)
-
-
-def encounter_ruleset(kind: type[Encounter], config: Any, data: str | None, variant: str | None) -> Encounter:
-    """An encounter ruleset of ``kind`` (the duel's or the skirmish's) on the catalog ``data`` or ``variant``
-    gives, shared by every env built alike while those files' bytes stay the same. ``data`` is a whole folder
-    and ``variant`` edits the shipped one, so they do not combine: a ValueError says so."""
-    if data is not None and variant is not None:
-        raise ValueError("variant replaces the encounter data: give data or variant, not both")
-    overrides = tuple(Variant(variant).encounter_files().items()) if variant is not None else ()
-    return _cached_ruleset(kind, config, data, overrides, data_digest(data, *(path for _, path in overrides)))
-
-
-@lru_cache(maxsize=64)
-def _cached_ruleset(kind: type[Encounter], config: Any, data: str | None,
-                    overrides: tuple[tuple[str, Path], ...], digest: str) -> Encounter:
-    """``overrides``: a variant's encounter files by name; ``digest``: the bytes of the data files
-    (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
-    return kind(config, catalog=load_catalog(DATA_DIR if data is None else data, dict(overrides)))
+    bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
+    return folder_ruleset(EncounterDuel, config, choose_content(ENV_ID, data, variant, terrain), ENCOUNTER_RULES)
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = EncounterConfig.fighters, *,
             start_distance: int = EncounterConfig.start_distance, round_limit: int = EncounterConfig.round_limit,
             max_distance: int = EncounterConfig.max_distance, ten_dice_rule: bool = EncounterConfig.ten_dice_rule,
-            focused_attack: bool = EncounterConfig.focused_attack, data: Path | str | None = None,
-            variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            focused_attack: bool = EncounterConfig.focused_attack, data: DataPaths | None = None,
+            variant: PathLike | None = None, terrain: PathLike | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); the rules options make an :class:`EncounterConfig`, ``env_options`` go
     to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two archetype names, not one string")
-    config = EncounterConfig(tuple(fighters), start_distance, round_limit, max_distance, ten_dice_rule, focused_attack)
-    ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
+    pair = cast(tuple[str, str], tuple(fighters))  # two by the type; EncounterDuel refuses another count in one line
+    config = EncounterConfig(pair, start_distance, round_limit, max_distance, ten_dice_rule, focused_attack)
+    ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

@@ -77,30 +77,31 @@ Version history
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.envs.encounter_duel_v0 import encounter_ruleset
+from issoku.envs.content import DataPaths, PathLike, choose_content, folder_ruleset
+from issoku.envs.encounter_duel_v0 import ENCOUNTER_RULES
 from issoku.rules.encounters import EncounterSkirmish, SkirmishConfig
 
 ENV_ID = "encounter_skirmish_v0"
 
 
-def make_ruleset(config: SkirmishConfig = SkirmishConfig(), data: str | None = None,
-                 variant: str | None = None) -> EncounterSkirmish:
+def make_ruleset(config: SkirmishConfig = SkirmishConfig(), *, data: DataPaths | None = None,
+                 variant: PathLike | None = None, terrain: PathLike | None = None) -> EncounterSkirmish:
     """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one while the data files'
-    bytes stay the same); ``data`` and ``variant`` as the duel's
-    (:func:`~issoku.envs.encounter_duel_v0.make_ruleset`)."""
-    return encounter_ruleset(EncounterSkirmish, config, data, variant)
+    bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
+    return folder_ruleset(EncounterSkirmish, config, choose_content(ENV_ID, data, variant, terrain),
+                          ENCOUNTER_RULES)
 
 
 def raw_env(sides: Sequence[Sequence[str]] | None = None, *, start_distance: int = SkirmishConfig.start_distance,
             round_limit: int = SkirmishConfig.round_limit, arena: int = SkirmishConfig.arena,
             ten_dice_rule: bool = SkirmishConfig.ten_dice_rule, focused_attack: bool = SkirmishConfig.focused_attack,
-            data: Path | str | None = None, variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            data: DataPaths | None = None, variant: PathLike | None = None, terrain: PathLike | None = None,
+            **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); the rules options make a :class:`SkirmishConfig`, ``env_options`` go
     to :class:`RulesetAECEnv`."""
     if sides is None:
@@ -109,10 +110,8 @@ def raw_env(sides: Sequence[Sequence[str]] | None = None, *, start_distance: int
         raise TypeError("sides must be two sequences of archetype names, not strings")
     config = SkirmishConfig(tuple(tuple(side) for side in sides), start_distance, round_limit, arena, ten_dice_rule,
                             focused_attack)
-    ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
-    # The encounter states type ``ruleset`` as their concrete class where the kernel's protocol says Ruleset
-    # (the duel's state is on pyproject's list of modules with known mypy findings).
-    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)  # type: ignore[arg-type]
+    ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
+    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 
 def env(sides: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> RulesetAECEnv:

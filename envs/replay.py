@@ -81,5 +81,6 @@ def _result_line(replay: Replay) -> str:
     if record["truncated"]:
         return f"result: cut off by the limit after {record['decisions']} decisions: {returns}"
     state = replay.state
-    who = replay.env.possible_agents[state.current_seat()]
+    seat = state.current_seat()
+    who = "nobody" if seat is None else replay.env.possible_agents[seat]
     return f"result: stopped after {record['decisions']} decisions; {who} to decide ({state.decision_kind()})"

@@ -201,7 +201,7 @@ def play(scenario: Scenario, policy: PolicyFn | None = None, env: RulesetAECEnv 
     ``env``: one from :func:`scenario_env` (default: a new one)."""
     env = env if env is not None else scenario_env(scenario)
     env.reset(seed=scenario.seed, options=scenario.reset_options())
-    state = env.game_state
+    state = env.fight
     script = scenario.decisions()
     setup_end = len(state.events)
     decisions: list[Decision] = []
@@ -259,7 +259,7 @@ def _scripted_action(env: RulesetAECEnv, entry: ScriptedDecision, step: int) -> 
     agent = env.agent_selection
     if entry.agent is not None and entry.agent != agent:
         raise ScenarioError(f"decision {step}: the script expects {entry.agent} to decide, but it is {agent}'s "
-                            f"{env.game_state.decision_kind()!r} decision")
+                            f"{env.fight.decision_kind()!r} decision")
     try:
         return env.action_id(entry.action)
     except KeyError as error:

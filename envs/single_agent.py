@@ -61,7 +61,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"learner_seat must be in 0..{len(agents) - 1} or None, not {learner_seat}")
         first = agents[0]
         self.observation_space = env.observation_space(first)["observation"]
-        self.action_space = spaces.Discrete(env.action_space(first).n)
+        self.action_space: spaces.Discrete = spaces.Discrete(env.action_space(first).n)
         for agent in agents[1:]:
             if (env.action_space(agent).n != self.action_space.n
                     or env.observation_space(agent)["observation"] != self.observation_space):
@@ -154,3 +154,21 @@ class SingleAgentEnv(gymnasium.Env):
         return seen["observation"], {"action_mask": np.array(seen["action_mask"], dtype=np.int8),
                                      "decision_kind": self.env.infos[self.learner].get("decision_kind", -1),
                                      "learner": self.learner, "learner_seat": self.learner_seat}
+
+
+class MaskedWrapper(gymnasium.Wrapper):
+    """A wrapper of the learner's env (a :class:`SingleAgentEnv`, or another such wrapper) through which
+    MaskablePPO reads the legal actions: ``action_masks`` is the wrapped env's unless a subclass narrows it.
+
+    Why a class: training stacks reward and mask wrappers on the seat env, and each must pass ``action_masks``
+    on; written once here, with the wrapped env typed as one that has it.
+    """
+
+    def __init__(self, env: SingleAgentEnv | MaskedWrapper) -> None:
+        super().__init__(env)
+        self.masked = env
+        """The wrapped env (``self.env``), typed as one that answers ``action_masks``."""
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as bools (the wrapped env's)."""
+        return self.masked.action_masks()

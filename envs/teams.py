@@ -75,7 +75,7 @@ class TeamView(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {name: {} for name in self.agents}
+        self.infos: dict[str, dict[str, int]] = {name: {} for name in self.agents}
         self._advance(dict.fromkeys(self.agents, 0.0))
 
     def observe(self, agent: str) -> Any:

@@ -50,9 +50,10 @@ Keyword arguments
     ``start_distance``, ``round_limit``, ``ap_per_round``, ``base_movement``, ``max_distance``: the fields
     of :class:`~issoku.rules.tempo.TempoConfig`, where each one's rule ID and default are stated once
     (fencer against knight, a formal duel four squares apart). ``data``: a folder holding weapons.toml,
-    armour.toml and fighters.toml replacing the shipped ones. Plus the adapter's ``render_mode``
-    (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``,
-    ``record_events``.
+    armour.toml and fighters.toml replacing the shipped ones; ``variant``: a rules variant folder whose tempo files
+    replace the shipped ones (one or the other; the content keywords of every env, :mod:`issoku.envs.content`).
+    Plus the adapter's ``render_mode`` (None, "ansi", "human"), ``illegal_action`` ("terminate", the default, or
+    "raise"), ``illegal_reward``, ``record_events``.
     ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
     instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
 
@@ -68,61 +69,45 @@ Version history
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, cast
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.rules.tempo import TempoConfig, TempoDuel, TempoSkirmish
+from issoku.envs.content import DataPaths, FolderRules, PathLike, choose_content, folder_ruleset
+from issoku.rules.tempo import TempoConfig, TempoDuel
 from issoku.rules.tempo.content import DATA_DIR, load_roster
-from issoku.rules.variant import Variant, data_digest
+from issoku.rules.variant import Variant
 
 ENV_ID = "tempo_duel_v0"
 
 
-def make_ruleset(config: TempoConfig = TempoConfig(), data: str | None = None,
-                 variant: str | None = None) -> TempoDuel:
+TEMPO_RULES = FolderRules("weapons.toml, armour.toml and fighters.toml", DATA_DIR, load_roster, "roster",
+                          Variant.tempo_files)
+"""The tempo data as both tempo envs read it."""
+
+
+def make_ruleset(config: TempoConfig = TempoConfig(), *, data: DataPaths | None = None,
+                 variant: PathLike | None = None, terrain: PathLike | None = None) -> TempoDuel:
     """The tempo ruleset ``config`` describes (immutable, so envs built alike share one while the data
-    files' bytes stay the same).
-
-    ``data``: a folder of tempo data files replacing the shipped ones; ``variant``: a rules variant folder
-    (:mod:`issoku.rules.variant`) whose tempo files replace the shipped ones.
-    """
-    return tempo_ruleset(TempoDuel, config, data, variant)
-
-
-Tempo = TypeVar("Tempo", TempoDuel, TempoSkirmish)
-
-
-def tempo_ruleset(kind: type[Tempo], config: Any, data: str | None, variant: str | None) -> Tempo:
-    """A tempo ruleset of ``kind`` (the duel's or the skirmish's) on the roster ``data`` and ``variant`` give,
-    shared by every env built alike while those files' bytes stay the same."""
-    overrides = tuple(Variant(variant).tempo_files().items()) if variant is not None else ()
-    return _cached_ruleset(kind, config, data, overrides, data_digest(data, *(path for _, path in overrides)))
-
-
-@lru_cache(maxsize=64)
-def _cached_ruleset(kind: type[Tempo], config: Any, data: str | None, overrides: tuple[tuple[str, Path], ...],
-                    digest: str) -> Tempo:
-    """``overrides``: a variant's tempo files by name; ``digest``: the bytes of the data files
-    (:func:`~issoku.rules.variant.data_digest`), so an edited file builds a new ruleset."""
-    return kind(config, roster=load_roster(DATA_DIR if data is None else data, dict(overrides)))
+    files' bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
+    return folder_ruleset(TempoDuel, config, choose_content(ENV_ID, data, variant, terrain), TEMPO_RULES)
 
 
 def raw_env(fighters: tuple[str, str] | list[str] = TempoConfig.fighters, *,
             initiator: int | None = TempoConfig.initiator, start_distance: int = TempoConfig.start_distance,
             round_limit: int = TempoConfig.round_limit, ap_per_round: int = TempoConfig.ap_per_round,
             base_movement: int = TempoConfig.base_movement, max_distance: int = TempoConfig.max_distance,
-            data: Path | str | None = None, variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            data: DataPaths | None = None, variant: PathLike | None = None, terrain: PathLike | None = None,
+            **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); the rules options make a :class:`TempoConfig`, ``env_options`` go
     to :class:`RulesetAECEnv`."""
     if isinstance(fighters, str):
         raise TypeError("fighters must be two fighter names, not one string")
-    config = TempoConfig(tuple(fighters), initiator, start_distance, round_limit, ap_per_round, base_movement,
+    pair = cast(tuple[str, str], tuple(fighters))  # two by the type; TempoDuel refuses another count in one line
+    config = TempoConfig(pair, initiator, start_distance, round_limit, ap_per_round, base_movement,
                          max_distance)
-    ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
+    ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
     return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 

@@ -60,7 +60,7 @@ Keyword arguments
     the two lines), ``round_limit``, ``ap_per_round``, ``base_movement``, ``max_distance`` (the grid is
     ``max_distance + 1`` squares a side): the fields of :class:`~issoku.rules.tempo.TempoSkirmishConfig`.
     ``data``: a folder holding weapons.toml, armour.toml and fighters.toml replacing the shipped ones;
-    ``variant``: a rules variant folder. Plus the adapter's ``render_mode`` (None, "ansi", "human"),
+    ``variant``: a rules variant folder (one or the other; :mod:`issoku.envs.content`). Plus the adapter's ``render_mode`` (None, "ansi", "human"),
     ``illegal_action`` ("terminate", the default, or "raise"), ``illegal_reward``, ``record_events``.
     ``round_limit_payoff="health_lead"`` pays a fight stopped by the round limit each side's health lead
     instead of 0 (opt-in; :mod:`issoku.envs.adapter`).
@@ -82,15 +82,14 @@ Version history
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from issoku.envs.adapter import RulesetAECEnv, as_parallel
-from issoku.rules.kernel.protocol import Ruleset
+from issoku.envs.content import DataPaths, PathLike, choose_content, folder_ruleset
 from issoku.rules.tempo import TempoSkirmish, TempoSkirmishConfig
-from issoku.envs.tempo_duel_v0 import tempo_ruleset
+from issoku.envs.tempo_duel_v0 import TEMPO_RULES
 
 ENV_ID = "tempo_skirmish_v0"
 
@@ -104,27 +103,25 @@ def side_names(sides: Sequence[Sequence[str]] | None) -> tuple[tuple[str, ...], 
     return tuple(sides[0]), tuple(sides[1])
 
 
-def make_ruleset(config: TempoSkirmishConfig = TempoSkirmishConfig(), data: str | None = None,
-                 variant: str | None = None) -> TempoSkirmish:
+def make_ruleset(config: TempoSkirmishConfig = TempoSkirmishConfig(), *, data: DataPaths | None = None,
+                 variant: PathLike | None = None, terrain: PathLike | None = None) -> TempoSkirmish:
     """The skirmish ruleset ``config`` describes (immutable, so envs built alike share one while the data
-    files' bytes stay the same); ``data`` and ``variant`` as in :func:`issoku.envs.tempo_duel_v0.make_ruleset`."""
-    return tempo_ruleset(TempoSkirmish, config, data, variant)
+    files' bytes stay the same); the content keywords as every env reads them (:mod:`issoku.envs.content`)."""
+    return folder_ruleset(TempoSkirmish, config, choose_content(ENV_ID, data, variant, terrain), TEMPO_RULES)
 
 
 def raw_env(sides: Sequence[Sequence[str]] | None = None, *, initiator: int | None = TempoSkirmishConfig.initiator,
             start_distance: int = TempoSkirmishConfig.start_distance,
             round_limit: int = TempoSkirmishConfig.round_limit, ap_per_round: int = TempoSkirmishConfig.ap_per_round,
             base_movement: int = TempoSkirmishConfig.base_movement,
-            max_distance: int = TempoSkirmishConfig.max_distance, data: Path | str | None = None,
-            variant: Path | str | None = None, **env_options: Any) -> RulesetAECEnv:
+            max_distance: int = TempoSkirmishConfig.max_distance, data: DataPaths | None = None,
+            variant: PathLike | None = None, terrain: PathLike | None = None, **env_options: Any) -> RulesetAECEnv:
     """The env (see the module docstring); the rules options make a :class:`TempoSkirmishConfig`,
     ``env_options`` go to :class:`RulesetAECEnv`."""
     config = TempoSkirmishConfig(side_names(sides), initiator, start_distance, round_limit, ap_per_round,
                                  base_movement, max_distance)
-    ruleset = make_ruleset(config, None if data is None else str(data), None if variant is None else str(variant))
-    # TempoState types its ``ruleset`` as the tempo rules it reads, narrower than the protocol's attribute
-    # (mypy's invariance); the protocol's methods are all there (tests/envs run it through api_test).
-    return RulesetAECEnv(cast(Ruleset, ruleset), name=ENV_ID, **env_options)
+    ruleset = make_ruleset(config, data=data, variant=variant, terrain=terrain)
+    return RulesetAECEnv(ruleset, name=ENV_ID, **env_options)
 
 
 def env(sides: Sequence[Sequence[str]] | None = None, **kwargs: Any) -> RulesetAECEnv:

@@ -76,12 +76,12 @@ def _seats(env: RulesetAECEnv) -> dict[str, dict[str, Any]]:
     """Every seat's own observation, field by field (what that fighter knows right now)."""
     spec = env.ruleset.observation_spec
     return {agent: {name: _value(part) for name, part in
-                    spec.unpack(env.game_state.observation(seat)).items()}
+                    spec.unpack(env.fight.observation(seat)).items()}
             for seat, agent in enumerate(env.possible_agents)}
 
 
 def _events(env: RulesetAECEnv, start: int) -> tuple[dict[str, Any], ...]:
-    return tuple(event.to_dict() for event in env.game_state.events.since(start))
+    return tuple(event.to_dict() for event in env.fight.events.since(start))
 
 
 def trace(env: RulesetAECEnv, seed: int, choose: Chooser, *, max_steps: int = 10_000,
@@ -93,7 +93,7 @@ def trace(env: RulesetAECEnv, seed: int, choose: Chooser, *, max_steps: int = 10
     ``env.reset`` (a scenario's scripted dice).
     """
     env.reset(seed=seed, options=options)
-    state = env.game_state
+    state = env.fight
     names = env.action_names
     frames = [Frame(0, None, None, (), None, _events(env, 0), picture_of(env.ruleset, state), _seats(env))]
     while env.agents and len(frames) <= max_steps:

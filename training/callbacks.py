@@ -64,8 +64,8 @@ class SelfPlayStats(BaseCallback):
             usage: dict[str, int] = {}
             for kind, count in zip(self.kinds, self._action_counts):
                 usage[kind] = usage.get(kind, 0) + int(count)
-            for kind, count in usage.items():
-                self.logger.record(f"actions/{kind}", count / total)
+            for kind, used in usage.items():
+                self.logger.record(f"actions/{kind}", used / total)
         self._lengths.clear()
         self._action_counts[:] = 0
 
@@ -83,15 +83,19 @@ class ProgressBar(BaseCallback):
         self.bar = tqdm(total=self.total_steps, initial=self.num_timesteps, unit="step", dynamic_ncols=True,
                         smoothing=0.1)
 
+    # SB3 calls _on_training_start before any other hook, so the bar is there in each of them.
     def _on_step(self) -> bool:
+        assert self.bar is not None
         self.bar.update(self.training_env.num_envs)
         return True
 
     def _on_rollout_end(self) -> None:
+        assert self.bar is not None
         win_rate = self.stats.win_rate
         self.bar.set_postfix(win_rate="-" if win_rate is None else f"{win_rate:.2f}", pool=len(self.stats.pool))
 
     def _on_training_end(self) -> None:
+        assert self.bar is not None
         self.bar.close()
 
 

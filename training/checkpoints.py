@@ -23,7 +23,7 @@ CHECKPOINT_DIR = "checkpoints"
 LIBRARIES = ("issoku", "numpy", "torch", "gymnasium", "pettingzoo", "stable-baselines3", "sb3-contrib")
 
 
-def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+def atomic_write(path: Path, write: Callable[[IO[bytes]], object]) -> None:
     """Write ``path`` through ``write(file)`` into a temporary file, then move it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")

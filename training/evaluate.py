@@ -7,7 +7,7 @@ points of a run, or of different runs, face identical fights.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from sb3_contrib.common.maskable.evaluation import evaluate_policy
@@ -28,8 +28,9 @@ def evaluate_against(model: Any, config: TrainConfig, opponent: str, episodes: i
     pool = OpponentPool([Opponent(opponent, scripted_policy(opponent, seed, ruleset))])
     env = DummyVecEnv([lambda: make_selfplay_env(config, pool, shaped=False)] * min(EVAL_ENVS, episodes))
     env.seed(seed)
-    returns, lengths = evaluate_policy(model, env, n_eval_episodes=episodes, deterministic=True,
-                                       return_episode_rewards=True, warn=False)
+    returns, lengths = cast(tuple[list[float], list[int]],  # return_episode_rewards: the per-episode lists
+                            evaluate_policy(model, env, n_eval_episodes=episodes, deterministic=True,
+                                            return_episode_rewards=True, warn=False))
     env.close()
     tally = Tally.of_returns(returns)
     return {

@@ -31,6 +31,7 @@ from tqdm import tqdm
 
 from issoku.agents.checkpoint import metadata_path, read_metadata
 from issoku.common.backend import ENV_FACTORY, SHIPPED, Workers, backend_of
+from issoku.envs.single_agent import MaskedWrapper, SingleAgentEnv
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,10 @@ class LoadoutFineTuneJob:
                 "seed": self.seed}
 
 
-class _RestrictedMask(gymnasium.Wrapper):
+class _RestrictedMask(MaskedWrapper):
     """The learner's action mask without the banned action (a combo: only right after its first action)."""
 
-    def __init__(self, env: gymnasium.Env, banned: Sequence[int]) -> None:
+    def __init__(self, env: SingleAgentEnv, banned: Sequence[int]) -> None:
         super().__init__(env)
         self._banned = tuple(banned)
         self._last: int | None = None
@@ -89,7 +90,7 @@ class _RestrictedMask(gymnasium.Wrapper):
         return self.env.step(action)
 
     def action_masks(self) -> np.ndarray:
-        mask = np.array(self.env.action_masks(), dtype=bool)
+        mask = np.array(self.masked.action_masks(), dtype=np.bool_)
         if len(self._banned) == 1 or self._last == self._banned[0]:
             restricted = mask.copy()
             restricted[self._banned[-1]] = False

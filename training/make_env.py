@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from issoku.envs.registry import UnknownNameError, resolve_env
-from issoku.envs.single_agent import SingleAgentEnv
+from issoku.envs.single_agent import MaskedWrapper, SingleAgentEnv
 from issoku.training.config import ConfigError, TrainConfig
 from issoku.training.matchups import MatchupMixEnv, every_pairing
 from issoku.training.opponents import OpponentPool
@@ -117,7 +117,7 @@ def make_selfplay_env(config: TrainConfig, pool: OpponentPool, *, shaped: bool =
     measure the plain game.
     """
     aec_env = make_config_env(config)
-    env = SelfPlayEnv(make_seat_env(aec_env), pool)
+    env: MaskedWrapper = SelfPlayEnv(make_seat_env(aec_env), pool)
     if config.style and shaped:
         from issoku.training.shaping import StyleShaping, bonus_per_action, load_style
 

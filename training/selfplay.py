@@ -128,6 +128,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     probe.close()
     pool = build_pool(config, ruleset)
     if resume:
+        assert latest is not None  # refused above
         metadata = read_metadata(latest)
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
         pool.restore(metadata["pool"], lambda path, name, seed: pool.add_snapshot(
@@ -144,6 +145,7 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     env = make_vec_env(config, pool)
     tensorboard_dir = str(run_dir / "tb")
     if resume:
+        assert latest is not None  # refused above
         model = load_model(latest, env=env, clip_range=config.clip_range, tensorboard_log=tensorboard_dir)
     else:
         model = new_model(config, env, tensorboard_dir)
@@ -182,7 +184,8 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         callbacks.append(ProgressBar(final_step_count(config, model.num_timesteps), stats))
     model.learn(max(0, config.total_steps - model.num_timesteps), callback=CallbackList(callbacks),
                 reset_num_timesteps=False, tb_log_name="selfplay")
-    if latest_checkpoint(run_dir).name != f"step_{model.num_timesteps:012d}.zip":
+    newest = latest_checkpoint(run_dir)
+    if newest is None or newest.name != f"step_{model.num_timesteps:012d}.zip":
         checkpoint()
     env.close()
 

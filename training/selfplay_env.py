@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 
+from issoku.envs.single_agent import MaskedWrapper, SingleAgentEnv
 from issoku.training.opponents import OpponentPool
 
 
@@ -25,41 +25,44 @@ POOL_STREAM = 0x5E1F
 (which Gymnasium seeds with the bare reset seed)."""
 
 
-class SelfPlayEnv(gymnasium.Wrapper):
+class SelfPlayEnv(MaskedWrapper):
     """Draws each episode's opponent from ``pool`` and reports every result back to it."""
 
-    def __init__(self, env: gymnasium.Env, pool: OpponentPool) -> None:
+    def __init__(self, env: SingleAgentEnv, pool: OpponentPool) -> None:
         super().__init__(env)
+        self.seat_env = env
+        """The seat env (``self.env``), whose opponent this wrapper sets."""
         self.pool = pool
         self.opponent_name = ""
         self._rng = np.random.default_rng()
-        self._action_counts = np.zeros(env.action_space.n, dtype=np.int64)
+        actions = int(env.action_space.n)
+        self._action_counts = np.zeros(actions, dtype=np.int64)
         self._return = 0.0
-        self._mask = np.zeros(env.action_space.n, dtype=bool)
+        self._mask = np.zeros(actions, dtype=np.bool_)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Draw an opponent (seeded by ``seed``, like the fight), then start the fight."""
         if seed is not None:
             self._rng = np.random.default_rng([POOL_STREAM, seed])
         self.opponent_name, policy = self.pool.sample(self._rng)
-        self.env.unwrapped.set_opponent(policy)
+        self.seat_env.set_opponent(policy)
         self._action_counts[:] = 0
         self._return = 0.0
-        observation, info = self.env.reset(seed=seed, options=options)
+        observation, info = self.seat_env.reset(seed=seed, options=options)
         self._mask = info["action_mask"].astype(bool)
         return observation, info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner's action; at the end of the fight, the result goes to the pool and ``info``."""
         self._action_counts[int(action)] += 1
-        observation, reward, terminated, truncated, info = self.env.step(action)
+        observation, reward, terminated, truncated, info = self.seat_env.step(action)
         self._mask = info["action_mask"].astype(bool)
         self._return += reward
         if terminated or truncated:
             self.pool.record(self.opponent_name, self._return)
             info = {**info, "selfplay": {
                 "opponent": self.opponent_name,
-                "seat": self.env.unwrapped.learner,
+                "seat": self.seat_env.learner,
                 "return": self._return,
                 "length": int(self._action_counts.sum()),
                 "action_counts": self._action_counts.copy(),

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import gymnasium
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from issoku.envs.single_agent import MaskedWrapper
 from issoku.rules.kernel.content import DataError, load_model
 
 STYLES_DIR = Path(__file__).resolve().parent / "styles"
@@ -90,14 +90,14 @@ def bonus_per_action(style: Style, env_id: str, action_names: Sequence[str]) -> 
     return bonus
 
 
-class StyleShaping(gymnasium.Wrapper):
+class StyleShaping(MaskedWrapper):
     """Adds ``weight * mean(bonus of the learner's decisions)`` to the learner's reward when the fight ends.
 
     Wraps the self-play env from outside, so the opponent pool's win rates (read inside) stay unshaped;
     ``info["style_bonus"]`` carries the bonus given (at the fight's last step).
     """
 
-    def __init__(self, env: gymnasium.Env, bonus: np.ndarray, weight: float) -> None:
+    def __init__(self, env: MaskedWrapper, bonus: np.ndarray, weight: float) -> None:
         super().__init__(env)
         self._bonus = bonus
         self._weight = weight
@@ -114,14 +114,11 @@ class StyleShaping(gymnasium.Wrapper):
         self._decisions += 1
         if terminated or truncated:
             extra = self._weight * self._total / self._decisions
-            return observation, reward + extra, terminated, truncated, {**info, "style_bonus": extra}
+            return observation, float(reward) + extra, terminated, truncated, {**info, "style_bonus": extra}
         return observation, reward, terminated, truncated, info
 
-    def action_masks(self) -> np.ndarray:
-        return self.env.action_masks()
 
-
-class RoundLimitReward(gymnasium.Wrapper):
+class RoundLimitReward(MaskedWrapper):
     """Pays the learner ``reward`` for a fight that reaches the round limit undecided (truncated with a 0 return).
 
     The plain game pays a round-limit draw 0 to both sides. Against a frozen copy of itself a learner that
@@ -131,7 +128,7 @@ class RoundLimitReward(gymnasium.Wrapper):
     read the plain result; ``info["round_limit_reward"]`` carries it (at the fight's last step).
     """
 
-    def __init__(self, env: gymnasium.Env, reward: float) -> None:
+    def __init__(self, env: MaskedWrapper, reward: float) -> None:
         super().__init__(env)
         self._reward = reward
         self._return = 0.0
@@ -144,12 +141,9 @@ class RoundLimitReward(gymnasium.Wrapper):
         observation, reward, terminated, truncated, info = self.env.step(action)
         self._return += float(reward)
         if truncated and not terminated and self._return == 0.0:
-            return (observation, reward + self._reward, terminated, truncated,
+            return (observation, float(reward) + self._reward, terminated, truncated,
                     {**info, "round_limit_reward": self._reward})
         return observation, reward, terminated, truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.action_masks()
 
 
 def action_shares(actions: Sequence[str], prefixes: Sequence[str]) -> dict[str, float]:

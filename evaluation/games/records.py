@@ -23,7 +23,8 @@ def canonical_json(value: Any) -> str:
 
 
 DATA_KEYWORDS = ("variant", "data", "terrain")
-"""Env keywords that choose rules data (every issoku env reads them): paths to data files or a variant folder."""
+"""Env keywords that choose rules data: :data:`issoku.envs.content.CONTENT_KEYWORDS`, which every issoku env takes
+(a test holds the two equal). Spelt here so that reading a store does not import every env."""
 
 
 def match_key(env_id: str, rules_fingerprint: str, loadout: str, loadout_kwargs: Mapping[str, Any],

@@ -325,7 +325,7 @@ class Catalog:
 
     def __post_init__(self) -> None:
         # Positions in the catalog order: the observation's one-hot fields use them.
-        index = {
+        index: dict[str, Iterable[str]] = {
             "weapon_index": self.weapons, "armor_index": self.armors, "stance_index": self.stances,
             "kata_index": self.katas,
             "defense_index": [key for key, t in self.techniques.items() if t.kind == DEFENSE_TECHNIQUE],

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from issoku.rules.breath.content import Technique
+from issoku.rules.breath.content import Kata, Stance, Technique
 from issoku.rules.breath.costs import (
     OVERLOAD_TN,
     OVERLOADED_LIMIT,
@@ -126,7 +126,7 @@ class BreathState:
     _over: bool
     _truncated: bool
     _winner_side: int | None
-    _legal_cache: list[int] | None
+    _legal_cache: list[int] | tuple[int, ...] | None
     _defeated: tuple[int, ...]
 
     # -- construction ------------------------------------------------------------------------------
@@ -227,17 +227,18 @@ class BreathState:
             return None
         f, slot = self.fighters[seat], self.ruleset.slots[action]
         technique = slot.technique
-        if slot.kind in _TECHNIQUE_ORDERS:
-            cost = self.cost_of(f, technique, slot.order, technique.cost)[0]
-        elif slot.kind == IMPROVISE:
-            cost = self.cost_of(f, technique, slot.order, technique.cost, improvised=True)[0]
+        if slot.kind in _TECHNIQUE_ORDERS or slot.kind == IMPROVISE:
+            assert technique is not None  # a technique order's slot carries its technique
+            cost = self.cost_of(f, technique, slot.order, technique.cost, improvised=slot.kind == IMPROVISE)[0]
         elif slot.kind == USE_RESERVED:
             cost = 0  # paid when reserved (BR-018)
         elif slot.kind in _OWNED_ORDERS:
-            owned = (self.ruleset.own_stances if slot.kind == STANCE else self.ruleset.own_katas)[seat].get(slot.key)
+            assert slot.key is not None  # a stance or [Kata] order names its stance or [Kata]
+            owned: Stance | Kata | None = (self.ruleset.own_stances if slot.kind == STANCE
+                                           else self.ruleset.own_katas)[seat].get(slot.key)
             if owned is None:
                 return None
-            free = owned.cost == 0 if slot.kind == STANCE else owned.zero_energy
+            free = owned.cost == 0 if isinstance(owned, Stance) else owned.zero_energy
             cost = 0 if free else self.cost_of(f, None, slot.order, owned.cost)[0]
         else:
             return None
@@ -271,6 +272,7 @@ class BreathState:
             else:
                 self._resolve_counter(pending.context, slot)
         else:
+            assert self.actor_seat is not None  # no reply pending: a breath is in progress
             self._play_maneuver(self.fighters[self.actor_seat], slot)
         self._legal_cache = None
         self._settle()
@@ -548,11 +550,11 @@ class BreathState:
                     self.emit("BR-G09", "stand", actor.seat, energy=actor.energy, automatic=True)
                 self._end_breath(actor, why)
                 continue
-            actor = self._next_actor()
-            if actor is None:
+            starting = self._next_actor()
+            if starting is None:
                 self._lull()
             else:
-                self._begin_breath(actor)
+                self._begin_breath(starting)
 
     def _breath_over(self, actor: Fighter) -> str | None:
         if actor.defeated:
@@ -598,15 +600,16 @@ class BreathState:
                     return known
                 return self._defense_legal(attack.target, attack.technique, attack.reserved_only)
             return self._legal_counter(pending.context)
+        assert self.actor_seat is not None  # no reply pending: a breath is in progress
         actor = self.fighters[self.actor_seat]
         key = self._breath_situation(actor)
         if key is None:
             return self._scan_breath_legal(actor)
         memo = self.ruleset.legal_memo
-        legal = memo.get(key)
-        if legal is None:
-            legal = self._remember(key, tuple(self._priced_breath_legal(actor, key)))
-        return legal
+        known_legal: tuple[int, ...] | None = memo.get(key)
+        if known_legal is None:
+            known_legal = self._remember(key, tuple(self._priced_breath_legal(actor, key)))
+        return known_legal
 
     def _priced_breath_legal(self, actor: Fighter, key: tuple) -> list[int]:
         """What :meth:`_scan_breath_legal` gives, from the situation's price list when it is known.
@@ -698,6 +701,7 @@ class BreathState:
         kind = slot.kind
         if kind == ATTACK:
             technique = slot.technique
+            assert technique is not None  # an attack's slot carries its technique (and a reserve's, below)
             if technique.weapon != f.weapon.key:
                 return None
             enemies = self.ruleset.enemy_seats[f.seat]
@@ -709,10 +713,12 @@ class BreathState:
             return self.cost_of(f, technique, slot.order, technique.cost)[0]
         if kind == RESERVE:
             technique = slot.technique
+            assert technique is not None
             if technique.weapon != f.weapon.key or f.defenseless:
                 return None
             return self.cost_of(f, technique, slot.order, technique.cost)[0]
         if kind == STANCE:
+            assert slot.key is not None  # a stance or [Kata] order names it (below too)
             stance = self.ruleset.own_stances[f.seat].get(slot.key)
             if stance is None or f.stance is stance or (stance.weapons and f.weapon.key not in stance.weapons):
                 return None
@@ -722,6 +728,7 @@ class BreathState:
         if kind == RELEASE_STANCE:
             return _NO_ENERGY_NEEDED if f.stance is not None else None
         if kind == KATA:
+            assert slot.key is not None
             kata = self.ruleset.own_katas[f.seat].get(slot.key)
             if kata is None:
                 return None
@@ -802,11 +809,15 @@ class BreathState:
         kind = slot.kind
         catalog = self.ruleset.catalog
         if kind == ATTACK:
+            assert slot.key is not None  # an attack or a reserve names its technique
             technique = catalog.techniques[slot.key]
             cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
             self.pay(f, cost, "BR-045", technique.key, modifiers)
-            self.declare_attack(f, self.target_in_slot(f, slot.target), technique)
+            target = self.target_in_slot(f, slot.target)
+            assert target is not None  # a legal attack's slot holds an enemy
+            self.declare_attack(f, target, technique)
         elif kind == RESERVE:
+            assert slot.key is not None
             technique = catalog.techniques[slot.key]
             cost, modifiers = self.cost_of(f, technique, slot.order, technique.cost)
             self.pay(f, cost, "BR-018", "reserve " + technique.key, modifiers)
@@ -817,6 +828,7 @@ class BreathState:
             self._declare_stance(f, slot)
         elif kind == RELEASE_STANCE:
             if self.events.enabled:
+                assert f.stance is not None  # only a fighter in a stance may release it (BR-079)
                 self.emit("BR-079", "stance_released", f.seat, stance=f.stance.key, cost=0)
             self._stance_ends(f, "released")
             f.stance = None
@@ -922,6 +934,7 @@ class BreathState:
                 self.emit("BR-G03", "take_hit", defender.seat, total=attack.total)
             self._attack_hits(attack)
             return
+        assert slot.key is not None  # a defense names its technique
         technique = self.ruleset.catalog.techniques[slot.key]
         if slot.kind == USE_RESERVED:
             defender.reservations.remove(technique.key)
@@ -991,6 +1004,7 @@ class BreathState:
             return
         counterer.guard_counter_used = True
         counterer.zero_energy_used.append("guard_counter")
+        assert slot.key is not None  # a counter names its attack
         technique = self.ruleset.catalog.techniques[slot.key]
         self.emit("BR-050", "guard_counter", counterer.seat, technique=technique.key, cost=0,
                   used_this_round=len(counterer.zero_energy_used))

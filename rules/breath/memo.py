@@ -18,6 +18,7 @@ clearing never changes a fight.
 from __future__ import annotations
 
 import weakref
+from typing import Any, TypeVar
 
 MEMO_LIMIT = 50_000
 """Entries one ruleset's memo holds at most (about 18 MB)."""
@@ -31,6 +32,10 @@ _memos: weakref.WeakValueDictionary[int, LegalMemo] = weakref.WeakValueDictionar
 _inserts_since_count = 0
 
 
+Remembered = TypeVar("Remembered", bound=tuple[Any, ...])
+"""What a memo holds: legal tuples, or a breath situation's price list of ``(action, Energy)`` pairs."""
+
+
 class LegalMemo(dict):
     """One ruleset's memo: a plain dict for lookups (``get`` stays C-fast), :meth:`remember` for inserts."""
 
@@ -38,7 +43,7 @@ class LegalMemo(dict):
         super().__init__()
         _memos[id(self)] = self
 
-    def remember(self, key: tuple, legal: tuple[int, ...]) -> tuple[int, ...]:
+    def remember(self, key: tuple, legal: Remembered) -> Remembered:
         """Store ``legal`` under ``key`` (one shared tuple per distinct legal set), keeping the bounds."""
         global _inserts_since_count
         if len(self) >= MEMO_LIMIT:

@@ -299,8 +299,9 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
     if layout is None:
         layout = _layout(ruleset)
     observation = layout.templates[seat].copy()
-    # A memoryview of a float32 ndarray (format "f") indexes and stores as floats (typeshed types it as ints).
-    values: MutableSequence[float] = memoryview(observation)  # type: ignore[assignment]
+    # A memoryview of a float32 ndarray (format "f") indexes and stores as floats (typeshed types it as ints, and
+    # numpy's stubs give ndarray the buffer protocol's ``__buffer__`` only for Python 3.12 on).
+    values: MutableSequence[float] = memoryview(observation)  # type: ignore[assignment, arg-type]
     fighters = state.fighters
     me = fighters[seat]
     stack = state.stack
@@ -385,9 +386,10 @@ def encode(state: "BreathState", seat: int) -> np.ndarray:
 def render_text(state: "BreathState") -> str:
     """A readable snapshot: round, whose decision, and each fighter's Energy, Wounds, stance, reservations."""
     ruleset = state.ruleset
+    seat = state.current_seat()
     lines = [f"round {state.round}/{ruleset.config.round_limit}   "
-             + (f"{ruleset.seat_names[state.current_seat()]} decides ({state.decision_kind()})"
-                if not state.is_over() else "fight over")]
+             + (f"{ruleset.seat_names[seat]} decides ({state.decision_kind()})"
+                if seat is not None and not state.is_over() else "fight over")]
     for f in state.fighters:
         energy = "#" * f.energy + "." * (f.sheet.max_energy - f.energy)
         wounds = "+" * max(0, f.wounds) + "." * (f.sheet.max_wounds - max(0, f.wounds))

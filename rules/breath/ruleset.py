@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from issoku.rules.breath.content import Catalog, Technique, load_catalog
 from issoku.rules.breath.fighter import Sheet
@@ -27,6 +27,9 @@ from issoku.rules.breath.provenance import decision_drivers
 from issoku.rules.kernel.codec import ActionCodec
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.protocol import ObservationSpec
+
+if TYPE_CHECKING:
+    from issoku.rules.breath.observe import _Layout
 
 SEAT_NAMINGS = ("player", "side_fighter")
 """How :class:`BreathRuleset` names its seats (``seat_naming``)."""
@@ -149,7 +152,7 @@ class BreathRuleset:
         itself so that situations share it (``BreathState`` fills it, within the bounds of
         :mod:`issoku.rules.breath.memo`). Situation keys hold strings, legal tuples only ints, so the two never collide."""
         self.observation_spec: ObservationSpec = build_observation_spec(self)
-        self.encoder_layout: object | None = None
+        self.encoder_layout: _Layout | None = None
         """``observe``'s offsets and templates for this ruleset, built on the first observation."""
         self.limits: dict[tuple[int, bool, int], int] | None = None if any(
             type(m).breath_expansions is not BreathModule.breath_expansions for m in self.modules) else {}
@@ -240,13 +243,13 @@ class BreathRuleset:
         if found is None:
             sheet = self.sheets[seat]
             own = {(STANCE, s.key) for s in sheet.stances} | {(KATA, k.key) for k in sheet.katas}
-            core = tuple(a for a, slot in enumerate(self.slots)
-                         if (slot.kind in (ATTACK, RESERVE) and slot.key.split(".")[0] == weapon)
+            core = tuple(a for a, slot in enumerate(self.slots)  # an attack's or reserve's key: "weapon.technique"
+                         if (slot.kind in (ATTACK, RESERVE) and str(slot.key).split(".")[0] == weapon)
                          or slot.order[:2] in own or slot.kind in (RELEASE_STANCE, END_BREATH, STAND))
             by_module = []
             for module, actions in self.module_actions.items():
                 mine = tuple(a for a in actions  # a module's technique orders: own weapon only
-                             if self.slots[a].technique is None or self.slots[a].technique.weapon == weapon)
+                             if (technique := self.slots[a].technique) is None or technique.weapon == weapon)
                 by_module.append((module, mine, tuple(self.slots[a].order for a in mine)))
             found = self._candidates[key] = BreathCandidates(core, tuple(by_module))
         return found

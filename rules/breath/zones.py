@@ -298,7 +298,9 @@ class ZonesModule(BreathModule):
     def describe_observation(self, state: "BreathState", order: Sequence[int | None]) -> dict[str, Any]:
         """The game values of the zone fields for the observer whose slots are ``order``."""
         data = state.ext["zones"]
-        me = state.fighters[order[0]]  # the observer's slot is never empty
+        observer = order[0]
+        assert observer is not None  # the observer's slot is never empty
+        me = state.fighters[observer]
         return {"zone": [None if seat is None else {"zone": EGO_ZONES[self.ego(state, me, data.zone[seat])]}
                          for seat in order],
                 "zone_enemy_controlled": {EGO_ZONES[self.ego(state, me, zone)]: self.enemy_controlled(state, me, zone)
@@ -309,7 +311,9 @@ class ZonesModule(BreathModule):
         """Fill the zone fields; everything here is visible at the table."""
         spec = state.ruleset.observation_spec
         data = state.ext["zones"]
-        me = state.fighters[order[0]]
+        observer = order[0]
+        assert observer is not None  # the observer's slot is never empty
+        me = state.fighters[observer]
         base = spec.slice("zone").start
         for slot, seat in enumerate(order):
             if seat is not None:

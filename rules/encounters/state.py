@@ -102,6 +102,7 @@ class EncounterState:
         if self.phase in (STANCE, ROUND_START):
             return self._queue[0]
         if self.phase == ENDURE:
+            assert self.pending is not None  # Endure is asked about pending damage (EN-109)
             return self.pending["target"]
         if self.phase == NEVERMIND:
             return 1 - self.actor()
@@ -125,14 +126,18 @@ class EncounterState:
         """Play a legal decision (one of the duel's table)."""
         phase = self.phase
         if phase == STANCE:
-            self._choose_stance(self._queue.pop(0), CODEC.decode(flat_action)[1])
+            order = CODEC.decode(flat_action)
+            assert isinstance(order, tuple)  # ("stance", <stance>)
+            self._choose_stance(self._queue.pop(0), order[1])
         elif phase == ROUND_START:
             self._round_start_choice(flat_action)
         elif phase == ENDURE:
             self._finish_damage(endure=flat_action == VOID_ENDURE)
         elif phase == NEVERMIND:
             if flat_action == G_NEVERMIND:
-                self._end_grapple(self.current_seat(), "EN-099", "nevermind")
+                seat = self.current_seat()
+                assert seat is not None  # the grapple's other side is deciding (EN-099)
+                self._end_grapple(seat, "EN-099", "nevermind")
             else:
                 self.events.emit("EN-099", "nevermind_declined", self.current_seat())
             self._continue_turn()
@@ -140,7 +145,9 @@ class EncounterState:
             if flat_action == PASS:
                 self._continue_turn()
             else:
-                self._attack(self.actor(), CODEC.decode(flat_action), free=True)
+                attack = CODEC.decode(flat_action)
+                assert isinstance(attack, Attack)  # an Extra Attack's only orders are attacks (EN-076)
+                self._attack(self.actor(), attack, free=True)
         elif flat_action == PASS:
             self._end_turn()
         else:
@@ -430,11 +437,12 @@ class EncounterState:
         the next round; a TN already down to 0 ends it without a roll. The test is no action, so Stun's own
         −3k0 does not fall on it (EN-113: else Earth 2 or 3 rolls 0k0 and can never succeed)."""
         f = self.fighters[seat]
-        if f.stun_tn <= 0:
+        tn = f.stun_tn
+        assert tn is not None  # called for a Stunned fighter only
+        if tn <= 0:
             f.stun_tn = None
             self.events.emit("EN-G15", "stun_ends", seat, why="tn_0")
             return
-        tn = f.stun_tn
         total = self._roll(seat, trait_pool(f.ring("earth")), "EN-113", "stun_test", in_action=False,
                            tn=tn)
         if total >= tn:
@@ -610,7 +618,7 @@ class EncounterState:
             self._spend(seat, 2, "attack")
         melee = weapon.kind == "melee"
         pool = skill_pool(f.sheet.skill(weapon.skill), f.trait("agility" if weapon.kind != "aimed" else "reflexes"))
-        parts = []
+        parts: list[str] = []
         if f.stance == FIRE and melee:
             pool, parts = pool + _FIRE_ATTACK_BONUS, parts + ["fire+2k1"]             # EN-063
         if weapon.reach and distance > 1 and t.weapon.range < distance:
@@ -681,6 +689,7 @@ class EncounterState:
     def _finish_damage(self, endure: bool) -> None:
         """EN-041: the damage left after reduction (and Endure, EN-109) becomes Wounds; EN-054/EN-055."""
         p = self.pending
+        assert p is not None  # damage is pending until Endure is decided (EN-109)
         self.pending = None
         attacker, target = p["attacker"], p["target"]
         t = self.fighters[target]

@@ -121,22 +121,47 @@ class Ruleset(Protocol):
     measures how often play used each item and lists those no agent used (``issoku.evaluation.reports.coverage``).
     """
 
-    name: str
-    """Short id, e.g. ``"breath_duel"``."""
-    version: int
-    """Bumped whenever the meaning of actions, observations or rules changes."""
-    seat_names: tuple[str, ...]
-    """One agent name per seat, e.g. ``("player_0", "player_1")``."""
-    seat_teams: tuple[int, ...]
-    """The team (side) of each seat; seats of one team share rewards."""
-    action_names: tuple[str, ...]
-    """Stable names of the flat actions; the action space is ``Discrete(len(action_names))``."""
-    decision_kinds: tuple[str, ...]
-    """Every kind of decision a state can ask for (``"breath"``, ``"defend"``, ...)."""
-    observation_spec: ObservationSpec
-    """The named schema of :meth:`GameState.observation`."""
-    fingerprint: str
-    """Hash of the configuration and content data: checkpoints and match records compare it."""
+    # Read-only members (properties here, plain attributes in a ruleset): a ruleset may narrow them (a duel's
+    # ``seat_names`` is a pair), which a settable protocol attribute would forbid.
+    @property
+    def name(self) -> str:
+        """Short id, e.g. ``"breath_duel"``."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """Bumped whenever the meaning of actions, observations or rules changes."""
+        ...
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """One agent name per seat, e.g. ``("player_0", "player_1")``."""
+        ...
+
+    @property
+    def seat_teams(self) -> tuple[int, ...]:
+        """The team (side) of each seat; seats of one team share rewards."""
+        ...
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """Stable names of the flat actions; the action space is ``Discrete(len(action_names))``."""
+        ...
+
+    @property
+    def decision_kinds(self) -> tuple[str, ...]:
+        """Every kind of decision a state can ask for (``"breath"``, ``"defend"``, ...)."""
+        ...
+
+    @property
+    def observation_spec(self) -> ObservationSpec:
+        """The named schema of :meth:`GameState.observation`."""
+        ...
+
+    @property
+    def fingerprint(self) -> str:
+        """Hash of the configuration and content data: checkpoints and match records compare it."""
+        ...
 
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True) -> "GameState":
         """A fresh fight whose chance is drawn from ``numpy.random.default_rng(seed)``.
@@ -171,8 +196,13 @@ class GameState(Protocol):
       observation, so the two agree only if the encodings say truly what the encoder does.
     """
 
-    ruleset: Ruleset
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules of the fight (read-only here, so a state may name its own ruleset class)."""
+        ...
+
     events: "EventLog"
+    """The fight's event log (settable: a search's copies swap in a log that records nothing)."""
 
     def current_seat(self) -> int | None:
         """The seat whose decision it is, or None once the fight is over."""

@@ -230,9 +230,10 @@ class MaModule(BreathModule):
         flag, so it is cached on those: the legal mask asks for it on every decision.
         """
         kind = order[0]
+        technique: Technique | None
         if kind in _AIMED:
-            technique: Technique | None = fighter.weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
-            base = technique.cost
+            technique = aimed = fighter.weapon.attacks[ATTACK_SLOT_INDEX[order[1]]]
+            base = aimed.cost
         else:
             technique, base = None, BASE_COSTS[kind]
         key = (fighter.seat, fighter.weapon.key, order, state.ext[self.name].injuries[fighter.seat].leg, fighter.in_core)
@@ -309,11 +310,14 @@ class MaModule(BreathModule):
         state.pay(fighter, cost, ORDER_RULES.get(kind, "MA-G04"), what, modifiers)
         data = state.ext[self.name]
         target = state.target_in_slot(fighter, 0)
+        assert target is not None  # a duel: the one opponent holds slot 0
         if kind == HALF_STEP:
             self._half_step(state, fighter, target, DIRECTIONS[order[1]], count)
         elif kind == AIM:
+            assert technique is not None  # an aimed attack's or a slip counter's technique (its ``_cost``)
             state.declare_attack(fighter, target, technique, extra={"location": LOCATIONS[order[2]]})
         elif kind == SLIP_COUNTER:
+            assert technique is not None
             data.counter_owed = -1
             state.declare_attack(fighter, target, technique, reserved_only=True,      # MA-G06, MA-G27
                                  extra={"slip_counter": True})
@@ -367,10 +371,12 @@ class MaModule(BreathModule):
         energy = [0, 0]
         energy[mover_seat], energy[resister.seat] = mover_energy, resister.energy
         state.pay(resister, RESIST_COST, "MA-G01", "resist", in_breath=False)
-        modifiers = tuple(self._contest_parts(state, f, mover_seat) for f in state.fighters)
+        fighters = state.fighters  # a duel: two fighters, by seat (MA-001)
+        modifiers = (self._contest_parts(state, fighters[0], mover_seat),
+                     self._contest_parts(state, fighters[1], mover_seat))
         data.first_contest = False
         outcome = contest_half_step(state.dice, state.events, data.ladder, mover_seat, direction, modifiers,
-                                    tuple(energy), (data.injuries[0].leg, data.injuries[1].leg), tuple(data.guards),
+                                    (energy[0], energy[1]), (data.injuries[0].leg, data.injuries[1].leg), tuple(data.guards),
                                     state.round)
         if outcome.moved:
             self._moved(state, mover, direction, Rung(start), outcome.rung)
@@ -390,7 +396,7 @@ class MaModule(BreathModule):
         """2d10 + Finesse + Footwork (MA-013), with injuries, glare and terrain (MA-050, MA-052)."""
         data = state.ext[self.name]
         seat = fighter.seat
-        parts = (("finesse", fighter.sheet.finesse), ("footwork", fighter.sheet.skill("footwork")))
+        parts: tuple[Modifier, ...] = (("finesse", fighter.sheet.finesse), ("footwork", fighter.sheet.skill("footwork")))
         terrain = data.stage.contest_bonus(seat, initiator, data.first_contest)
         if terrain:
             parts += ((data.stage.stage.name, terrain),)
@@ -400,8 +406,9 @@ class MaModule(BreathModule):
         """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
         data = state.ext[self.name]
         attribute = "physique" if kind == PUSH_OUT else "finesse"
-        modifiers = tuple(((attribute, getattr(f.sheet, attribute)), *state.check_modifiers(f))
-                          for f in state.fighters)
+        fighters = state.fighters  # a duel: two fighters, by seat (MA-001)
+        modifiers = (((attribute, getattr(fighters[0].sheet, attribute)), *state.check_modifiers(fighters[0])),
+                     ((attribute, getattr(fighters[1].sheet, attribute)), *state.check_modifiers(fighters[1])))
         contest = push_out if kind == PUSH_OUT else slip_away
         outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, tuple(data.guards), state.round)
         if outcome.counterattack:
@@ -580,7 +587,10 @@ class MaModule(BreathModule):
                                       ("close" if half_step == CLOSER else "open")},
         }
 
-    def write_observation(self, state: "BreathState", order: Sequence[int], out: MutableSequence[float]) -> None:
+    # ``order`` narrower than the module protocol's (whose empty skirmish slots are None): a duel's two slots are
+    # both filled, and the hot loop below indexes by them unchecked.
+    def write_observation(self, state: "BreathState", order: Sequence[int],  # type: ignore[override]
+                          out: MutableSequence[float]) -> None:
         """Fill the ``ma_*`` fields of ``out`` (the observation being built, zeros where unwritten), ego first.
 
         Runs on every env step, so it is one function (no second call with the pieces): flags are

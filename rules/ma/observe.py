@@ -69,6 +69,19 @@ class Offsets:
 
     __slots__ = ("rung", "can_attack", "guard", "guard_open", "window", "injuries", "points", "loss_streak",
                  "stage_side", "step_in", "counter_owed", "first_contest", "half_step_declared")
+    rung: int
+    can_attack: int
+    guard: int
+    guard_open: int
+    window: int
+    injuries: int
+    points: int
+    loss_streak: int
+    stage_side: int
+    step_in: int
+    counter_owed: int
+    first_contest: int
+    half_step_declared: int
 
     def __init__(self, spec: ObservationSpec) -> None:
         for name in self.__slots__:

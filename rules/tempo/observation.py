@@ -151,11 +151,14 @@ def describe(state: "TempoState", seat: int) -> dict[str, Any]:
         values[f"{side}_profile"] = profile_values(lo)
     declared = None
     if state.declared >= 0:
-        declared = TECHNIQUE_OF[state.declared].name
+        technique = TECHNIQUE_OF[state.declared]
+        assert technique is not None  # a declared action is a technique (its reply below too)
+        declared = technique.name
         if declared == "feint" and actor != seat:  # TP-027: the opponent sees a melee attack
             declared = _MELEE_ATTACK
     values["declared"] = {"declared": declared}
-    values["reaction"] = {"reaction": TECHNIQUE_OF[state.reaction].name if state.reaction >= 0 else None}
+    reaction = TECHNIQUE_OF[state.reaction] if state.reaction >= 0 else None
+    values["reaction"] = {"reaction": reaction.name if reaction is not None else None}
     return values
 
 
@@ -181,10 +184,14 @@ def encode(state: "TempoState", seat: int) -> np.ndarray:
     vec[_OFFSET["distance"]] = state.distance / rules.max_distance
     vec[_OFFSET["round"]] = min(state.round, rules.round_limit) / rules.round_limit
     if state.declared >= 0:
-        name = TECHNIQUE_OF[state.declared].name
+        technique = TECHNIQUE_OF[state.declared]
+        assert technique is not None  # a declared action is a technique (its reply below too)
+        name = technique.name
         if name == "feint" and actor != seat:
             name = _MELEE_ATTACK
         vec[_OFFSET["declared"] + _DECLARED_INDEX[name]] = 1.0
     if state.reaction >= 0:
-        vec[_OFFSET["reaction"] + _REACTION_INDEX[TECHNIQUE_OF[state.reaction].name]] = 1.0
+        reaction = TECHNIQUE_OF[state.reaction]
+        assert reaction is not None
+        vec[_OFFSET["reaction"] + _REACTION_INDEX[reaction.name]] = 1.0
     return np.array(vec, dtype=np.float32)

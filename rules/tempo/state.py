@@ -662,7 +662,9 @@ class TempoState:
             self._effect(actor, target, a_tech, active, a_out, hit=False)
             self._after_exchange()
             return
-        pairs = []
+        # One row per reply: reactor, reaction, its technique, the actor's net, the actor's outcome, the reply's
+        # outcome (a row, not a tuple: TP-G09 rewrites the reply's outcome below).
+        pairs: list[list[Any]] = []
         for reactor, reaction in self.reactions:
             r_tech = table.technique_of[reaction]
             assert r_tech is not None

@@ -36,6 +36,13 @@ def version() -> None:
     typer.echo(__version__)
 
 
+DATA_HELP = ("Rules data file or folder replacing the shipped data (repeatable; the tempo and encounter rules read one "
+             "folder); default: the shipped data.")
+VARIANT_HELP = ("A rules variant folder (edited files at their paths under rules/) laid over the shipped data; not with "
+                "--data. Default: none (the shipped rules).")
+"""The duel commands' content options: the keywords every env takes (:mod:`issoku.envs.content`)."""
+
+
 @app.command()
 def duel(
     seed: int = typer.Option(7, help="Seed of the fight's dice (the same seed gives the same fight)."),
@@ -46,7 +53,8 @@ def duel(
     agent_a: str = typer.Option("heuristic", help="Scripted agent of side 0: aggressive, defensive, heuristic "
                                 "(with --ma also distance_keeper), or any registered policy name."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of side 1."),
-    data: list[str] = typer.Option(None, help="Rules data file or folder to use instead of the defaults (repeatable); default: the shipped data."),
+    data: list[str] = typer.Option(None, help=DATA_HELP),
+    variant: Path = typer.Option(None, help=VARIANT_HELP),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
     ma: bool = typer.Option(False, "--ma", help="Fight a Ma and Blade duel (seed 000): distance, guard, hit locations."),
     kind: str = typer.Option("ikkiuchi", help="With --ma: ikkiuchi (starts at issoku itto) or hatashiai (far range)."),
@@ -59,9 +67,10 @@ def duel(
 
     def ruleset() -> Any:
         fighters = [{"archetype": fighter_a, "weapon": weapon_a}, {"archetype": fighter_b, "weapon": weapon_b}]
-        duel_options = dict(kind=kind, mode="sparring" if sparring else "shinken_shobu", stage=stage) if ma else {}
+        duel_options: dict[str, Any] = (dict(kind=kind, mode="sparring" if sparring else "shinken_shobu", stage=stage)
+                                        if ma else {})
         return breath_duel_v0.make_ruleset([{k: v for k, v in f.items() if v is not None} for f in fighters], ma=ma,
-                                           data=data or None, **duel_options)
+                                           data=data or None, variant=variant, **duel_options)
 
     _play_duel("duel", ruleset, (agent_a, agent_b), ("ma_" if ma else "breath_",), seed, json_lines,
                lambda built: [sheet.name for sheet in built.sheets])
@@ -76,13 +85,15 @@ def tempo_duel(
     agent_b: str = typer.Option("always_parry", help="Scripted agent of seat 1."),
     start_distance: int = typer.Option(TempoConfig.start_distance, help="Squares between the fighters at the start (TP-G07)."),
     initiator: int = typer.Option(None, help="Seat that started the fight (TP-021): the other starts Off Guard; default: none (a formal duel, both On Guard)."),
+    data: list[str] = typer.Option(None, help=DATA_HELP),
+    variant: Path = typer.Option(None, help=VARIANT_HELP),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded tempo duel (003) between two scripted fighters and print its event log."""
     from issoku.envs import tempo_duel_v0
 
-    _play_duel("tempo-duel", lambda: tempo_duel_v0.make_ruleset(TempoConfig((fighter_a, fighter_b), initiator,
-                                                                            start_distance)),
+    _play_duel("tempo-duel", lambda: tempo_duel_v0.make_ruleset(
+        TempoConfig((fighter_a, fighter_b), initiator, start_distance), data=data or None, variant=variant),
                (agent_a, agent_b), ("tempo_",), seed, json_lines, lambda built: list(built.fighters))
 
 
@@ -94,14 +105,15 @@ def encounter_duel(
     agent_a: str = typer.Option("heuristic", help="Scripted agent of seat 0: aggressive, defensive, heuristic, random."),
     agent_b: str = typer.Option("aggressive", help="Scripted agent of seat 1."),
     start_distance: int = typer.Option(EncounterConfig.start_distance, help="Squares of 5 ft between the fighters at the start (EN-G10)."),
-    data: Optional[Path] = typer.Option(None, help="A folder of encounter data files replacing the shipped ones; default: the shipped rules/encounters/data."),
+    data: list[str] = typer.Option(None, help=DATA_HELP),
+    variant: Path = typer.Option(None, help=VARIANT_HELP),
     json_lines: bool = typer.Option(False, "--json", help="Print the event log as JSON lines."),
 ) -> None:
     """Play one seeded encounter duel (001) between two scripted fighters and print its event log."""
     from issoku.envs import encounter_duel_v0
 
     _play_duel("encounter-duel", lambda: encounter_duel_v0.make_ruleset(
-        EncounterConfig((fighter_a, fighter_b), start_distance), None if data is None else str(data)),
+        EncounterConfig((fighter_a, fighter_b), start_distance), data=data or None, variant=variant),
         (agent_a, agent_b), ("encounter_",), seed, json_lines, lambda built: list(built.fighters))
 
 
@@ -697,8 +709,8 @@ def autobalance(
     typer.echo(f"verifying run (fresh seeds, {outcome.verified.figures.games} games):")
     for name, (value, low, high) in outcome.verified.figures.values().items():
         band = outcome.verified.bands.get(name)
-        target = f" (target [{band[0]:.1%}, {band[1]:.1%}])" if band else ""
-        typer.echo(f"  {name}: {figure_text(name, value, low, high)}{target}")
+        wanted = f" (target [{band[0]:.1%}, {band[1]:.1%}])" if band else ""
+        typer.echo(f"  {name}: {figure_text(name, value, low, high)}{wanted}")
     typer.echo(f"verdict: {verdict(outcome)}")
     _echo_outliers(chosen, variant, file)
     typer.echo(f"report: {out / 'autobalance.md'}")
@@ -736,16 +748,16 @@ def benchmark(
             candidate_spec = resolve_policy(candidate)
             check_tournament_plays(benchmark_tournament(spec, candidate_spec), spec.env,  # before the store is made
                                    allow_imports=allow_imports)
-        workers = make_backend(backend, workers, ray_address)
+        runner = make_backend(backend, workers, ray_address)
         with MatchStore(db, exclusive=True) as store:
             if calibrate:
-                ratings, fingerprints, rules = run_calibration(spec, store, workers=workers)
+                ratings, fingerprints, rules = run_calibration(spec, store, workers=runner)
                 typer.echo(f'rules_fingerprint = "{rules}"\n')
                 typer.echo("[reference_elo]\n" + "\n".join(f"{name} = {elo}" for name, elo in ratings.items()))
                 typer.echo("\n[reference_fingerprints]\n"
                            + "\n".join(f'{name} = "{fp}"' for name, fp in fingerprints.items()))
                 return
-            result = run_benchmark(spec, candidate_spec, store, workers=workers, bootstrap=bootstrap)
+            result = run_benchmark(spec, candidate_spec, store, workers=runner, bootstrap=bootstrap)
     typer.echo(format_result(result))
 
 

@@ -36,12 +36,6 @@ def test_an_encounter_ruleset_reports_what_each_seat_fields():
                                                                 ("ono_brute", "ono", "heavy")]
 
 
-@pytest.mark.parametrize("make_ruleset", [encounter_duel_v0.make_ruleset, encounter_skirmish_v0.make_ruleset])
-def test_data_and_variant_together_are_refused(make_ruleset):
-    with pytest.raises(ValueError, match="give data or variant, not both"):
-        make_ruleset(data=str(DATA_DIR), variant=str(HEAVY))
-
-
 def test_an_archetype_with_an_unknown_weapon_in_a_variant_is_one_error_naming_file_and_field(tmp_path):
     folder = tmp_path / "v" / "encounters" / "data"
     folder.mkdir(parents=True)

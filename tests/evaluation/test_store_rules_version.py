@@ -4,7 +4,7 @@ duels are played again beside the stored ones, not read back."""
 
 import pytest
 
-from issoku.envs import encounter_duel_v0
+from issoku.envs import content
 from issoku.evaluation.strength.head_to_head import head_to_head
 from issoku.evaluation.games.store import MatchStore
 from issoku.rules.encounters import EncounterDuel
@@ -19,9 +19,9 @@ def test_a_version_bump_replays_the_stored_games_instead_of_reusing_them(tmp_pat
         assert store.count() == 4
         (before,) = {record.rules_fingerprint for record in store.records()}
     monkeypatch.setattr(EncounterDuel, "version", EncounterDuel.version + 1)
-    encounter_duel_v0._cached_ruleset.cache_clear()  # a ruleset built before the bump holds the old fingerprint
+    content._cached_folder_ruleset.cache_clear()  # a ruleset built before the bump holds the old fingerprint
     head_to_head("encounter_heuristic", "random", 4, env="encounter_duel_v0", db=db)
-    encounter_duel_v0._cached_ruleset.cache_clear()
+    content._cached_folder_ruleset.cache_clear()
     with MatchStore(db) as store:
         fingerprints = [record.rules_fingerprint for record in store.records()]
     assert len(fingerprints) == 8 and fingerprints.count(before) == 4

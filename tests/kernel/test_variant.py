@@ -91,5 +91,5 @@ def test_the_skirmish_loads_a_variant_too():
 
     ruleset = breath_skirmish_v0.env(variant=VARIANTS / "skill_ashigaru_spear").unwrapped.ruleset
     assert ruleset.catalog.archetypes["ashigaru"].skill("spearmanship") == 5
-    with pytest.raises(ValueError, match="variant replaces data"):
+    with pytest.raises(ValueError, match="data and variant given together"):
         breath_skirmish_v0.env(variant=VARIANTS / "skill_ashigaru_spear", data=RULES_DIR / "breath" / "data")
