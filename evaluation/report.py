@@ -31,7 +31,7 @@ from issoku.evaluation.combo_play import (PLAYED_GAMES, Breath, category_play, c
 from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
-from issoku.evaluation.degenerate import one_action_lines, stall_lines
+from issoku.evaluation.degenerate import one_action_lines, stall_lines, vacuous_battery_line
 from issoku.evaluation.fields import FieldRanking, field_headlines, field_rankings
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
@@ -44,7 +44,7 @@ from issoku.evaluation.power import detectable_text
 from issoku.evaluation.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.records import MatchRecord
 from issoku.evaluation.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
-                                          restriction_results, split_restriction)
+                                          restriction_results)
 from issoku.evaluation.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
 from issoku.evaluation.skill import skill_headline, skill_ladders, skill_section
 from issoku.evaluation.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
@@ -615,16 +615,11 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     strength = ({name: float(elo) for name, elo in zip(analysis.by_policy.ratings.names,
                                                        analysis.by_policy.ratings.elo)}
                 if analysis.by_policy is not None else {})
-    notes = stall_lines(env, records or (), strength) + one_action_lines(env, records or (), confidence)
+    notes = (stall_lines(env, records or (), strength, confidence) + one_action_lines(env, records or (), confidence)
+             + (vacuous_battery_line(env, restricted_records, confidence) if vacuous else []))
     if not first.score.n and first.left_out:
         notes.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
                      f"({first.left_out} games), so moving first cannot be told from being that side.")
-    if vacuous:
-        bases = ", ".join(sorted({(split_restriction(policy) or (policy,))[0]
-                                  for policy in policies_of(restricted_records)}))
-        notes.append(f"{env}: restricted play is vacuous: all {len(restricted_records)} of its games were drawn "
-                     f"({bases} never decides a fight against itself, restricted or not), so it measures no "
-                     "restriction; a fighter that never commits forces a draw.")
     more = len(hurts[most:]) + len(helps[most:])
     if more:
         notes.append(f"{env}: {more} more significant restrictions (see Restricted play).")

@@ -40,17 +40,19 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from issoku.envs.registry import resolve_env
 from issoku.evaluation.combos import ATTACK_PREFIX, ComboCell, ComboJob, ComboTable, combo_job
 from issoku.evaluation.config import ComboTableConfig, StudyConfig, build_tournament
 from issoku.evaluation.match import rules_fingerprint
-from issoku.evaluation.findings import SCRIPTED, Finding, agent_kind
+from issoku.evaluation.findings import SCRIPTED, Finding, agent_kind, agent_kinds
 from issoku.evaluation.levers import Lever, make_levers, read_files
 from issoku.evaluation.locality import ownership
 from issoku.evaluation.peers import field_name
-from issoku.evaluation.records import canonical_json
+from issoku.evaluation.records import MatchRecord, canonical_json
+from issoku.evaluation.restricted import restricted_tournament, restriction_name
 from issoku.evaluation.rule_trail import words
 from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.store import MatchStore
@@ -71,6 +73,9 @@ VERIFY_GAMES = 10
 """Least games per pairing of the verification, per version (base and edit)."""
 VERIFY_SHARE = 0.5
 """The share of the budget the verification takes (base and edit together; even games per pairing)."""
+RESTRICTED_SCREEN_GAMES = 20
+"""Games per pairing of a restriction's screen: its battery is one pairing (restricted against unrestricted) in
+few loadouts, so two games would measure nothing."""
 SCREEN_SEED_OFFSET = 2_000_000
 VERIFY_SEED_OFFSET = 3_000_000
 """The screen's and the verification's seeds start this far above the study's: ranges the report never played."""
@@ -96,6 +101,12 @@ class Suggestion:
     """The direction that balances: -1 (the loadout is above an even score), +1 (below)."""
     why: str = ""
     """Why no candidate was screened (no number in scope, no scripted agent...)."""
+    band: float = 0.05
+    """The balanced band: an even score ± this (the report's balance threshold)."""
+    reached: bool = False
+    """The screen put the chosen edit inside the band (so it is the smallest such edit), not only closest to it."""
+    agents: str = "scripted agents"
+    """Who played the search's games, as the clause names them."""
 
     @property
     def verified(self) -> bool:
@@ -103,17 +114,28 @@ class Suggestion:
         r = self.fresh
         return r is not None and (r.high < 0 if self.toward < 0 else r.low > 0)
 
+    @property
+    def overshoots(self) -> bool:
+        """The edited score's whole interval lies past the band on the other side of even: the edit overcorrects."""
+        return self.verified and (self.high < 0.5 - self.band if self.toward < 0 else self.low > 0.5 + self.band)
+
     def text(self) -> str:
         """The clause ending the headline: the edit and its fresh-seed figures, or that none was verified."""
         scope = (f"{self.candidates} edit{'s' * (self.candidates != 1)} of its content screened, "
-                 f"{self.spent:,} of a {self.budget:,}-game budget, scripted agents")
+                 f"{self.spent:,} of a {self.budget:,}-game budget, {self.agents}")
         if self.fresh is None:
             return f"no edit found within a {self.budget:,}-game budget ({self.why or scope})"
         r = self.fresh
         figures = (f"{self.label} {r.base:.0%} → {r.variant:.0%} [{self.low:.0%}, {self.high:.0%}] on {r.n:,} "
                    f"fresh games")
+        band = f"±{100 * self.band:g} pts of even"
+        chosen = (f"the smallest screened edit that brought it within {band}" if self.reached
+                  else f"none screened came within {band}: the closest")
+        if self.overshoots:
+            return (f"try `{self.change}` with care: {figures}, past even (it overshoots: a smaller step or another "
+                    f"field; {chosen}; {scope})")
         if self.verified:
-            return f"try `{self.change}`: {figures} ({scope})"
+            return f"try `{self.change}`: {figures} ({chosen}; {scope})"
         return (f"no edit verified within a {self.budget:,}-game budget (best screened: `{self.change}`: {figures}, "
                 f"move {100 * r.delta:+.1f} pts [{100 * r.low:+.1f}, {100 * r.high:+.1f}], not significant; {scope})")
 
@@ -127,8 +149,8 @@ def in_scope(numbers: Sequence[NumericField], names: dict[NumericField, str], da
     return named + [n for n in numbers if n not in named and owns(n)]
 
 
-def _figure(records_base: Sequence, records_edit: Sequence, env_id: str, label: str) -> PairedDifference | None:
-    found = [s for s in paired_shifts(env_id, records_base, records_edit) if s.figure == f"loadout {label}: score"]
+def _figure(records_base: Sequence, records_edit: Sequence, env_id: str, figure: str) -> PairedDifference | None:
+    found = [s for s in paired_shifts(env_id, records_base, records_edit) if s.figure == figure]
     return found[0].result if found else None
 
 
@@ -178,8 +200,9 @@ class Suggester:
 
     def __init__(self, studies: Sequence[StudyConfig], store: MatchStore, out: Path, budget: int = EDIT_BUDGET,
                  workers: Workers = 0, verify_games: int = VERIFY_GAMES,
-                 combo_tables: Mapping[str, ComboTable] | None = None) -> None:
+                 combo_tables: Mapping[str, ComboTable] | None = None, band: float = 0.05) -> None:
         self.combo_tables = dict(combo_tables or {})
+        self.band = band
         self.studies = list(studies)
         self.store = store
         self.out = Path(out)
@@ -188,16 +211,27 @@ class Suggester:
         self.verify_games = verify_games
 
     def clause(self, finding: Finding, data: Sequence[str]) -> str:
-        """The headline's closing clause: a loadout's or a combo's edit ("" for any other headline, or a budget 0)."""
-        if self.budget <= 0 or len(finding.about) < 2:
+        """The headline's closing clause: a verified edit of its own content, or why none was found, for a
+        loadout, a combo, a restriction and the first mover ("" for a budget 0)."""
+        if self.budget <= 0 or not finding.about:
             return ""
-        if finding.kind == "ratio" and finding.env in self.combo_tables:
+        kind = finding.about[0]
+        if kind == "first":
+            return first_mover_clause(self.budget, data)
+        if finding.kind == "ratio":
             attacks = tuple(sorted(a.removeprefix(ATTACK_PREFIX) for a in finding.about[1:]
                                    if a.startswith(ATTACK_PREFIX)))
-            return self.combo(finding.env, attacks, data).text() if attacks else ""
-        if finding.about[0] != "loadout":
-            return ""
-        return self.search(finding.env, finding.about[1], data, -1 if finding.effect > 0 else 1).text()
+            if finding.env not in self.combo_tables or not attacks:
+                return ComboEdit(finding.subject.replace("**", ""), 0, why="no combo table of its techniques").text()
+            return self.combo(finding.env, attacks, data).text()
+        score = finding.effect + 0.5
+        if kind == "loadout":
+            return self.search(finding.env, finding.about[1], data, -1 if finding.effect > 0 else 1, score).text()
+        if kind == "actions" and finding.players:  # a restriction: its effect is the drop, ½ − the restricted score
+            restricted = 0.5 - finding.effect
+            return self.restriction(finding.env, finding.players[0], finding.about[1:], data,
+                                    1 if restricted < 0.5 else -1, restricted).text()
+        return ""
 
     def _weapon_cells(self, env: str, weapon: str, folder: Path | None, config: ComboTableConfig,
                       seed: int) -> list[ComboCell]:
@@ -282,13 +316,6 @@ class Suggester:
                 return replace(tournament, policies=scripted, pairings=None), study
         return None
 
-    def _games(self, tournament: Tournament, label: str, games: int, seed: int) -> tuple[Tournament, list]:
-        """The tournament at ``games`` per pairing from ``seed``, and its scheduled games where ``label`` meets
-        another loadout."""
-        sized = replace(tournament, games_per_pair=games, base_seed=seed)
-        todo = [(loadout, spec) for loadout, spec in schedule(sized) if _meets(loadout, label)]
-        return sized, todo
-
     def _play(self, tournament: Tournament, todo: Sequence[tuple[Loadout, MatchSpec]], folder: Path | None) -> list:
         """Play (resuming) the games of ``todo`` under the rules ``folder`` (None: the base) and read them back."""
         version = with_variant(tournament, folder)
@@ -298,29 +325,66 @@ class Suggester:
         run_tournament(version, self.store, workers=self.workers, progress=False, scheduled=scheduled)
         return [record for record in (self.store.record(spec.key) for _, spec in scheduled) if record is not None]
 
-    def search(self, env: str, label: str, data: Sequence[str], toward: int) -> Suggestion:
-        """Screen and verify the edits of ``label``'s content in ``env`` (``toward``: the balancing direction)."""
+    def search(self, env: str, label: str, data: Sequence[str], toward: int, score: float | None = None) -> Suggestion:
+        """Screen and verify the edits of ``label``'s content in ``env`` (``toward``: the balancing direction;
+        ``score``: the loadout's score in the report, which the screen's paired moves start from)."""
         found = self._tournament(env, label)
         if found is None:
-            return Suggestion(label, 0, 0, self.budget, why=f"no study fields {label} with a scripted agent")
+            return Suggestion(label, 0, 0, self.budget, why=f"no study fields {label} with a scripted agent",
+                              band=self.band)
         tournament, study = found
         files = read_files(tournament)
+        owned = ownership(tournament.loadouts, [label], Variant(), files)
+        probe = Probe(label, f"loadout {label}: score", tournament, partial(_meets, label=label), SCREEN_GAMES,
+                      lambda record: [record.score(seat) for seat in (0, 1) if record.seat_labels[seat] == label])
+        return self._search(env, probe, study.base_seed, data, owned.owns, toward, score)
+
+    def restriction(self, env: str, base: str, banned: Sequence[str], data: Sequence[str], toward: int,
+                    score: float | None = None) -> Suggestion:
+        """Screen and verify the edits of a restriction's content: the restricted ``base`` against itself, as the
+        battery played it (its policy, its loadouts), the restricted score brought toward even (``toward``)."""
+        from issoku.evaluation.commands import restricted_action_names
+
+        name = restriction_name(base, banned)
+        study = next((s for s in self.studies if s.env == env and s.restricted_play is not None), None)
+        if study is None:
+            return Suggestion(name, 0, 0, self.budget, why=f"no study of {env} plays a restricted-play battery",
+                              band=self.band)
+        played = build_tournament(study)
+        spec = {p.name: p for p in played.policies}.get(base)
+        actions, loadouts = restricted_action_names(study, played)
+        if spec is None or any(action not in actions for action in banned):
+            return Suggestion(name, 0, 0, self.budget, why=f"the battery of {env} does not field {name}",
+                              band=self.band)
+        tournament = restricted_tournament(spec, [tuple(banned)], actions, played.env_factory, loadouts, 2)
+        probe = Probe(name, f"policy {name}: score", tournament, lambda loadout, spec: True, RESTRICTED_SCREEN_GAMES,
+                      lambda record: [record.score(seat) for seat in (0, 1) if record.policies[seat] == name],
+                      agent_kinds([base]) + " agents")
+        return self._search(env, probe, study.base_seed, data, lambda number: False, toward, score)
+
+    def _search(self, env: str, probe: Probe, seed: int, data: Sequence[str], owns: Callable[[NumericField], bool],
+                toward: int, score: float | None) -> Suggestion:
+        """Screen the one-step edits of the numbers in scope (``data``'s, then those ``owns`` keeps) on the probe's
+        games, keep those that changed a decision, pick the smallest that brings the figure within the band (the
+        closest to it when none does) and verify it on fresh seeds, all within the budget."""
+        def none(why: str, spent: int = 0) -> Suggestion:
+            return Suggestion(probe.name, 0, spent, self.budget, why=why, band=self.band, agents=probe.agents)
+
+        files = read_files(probe.tournament)
         numbers = [n for f in files for n in numeric_fields(f)]
         names = {n: field_name(read_toml(Variant().path(n.file)), n) for n in numbers}
-        owned = ownership(tournament.loadouts, [label], Variant(), files)
-        scope = in_scope(numbers, names, data, owned.owns)
+        scope = in_scope(numbers, names, data, owns)
         if not scope:
-            return Suggestion(label, 0, 0, self.budget, why="no number of its data is in the files its env reads")
-        base_screen, screen_todo = self._games(tournament, label, SCREEN_GAMES, study.base_seed + SCREEN_SEED_OFFSET)
-        pairings = len(screen_todo) // SCREEN_GAMES
+            return none("no number of its data is in the files its env reads")
+        base_screen, screen_todo = probe.games(probe.screen_games, seed + SCREEN_SEED_OFFSET)
+        pairings = len(screen_todo) // probe.screen_games
         per_pairing = max(self.verify_games, int(self.budget * VERIFY_SHARE) // (2 * max(pairings, 1)) // 2 * 2)
-        base_verify, verify_todo = self._games(tournament, label, per_pairing, study.base_seed + VERIFY_SEED_OFFSET)
+        base_verify, verify_todo = probe.games(per_pairing, seed + VERIFY_SEED_OFFSET)
         left = self.budget - 2 * len(verify_todo) - len(screen_todo)  # the verification and the base's screen
         if left < len(screen_todo):
-            return Suggestion(label, 0, 0, self.budget,
-                              why=f"the verification alone takes {2 * len(verify_todo) + len(screen_todo):,} games")
+            return none(f"the verification alone takes {2 * len(verify_todo) + len(screen_todo):,} games")
         wanted = set(scope)
-        levers = make_levers(self.out / "edits" / _slug(env) / _slug(label), 1, files,
+        levers = make_levers(self.out / "edits" / _slug(env) / _slug(probe.name), 1, files,
                              keep=lambda n: n in wanted)
         levers = [lever for lever in levers if lever.status == "played"]
         order = {n: i for i, n in enumerate(scope)}
@@ -328,26 +392,70 @@ class Suggester:
         levers = levers[:left // len(screen_todo)]
         spent = 2 * len(verify_todo) + len(screen_todo) * (len(levers) + 1)
         base = self._play(base_screen, screen_todo, None)
-        ranked: list[tuple[float, Lever]] = []
+        moves: list[tuple[PairedDifference, Lever]] = []
         for lever in levers:
             edited = self._play(base_screen, screen_todo, lever.folder)
-            move = _figure(base, edited, base[0].env_id, label) if base else None
-            if move is None or changed_twins(base, edited) == 0:
-                continue  # inert: no agent's decision reached the number
-            gain = abs(move.base - 0.5) - abs(move.variant - 0.5)
-            ranked.append((gain, lever))
-        if not ranked:
-            return Suggestion(label, 0, spent, self.budget, why=f"none of the {len(levers)} edits screened changed a "
-                                                                 "decision of any game")
-        ranked.sort(key=lambda item: (-item[0], item[1].name))
-        best = ranked[0][1]
+            move = _figure(base, edited, base[0].env_id, probe.figure) if base else None
+            if move is not None and changed_twins(base, edited):  # else inert: no agent's decision reached it
+                moves.append((move, lever))
+        if not moves:
+            return none(f"none of the {len(levers)} edits screened changed a decision of any game", spent)
+        best, reached = smallest_balancing(moves, score, self.band)
         fresh_base = self._play(base_verify, verify_todo, None)
         fresh_edit = self._play(base_verify, verify_todo, best.folder)
-        move = _figure(fresh_base, fresh_edit, fresh_base[0].env_id, label)
-        scores = [r.score(seat) for r in fresh_edit for seat in (0, 1) if r.seat_labels[seat] == label]
+        move = _figure(fresh_base, fresh_edit, fresh_base[0].env_id, probe.figure)
+        scores = [value for record in fresh_edit for value in probe.score(record)]
         interval = wilson(sum(scores), len(scores))
-        return Suggestion(label, len(levers), spent, self.budget, str(best.change), move, interval.low, interval.high,
-                          toward)
+        return Suggestion(probe.name, len(levers), spent, self.budget, str(best.change), move, interval.low,
+                          interval.high, toward, band=self.band, reached=reached, agents=probe.agents)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What one headline's search plays and reads: the games (a tournament, the scheduled games that count) and the
+    figure of :func:`~issoku.evaluation.variants.paired_shifts` that measures the headline."""
+
+    name: str
+    """What the clause names (a loadout, a restricted policy)."""
+    figure: str
+    tournament: Tournament
+    counts: Callable[[Loadout, MatchSpec], bool]
+    """Which scheduled games of the tournament the search plays."""
+    screen_games: int
+    """Games per pairing of the screen."""
+    score: Callable[[MatchRecord], list[float]]
+    """The headline side's score(s) in one game."""
+    agents: str = "scripted agents"
+
+    def games(self, games: int, seed: int) -> tuple[Tournament, list[tuple[Loadout, MatchSpec]]]:
+        """The tournament at ``games`` per pairing from ``seed``, and its scheduled games that count."""
+        sized = replace(self.tournament, games_per_pair=games, base_seed=seed)
+        return sized, [(loadout, spec) for loadout, spec in schedule(sized) if self.counts(loadout, spec)]
+
+
+def smallest_balancing(moves: Sequence[tuple[PairedDifference, Lever]], score: float | None,
+                       band: float) -> tuple[Lever, bool]:
+    """The edit to verify, and whether the screen put it within ``band`` of even: of the edits whose screened score
+    (``score``, the headline's, plus the edit's paired move; the screen's own base score without one) lands within
+    the band, the one that moved it least (the smallest edit that balances, never one that overshoots past even when
+    a smaller one will do); when none lands there, the one that ends closest to even."""
+    def after(move: PairedDifference) -> float:
+        return (move.base if score is None else score) + move.delta
+
+    inside = [(abs(move.delta), lever.name, lever) for move, lever in moves if abs(after(move) - 0.5) <= band]
+    if inside:
+        return min(inside, key=lambda item: item[:2])[2], True
+    return min(((abs(after(move) - 0.5), lever.name, lever) for move, lever in moves), key=lambda item: item[:2])[2], False
+
+
+def first_mover_clause(budget: int, data: Sequence[str]) -> str:
+    """The first mover's closing clause. Its edge is settled before the first decision, by the initiative rules
+    the headline rests on: no data item of the play carries it (``data`` is empty for the opening), so no number is
+    in a search's scope and nothing is played; the clause says so in the words of every other search that found
+    nothing."""
+    why = ("no number of its data is in scope: the edge is settled by the initiative rules it rests on, a rules "
+           "choice, not a data field" if not data else "no search of its data is defined")
+    return Suggestion("the first mover", 0, 0, budget, why=why).text()
 
 
 def _with_defaults(relative: str) -> list[NumericField]:
@@ -366,7 +474,7 @@ def edits_store(db: Path) -> Path:
     return db.with_name(f"{db.stem}.edits{db.suffix or '.sqlite'}")
 
 
-def _meets(loadout: Loadout, label: str) -> bool:
+def _meets(loadout: Loadout, spec: MatchSpec, label: str) -> bool:
     labels = loadout.seat_labels
     return label in labels and len(set(labels)) > 1
 
@@ -375,5 +483,6 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "x"
 
 
-__all__ = ["COMBO_CANDIDATES", "ComboEdit", "WEAKER", "EDIT_BUDGET", "edits_store", "SCREEN_GAMES", "SCREEN_SEED_OFFSET", "Suggester", "Suggestion", "VERIFY_GAMES", "VERIFY_SHARE",
-           "VERIFY_SEED_OFFSET", "in_scope"]
+__all__ = ["COMBO_CANDIDATES", "ComboEdit", "WEAKER", "EDIT_BUDGET", "edits_store", "first_mover_clause", "Probe",
+           "RESTRICTED_SCREEN_GAMES", "SCREEN_GAMES", "SCREEN_SEED_OFFSET", "smallest_balancing", "Suggester",
+           "Suggestion", "VERIFY_GAMES", "VERIFY_SHARE", "VERIFY_SEED_OFFSET", "in_scope"]
