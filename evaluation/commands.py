@@ -312,7 +312,8 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
         with ExitStack() as stack:  # the edits' games have a store of their own: the report reads every game of its
             edits = stack.enter_context(MatchStore(edits_store(db))) if studies and edit_budget else None
             tables = {env: ComboTable.from_json(body) for env, body in store.latest_artifacts(COMBO_TABLE).items()}
-            suggest = (Suggester([*studies, *defaults], edits, out, edit_budget, combo_tables=tables).clause
+            suggest = (Suggester([*studies, *defaults], edits, out, edit_budget, combo_tables=tables,
+                                 band=thresholds.balance).clause
                        if edits else None)
             return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
                                       progress=progress, pool_versions=pool_versions, thresholds=thresholds,

@@ -375,7 +375,8 @@ class Suggester:
         names = {n: field_name(read_toml(Variant().path(n.file)), n) for n in numbers}
         scope = in_scope(numbers, names, data, owns)
         if not scope:
-            return none("no number of its data is in the files its env reads")
+            named = ", ".join(f"`{item}`" for item in data) or "its data"
+            return none(f"no number of {named} is in the files its env reads: the rules it rests on set it")
         base_screen, screen_todo = probe.games(probe.screen_games, seed + SCREEN_SEED_OFFSET)
         pairings = len(screen_todo) // probe.screen_games
         per_pairing = max(self.verify_games, int(self.budget * VERIFY_SHARE) // (2 * max(pairings, 1)) // 2 * 2)

@@ -1,10 +1,15 @@
 """The verified edit that ends a loadout headline (searched over its own content, checked on fresh seeds)."""
 
+from dataclasses import replace
+from pathlib import Path
+
 from issoku.evaluation.commands import default_studies
 from issoku.evaluation.config import load_study
 from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.store import MatchStore
-from issoku.evaluation.suggest import ComboEdit, Suggester, Suggestion, edits_store, in_scope
+from issoku.evaluation.levers import Lever
+from issoku.evaluation.suggest import (ComboEdit, Suggester, Suggestion, edits_store, first_mover_clause, in_scope,
+                                       smallest_balancing)
 from issoku.rules.variant import NumericField
 
 
@@ -14,9 +19,17 @@ def _move(base: float, variant: float, low: float, high: float) -> PairedDiffere
 
 def test_the_clause_is_a_verified_edit_or_says_none_was_found():
     edit = "encounters/data/weapons.toml: ono: damage 0k4 → 0k3"
-    verified = Suggestion("ono", 12, 1400, 1500, edit, _move(0.82, 0.56, -0.31, -0.21), 0.51, 0.61, toward=-1)
-    assert verified.verified
-    assert verified.text().startswith(f"try `{edit}`: ono 82% → 56% [51%, 61%] on 600 fresh games (12 edits")
+    verified = Suggestion("ono", 12, 1400, 1500, edit, _move(0.82, 0.56, -0.31, -0.21), 0.51, 0.61, toward=-1,
+                          reached=True)
+    assert verified.verified and not verified.overshoots
+    assert verified.text().startswith(f"try `{edit}`: ono 82% → 56% [51%, 61%] on 600 fresh games (the smallest "
+                                      "screened edit that brought it within ±5 pts of even; 12 edits")
+    closest = replace(verified, reached=False)
+    assert "(none screened came within ±5 pts of even: the closest; 12 edits" in closest.text()
+    past = Suggestion("ono", 12, 1400, 1500, edit, _move(0.82, 0.30, -0.57, -0.47), 0.25, 0.35, toward=-1)
+    assert past.verified and past.overshoots
+    assert past.text().startswith(f"try `{edit}` with care: ono 82% → 30% [25%, 35%] on 600 fresh games, past even "
+                                  "(it overshoots")
     wrong_way = Suggestion("ono", 12, 1400, 1500, edit, _move(0.82, 0.90, 0.03, 0.13), 0.85, 0.94, toward=-1)
     unsure = Suggestion("ono", 12, 1400, 1500, edit, _move(0.82, 0.79, -0.08, 0.02), 0.74, 0.83, toward=-1)
     for clause in (wrong_way.text(), unsure.text()):
@@ -76,3 +89,49 @@ def test_the_most_suspicious_combo_is_weakened_by_its_own_techniques_numbers(tmp
             study.env, tuple(sorted(cell.composition)), [])
     assert found.candidates >= 1 and found.change.startswith("breath/data/weapons.toml: " + cell.weapon)
     assert found.verified and found.after[0] < found.before[0]
+
+
+def _lever(name: str) -> Lever:
+    return Lever(name, Path(name), NumericField("f.toml", (name,), 1))
+
+
+def test_the_search_verifies_the_smallest_edit_that_lands_in_the_band_not_the_one_that_overshoots():
+    """From the headline's 82 %: a step of −30 points lands at 52 % (in ±5), one of −45 at 37 % (past even), one of
+    −10 at 72 %: the smallest that balances is chosen; with none in the band, the one that ends closest to even."""
+    big, right, small = _lever("big"), _lever("right"), _lever("small")
+    moves = [(_move(0.80, 0.35, -0.5, -0.4), big), (_move(0.80, 0.50, -0.35, -0.25), right),
+             (_move(0.80, 0.70, -0.15, -0.05), small)]
+    assert smallest_balancing(moves, 0.82, 0.05) == (right, True)
+    inside = [(_move(0.80, 0.48, -0.37, -0.27), big), (_move(0.80, 0.52, -0.33, -0.23), right)]
+    assert smallest_balancing(inside, 0.82, 0.05) == (right, True)  # both land inside: the smaller move
+    assert smallest_balancing([moves[0], moves[2]], 0.82, 0.05) == (big, False)  # 37 % is closer to even than 72 %
+    far = (_move(0.80, 0.25, -0.6, -0.5), big)  # 27 %: past even, farther than 72 %
+    assert smallest_balancing([far, moves[2]], 0.82, 0.05) == (small, False)
+
+
+def test_the_first_mover_says_no_data_number_is_in_its_scope():
+    assert first_mover_clause(1500, []) == ("no edit found within a 1,500-game budget (no number of its data is in "
+                                            "scope: the edge is settled by the initiative rules it rests on, a rules "
+                                            "choice, not a data field)")
+
+
+def test_a_restriction_headline_searches_its_actions_content_with_the_batterys_own_policy(tmp_path):
+    """The battery's policy (the shipped learned agent) restricted as the battery restricted it, against itself, on
+    each edit of the restricted technique's numbers; a restriction whose actions carry no data number says so."""
+    from issoku.evaluation.findings import Finding
+
+    studies = [load_study(path) for path in default_studies()]
+    with MatchStore(tmp_path / "edits.sqlite") as store:
+        suggester = Suggester(studies, store, tmp_path, budget=400)
+        found = suggester.restriction("breath_duel_v0", "learned", ("attack:uchigatana.thrust",),
+                                      ["technique:uchigatana.thrust"], 1, 0.45)
+        assert found.fresh is not None and 0 < found.spent <= 400 and found.candidates >= 1
+        assert found.change.startswith("breath/data/weapons.toml: uchigatana / thrust: ")
+        assert found.label == "learned -attack:uchigatana.thrust" and found.agents == "learned or imported agents"
+        played = store.count()
+        leans = Finding("breath_duel_v0", "learned without **yield**", 0.245, 0.15, 0.32, "learned or imported",
+                        about=("actions", "yield"), players=("learned",))
+        assert suggester.clause(leans, ["yield"]) == (
+            "no edit found within a 400-game budget (no number of `yield` is in the files its env reads: the rules it "
+            "rests on set it)")
+        assert store.count() == played
