@@ -32,7 +32,7 @@ from issoku.evaluation.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, Comb
 from issoku.evaluation.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.example_games import Example, combo_games, decided_games, lopsided_wins
 from issoku.evaluation.degenerate import one_action_lines, stall_lines, vacuous_battery_line
-from issoku.evaluation.fields import FieldRanking, field_headlines, field_rankings
+from issoku.evaluation.fields import CrossPlay, FieldRanking, field_headlines, field_rankings
 from issoku.evaluation.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
 from issoku.evaluation.html_report import code_span, escape_cell, escape_markdown, write_html_report
@@ -423,7 +423,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
                  pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True,
                  ablations: Mapping[str, Sequence[tuple[str, str, Ablation]]] | None = None,
-                 suggest: Suggest | None = None) -> Path:
+                 suggest: Suggest | None = None, cross: CrossPlay | None = None) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.findings`).
@@ -437,7 +437,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     them, and the headlines say so. ``ablations``: per env id, each learned policy's name, entry and observation
     ablation (:func:`~issoku.evaluation.commands.learned_ablations`), stated in its env's section and headlines.
     ``suggest`` ends each loadout and combo headline with a data edit verified on fresh seeds
-    (:mod:`issoku.evaluation.suggest`).
+    (:mod:`issoku.evaluation.suggest`); ``cross`` ends each ``DISAGREE`` line with its cross-play
+    (:mod:`issoku.evaluation.cross_play`: which field is stronger, which reading to trust).
     """
     compositions = compositions or {}
     ablations = ablations or {}
@@ -503,7 +504,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             captions[text] = finding.shows
         summary += [f"- {line}" for line in notes + sequential_headline(label, verdicts, thresholds.sequential)
                     + coverage_headline(label, cover)
-                    + field_headlines(label, rankings)]
+                    + field_headlines(label, rankings, cross)]
     intro = ["# issoku balance report", "",
              f"From {code_span(store.path)}: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
