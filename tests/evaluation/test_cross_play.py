@@ -59,3 +59,16 @@ def test_the_cross_play_plays_the_loadout_against_itself_field_against_field_wit
             "no study of breath_duel_v0 has a loadout grid fielding lance")
         assert player.play("breath_duel_v0", "yari", SCRIPTED, Side("learned", ("tuned",), ""), 8).why == (
             "no study of breath_duel_v0 fields tuned")
+
+
+def test_the_written_report_ends_its_disagree_lines_with_the_cross_play(tmp_path):
+    from issoku.evaluation.report import read_headlines, write_report
+
+    scripted = games("random", lambda a, b: 0.9 if ORDER[a] > ORDER[b] else 0.1)
+    flipped = games("tuned", lambda a, b: 0.9 if ORDER[a] < ORDER[b] else 0.1)
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        store.insert(scripted + flipped)
+        report = write_report(store, tmp_path / "out", bootstrap=20, progress=False, html=False,
+                              cross=lambda env, disputes: [f"Cross-play of {label}." for label, _, _ in disputes])
+    lines = [line for line in read_headlines(report) if "DISAGREE" in line]
+    assert [line.rsplit(". ", 1)[1] for line in lines] == ["Cross-play of unarmed.", "Cross-play of staff."]

@@ -134,4 +134,6 @@ def test_a_restriction_headline_searches_its_actions_content_with_the_batterys_o
         assert suggester.clause(leans, ["yield"]) == (
             "no edit found within a 400-game budget (no number of `yield` is in the files its env reads: the rules it "
             "rests on set it)")
+        first = Finding("breath_duel_v0", "first mover's score", 0.09, 0.04, 0.14, "scripted", about=("first",))
+        assert suggester.clause(first, []) == first_mover_clause(400, [])
         assert store.count() == played
