@@ -10,7 +10,9 @@ registered agent that searches the game state in some seat, no checkpoint) and *
 imported policy in the game) — says which field each ranking comes from, and flags, in a headline of its own,
 every loadout that one field puts above the field (its Elo interval above zero) and another below it: a designer
 should not act on a headline that the fields contradict. Places alone are not compared: close loadouts swap them
-easily, and a small field (the search grid's few games a cell) leaves most loadouts level.
+easily, and a small field (the search grid's few games a cell) leaves most loadouts level. Each such line ends with
+a cheap cross-play of the two fields on that loadout (:mod:`issoku.evaluation.cross_play`): which field is
+stronger, and so whose reading to trust.
 
 Each field's games are rated per **grid**: the loadouts that met, directly or through common opponents
 (:mod:`issoku.evaluation.connected`). Two grids that never met (the breath duel's weapons and its casters) are never

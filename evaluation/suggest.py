@@ -1,8 +1,9 @@
-"""The edit to try: a concrete data edit, verified on fresh seeds, that ends a loadout headline.
+"""The edit to try: a concrete data edit, verified on fresh seeds, that ends every rules headline.
 
 A headline that says "ono against the field: +32 pts" tells a designer what is wrong, not what to do. This module
 searches the headline's own content for the one-step edit that brings the loadout back toward an even score, and
-verifies it on seeds the search never played, within a stated game budget:
+verifies it on seeds the search never played, within a stated game budget (a restriction's headline and the first
+mover's: see below):
 
 1. **Scope**: the numbers (dice pools ``XkY`` as their rolled and kept halves, :mod:`issoku.rules.variant`) of the
    content the headline names in its ``data:`` list, then of the content the loadout owns
@@ -13,11 +14,23 @@ verifies it on seeds the search never played, within a stated game budget:
    study (scripted agents only: they are cheap and their play is the rules', not a checkpoint's) at
    :data:`SCREEN_GAMES` per pairing on the seeds from ``base_seed +`` :data:`SCREEN_SEED_OFFSET`, paired game by
    game. A candidate whose games were all played exactly as the base's touched nothing any agent did (inert) and
-   is dropped. The rest are ranked by how much they shrink the loadout's distance from an even score.
-3. **Verify**: the best candidate and the base play again on fresh seeds (``base_seed +``
+   is dropped. Of the rest, the one to verify is the *smallest* whose screened score (the headline's score plus
+   the candidate's paired move) lands within the balanced band (an even score ± the report's balance threshold):
+   a bigger step that overshoots past even is never preferred to one that balances (:func:`smallest_balancing`);
+   with none in the band, the one that ends closest to even. The clause says which.
+3. **Verify**: that candidate and the base play again on fresh seeds (``base_seed +``
    :data:`VERIFY_SEED_OFFSET`), at what :data:`VERIFY_SHARE` of the budget buys per pairing (at least
    ``verify_games``). The edit is *verified* when the paired move of the
-   loadout's score has a 95 % interval that excludes zero in the balancing direction.
+   loadout's score has a 95 % interval that excludes zero in the balancing direction; a verified edit whose edited
+   score lies wholly past the band on the other side is named *with care* (it overshoots).
+
+A **restriction headline** ("learned leans on half_step:close") is searched the same way (a :class:`Probe` says
+what plays and which figure is read): its scope is the restricted actions' content, its games the battery's own
+policy restricted as the battery restricted it against itself, unrestricted, in the battery's loadouts
+(:data:`RESTRICTED_SCREEN_GAMES` a candidate on the screen: one pairing, so two games would measure nothing), and
+the figure the restricted policy's score, brought toward even. A restricted action with no data number (a rule
+such as ``yield``) says so. The **first mover**'s edge is settled before the first decision by the initiative
+rules: no data item of the play carries it, so its clause says no number is in scope, and nothing is played.
 
 A **combo headline** (a composition buying several times the median Wounds per Energy) has no games to play: its
 figure is the engine's expectation against a fixed defender (:mod:`issoku.evaluation.combos`). Its candidates are
