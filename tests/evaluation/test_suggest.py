@@ -9,7 +9,7 @@ from issoku.evaluation.stats import PairedDifference
 from issoku.evaluation.store import MatchStore
 from issoku.evaluation.levers import Lever
 from issoku.evaluation.suggest import (ComboEdit, Suggester, Suggestion, edits_store, first_mover_clause, in_scope,
-                                       smallest_balancing)
+                                       balancing_edit)
 from issoku.rules.variant import NumericField
 
 
@@ -22,10 +22,15 @@ def test_the_clause_is_a_verified_edit_or_says_none_was_found():
     verified = Suggestion("ono", 12, 1400, 1500, edit, _move(0.82, 0.56, -0.31, -0.21), 0.51, 0.61, toward=-1,
                           reached=True)
     assert verified.verified and not verified.overshoots
-    assert verified.text().startswith(f"try `{edit}`: ono 82% → 56% [51%, 61%] on 600 fresh games (the smallest "
-                                      "screened edit that brought it within ±5 pts of even; 12 edits")
+    assert verified.text().startswith(f"try `{edit}`: ono 82% → 56% [51%, 61%] on 600 fresh games (the screened "
+                                      "edit closest to even, within ±5 pts of even on the screen; 12 edits")
     closest = replace(verified, reached=False)
-    assert "(none screened came within ±5 pts of even: the closest; 12 edits" in closest.text()
+    assert "games (none came within ±5 pts of even on the screen: the closest; 12 edits" in closest.text()
+    inside = replace(verified, low=0.46, high=0.54)
+    assert inside.text().startswith(f"try `{edit}`: ono 82% → 56% [46%, 54%] on 600 fresh games, within ±5 pts of "
+                                    "even (the screened edit")
+    short = replace(verified, low=0.58, high=0.66)
+    assert ", still short of ±5 pts of even (" in short.text()
     past = Suggestion("ono", 12, 1400, 1500, edit, _move(0.82, 0.30, -0.57, -0.47), 0.25, 0.35, toward=-1)
     assert past.verified and past.overshoots
     assert past.text().startswith(f"try `{edit}` with care: ono 82% → 30% [25%, 35%] on 600 fresh games, past even "
@@ -95,18 +100,19 @@ def _lever(name: str) -> Lever:
     return Lever(name, Path(name), NumericField("f.toml", (name,), 1))
 
 
-def test_the_search_verifies_the_smallest_edit_that_lands_in_the_band_not_the_one_that_overshoots():
-    """From the headline's 82 %: a step of −30 points lands at 52 % (in ±5), one of −45 at 37 % (past even), one of
-    −10 at 72 %: the smallest that balances is chosen; with none in the band, the one that ends closest to even."""
+def test_the_search_verifies_the_edit_the_screen_puts_closest_to_even_the_smaller_move_on_a_tie():
+    """From the headline's 82 %: a step of −30 points lands at 52 %, one of −45 at 37 % (past even), one of −10 at
+    72 %: the 52 % one is verified, within the band; two that end as close to even: the smaller move."""
     big, right, small = _lever("big"), _lever("right"), _lever("small")
     moves = [(_move(0.80, 0.35, -0.5, -0.4), big), (_move(0.80, 0.50, -0.35, -0.25), right),
              (_move(0.80, 0.70, -0.15, -0.05), small)]
-    assert smallest_balancing(moves, 0.82, 0.05) == (right, True)
-    inside = [(_move(0.80, 0.48, -0.37, -0.27), big), (_move(0.80, 0.52, -0.33, -0.23), right)]
-    assert smallest_balancing(inside, 0.82, 0.05) == (right, True)  # both land inside: the smaller move
-    assert smallest_balancing([moves[0], moves[2]], 0.82, 0.05) == (big, False)  # 37 % is closer to even than 72 %
+    assert balancing_edit(moves, 0.82, 0.05) == (right, True)
+    twins = [(_move(0.80, 0.44, -0.41, -0.31), big), (_move(0.80, 0.52, -0.33, -0.23), right)]  # 46 % and 54 %
+    assert balancing_edit(twins, 0.82, 0.05) == (right, True)  # as close to even: the smaller move, not past even
+    assert balancing_edit([moves[0], moves[2]], 0.82, 0.05) == (big, False)  # 37 % is closer to even than 72 %
     far = (_move(0.80, 0.25, -0.6, -0.5), big)  # 27 %: past even, farther than 72 %
-    assert smallest_balancing([far, moves[2]], 0.82, 0.05) == (small, False)
+    assert balancing_edit([far, moves[2]], 0.82, 0.05) == (small, False)
+    assert balancing_edit([moves[2]], None, 0.05) == (small, False)  # no headline score: from the screen's own 80 %
 
 
 def test_the_first_mover_says_no_data_number_is_in_its_scope():
