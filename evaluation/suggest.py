@@ -17,9 +17,9 @@ mover's: see below):
    is dropped. Of the rest, the one to verify is the one whose screened score (the headline's score plus the
    candidate's paired move) lands closest to even (:func:`balancing_edit`), the smaller move on a tie; the clause
    says whether the screen put it within the balanced band (an even score ± the report's balance threshold). Why
-   not the smallest edit that reaches the band: a screen of two games a pairing measures a move to about ±13
-   points (one standard error), so the smallest in the band is the one the screen's noise put at the band's near
-   edge; on the shipped rules it verified at 61 % and 60 % where the closest verified within the band.
+   not the smallest edit that reaches the band: a screen of two games a pairing measures a move to about ±6 to ±9
+   points (one standard error, the median of the shipped rules' unarmed, staff and ono searches), wider than the
+   band, so the smallest edit in it is the one the screen's noise put at the band's near edge.
 3. **Verify**: that candidate and the base play again on fresh seeds (``base_seed +``
    :data:`VERIFY_SEED_OFFSET`), at what :data:`VERIFY_SHARE` of the budget buys per pairing (at least
    ``verify_games``). The edit is *verified* when the paired move of the
