@@ -1,8 +1,9 @@
-"""The edit to try: a concrete data edit, verified on fresh seeds, that ends a loadout headline.
+"""The edit to try: a concrete data edit, verified on fresh seeds, that ends every rules headline.
 
 A headline that says "ono against the field: +32 pts" tells a designer what is wrong, not what to do. This module
 searches the headline's own content for the one-step edit that brings the loadout back toward an even score, and
-verifies it on seeds the search never played, within a stated game budget:
+verifies it on seeds the search never played, within a stated game budget (a restriction's headline and the first
+mover's: see below):
 
 1. **Scope**: the numbers (dice pools ``XkY`` as their rolled and kept halves, :mod:`issoku.rules.variant`) of the
    content the headline names in its ``data:`` list, then of the content the loadout owns
@@ -13,11 +14,26 @@ verifies it on seeds the search never played, within a stated game budget:
    study (scripted agents only: they are cheap and their play is the rules', not a checkpoint's) at
    :data:`SCREEN_GAMES` per pairing on the seeds from ``base_seed +`` :data:`SCREEN_SEED_OFFSET`, paired game by
    game. A candidate whose games were all played exactly as the base's touched nothing any agent did (inert) and
-   is dropped. The rest are ranked by how much they shrink the loadout's distance from an even score.
-3. **Verify**: the best candidate and the base play again on fresh seeds (``base_seed +``
+   is dropped. Of the rest, the one to verify is the one whose screened score (the headline's score plus the
+   candidate's paired move) lands closest to even (:func:`balancing_edit`), the smaller move on a tie; the clause
+   says whether the screen put it within the balanced band (an even score ± the report's balance threshold). Why
+   not the smallest edit that reaches the band: a screen of two games a pairing measures a move to about ±6 to ±9
+   points (one standard error, the median of the shipped rules' unarmed, staff and ono searches), wider than the
+   band, so the smallest edit in it is the one the screen's noise put at the band's near edge.
+3. **Verify**: that candidate and the base play again on fresh seeds (``base_seed +``
    :data:`VERIFY_SEED_OFFSET`), at what :data:`VERIFY_SHARE` of the budget buys per pairing (at least
    ``verify_games``). The edit is *verified* when the paired move of the
-   loadout's score has a 95 % interval that excludes zero in the balancing direction.
+   loadout's score has a 95 % interval that excludes zero in the balancing direction. The clause says where the
+   edited score landed on the fresh games: within the band, short of it, or wholly past it on the other side of
+   even (*with care*: it overshoots).
+
+A **restriction headline** ("learned leans on half_step:close") is searched the same way (a :class:`Probe` says
+what plays and which figure is read): its scope is the restricted actions' content, its games the battery's own
+policy restricted as the battery restricted it against itself, unrestricted, in the battery's loadouts
+(:data:`RESTRICTED_SCREEN_GAMES` a candidate on the screen: one pairing, so two games would measure nothing), and
+the figure the restricted policy's score, brought toward even. A restricted action with no data number (a rule
+such as ``yield``) says so. The **first mover**'s edge is settled before the first decision by the initiative
+rules: no data item of the play carries it, so its clause says no number is in scope, and nothing is played.
 
 A **combo headline** (a composition buying several times the median Wounds per Energy) has no games to play: its
 figure is the engine's expectation against a fixed defender (:mod:`issoku.evaluation.design.combos`). Its candidates are
@@ -40,17 +56,20 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from issoku.envs.registry import resolve_env
 from issoku.evaluation.design.combos import ATTACK_PREFIX, ComboCell, ComboJob, ComboTable, combo_job
 from issoku.evaluation.games.config import ComboTableConfig, StudyConfig, build_tournament
 from issoku.evaluation.games.match import rules_fingerprint
-from issoku.evaluation.reports.findings import SCRIPTED, Finding, agent_kind
+from issoku.evaluation.reports.findings import SCRIPTED, Finding, agent_kind, agent_kinds
 from issoku.evaluation.design.levers import Lever, make_levers, read_files
 from issoku.evaluation.design.locality import ownership
 from issoku.evaluation.design.peers import field_name
-from issoku.evaluation.games.records import canonical_json
+from issoku.evaluation.games.records import MatchRecord, canonical_json
+from issoku.evaluation.games.studies import restricted_action_names
+from issoku.evaluation.design.restricted import restricted_tournament, restriction_name
 from issoku.evaluation.reports.rule_trail import words
 from issoku.evaluation.stats.paired import PairedDifference
 from issoku.evaluation.games.store import MatchStore
@@ -71,6 +90,9 @@ VERIFY_GAMES = 10
 """Least games per pairing of the verification, per version (base and edit)."""
 VERIFY_SHARE = 0.5
 """The share of the budget the verification takes (base and edit together; even games per pairing)."""
+RESTRICTED_SCREEN_GAMES = 20
+"""Games per pairing of a restriction's screen: its battery is one pairing (restricted against unrestricted) in
+few loadouts, so two games would measure nothing."""
 SCREEN_SEED_OFFSET = 2_000_000
 VERIFY_SEED_OFFSET = 3_000_000
 """The screen's and the verification's seeds start this far above the study's: ranges the report never played."""
@@ -96,6 +118,12 @@ class Suggestion:
     """The direction that balances: -1 (the loadout is above an even score), +1 (below)."""
     why: str = ""
     """Why no candidate was screened (no number in scope, no scripted agent...)."""
+    band: float = 0.05
+    """The balanced band: an even score ± this (the report's balance threshold)."""
+    reached: bool = False
+    """The screen put the chosen edit within the band, not only closest to it."""
+    agents: str = "scripted agents"
+    """Who played the search's games, as the clause names them."""
 
     @property
     def verified(self) -> bool:
@@ -103,17 +131,36 @@ class Suggestion:
         r = self.fresh
         return r is not None and (r.high < 0 if self.toward < 0 else r.low > 0)
 
+    @property
+    def overshoots(self) -> bool:
+        """The edited score's whole interval lies past the band on the other side of even: the edit overcorrects."""
+        return self.verified and (self.high < 0.5 - self.band if self.toward < 0 else self.low > 0.5 + self.band)
+
+    def landing(self) -> str:
+        """Where the edited score's fresh interval lies against the band: within it, short of it, or neither."""
+        if self.low >= 0.5 - self.band and self.high <= 0.5 + self.band:
+            return "within"
+        short = self.low > 0.5 + self.band if self.toward < 0 else self.high < 0.5 - self.band
+        return "short" if short else ""
+
     def text(self) -> str:
         """The clause ending the headline: the edit and its fresh-seed figures, or that none was verified."""
         scope = (f"{self.candidates} edit{'s' * (self.candidates != 1)} of its content screened, "
-                 f"{self.spent:,} of a {self.budget:,}-game budget, scripted agents")
+                 f"{self.spent:,} of a {self.budget:,}-game budget, {self.agents}")
         if self.fresh is None:
             return f"no edit found within a {self.budget:,}-game budget ({self.why or scope})"
         r = self.fresh
         figures = (f"{self.label} {r.base:.0%} → {r.variant:.0%} [{self.low:.0%}, {self.high:.0%}] on {r.n:,} "
                    f"fresh games")
+        band = f"±{100 * self.band:g} pts of even"
+        chosen = (f"the screened edit closest to even, within {band} on the screen" if self.reached
+                  else f"none came within {band} on the screen: the closest")
+        if self.overshoots:
+            return (f"try `{self.change}` with care: {figures}, past even (it overshoots: a smaller step or another "
+                    f"field; {chosen}; {scope})")
         if self.verified:
-            return f"try `{self.change}`: {figures} ({scope})"
+            landed = {"within": f", within {band}", "short": f", still short of {band}"}.get(self.landing(), "")
+            return f"try `{self.change}`: {figures}{landed} ({chosen}; {scope})"
         return (f"no edit verified within a {self.budget:,}-game budget (best screened: `{self.change}`: {figures}, "
                 f"move {100 * r.delta:+.1f} pts [{100 * r.low:+.1f}, {100 * r.high:+.1f}], not significant; {scope})")
 
@@ -127,8 +174,8 @@ def in_scope(numbers: Sequence[NumericField], names: dict[NumericField, str], da
     return named + [n for n in numbers if n not in named and owns(n)]
 
 
-def _figure(records_base: Sequence, records_edit: Sequence, env_id: str, label: str) -> PairedDifference | None:
-    found = [s for s in paired_shifts(env_id, records_base, records_edit) if s.figure == f"loadout {label}: score"]
+def _figure(records_base: Sequence, records_edit: Sequence, env_id: str, figure: str) -> PairedDifference | None:
+    found = [s for s in paired_shifts(env_id, records_base, records_edit) if s.figure == figure]
     return found[0].result if found else None
 
 
@@ -178,8 +225,9 @@ class Suggester:
 
     def __init__(self, studies: Sequence[StudyConfig], store: MatchStore, out: Path, budget: int = EDIT_BUDGET,
                  workers: Workers = 0, verify_games: int = VERIFY_GAMES,
-                 combo_tables: Mapping[str, ComboTable] | None = None) -> None:
+                 combo_tables: Mapping[str, ComboTable] | None = None, band: float = 0.05) -> None:
         self.combo_tables = dict(combo_tables or {})
+        self.band = band
         self.studies = list(studies)
         self.store = store
         self.out = Path(out)
@@ -188,16 +236,27 @@ class Suggester:
         self.verify_games = verify_games
 
     def clause(self, finding: Finding, data: Sequence[str]) -> str:
-        """The headline's closing clause: a loadout's or a combo's edit ("" for any other headline, or a budget 0)."""
-        if self.budget <= 0 or len(finding.about) < 2:
+        """The headline's closing clause: a verified edit of its own content, or why none was found, for a
+        loadout, a combo, a restriction and the first mover ("" for a budget 0)."""
+        if self.budget <= 0 or not finding.about:
             return ""
-        if finding.kind == "ratio" and finding.env in self.combo_tables:
+        kind = finding.about[0]
+        if kind == "first":
+            return first_mover_clause(self.budget, data)
+        if finding.kind == "ratio":
             attacks = tuple(sorted(a.removeprefix(ATTACK_PREFIX) for a in finding.about[1:]
                                    if a.startswith(ATTACK_PREFIX)))
-            return self.combo(finding.env, attacks, data).text() if attacks else ""
-        if finding.about[0] != "loadout":
-            return ""
-        return self.search(finding.env, finding.about[1], data, -1 if finding.effect > 0 else 1).text()
+            if finding.env not in self.combo_tables or not attacks:
+                return ComboEdit(finding.subject.replace("**", ""), 0, why="no combo table of its techniques").text()
+            return self.combo(finding.env, attacks, data).text()
+        score = finding.effect + 0.5
+        if kind == "loadout":
+            return self.search(finding.env, finding.about[1], data, -1 if finding.effect > 0 else 1, score).text()
+        if kind == "actions" and finding.players:  # a restriction: its effect is the drop, ½ − the restricted score
+            restricted = 0.5 - finding.effect
+            return self.restriction(finding.env, finding.players[0], finding.about[1:], data,
+                                    1 if restricted < 0.5 else -1, restricted).text()
+        return ""
 
     def _weapon_cells(self, env: str, weapon: str, folder: Path | None, config: ComboTableConfig,
                       seed: int) -> list[ComboCell]:
@@ -282,13 +341,6 @@ class Suggester:
                 return replace(tournament, policies=scripted, pairings=None), study
         return None
 
-    def _games(self, tournament: Tournament, label: str, games: int, seed: int) -> tuple[Tournament, list]:
-        """The tournament at ``games`` per pairing from ``seed``, and its scheduled games where ``label`` meets
-        another loadout."""
-        sized = replace(tournament, games_per_pair=games, base_seed=seed)
-        todo = [(loadout, spec) for loadout, spec in schedule(sized) if _meets(loadout, label)]
-        return sized, todo
-
     def _play(self, tournament: Tournament, todo: Sequence[tuple[Loadout, MatchSpec]], folder: Path | None) -> list:
         """Play (resuming) the games of ``todo`` under the rules ``folder`` (None: the base) and read them back."""
         version = with_variant(tournament, folder)
@@ -298,29 +350,65 @@ class Suggester:
         run_tournament(version, self.store, workers=self.workers, progress=False, scheduled=scheduled)
         return [record for record in (self.store.record(spec.key) for _, spec in scheduled) if record is not None]
 
-    def search(self, env: str, label: str, data: Sequence[str], toward: int) -> Suggestion:
-        """Screen and verify the edits of ``label``'s content in ``env`` (``toward``: the balancing direction)."""
+    def search(self, env: str, label: str, data: Sequence[str], toward: int, score: float | None = None) -> Suggestion:
+        """Screen and verify the edits of ``label``'s content in ``env`` (``toward``: the balancing direction;
+        ``score``: the loadout's score in the report, which the screen's paired moves start from)."""
         found = self._tournament(env, label)
         if found is None:
-            return Suggestion(label, 0, 0, self.budget, why=f"no study fields {label} with a scripted agent")
+            return Suggestion(label, 0, 0, self.budget, why=f"no study fields {label} with a scripted agent",
+                              band=self.band)
         tournament, study = found
         files = read_files(tournament)
+        owned = ownership(tournament.loadouts, [label], Variant(), files)
+        probe = Probe(label, f"loadout {label}: score", tournament, partial(_meets, label=label), SCREEN_GAMES,
+                      lambda record: [record.score(seat) for seat in (0, 1) if record.seat_labels[seat] == label])
+        return self._search(env, probe, study.base_seed, data, owned.owns, toward, score)
+
+    def restriction(self, env: str, base: str, banned: Sequence[str], data: Sequence[str], toward: int,
+                    score: float | None = None) -> Suggestion:
+        """Screen and verify the edits of a restriction's content: the restricted ``base`` against itself, as the
+        battery played it (its policy, its loadouts), the restricted score brought toward even (``toward``)."""
+        name = restriction_name(base, banned)
+        study = next((s for s in self.studies if s.env == env and s.restricted_play is not None), None)
+        if study is None:
+            return Suggestion(name, 0, 0, self.budget, why=f"no study of {env} plays a restricted-play battery",
+                              band=self.band)
+        played = build_tournament(study)
+        spec = {p.name: p for p in played.policies}.get(base)
+        actions, loadouts = restricted_action_names(study, played)
+        if spec is None or any(action not in actions for action in banned):
+            return Suggestion(name, 0, 0, self.budget, why=f"the battery of {env} does not field {name}",
+                              band=self.band)
+        tournament = restricted_tournament(spec, [tuple(banned)], actions, played.env_factory, loadouts, 2)
+        probe = Probe(name, f"policy {name}: score", tournament, lambda loadout, spec: True, RESTRICTED_SCREEN_GAMES,
+                      lambda record: [record.score(seat) for seat in (0, 1) if record.policies[seat] == name],
+                      agent_kinds([base]) + " agents")
+        return self._search(env, probe, study.base_seed, data, lambda number: False, toward, score)
+
+    def _search(self, env: str, probe: Probe, seed: int, data: Sequence[str], owns: Callable[[NumericField], bool],
+                toward: int, score: float | None) -> Suggestion:
+        """Screen the one-step edits of the numbers in scope (``data``'s, then those ``owns`` keeps) on the probe's
+        games, keep those that changed a decision, pick the one the screen puts closest to even and verify it on
+        fresh seeds, all within the budget."""
+        def none(why: str, spent: int = 0) -> Suggestion:
+            return Suggestion(probe.name, 0, spent, self.budget, why=why, band=self.band, agents=probe.agents)
+
+        files = read_files(probe.tournament)
         numbers = [n for f in files for n in numeric_fields(f)]
         names = {n: field_name(read_toml(Variant().path(n.file)), n) for n in numbers}
-        owned = ownership(tournament.loadouts, [label], Variant(), files)
-        scope = in_scope(numbers, names, data, owned.owns)
+        scope = in_scope(numbers, names, data, owns)
         if not scope:
-            return Suggestion(label, 0, 0, self.budget, why="no number of its data is in the files its env reads")
-        base_screen, screen_todo = self._games(tournament, label, SCREEN_GAMES, study.base_seed + SCREEN_SEED_OFFSET)
-        pairings = len(screen_todo) // SCREEN_GAMES
+            named = ", ".join(f"`{item}`" for item in data) or "its data"
+            return none(f"no number of {named} is in the files its env reads: the rules it rests on set it")
+        base_screen, screen_todo = probe.games(probe.screen_games, seed + SCREEN_SEED_OFFSET)
+        pairings = len(screen_todo) // probe.screen_games
         per_pairing = max(self.verify_games, int(self.budget * VERIFY_SHARE) // (2 * max(pairings, 1)) // 2 * 2)
-        base_verify, verify_todo = self._games(tournament, label, per_pairing, study.base_seed + VERIFY_SEED_OFFSET)
+        base_verify, verify_todo = probe.games(per_pairing, seed + VERIFY_SEED_OFFSET)
         left = self.budget - 2 * len(verify_todo) - len(screen_todo)  # the verification and the base's screen
         if left < len(screen_todo):
-            return Suggestion(label, 0, 0, self.budget,
-                              why=f"the verification alone takes {2 * len(verify_todo) + len(screen_todo):,} games")
+            return none(f"the verification alone takes {2 * len(verify_todo) + len(screen_todo):,} games")
         wanted = set(scope)
-        levers = make_levers(self.out / "edits" / _slug(env) / _slug(label), 1, files,
+        levers = make_levers(self.out / "edits" / _slug(env) / _slug(probe.name), 1, files,
                              keep=lambda n: n in wanted)
         levers = [lever for lever in levers if lever.status == "played"]
         order = {n: i for i, n in enumerate(scope)}
@@ -328,26 +416,67 @@ class Suggester:
         levers = levers[:left // len(screen_todo)]
         spent = 2 * len(verify_todo) + len(screen_todo) * (len(levers) + 1)
         base = self._play(base_screen, screen_todo, None)
-        ranked: list[tuple[float, Lever]] = []
+        moves: list[tuple[PairedDifference, Lever]] = []
         for lever in levers:
             edited = self._play(base_screen, screen_todo, lever.folder)
-            move = _figure(base, edited, base[0].env_id, label) if base else None
-            if move is None or changed_twins(base, edited) == 0:
-                continue  # inert: no agent's decision reached the number
-            gain = abs(move.base - 0.5) - abs(move.variant - 0.5)
-            ranked.append((gain, lever))
-        if not ranked:
-            return Suggestion(label, 0, spent, self.budget, why=f"none of the {len(levers)} edits screened changed a "
-                                                                 "decision of any game")
-        ranked.sort(key=lambda item: (-item[0], item[1].name))
-        best = ranked[0][1]
+            move = _figure(base, edited, base[0].env_id, probe.figure) if base else None
+            if move is not None and changed_twins(base, edited):  # else inert: no agent's decision reached it
+                moves.append((move, lever))
+        if not moves:
+            return none(f"none of the {len(levers)} edits screened changed a decision of any game", spent)
+        best, reached = balancing_edit(moves, score, self.band)
         fresh_base = self._play(base_verify, verify_todo, None)
         fresh_edit = self._play(base_verify, verify_todo, best.folder)
-        move = _figure(fresh_base, fresh_edit, fresh_base[0].env_id, label)
-        scores = [r.score(seat) for r in fresh_edit for seat in (0, 1) if r.seat_labels[seat] == label]
+        move = _figure(fresh_base, fresh_edit, fresh_base[0].env_id, probe.figure)
+        scores = [value for record in fresh_edit for value in probe.score(record)]
         interval = wilson(sum(scores), len(scores))
-        return Suggestion(label, len(levers), spent, self.budget, str(best.change), move, interval.low, interval.high,
-                          toward)
+        return Suggestion(probe.name, len(levers), spent, self.budget, str(best.change), move, interval.low,
+                          interval.high, toward, band=self.band, reached=reached, agents=probe.agents)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What one headline's search plays and reads: the games (a tournament, the scheduled games that count) and the
+    figure of :func:`~issoku.evaluation.design.variants.paired_shifts` that measures the headline."""
+
+    name: str
+    """What the clause names (a loadout, a restricted policy)."""
+    figure: str
+    tournament: Tournament
+    counts: Callable[[Loadout, MatchSpec], bool]
+    """Which scheduled games of the tournament the search plays."""
+    screen_games: int
+    """Games per pairing of the screen."""
+    score: Callable[[MatchRecord], list[float]]
+    """The headline side's score(s) in one game."""
+    agents: str = "scripted agents"
+
+    def games(self, games: int, seed: int) -> tuple[Tournament, list[tuple[Loadout, MatchSpec]]]:
+        """The tournament at ``games`` per pairing from ``seed``, and its scheduled games that count."""
+        sized = replace(self.tournament, games_per_pair=games, base_seed=seed)
+        return sized, [(loadout, spec) for loadout, spec in schedule(sized) if self.counts(loadout, spec)]
+
+
+def balancing_edit(moves: Sequence[tuple[PairedDifference, Lever]], score: float | None,
+                   band: float) -> tuple[Lever, bool]:
+    """The edit to verify, and whether the screen put it within ``band`` of even: the one whose screened score
+    (``score``, the headline's, plus the edit's paired move; the screen's own base score without one) ends closest to
+    even, the smaller move on a tie (so an edit that overshoots past even never beats one that balances as well)."""
+    def after(move: PairedDifference) -> float:
+        return (move.base if score is None else score) + move.delta
+
+    move, lever = min(moves, key=lambda item: (round(abs(after(item[0]) - 0.5), 9), abs(item[0].delta), item[1].name))
+    return lever, abs(after(move) - 0.5) <= band
+
+
+def first_mover_clause(budget: int, data: Sequence[str]) -> str:
+    """The first mover's closing clause. Its edge is settled before the first decision, by the initiative rules
+    the headline rests on: no data item of the play carries it (``data`` is empty for the opening), so no number is
+    in a search's scope and nothing is played; the clause says so in the words of every other search that found
+    nothing."""
+    why = ("no number of its data is in scope: the edge is settled by the initiative rules it rests on, a rules "
+           "choice, not a data field" if not data else "no search of its data is defined")
+    return Suggestion("the first mover", 0, 0, budget, why=why).text()
 
 
 def _with_defaults(relative: str) -> list[NumericField]:
@@ -366,7 +495,7 @@ def edits_store(db: Path) -> Path:
     return db.with_name(f"{db.stem}.edits{db.suffix or '.sqlite'}")
 
 
-def _meets(loadout: Loadout, label: str) -> bool:
+def _meets(loadout: Loadout, spec: MatchSpec, label: str) -> bool:
     labels = loadout.seat_labels
     return label in labels and len(set(labels)) > 1
 
@@ -375,5 +504,6 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "x"
 
 
-__all__ = ["COMBO_CANDIDATES", "ComboEdit", "WEAKER", "EDIT_BUDGET", "edits_store", "SCREEN_GAMES", "SCREEN_SEED_OFFSET", "Suggester", "Suggestion", "VERIFY_GAMES", "VERIFY_SHARE",
-           "VERIFY_SEED_OFFSET", "in_scope"]
+__all__ = ["COMBO_CANDIDATES", "ComboEdit", "WEAKER", "EDIT_BUDGET", "edits_store", "first_mover_clause", "Probe",
+           "RESTRICTED_SCREEN_GAMES", "SCREEN_GAMES", "SCREEN_SEED_OFFSET", "balancing_edit", "Suggester",
+           "Suggestion", "VERIFY_GAMES", "VERIFY_SHARE", "VERIFY_SEED_OFFSET", "in_scope"]

@@ -30,6 +30,7 @@ from issoku.evaluation.games.policies import CheckpointFactory, resolve_policy
 from issoku.evaluation.stats.ratings import rate
 from issoku.evaluation.games.records import canonical_json
 from issoku.evaluation.reports.report import write_report
+from issoku.evaluation.reports.cross_play import CROSS_BUDGET, CrossPlayer
 from issoku.evaluation.design.suggest import EDIT_BUDGET, Suggester, edits_store
 from issoku.evaluation.design.restricted import battery, is_restricted, restricted_tournament
 from issoku.evaluation.games.store import MatchStore
@@ -166,7 +167,7 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
                    progress: bool = True, pool_versions: bool = False,
                    thresholds: Thresholds = Thresholds(), sequential: bool = False,
                    sources: Sequence[str] = (), ablation_games: int = DEFAULT_GAMES,
-                   edit_budget: int = EDIT_BUDGET) -> tuple[list[StudyRun], Path]:
+                   edit_budget: int = EDIT_BUDGET, cross_budget: int = CROSS_BUDGET) -> tuple[list[StudyRun], Path]:
     """Run every study (none: report only) into the store at ``db``, then write the report into ``out``.
 
     ``composition`` overrides the studies' own composition specs for every env; ``pool_versions`` mixes
@@ -176,7 +177,8 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
     studies' files, named in a bad study's message. The report states each learned policy's observation ablation
     (:func:`learned_ablations`, over these studies and the shipped ones, ``ablation_games`` games each). Each loadout
     headline ends with a data edit verified on fresh seeds, searched within ``edit_budget`` games
-    (:mod:`issoku.evaluation.design.suggest`; 0, or no study to play: none).
+    (:mod:`issoku.evaluation.design.suggest`; 0, or no study to play: none); each ``DISAGREE`` line with a cross-play of the
+    two fields, ``cross_budget`` games an env section (:mod:`issoku.evaluation.reports.cross_play`; 0: none).
     """
     check_studies_play(studies, sources, composition, other_rules=True)  # every study before the first game of any
     if sequential and studies:
@@ -203,10 +205,14 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
             compositions = {env_id: composition for env_id in store.env_ids()}
         ablations = learned_ablations([*studies, *defaults], store.env_ids(), ablation_games)
         with ExitStack() as stack:  # the edits' games have a store of their own: the report reads every game of its
-            edits = stack.enter_context(MatchStore(edits_store(db))) if studies and edit_budget else None
+            edits = (stack.enter_context(MatchStore(edits_store(db)))
+                     if studies and (edit_budget or cross_budget) else None)
             tables = {env: ComboTable.from_json(body) for env, body in store.latest_artifacts(COMBO_TABLE).items()}
-            suggest = (Suggester([*studies, *defaults], edits, out, edit_budget, combo_tables=tables).clause
-                       if edits else None)
+            suggest = (Suggester([*studies, *defaults], edits, out, edit_budget, combo_tables=tables,
+                                 band=thresholds.balance).clause
+                       if edits and edit_budget else None)
+            cross = (CrossPlayer([*studies, *defaults], edits, cross_budget, workers).clauses
+                     if edits and cross_budget else None)
             return runs, write_report(store, out, bootstrap=bootstrap, seed=seed, compositions=compositions,
                                       progress=progress, pool_versions=pool_versions, thresholds=thresholds,
-                                      ablations=ablations, suggest=suggest)
+                                      ablations=ablations, suggest=suggest, cross=cross)

@@ -10,7 +10,9 @@ registered agent that searches the game state in some seat, no checkpoint) and *
 imported policy in the game) — says which field each ranking comes from, and flags, in a headline of its own,
 every loadout that one field puts above the field (its Elo interval above zero) and another below it: a designer
 should not act on a headline that the fields contradict. Places alone are not compared: close loadouts swap them
-easily, and a small field (the search grid's few games a cell) leaves most loadouts level.
+easily, and a small field (the search grid's few games a cell) leaves most loadouts level. Each such line ends with
+a cheap cross-play of the two fields on that loadout (:mod:`issoku.evaluation.reports.cross_play`): which field is
+stronger, and so whose reading to trust.
 
 Each field's games are rated per **grid**: the loadouts that met, directly or through common opponents
 (:mod:`issoku.evaluation.stats.connected`). Two grids that never met (the breath duel's weapons and its casters) are never
@@ -19,10 +21,11 @@ put on one scale; the report headlines each grid on its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from issoku.evaluation.stats.connected import met_components
+from issoku.evaluation.reports.cross_play import Side
 from issoku.evaluation.reports.findings import LEARNED, SEARCH, agent_kind, policies_of
 from issoku.evaluation.stats.pairings import Games, by_label, games_between
 from issoku.evaluation.stats.ratings import Ratings, rate
@@ -122,8 +125,16 @@ def field_rankings(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: 
             for grid in loadout_grids(records)]
 
 
-def disagreements(env: str, first: FieldRanking, second: FieldRanking) -> list[str]:
-    """A ``DISAGREE`` line for every loadout both fields rate that one puts above the field and the other below it.
+Dispute = tuple[str, Side, Side]
+"""A loadout two fields put on opposite sides of the field: the loadout, then each field's side of it."""
+CrossPlay = Callable[[str, Sequence[Dispute]], list[str]]
+"""An env and its section's disputes to the clause ending each ``DISAGREE`` line (:mod:`issoku.evaluation.
+cross_play`: which field is stronger, which reading to trust)."""
+
+
+def disagreements(env: str, first: FieldRanking, second: FieldRanking) -> list[tuple[str, Dispute]]:
+    """A ``DISAGREE`` line for every loadout both fields rate that one puts above the field and the other below it,
+    with its dispute (what the cross-play plays).
 
     Why only then: a verdict is an interval's, so opposite verdicts are evidence that the fields rate the loadout
     differently; a different place or a level verdict beside a decided one is not (two close loadouts swap places
@@ -131,15 +142,17 @@ def disagreements(env: str, first: FieldRanking, second: FieldRanking) -> list[s
     fields rate, so a field that also rates casters does not push a weapon down the other's ranking."""
     shared = [label for label in first.ratings.names if label in second.ratings.names]
     opposite = {("above the field", "below the field"), ("below the field", "above the field")}
-    return [f"{env}: DISAGREE: {label} {first.describe(label, shared)} but {second.describe(label, shared)}."
+    return [(f"{env}: DISAGREE: {label} {first.describe(label, shared)} but {second.describe(label, shared)}.",
+             (label, Side(first.field, tuple(first.grid.policies), first.verdict(label)),
+              Side(second.field, tuple(second.grid.policies), second.verdict(label))))
             for label in sorted(shared, key=lambda label: first.place(label, shared))
             if (first.verdict(label), second.verdict(label)) in opposite]
 
 
-def field_headlines(env: str, rankings: Sequence[FieldRanking]) -> list[str]:
+def field_headlines(env: str, rankings: Sequence[FieldRanking], cross: CrossPlay | None = None) -> list[str]:
     """Headlines for an env section with more than one loadout grid (:func:`field_rankings`; none otherwise): each
     grid's ranking, named by its field and its agents, then every disagreement between two grids of different fields
-    (in :data:`FIELDS` order), or one line saying there is none."""
+    (in :data:`FIELDS` order), each ended by ``cross``'s clause when given, or one line saying there is none."""
     if len(rankings) < 2:
         return []
     lines = [f"{env}: loadouts in the {ranking.field} field ({', '.join(ranking.grid.policies)})"
@@ -147,8 +160,11 @@ def field_headlines(env: str, rankings: Sequence[FieldRanking]) -> list[str]:
                 if sum(other.field == ranking.field for other in rankings) > 1 else "") + ": "
              + ", ".join(f"{ranking.ratings.names[i]} {ranking.elo(ranking.ratings.names[i])}"
                          for i in ranking.ratings.ranked()) + " Elo." for ranking in rankings]
-    disagreeing = [line for i, first in enumerate(rankings) for second in rankings[i + 1:]
-                   if first.field != second.field for line in disagreements(env, first, second)]
+    found = [found for i, first in enumerate(rankings) for second in rankings[i + 1:]
+             if first.field != second.field for found in disagreements(env, first, second)]
+    disagreeing = [line for line, _ in found]
+    if cross is not None and found:
+        disagreeing = [f"{line} {clause}" for line, clause in zip(disagreeing, cross(env, [d for _, d in found]))]
     fields = list(dict.fromkeys(ranking.field for ranking in rankings))
     if len(fields) < 2:
         return lines

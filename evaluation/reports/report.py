@@ -32,8 +32,8 @@ from issoku.evaluation.design.combo_play import (PLAYED_GAMES, Breath, category_
 from issoku.evaluation.design.combos import ATTACK_PREFIX, COMBO_TABLE, ComboCell, ComboTable, combo_usage
 from issoku.evaluation.reports.coverage import Coverage, build_ruleset, content_map, coverage, fielded_content
 from issoku.evaluation.reports.example_games import Example, combo_games, decided_games, lopsided_wins
-from issoku.evaluation.reports.degenerate import one_action_lines, stall_lines
-from issoku.evaluation.reports.fields import FieldRanking, field_headlines, field_rankings
+from issoku.evaluation.reports.degenerate import one_action_lines, stall_lines, vacuous_battery_line
+from issoku.evaluation.reports.fields import CrossPlay, FieldRanking, field_headlines, field_rankings
 from issoku.evaluation.reports.findings import (Finding, Thresholds, agent_kinds, corrected, level_text, points, policies_of,
                                         score_finding)
 from issoku.evaluation.reports.html_report import code_span, escape_cell, escape_markdown, write_html_report
@@ -45,7 +45,7 @@ from issoku.evaluation.stats.power import detectable_text
 from issoku.evaluation.reports.plots import plot_combo_table, plot_matchups, plot_ratings, plot_restricted
 from issoku.evaluation.games.records import MatchRecord
 from issoku.evaluation.design.restricted import (COMBO, RestrictionResult, battery_coverage, is_restricted, listing,
-                                          restriction_results, split_restriction)
+                                          restriction_results)
 from issoku.evaluation.reports.rule_trail import OPENING, RuleTrails, Trail, fallback_lever, lever_for, most_used, read_levers
 from issoku.evaluation.reports.skill import skill_headline, skill_ladders, skill_section
 from issoku.evaluation.stats.sequential import (BALANCED, IMBALANCED, UNDETERMINED, CellPairs, SequentialTest,
@@ -417,7 +417,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
                  combo_tables: Mapping[str, ComboTable] | None = None, progress: bool = True,
                  pool_versions: bool = False, thresholds: Thresholds = Thresholds(), html: bool = True,
                  ablations: Mapping[str, Sequence[tuple[str, str, Ablation]]] | None = None,
-                 suggest: Suggest | None = None) -> Path:
+                 suggest: Suggest | None = None, cross: CrossPlay | None = None) -> Path:
     """Write ``report.md`` and its PNG plots into ``out_dir`` from the matches in ``store``; returns the file.
 
     ``thresholds`` set what the headlines' verdicts call balanced and severe (:mod:`issoku.evaluation.reports.findings`).
@@ -431,7 +431,8 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
     them, and the headlines say so. ``ablations``: per env id, each learned policy's name, entry and observation
     ablation (:func:`~issoku.evaluation.reports.commands.learned_ablations`), stated in its env's section and headlines.
     ``suggest`` ends each loadout and combo headline with a data edit verified on fresh seeds
-    (:mod:`issoku.evaluation.design.suggest`).
+    (:mod:`issoku.evaluation.design.suggest`); ``cross`` ends each ``DISAGREE`` line with its cross-play
+    (:mod:`issoku.evaluation.reports.cross_play`: which field is stronger, which reading to trust).
     """
     compositions = compositions or {}
     ablations = ablations or {}
@@ -497,7 +498,7 @@ def write_report(store: MatchStore, out_dir: str | Path, env_ids: Sequence[str] 
             captions[text] = finding.shows
         summary += [f"- {line}" for line in notes + sequential_headline(label, verdicts, thresholds.sequential)
                     + coverage_headline(label, cover)
-                    + field_headlines(label, rankings)]
+                    + field_headlines(label, rankings, cross)]
     intro = ["# issoku balance report", "",
              f"From {code_span(store.path)}: {store.count()} stored games. Intervals are {confidence:.0%}; "
              f"bootstrap: {bootstrap} resamples, seed {seed}.", "", thresholds.describe(), "",
@@ -609,16 +610,11 @@ def findings(analysis: BalanceAnalysis, table: ComboTable | None, restricted: Se
     strength = ({name: float(elo) for name, elo in zip(analysis.by_policy.ratings.names,
                                                        analysis.by_policy.ratings.elo)}
                 if analysis.by_policy is not None else {})
-    notes = stall_lines(env, records or (), strength) + one_action_lines(env, records or (), confidence)
+    notes = (stall_lines(env, records or (), strength, confidence) + one_action_lines(env, records or (), confidence)
+             + (vacuous_battery_line(env, restricted_records, confidence) if vacuous else []))
     if not first.score.n and first.left_out:
         notes.append(f"{env}: first mover not measured: in every pairing of sides one side always moved first "
                      f"({first.left_out} games), so moving first cannot be told from being that side.")
-    if vacuous:
-        bases = ", ".join(sorted({(split_restriction(policy) or (policy,))[0]
-                                  for policy in policies_of(restricted_records)}))
-        notes.append(f"{env}: restricted play is vacuous: all {len(restricted_records)} of its games were drawn "
-                     f"({bases} never decides a fight against itself, restricted or not), so it measures no "
-                     "restriction; a fighter that never commits forces a draw.")
     more = len(hurts[most:]) + len(helps[most:])
     if more:
         notes.append(f"{env}: {more} more significant restrictions (see Restricted play).")

@@ -449,6 +449,7 @@ def balance_report(
     sequential: bool = typer.Option(False, "--sequential", help="Play each matchup cell (policy against policy, loadout against loadout) in rounds of seat-swapped pairs only until its GSPRT decides (imbalanced, or balanced within +-delta); --games stays the cap. Says first how many games a cell expects to need. Default: off (every scheduled game)."),
     settle_budget: int = typer.Option(2000, "--settle-budget", help="With --variant: games (both versions counted) each study may play past its schedule, only in the loadouts the edit touches, until their sequential tests decide; the report says what more the rest would need. 0: the fixed schedule only. Default 2000."),
     edit_budget: int = typer.Option(1500, "--edit-budget", help="Games each loadout headline may spend searching its own content for a one-step data edit that brings the loadout toward an even score, verified on fresh seeds (scripted agents; cached in the store, so a rerun plays nothing); 0: no search. Default 1500."),
+    cross_budget: int = typer.Option(40, "--cross-budget", help="Games each env section may spend on the cross-play of its DISAGREE lines (the disputed loadout on both sides, one field's agents against the other's) to say which field is stronger and which reading to trust (cached in the store, so a rerun plays nothing); 0: none. Default 40."),
     delta: float = typer.Option(None, "--delta", help="The sequential tests' delta (points of score away from an even 0.5) in (0, 0.5]; default: --balance-threshold (0.05 when that is 0). The report's sequential verdicts use it with or without --sequential."),
 ) -> None:
     """Play seeded tournaments into the match store, then write the balance report (Markdown and PNG plots).
@@ -471,6 +472,7 @@ def balance_report(
         bounded("--bootstrap", bootstrap, 1, MAX_GAMES)
         bounded("--edit-budget", edit_budget, 0, MAX_GAMES)
         bounded("--settle-budget", settle_budget, 0, MAX_GAMES)
+        bounded("--cross-budget", cross_budget, 0, MAX_GAMES)
         check_output_dir("--out", out)
         if not 0 <= balance_threshold <= severe_threshold <= 0.5 or not 1 <= combo_threshold <= combo_severe:
             raise ValueError("thresholds: need 0 <= --balance-threshold <= --severe-threshold <= 0.5 and "
@@ -500,7 +502,8 @@ def balance_report(
                                           batch_size=batch_size,
                                           bootstrap=bootstrap, composition=composition, pool_versions=pool_versions,
                                           thresholds=thresholds, sequential=sequential,
-                                          sources=[str(file) for file in files], edit_budget=edit_budget)
+                                          sources=[str(file) for file in files], edit_budget=edit_budget,
+                                          cross_budget=cross_budget)
     for run in runs:
         restricted = f"; restricted play: {run.restricted.played} games played" if run.restricted else ""
         skipped = f", {run.tournament.skipped} left unplayed (their cells decided)" if run.tournament.skipped else ""

@@ -262,8 +262,9 @@ def test_a_battery_whose_games_are_all_draws_is_vacuous_not_a_list_of_zero_effec
     drawn = [make_record(("stall -x", "stall") if s % 2 else ("stall", "stall -x"), (0.0, 0.0), seed=300 + s)
              for s in range(40)]
     found = headlines(analyse(ordinary, bootstrap=20), None, restriction_results(drawn), restricted_records=drawn)
-    assert "toy_v0: restricted play is vacuous: all 40 of its games were drawn (stall never decides a fight " \
-           "against itself, restricted or not)" in " ".join(found), found
+    assert "toy_v0: restricted play is vacuous: all 40 of its games were drawn, so it measures no restriction. " \
+           "DEGENERATE (vacuous battery): draws 100% [91%, 100%] of 40 (stall never decides a fight " \
+           "against itself, restricted or not; significant: its interval above 50% at 95%)" in " ".join(found), found
     assert not any("without" in line for line in found), found
 
 

@@ -275,6 +275,7 @@ CASES: list[tuple[str, list[str], dict[str, Any], str]] = [
     ("report --batch-size 0", [*REPORT, "--batch-size", "0"], {}, "--batch-size must be at least 1, not 0"),
     ("report --workers -1", [*REPORT, "--workers", "-1"], {}, "--workers must be at least 0, not -1"),
     ("report --bootstrap 0", [*REPORT, "--bootstrap", "0"], {}, "--bootstrap must be at least 1, not 0"),
+    ("report --cross-budget -1", [*REPORT, "--cross-budget", "-1"], {}, "--cross-budget must be at least 0, not -1"),
     ("report --games 1e9", [*REPORT, "--games", "1000000000"], {}, "--games must be at most 10,000,000"),
     ("report --seed -1", [*REPORT, "--seed", "-1"], {}, "--seed must be at least 0"),
     ("report --delta 0", [*REPORT, "--sequential", "--delta", "0"], {}, "--delta: must be in (0, 0.5], not 0.0"),
