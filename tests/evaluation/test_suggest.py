@@ -8,8 +8,8 @@ from issoku.evaluation.games.config import load_study
 from issoku.evaluation.stats.paired import PairedDifference
 from issoku.evaluation.games.store import MatchStore
 from issoku.evaluation.design.levers import Lever
-from issoku.evaluation.design.suggest import (ComboEdit, Suggester, Suggestion, edits_store, first_mover_clause, in_scope,
-                                       balancing_edit)
+from issoku.evaluation.design.suggest import (FINALISTS, ComboEdit, Suggester, Suggestion, balancing_edit,
+                                              closest_edits, edits_store, first_mover_clause, in_scope)
 from issoku.rules.variant import NumericField
 
 
@@ -23,9 +23,9 @@ def test_the_clause_is_a_verified_edit_or_says_none_was_found():
                           reached=True)
     assert verified.verified and not verified.overshoots
     assert verified.text().startswith(f"try `{edit}`: ono 82% → 56% [51%, 61%] on 600 fresh games (the screened "
-                                      "edit closest to even, within ±5 pts of even on the screen; 12 edits")
+                                      "edit closest to even, within ±5 pts of even on a second screen; 12 edits")
     closest = replace(verified, reached=False)
-    assert "games (none came within ±5 pts of even on the screen: the closest; 12 edits" in closest.text()
+    assert "games (none came within ±5 pts of even on a second screen: the closest; 12 edits" in closest.text()
     inside = replace(verified, low=0.46, high=0.54)
     assert inside.text().startswith(f"try `{edit}`: ono 82% → 56% [46%, 54%] on 600 fresh games, within ±5 pts of "
                                     "even (the screened edit")
@@ -56,7 +56,17 @@ def test_the_scope_is_the_headlines_data_first_then_the_loadouts_own_numbers():
         [strike, finesse, shove]
 
 
-def test_a_dominant_loadouts_search_finds_an_edit_verified_on_fresh_seeds_and_a_rerun_plays_nothing(tmp_path):
+def test_a_dominant_loadouts_search_finds_an_edit_verified_on_fresh_seeds_and_a_rerun_plays_nothing(tmp_path,
+                                                                                                      monkeypatch):
+    """The edit verified is the second screen's pick among the first screen's finalists, on other seeds."""
+    screens = []
+    screen = Suggester._screen
+
+    def spy(self, tournament, todo, levers, figure, keep_inert=False):
+        screens.append((tournament.base_seed, [str(lever.change) for lever in levers]))
+        return screen(self, tournament, todo, levers, figure, keep_inert)
+
+    monkeypatch.setattr(Suggester, "_screen", spy)
     studies = [load_study(path) for path in default_studies()]
     db = edits_store(tmp_path / "matches.sqlite")
     assert db.name == "matches.edits.sqlite"
@@ -64,6 +74,9 @@ def test_a_dominant_loadouts_search_finds_an_edit_verified_on_fresh_seeds_and_a_
         found = Suggester(studies, store, tmp_path, budget=1500).search("encounter_duel_v0", "ono", [], toward=-1)
         played = store.count()
     assert found.verified and found.spent <= 1500 and found.fresh is not None
+    (first_seed, screened), (second_seed, finalists) = screens
+    assert first_seed != second_seed and 1 <= len(finalists) <= FINALISTS and set(finalists) <= set(screened)
+    assert found.change in finalists
     assert found.fresh.variant < found.fresh.base and found.fresh.n >= 300  # fresh games, the ono brought down
     assert any(owned in found.change for owned in ("ono_brute", "ono:", "heavy")), found.change  # its own content
     with MatchStore(db) as store:
@@ -113,6 +126,14 @@ def test_the_search_verifies_the_edit_the_screen_puts_closest_to_even_the_smalle
     far = (_move(0.80, 0.25, -0.6, -0.5), big)  # 27 %: past even, farther than 72 %
     assert balancing_edit([far, moves[2]], 0.82, 0.05) == (small, False)
     assert balancing_edit([moves[2]], None, 0.05) == (small, False)  # no headline score: from the screen's own 80 %
+
+
+def test_the_finalists_are_the_screens_closest_to_even_the_smaller_move_first():
+    near, nearer, far = _lever("near"), _lever("nearer"), _lever("far")
+    moves = [(_move(0.80, 0.60, -0.25, -0.15), near), (_move(0.80, 0.20, -0.65, -0.55), far),
+             (_move(0.80, 0.47, -0.38, -0.28), nearer)]  # from 82 %: 62 %, 22 %, 49 %
+    assert [lever for _, lever in closest_edits(moves, 0.82, 2)] == [nearer, near]
+    assert [lever for _, lever in closest_edits(moves, 0.82, 5)] == [nearer, near, far]
 
 
 def test_the_first_mover_says_no_data_number_is_in_its_scope():
