@@ -158,12 +158,11 @@ class MaSight:
         declared = 0  # the half-step awaiting an answer (its owner is the Ma module), as its one-hot shows it
         if top is not None and top.owner is self.module:
             declared = CLOSER if top.context[1] == CLOSER else OPENER
-        breath = View(kind=kind, energy=float(_capped(me.energy, "energy")),
-                      limit=float(_capped(me.limit, "breath_limit")), spent=float(_capped(me.spent, "spent")),
-                      wounds=float(_capped(max(me.wounds, 0), "wounds")),
-                      reservations=float(_capped(len(me.reservations), "reservations")),
-                      foe_energy=float(_capped(foe.energy, "energy")),
-                      foe_wounds=float(_capped(max(foe.wounds, 0), "wounds")),
+        energy, limit, spent, wounds, reservations = _CAPS
+        breath = View(kind=kind, energy=float(min(me.energy, energy)), limit=float(min(me.limit, limit)),
+                      spent=float(min(me.spent, spent)), wounds=float(min(max(me.wounds, 0), wounds)),
+                      reservations=float(min(len(me.reservations), reservations)),
+                      foe_energy=float(min(foe.energy, energy)), foe_wounds=float(min(max(foe.wounds, 0), wounds)),
                       incoming_critical=incoming is not None and bool(incoming.critical))
         return MaView(breath=breath, rung=RUNGS[data.ladder.rung],
                       mine=self.reaches[self.weapon_index[me.weapon.key]],
@@ -172,19 +171,26 @@ class MaSight:
                       own_injuries=self._injured(data.injuries[seat]),
                       foe_injuries=self._injured(data.injuries[1 - seat]),
                       loss_streak=min(data.guards[seat].loss_streak, round(STREAK_SCALE)),
-                      finesse=_capped(me.sheet.finesse, "finesse"),
+                      finesse=min(me.sheet.finesse, _FINESSE_CAP),
                       incoming_total=0 if incoming is None else min(incoming.total, round(INCOMING_TOTAL_SCALE)),
                       incoming_critical=incoming is not None and bool(incoming.critical),
                       incoming_damage=0 if incoming is None else incoming.technique.damage)
 
     @staticmethod
     def _injured(injuries: object) -> frozenset[str]:
-        return frozenset(flag for flag, on in zip(INJURY_FLAGS, injury_flags(injuries)) if on)
+        flags = injury_flags(injuries)
+        found = _INJURED.get(flags)
+        if found is None:
+            found = _INJURED[flags] = frozenset(flag for flag, on in zip(INJURY_FLAGS, flags) if on)
+        return found
 
 
-def _capped(count: int, field: str) -> int:
-    """A count as the observation shows it: ``min(1, count / SCALE[field])`` read back."""
-    return min(count, round(SCALE[field]))
+_CAPS = tuple(round(SCALE[field]) for field in ("energy", "breath_limit", "spent", "wounds", "reservations"))
+"""The counts :meth:`MaSight.read_state` reads, each capped as the observation caps it: ``min(1, n / S)`` is read
+back as ``min(n, S)``."""
+_FINESSE_CAP = round(SCALE["finesse"])
+_INJURED: dict[tuple, frozenset[str]] = {}
+"""Each tuple of injury flags as the set of those set (at most 2**6 of them)."""
 
 
 NO_ATTACK = -8
@@ -389,6 +395,7 @@ class MaHeuristic(MaScripted):
         self._slots = ruleset.slots
         self._aims = [(a, self._slots[a].order) for a in range(len(self.names)) if self._slots[a].order[0] == AIM]
         self._catalog = ruleset.catalog
+        self._wanted: dict[tuple[WeaponReach, WeaponReach, Rung], tuple[Rung, ...]] = {}
 
     def _costs_nothing(self, action: int) -> bool:
         """A 0-Energy stance or [Kata]: a free edge, always taken first (as the breath heuristic does)."""
@@ -404,6 +411,15 @@ class MaHeuristic(MaScripted):
         return mine - reach_worth(self.verdicts(view.foe)[rung]) + OWN_REACH_WEIGHT * mine
 
     def wanted(self, view: MaView) -> tuple[Rung, ...]:
+        """Read from :attr:`_wanted` when known: what is wanted depends on the two weapons and the rung alone
+        (a playout asks it at every decision)."""
+        key = (view.mine, view.foe, view.rung)
+        found = self._wanted.get(key)
+        if found is None:
+            found = self._wanted[key] = self._weigh_rungs(view)
+        return found
+
+    def _weigh_rungs(self, view: MaView) -> tuple[Rung, ...]:
         scores = {r: self.advantage(view, r) for r in ORDINARY_RUNGS}
         best = max(scores.values())
         if view.rung in scores and best - scores[view.rung] < WORTH_A_STEP:
