@@ -157,6 +157,8 @@ class SpellsModule(BreathModule):
         self._spell_index = {key: i for i, key in enumerate(self.content.spells)}
         self._offsets: dict[str, int] = {}
         """Where each ``sp_*`` field starts in this ruleset's observation (a module serves one ruleset)."""
+        self._known: dict[Caster, frozenset[str]] = {}
+        """Each caster sheet's spells and studied spells, the only ones it may cast (sheets never change)."""
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
@@ -223,8 +225,12 @@ class SpellsModule(BreathModule):
             return set()
         legal: set[Order] = set()
         casting = data.casting[seat]
-        for order in orders:
-            if order[0] == CAST and self._can_cast(state, data, fighter, caster, order, preparing=casting is not None):
+        known = self._known.get(caster)
+        if known is None:
+            known = self._known[caster] = frozenset(caster.spells) | frozenset(caster.studied)
+        for order in orders:  # a spell the caster does not know is never legal (``_can_cast``): not asked
+            if order[0] == CAST and order[1] in known and self._can_cast(state, data, fighter, caster, order,
+                                                                          preparing=casting is not None):
                 legal.add(order)
         if casting is not None:
             legal.add((ABANDON,))
