@@ -740,20 +740,32 @@ class SpellsModule(BreathModule):
             spec = state.ruleset.observation_spec
             at.update({name: spec.slice(name).start for name, *_ in self.observation_fields(0)})
         data: SpellsData = state.ext[self.name]
+        # Runs on every env step: offsets in locals, and a zero is never stored (``out`` holds zeros there).
+        preparing, progress, ward, buff, units_at, squad, exhausted = (
+            at["sp_preparing"], at["sp_progress"], at["sp_ward"], at["sp_buff"], at["sp_units"], at["sp_squad"],
+            at["sp_exhausted"])
+        castings, wards, shields, buffs, units, squads, tired = (data.casting, data.wards, data.shield, data.buffs,
+                                                                 data.units, data.squads, data.exhausted)
         for slot, seat in enumerate(order):
             if seat is None:
                 continue
-            casting = data.casting[seat]
+            casting = castings[seat]
             if casting is not None:
-                out[at["sp_preparing"] + slot] = 1.0
-                out[at["sp_progress"] + slot] = casting.paid / len(casting.spell.stages)
-            out[at["sp_ward"] + slot] = min(1.0, (data.wards[seat] + data.shield[seat]) / 5)
-            out[at["sp_buff"] + slot] = min(1.0, data.buffs[seat] / 5)
-            out[at["sp_units"] + slot] = len(data.units[seat]) / MAX_UNITS
-            if data.squads[seat] is not None:
-                out[at["sp_squad"] + slot] = 1.0
-            if data.exhausted[seat]:
-                out[at["sp_exhausted"] + slot] = 1.0
+                out[preparing + slot] = 1.0
+                out[progress + slot] = casting.paid / len(casting.spell.stages)
+            x = wards[seat] + shields[seat]
+            if x:
+                out[ward + slot] = min(1.0, x / 5)
+            x = buffs[seat]
+            if x:
+                out[buff + slot] = min(1.0, x / 5)
+            x = len(units[seat])
+            if x:
+                out[units_at + slot] = x / MAX_UNITS
+            if squads[seat] is not None:
+                out[squad + slot] = 1.0
+            if tired[seat]:
+                out[exhausted + slot] = 1.0
         me = order[0]
         if me is None:
             return
