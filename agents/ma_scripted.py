@@ -32,7 +32,11 @@ The four differ in the rungs they want and in how they cut:
     default fighters and in 96 % over random archetype pairings, seats alternating (docs/rules/ma.md).
 
 Like the breath fighters they read only public knowledge: the action names, the observation schema and
-the catalog; everything about the fight comes from the observation and the mask.
+the catalog; everything about the fight comes from the observation and the mask. A search's playouts call
+them thousands of times a decision, so they also read the same facts straight from a state
+(:meth:`MaScripted.choose`, :meth:`MaSight.read_state`): exactly what the observation shows, scaled and capped as
+it is, without encoding it to decode it again (``tests/agents/test_ma_scripted_state_reading.py`` holds both ways
+to the same views and the same choices).
 """
 
 from __future__ import annotations
@@ -45,15 +49,16 @@ import numpy as np
 
 from issoku.agents.breath_scripted import Aggressive, BreathScripted, Defensive, Heuristic, View
 from issoku.rules.breath.costs import improvised_base
+from issoku.rules.breath.engine import BreathState
 from issoku.rules.breath.kinds import ATTACK, BREATH, DEFEND, IMPROVISE, KATA, RESERVE, STANCE, TAKE_HIT, USE_RESERVED
 from issoku.rules.breath.observe import SCALE
 from issoku.rules.breath.ruleset import BreathRuleset
 from issoku.rules.kernel.dice import prob_check
-from issoku.rules.ma.duel import AIM, ATTACK_SLOT_INDEX, RESIST
+from issoku.rules.ma.duel import AIM, ATTACK_SLOT_INDEX, RESIST, MaModule
 from issoku.rules.ma.halfstep import HALF_STEP_COST
 from issoku.rules.ma.ladder import CLOSER, OPENER, Rung
 from issoku.rules.ma.locations import LOCATION_COST, TORSO_EXTRA_WOUNDS, Location
-from issoku.rules.ma.observe import INJURY_FLAGS, STREAK_SCALE
+from issoku.rules.ma.observe import INJURY_FLAGS, STREAK_SCALE, injury_flags
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, range_table
 
 INCOMING_TOTAL_SCALE = 40.0
@@ -115,6 +120,9 @@ class MaSight:
         self.loss_streak = spec.slice("ma_loss_streak").start
         self.finesse = spec.slice("finesse").start
         self.incoming = spec.slice("incoming_attack").start
+        self.module = next(module for module in ruleset.modules if isinstance(module, MaModule))
+        self.weapon_index = catalog.weapon_index
+        self.decision_kinds = ruleset.decision_kinds
 
     def read(self, observation: np.ndarray) -> MaView:
         """The duel's facts in ``observation``, read from one ``tolist()`` by offsets fixed at set-up."""
@@ -137,6 +145,52 @@ class MaSight:
     @staticmethod
     def _flags(values: list[float]) -> frozenset[str]:
         return frozenset(flag for flag, on in zip(INJURY_FLAGS, values) if on)
+
+    def read_state(self, state: BreathState, seat: int) -> MaView:
+        """:meth:`read` of ``seat``'s observation of ``state``, read from the state: each count capped at its
+        observation scale as the observation caps it (``min(1, n / S)`` read back as ``min(n, S)``)."""
+        me, foe = state.fighters[seat], state.fighters[1 - seat]  # a duel (MA-001): the first enemy is the other
+        stack = state.stack
+        top = stack[-1] if stack else None
+        kind = self.decision_kinds[0] if state.is_over() else (BREATH if top is None else top.kind)
+        incoming = top.context if top is not None and top.seat == seat and top.kind == DEFEND else None
+        data = state.ext[self.module.name]
+        declared = 0  # the half-step awaiting an answer (its owner is the Ma module), as its one-hot shows it
+        if top is not None and top.owner is self.module:
+            declared = CLOSER if top.context[1] == CLOSER else OPENER
+        energy, limit, spent, wounds, reservations = _CAPS
+        breath = View(kind=kind, energy=float(min(me.energy, energy)), limit=float(min(me.limit, limit)),
+                      spent=float(min(me.spent, spent)), wounds=float(min(max(me.wounds, 0), wounds)),
+                      reservations=float(min(len(me.reservations), reservations)),
+                      foe_energy=float(min(foe.energy, energy)), foe_wounds=float(min(max(foe.wounds, 0), wounds)),
+                      incoming_critical=incoming is not None and bool(incoming.critical))
+        return MaView(breath=breath, rung=RUNGS[data.ladder.rung],
+                      mine=self.reaches[self.weapon_index[me.weapon.key]],
+                      foe=self.reaches[self.weapon_index[foe.weapon.key]],
+                      declared=declared,
+                      own_injuries=self._injured(data.injuries[seat]),
+                      foe_injuries=self._injured(data.injuries[1 - seat]),
+                      loss_streak=min(data.guards[seat].loss_streak, round(STREAK_SCALE)),
+                      finesse=min(me.sheet.finesse, _FINESSE_CAP),
+                      incoming_total=0 if incoming is None else min(incoming.total, round(INCOMING_TOTAL_SCALE)),
+                      incoming_critical=incoming is not None and bool(incoming.critical),
+                      incoming_damage=0 if incoming is None else incoming.technique.damage)
+
+    @staticmethod
+    def _injured(injuries: object) -> frozenset[str]:
+        flags = injury_flags(injuries)
+        found = _INJURED.get(flags)
+        if found is None:
+            found = _INJURED[flags] = frozenset(flag for flag, on in zip(INJURY_FLAGS, flags) if on)
+        return found
+
+
+_CAPS = tuple(round(SCALE[field]) for field in ("energy", "breath_limit", "spent", "wounds", "reservations"))
+"""The counts :meth:`MaSight.read_state` reads, each capped as the observation caps it: ``min(1, n / S)`` is read
+back as ``min(n, S)``."""
+_FINESSE_CAP = round(SCALE["finesse"])
+_INJURED: dict[tuple, frozenset[str]] = {}
+"""Each tuple of injury flags as the set of those set (at most 2**6 of them)."""
 
 
 NO_ATTACK = -8
@@ -178,10 +232,21 @@ class MaScripted:
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         ordered = np.flatnonzero(action_mask).tolist()
-        legal = set(ordered)
-        if not legal:
+        if not ordered:
             raise ValueError(f"{type(self).__name__} got an all-zero action mask")
-        view = self.sight.read(observation)
+        return self._decide(self.sight.read(observation), observation, ordered)
+
+    def choose(self, state: BreathState, seat: int) -> int:
+        """The action :meth:`__call__` picks given ``seat``'s observation and mask of ``state`` (whose decision it
+        is), read from the state (:meth:`MaSight.read_state`): what a search's playouts call."""
+        ordered = sorted(state.legal_actions())
+        if not ordered:
+            raise ValueError(f"{type(self).__name__} got a state with no legal action")
+        observation = state.observation(seat) if self.breath_fighter.approach.active else None
+        return self._decide(self.sight.read_state(state, seat), observation, ordered)
+
+    def _decide(self, view: MaView, observation: np.ndarray | None, ordered: list[int]) -> int:
+        legal = set(ordered)
         if view.breath.kind == RESIST:
             return self.answer(view, legal)
         if view.breath.kind == BREATH:
@@ -330,6 +395,7 @@ class MaHeuristic(MaScripted):
         self._slots = ruleset.slots
         self._aims = [(a, self._slots[a].order) for a in range(len(self.names)) if self._slots[a].order[0] == AIM]
         self._catalog = ruleset.catalog
+        self._wanted: dict[tuple[WeaponReach, WeaponReach, Rung], tuple[Rung, ...]] = {}
 
     def _costs_nothing(self, action: int) -> bool:
         """A 0-Energy stance or [Kata]: a free edge, always taken first (as the breath heuristic does)."""
@@ -345,6 +411,15 @@ class MaHeuristic(MaScripted):
         return mine - reach_worth(self.verdicts(view.foe)[rung]) + OWN_REACH_WEIGHT * mine
 
     def wanted(self, view: MaView) -> tuple[Rung, ...]:
+        """Read from :attr:`_wanted` when known: what is wanted depends on the two weapons and the rung alone
+        (a playout asks it at every decision)."""
+        key = (view.mine, view.foe, view.rung)
+        found = self._wanted.get(key)
+        if found is None:
+            found = self._wanted[key] = self._weigh_rungs(view)
+        return found
+
+    def _weigh_rungs(self, view: MaView) -> tuple[Rung, ...]:
         scores = {r: self.advantage(view, r) for r in ORDINARY_RUNGS}
         best = max(scores.values())
         if view.rung in scores and best - scores[view.rung] < WORTH_A_STEP:

@@ -31,14 +31,12 @@ def subjects() -> dict[str, tuple[Any, str]]:
     return found
 
 
-def decisions(ruleset: Any, agent: str, positions: int, seed: int = 0) -> Timing:
-    """``positions`` timed decisions of ``agent``, one per seeded fight (fights ``seed * 1000`` on)."""
-    from issoku.agents.registry import make_policy
-    from issoku.envs.adapter import legal_mask
-
+def positions(ruleset: Any, count: int, seed: int = 0) -> list[Any]:
+    """``count`` positions of seeded random fights (fights ``seed * 1000`` on), each a few random decisions in
+    (at most :data:`OPENING_DECISIONS`; a shorter fight's last undecided position), every one a decision."""
     rng = random.Random(seed)
     states = []
-    for index in range(positions):
+    for index in range(count):
         state = ruleset.new_initial_state(seed * 1000 + index, record_events=False)
         for _ in range(rng.randrange(OPENING_DECISIONS + 1)):
             legal = state.legal_actions()
@@ -50,6 +48,15 @@ def decisions(ruleset: Any, agent: str, positions: int, seed: int = 0) -> Timing
                 break
             state = after
         states.append(state)
+    return states
+
+
+def decisions(ruleset: Any, agent: str, count: int, seed: int = 0) -> Timing:
+    """``count`` timed decisions of ``agent``, one per position of :func:`positions`."""
+    from issoku.agents.registry import make_policy
+    from issoku.envs.adapter import legal_mask
+
+    states = positions(ruleset, count, seed)
     size = len(ruleset.action_names)
     with Stopwatch() as watch:
         for index, state in enumerate(states):

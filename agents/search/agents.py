@@ -11,7 +11,8 @@ The registered rungs (``random`` < ``one_step`` < ``mcts_small`` < ``mcts_large`
 
 - ``one_step``: :mod:`~issoku.agents.search.lookahead`, 8 sampled worlds per action;
 - ``mcts_small``: :mod:`~issoku.agents.search.mcts`, 50 simulations a decision;
-- ``mcts_large``: 400 simulations a decision, the strongest rung (about 0.4 s a decision in the Ma duel).
+- ``mcts_large``: 400 simulations a decision, the strongest rung (about a third of a second a decision in the Ma duel
+  on one core: ``python -m benchmarks --sections search`` measures it).
 """
 
 from __future__ import annotations

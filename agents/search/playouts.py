@@ -48,7 +48,12 @@ def scripted_agent(ruleset: Any, seed: int) -> Any | None:
 
 
 def scripted_chooser(agent: Any) -> Chooser:
-    """Moves of the scripted ``agent``, which reads the seat's observation and mask like any policy."""
+    """Moves of the scripted ``agent``, which reads the seat's observation and mask like any policy; an agent that
+    can read the same from the state (a ``choose(state, seat)`` method: the Ma duelists) does so, skipping the
+    observation's encoding and decoding that would otherwise cost half a playout."""
+    direct = getattr(agent, "choose", None)
+    if callable(direct):
+        return direct  # type: ignore[no-any-return]
 
     def choose(world: GameState, seat: int) -> int:
         size = len(world.ruleset.action_names)

@@ -30,7 +30,9 @@ class Combatant:
         self._atn_memo: dict[tuple, int] = {} if atn_memo is None else atn_memo
         self.ranks = w.thresholds(sheet.ring("earth"), sheet.mook)
         self.rings = {name: sheet.ring(name) for name in ("earth", "water", "fire", "air", "void")}
-        self._rank_at: tuple[int, w.Rank] = (0, w.rank(0, self.ranks))   # (wounds, rank): read often, changes rarely
+        healthy = w.rank(0, self.ranks)
+        # (wounds, rank, able to act): read often (every legal-action scan asks who can act), changes rarely
+        self._rank_at: tuple[int, w.Rank, bool] = (0, healthy, w.can_act(healthy))
         self.unarmed = unarmed
         self.wounds = 0
         self.initiative = 0
@@ -86,10 +88,10 @@ class Combatant:
 
     def rank(self) -> w.Rank:
         """The current wound rank (EN-043)."""
-        wounds, current = self._rank_at
+        wounds, current, _ = self._rank_at
         if wounds != self.wounds:
             current = w.rank(self.wounds, self.ranks)
-            self._rank_at = (self.wounds, current)
+            self._rank_at = (self.wounds, current, w.can_act(current))
         return current
 
     def wound_penalty(self) -> int:
@@ -97,8 +99,12 @@ class Combatant:
         return w.penalty(self.rank())
 
     def can_act(self) -> bool:
-        """EN-052 / EN-053: not Out, not Dead."""
-        return w.can_act(self.rank())
+        """EN-052 / EN-053: not Out, not Dead (``w.can_act`` of :meth:`rank`, kept beside it)."""
+        wounds, _, able = self._rank_at
+        if wounds != self.wounds:
+            self.rank()
+            able = self._rank_at[2]
+        return able
 
     def defence(self, grappled: bool) -> Defence:
         """The parts of this character's ATN now (EN-067..EN-073)."""

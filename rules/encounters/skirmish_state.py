@@ -36,6 +36,20 @@ Square = tuple[int, int]
 _STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
+_NEIGHBOURS: dict[int, dict[Square, tuple[Square, ...]]] = {}
+"""Per arena size, each square's neighbours inside the arena in :data:`_STEPS` order (the moves' scan order)."""
+
+
+def neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
+    """Every square's in-arena neighbours on a ``size`` × ``size`` arena (built once per size)."""
+    found = _NEIGHBOURS.get(size)
+    if found is None:
+        found = _NEIGHBOURS[size] = {
+            (x, y): tuple((x + dx, y + dy) for dx, dy in _STEPS if 0 <= x + dx < size and 0 <= y + dy < size)
+            for x in range(size) for y in range(size)}
+    return found
+
+
 def chebyshev(a: Square, b: Square) -> int:
     """EN-G10: squares between two squares, a diagonal step counting as one."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
@@ -404,19 +418,17 @@ class SkirmishState(EncounterState):
         pinned = [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
                   and chebyshev(here, self.positions[e]) <= 1] \
             if voluntary and self.fighters[mover].stance == FIRE else []
-        size = self.ruleset.arena
         tx, ty = there
         best: tuple | None = None
-        for dx, dy in _STEPS:
-            x, y = here[0] + dx, here[1] + dy
-            if not (0 <= x < size and 0 <= y < size) or (x, y) in blocked:
+        for square in neighbours(self.ruleset.arena)[here]:
+            if square in blocked:
                 continue
+            x, y = square
             gap = max(abs(x - tx), abs(y - ty))
             if (gap >= now) if toward else (gap <= now):
                 continue
             if pinned and any(max(abs(x - px), abs(y - py)) > 1 for px, py in pinned):
                 continue
-            square = (x, y)
             line = (x - tx) ** 2 + (y - ty) ** 2
             key = (gap, line) if toward else (-gap, -line)
             if best is None or key < best[0]:

@@ -13,9 +13,11 @@ Exact distributions (:func:`sum_pmf`, :func:`prob_at_least`) sit beside the samp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -69,13 +71,18 @@ class Dice:
     """Seeded dice over one ``numpy.random.Generator``.
 
     ``clone()`` copies the generator and the unread part of the current block, so a cloned game
-    state rolls exactly what the original would have rolled.
+    state rolls exactly what the original would have rolled. The copy of the generator is made when the clone
+    first draws from it (most clones a search makes never do: they read their block, or get new dice): until
+    then the clone keeps the generator's state as it was (``_state``), and a new generator costs ten times more.
     """
 
-    __slots__ = ("_rng", "_block", "_next", "_other_blocks", "_owed")
+    __slots__ = ("_rng", "_block", "_next", "_other_blocks", "_owed", "_state")
 
     def __init__(self, rng: np.random.Generator | int | None) -> None:
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng: np.random.Generator | None = rng if isinstance(rng, np.random.Generator) else \
+            np.random.default_rng(rng)
+        self._state: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
+        """A clone's generator not made yet: its bit generator's type and state (``_rng`` is None then)."""
         self._block: list[int] = []
         self._next = 0
         self._other_blocks: dict[int, list] = {}
@@ -95,13 +102,13 @@ class Dice:
             self._owed = _BLOCK
         count = _CHUNK if self._owed > _CHUNK else self._owed
         self._owed -= count
-        self._block = self._rng.integers(1, 11, size=count).tolist()
+        self._block = self._generator().integers(1, 11, size=count).tolist()
         self._next = 0
 
     def _draw_owed_d10s(self) -> None:
         """Draw what is left of the current d10 block now (another die size is about to draw)."""
         if self._owed:
-            self._block = self._block[self._next:] + self._rng.integers(1, 11, size=self._owed).tolist()
+            self._block = self._block[self._next:] + self._generator().integers(1, 11, size=self._owed).tolist()
             self._next = 0
             self._owed = 0
 
@@ -120,7 +127,8 @@ class Dice:
         buffer = self._other_blocks.get(sides)
         if buffer is None or buffer[1] >= len(buffer[0]):
             self._draw_owed_d10s()
-            buffer = self._other_blocks[sides] = [self._rng.integers(1, sides + 1, size=_OTHER_BLOCK).tolist(), 0]
+            buffer = self._other_blocks[sides] = [self._generator().integers(1, sides + 1, size=_OTHER_BLOCK).tolist(),
+                                                  0]
         value = buffer[0][buffer[1]]
         buffer[1] += 1
         return value
@@ -163,12 +171,26 @@ class Dice:
         dice.sort(reverse=True)
         return tuple(dice), sum(dice[:keep])
 
+    def _generator(self) -> np.random.Generator:
+        """The generator to draw from; a clone's is made here, at its first draw, from the state it kept."""
+        rng = self._rng
+        if rng is None:
+            assert self._state is not None  # one of the two is always set
+            kind, state = self._state
+            bit_generator = kind()
+            bit_generator.state = state
+            rng = self._rng = np.random.Generator(bit_generator)
+            self._state = None
+        return rng
+
     def clone(self) -> "Dice":
-        """An independent copy that will roll the same sequence."""
+        """An independent copy that will roll the same sequence (its generator made when it first draws)."""
         copy = Dice.__new__(Dice)
-        bit_generator = type(self._rng.bit_generator)()
-        bit_generator.state = self._rng.bit_generator.state
-        copy._rng = np.random.Generator(bit_generator)
+        if self._rng is None:
+            copy._rng, copy._state = None, self._state  # the state dict is never changed, only replaced
+        else:
+            bit_generator = self._rng.bit_generator
+            copy._rng, copy._state = None, (type(bit_generator), bit_generator.state)
         copy._block = self._block  # blocks are never mutated, only replaced
         copy._next = self._next
         copy._owed = self._owed

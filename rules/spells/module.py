@@ -168,6 +168,8 @@ class SpellsModule(BreathModule):
         self._spell_index = {key: i for i, key in enumerate(self.content.spells)}
         self._offsets: dict[str, int] = {}
         """Where each ``sp_*`` field starts in this ruleset's observation (a module serves one ruleset)."""
+        self._known: dict[Caster, frozenset[str]] = {}
+        """Each caster sheet's spells and studied spells, the only ones it may cast (sheets never change)."""
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: Catalog, max_targets: int) -> list[Order]:
@@ -234,8 +236,12 @@ class SpellsModule(BreathModule):
             return set()
         legal: set[Order] = set()
         casting = data.casting[seat]
-        for order in orders:
-            if order[0] == CAST and self._can_cast(state, data, fighter, caster, order, preparing=casting is not None):
+        known = self._known.get(caster)
+        if known is None:
+            known = self._known[caster] = frozenset(caster.spells) | frozenset(caster.studied)
+        for order in orders:  # a spell the caster does not know is never legal (``_can_cast``): not asked
+            if order[0] == CAST and order[1] in known and self._can_cast(state, data, fighter, caster, order,
+                                                                          preparing=casting is not None):
                 legal.add(order)
         if casting is not None:
             legal.add((ABANDON,))
@@ -792,20 +798,32 @@ class SpellsModule(BreathModule):
             spec = state.ruleset.observation_spec
             at.update({name: spec.slice(name).start for name, *_ in self.observation_fields(0)})
         data: SpellsData = state.ext[self.name]
+        # Runs on every env step: offsets in locals, and a zero is never stored (``out`` holds zeros there).
+        preparing, progress, ward, buff, units_at, squad, exhausted = (
+            at["sp_preparing"], at["sp_progress"], at["sp_ward"], at["sp_buff"], at["sp_units"], at["sp_squad"],
+            at["sp_exhausted"])
+        castings, wards, shields, buffs, units, squads, tired = (data.casting, data.wards, data.shield, data.buffs,
+                                                                 data.units, data.squads, data.exhausted)
         for slot, seat in enumerate(order):
             if seat is None:
                 continue
-            casting = data.casting[seat]
+            casting = castings[seat]
             if casting is not None:
-                out[at["sp_preparing"] + slot] = 1.0
-                out[at["sp_progress"] + slot] = casting.paid / len(casting.spell.stages)
-            out[at["sp_ward"] + slot] = min(1.0, (data.wards[seat] + data.shield[seat]) / WARD_SCALE)
-            out[at["sp_buff"] + slot] = min(1.0, data.buffs[seat] / WARD_SCALE)
-            out[at["sp_units"] + slot] = len(data.units[seat]) / MAX_UNITS
-            if data.squads[seat] is not None:
-                out[at["sp_squad"] + slot] = 1.0
-            if data.exhausted[seat]:
-                out[at["sp_exhausted"] + slot] = 1.0
+                out[preparing + slot] = 1.0
+                out[progress + slot] = casting.paid / len(casting.spell.stages)
+            x = wards[seat] + shields[seat]
+            if x:
+                out[ward + slot] = min(1.0, x / WARD_SCALE)
+            x = buffs[seat]
+            if x:
+                out[buff + slot] = min(1.0, x / WARD_SCALE)
+            x = len(units[seat])
+            if x:
+                out[units_at + slot] = x / MAX_UNITS
+            if squads[seat] is not None:
+                out[squad + slot] = 1.0
+            if tired[seat]:
+                out[exhausted + slot] = 1.0
         me = order[0]
         if me is None:
             return

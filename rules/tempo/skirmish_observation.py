@@ -15,6 +15,7 @@ in [0, 1].
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from issoku.rules.tempo.kinds import DECISION_KINDS
 from issoku.rules.tempo.observation import PROFILE_PARTS, PROFILE_SIZE, profile, profile_values
 
 if TYPE_CHECKING:
+    from issoku.rules.tempo.loadout import Loadout
     from issoku.rules.tempo.state import TempoState
 
 _PER_SLOT = (("present", 1), ("standing", 1), ("health", 1), ("ap", 1), ("status", len(STATUS_NAMES)),
@@ -149,53 +151,90 @@ def describe_skirmish(state: "TempoState", seat: int) -> dict[str, Any]:
             values[name] = [None if f is None else {part.name: f[part.name] for part in encoding.parts}
                             for f in fighters]
     return values
+_PROFILES: dict[int, tuple["Loadout", np.ndarray]] = {}
+"""Each loadout's :func:`profile` as float32, by the loadout's identity (the loadout is kept, so its id is not
+reused); loadouts never change, so it is computed once. Cleared past :data:`_PROFILES_LIMIT` (many variants)."""
+_PROFILES_LIMIT = 4_096
+
+
+def _profile32(lo: "Loadout") -> np.ndarray:
+    """:func:`profile` of ``lo`` as a float32 array (numpy's rounding, as the whole vector's conversion)."""
+    known = _PROFILES.get(id(lo))
+    if known is None or known[0] is not lo:
+        if len(_PROFILES) >= _PROFILES_LIMIT:
+            _PROFILES.clear()
+        known = _PROFILES[id(lo)] = (lo, np.array(profile(lo), dtype=np.float32))
+    return known[1]
 
 
 def encode_skirmish(state: "TempoState", seat: int) -> np.ndarray:
-    """The observation of ``seat`` (see :func:`skirmish_spec`); filled as a list, converted once (cheaper per
-    element, as the duel's)."""
+    """The observation of ``seat`` (see :func:`skirmish_spec`).
+
+    Speed: this runs on every env step. Values are stored into a zeroed float32 array through a ``memoryview``
+    (a C cast per float, numpy's rounding, as the duel's and the breath encoders do); each loadout's profile is
+    converted once (:func:`_profile32`)."""
     rules = state.ruleset
     at, slot_at = _offsets(rules.capacity)
-    vec = [0.0] * skirmish_spec(rules.capacity).size
+    observation = np.zeros(skirmish_spec(rules.capacity).size, dtype=np.float32)
+    # A memoryview of a float32 ndarray (format "f") indexes and stores as floats (typeshed types it as ints).
+    vec: MutableSequence[float] = memoryview(observation)  # type: ignore[assignment, arg-type]
     if state.current_seat() == seat:
         vec[at["decision"] + state.phase] = 1.0
     vec[at["round"]] = min(state.round, rules.round_limit) / rules.round_limit
     actor = state.actor()
-    if state.declared >= 0:
-        name = rules.table.technique_of[state.declared].name  # type: ignore[union-attr]
+    declared = state.declared
+    if declared >= 0:
+        name = rules.table.technique_of[declared].name  # type: ignore[union-attr]
         if name == "feint" and actor != seat:
             name = "melee_attack"
         vec[at["declared"] + _DECLARED_INDEX[name]] = 1.0
     reactions = dict(state.reactions)
     size = rules.max_distance
     assert state.pos is not None
-    here = state.pos[seat]
+    pos = state.pos
+    here_x, here_y = pos[seat]
     order = state.order
+    hp, ap, status, disarmed, aimed, loaded = (state.hp, state.ap, state.status, state.disarmed, state.aimed,
+                                              state.loaded)
+    loadouts = rules.loadouts
+    partner = state.partner[seat]
+    target = state.target if declared >= 0 else None
+    ap_scale, width, ranks = rules.ap_per_round, 2 * size, len(order)
     n_statuses, n_reactions = len(STATUS_NAMES), len(REACTIVE_TECHNIQUES)
+    (present_at, standing_at, health_at, ap_at, status_at, flags_at, dx_at, dy_at, distance_at, partner_at, acting_at,
+     targeted_at, reaction_at, initiative_at, profile_at) = (slot_at[field] for field, _ in _PER_SLOT)
     for slot, who in enumerate(slots(state, seat)):
         if who < 0:
             continue
-        lo = state.loadout(who)
-        there = state.pos[who]
-        vec[slot_at["present"] + slot] = 1.0
-        vec[slot_at["standing"] + slot] = float(state.hp[who] > 0)
-        vec[slot_at["health"] + slot] = max(0, state.hp[who]) / lo.max_health
-        vec[slot_at["ap"] + slot] = state.ap[who] / rules.ap_per_round
-        vec[slot_at["status"] + slot * n_statuses + state.status[who]] = 1.0
-        flags = slot_at["flags"] + slot * 3
-        vec[flags] = float(state.disarmed[who])
-        vec[flags + 1] = float(state.aimed[who])
-        vec[flags + 2] = float(state.loaded[who])
-        vec[slot_at["dx"] + slot] = (there[0] - here[0] + size) / (2 * size)
-        vec[slot_at["dy"] + slot] = (there[1] - here[1] + size) / (2 * size)
-        vec[slot_at["distance"] + slot] = max(abs(there[0] - here[0]), abs(there[1] - here[1])) / size
-        vec[slot_at["partner"] + slot] = float(state.partner[seat] == who and who != seat)
-        vec[slot_at["acting"] + slot] = float(who == actor)
-        vec[slot_at["targeted"] + slot] = float(state.declared >= 0 and who == state.target)
+        lo = loadouts[who][disarmed[who]]  # ``state.loadout(who)``
+        there_x, there_y = pos[who]
+        vec[present_at + slot] = 1.0
+        health = hp[who]
+        if health > 0:
+            vec[standing_at + slot] = 1.0
+            vec[health_at + slot] = health / lo.max_health
+        vec[ap_at + slot] = ap[who] / ap_scale
+        vec[status_at + slot * n_statuses + status[who]] = 1.0
+        flags = flags_at + slot * 3
+        if disarmed[who]:
+            vec[flags] = 1.0
+        if aimed[who]:
+            vec[flags + 1] = 1.0
+        if loaded[who]:
+            vec[flags + 2] = 1.0
+        vec[dx_at + slot] = (there_x - here_x + size) / width
+        vec[dy_at + slot] = (there_y - here_y + size) / width
+        vec[distance_at + slot] = max(abs(there_x - here_x), abs(there_y - here_y)) / size
+        if partner == who and who != seat:
+            vec[partner_at + slot] = 1.0
+        if who == actor:
+            vec[acting_at + slot] = 1.0
+        if who == target:
+            vec[targeted_at + slot] = 1.0
         if who in reactions:
             reaction = rules.table.technique_of[reactions[who]].name  # type: ignore[union-attr]
-            vec[slot_at["reaction"] + slot * n_reactions + _REACTION_INDEX[reaction]] = 1.0
-        vec[slot_at["initiative"] + slot] = (order.index(who) + 1) / len(order)
-        start = slot_at["profile"] + slot * PROFILE_SIZE
-        vec[start:start + PROFILE_SIZE] = profile(lo)
-    return np.array(vec, dtype=np.float32)
+            vec[reaction_at + slot * n_reactions + _REACTION_INDEX[reaction]] = 1.0
+        vec[initiative_at + slot] = (order.index(who) + 1) / ranks
+        start = profile_at + slot * PROFILE_SIZE
+        observation[start:start + PROFILE_SIZE] = _profile32(lo)
+    return observation

@@ -66,3 +66,36 @@ def test_the_search_section_times_each_search_rung_and_holds_the_ma_duel_decisio
     assert {"one_step, tempo_duel", "mcts_small, encounter_duel", "mcts_large, ma_duel (breath_duel_v0)"} <= labels
     assert any(t["target"] == "seconds per decision on one core, mcts_large, ma_duel (breath_duel_v0)"
                for t in results["targets"])
+
+
+def test_the_search_cost_section_times_copies_and_simulations_per_ruleset_beside_the_anchor(tmp_path, capsys):
+    from benchmarks import search_cost
+
+    path = tmp_path / "search_cost.json"
+    main(["--quick", "--sections", "search_cost", "--search-positions", "1", "--json", str(path)])
+    results = json.loads(path.read_text())
+    rows = {(row["section"], row["label"]) for row in results["rows"]}
+    assert {("clone", "encounter_skirmish (2v2)"), ("simulation", "ma_duel (breath_duel_v0)")} <= rows
+    out = capsys.readouterr().out
+    if search_cost.anchor_missing() is None:
+        assert ("simulation", search_cost.ANCHOR) in rows and f"x {search_cost.ANCHOR}" in out
+    else:
+        assert f"| {search_cost.ANCHOR}: not measured: OpenSpiel is not installed" in out
+    assert any(t["target"] == "seconds per 200-simulation MCTS decision on one core, ma_duel (breath_duel_v0)"
+               for t in results["targets"])
+
+
+def test_without_open_spiel_the_anchor_says_why(monkeypatch):
+    import builtins
+
+    from benchmarks import search_cost
+
+    real_import = builtins.__import__
+
+    def no_open_spiel(name, *args, **kwargs):
+        if name in ("pyspiel", "open_spiel.python.algorithms"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_open_spiel)
+    assert search_cost.anchor_missing().startswith("OpenSpiel is not installed")

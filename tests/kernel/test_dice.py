@@ -36,6 +36,35 @@ def test_clone_rolls_what_the_original_would_on_mixed_dice(seed, sizes):
     assert [twin.die(sides) for sides in mixed] == [dice.die(sides) for sides in mixed]
 
 
+@given(st.integers(0, 2**32 - 1), st.integers(0, 700), st.booleans())
+def test_clones_of_clones_roll_alike_whoever_draws_first(seed, consumed, original_first):
+    """A clone makes its generator when it first draws (from the state kept at cloning), so neither the
+    original's draws nor another clone's move what it rolls."""
+    dice = Dice(seed)
+    dice.roll(consumed)
+    twin = dice.clone()
+    grandchild = twin.clone()
+    expected = Dice(seed)
+    expected.roll(consumed)
+    rolls = expected.roll(900)
+    if original_first:
+        assert dice.roll(900) == rolls
+    assert [twin.die(10) for _ in range(900)] == list(rolls)
+    assert grandchild.roll(900) == rolls
+    if not original_first:
+        assert dice.roll(900) == rolls
+
+
+def test_dice_on_a_given_generator_keep_drawing_from_it_after_a_clone():
+    generator = np.random.default_rng(9)
+    dice = Dice(generator)
+    twin = dice.clone()
+    before = generator.bit_generator.state
+    dice.roll(2_000)
+    assert generator.bit_generator.state != before  # the original draws from the caller's generator, as before
+    assert twin.roll(600) == Dice(9).roll(600)
+
+
 def _whole_block_rolls(seed, sizes):
     """What the dice promise: d10s from blocks of 512 and every other size from blocks of 256, each block
     drawn whole from the seed's generator when its first die is rolled."""
