@@ -13,7 +13,7 @@ the same seed and actions give the same fight, event for event.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,7 +145,7 @@ def replaying_per_seat(actions: dict[str, Sequence[str]], seat_of: dict[str, str
     return choose
 
 
-def policies_choose(policies: dict[str, Callable[[np.ndarray, np.ndarray], int]]) -> Chooser:
+def policies_choose(policies: Mapping[str, Callable[[np.ndarray, np.ndarray], int]]) -> Chooser:
     """A chooser that asks each agent's policy ``(observation, action_mask) -> action``."""
 
     def choose(env: RulesetAECEnv, agent: str) -> int:

@@ -153,13 +153,13 @@ class _Bench:
             self._defender_move(state)
         return state
 
-    def rungs(self) -> list[int | None]:
+    def rungs(self) -> list[Rung | None]:
         """The rungs to set (``None``: a duel without the ma, one column)."""
         return [None] if self.ma is None else list(Rung)
 
-    def set_rung(self, state: Any, rung: int | None) -> bool:
+    def set_rung(self, state: Any, rung: Rung | None) -> bool:
         """Put the ma at ``rung``; False when the stage makes it unusable."""
-        if rung is None:
+        if rung is None or self.ma is None:
             return True
         ladder = self.ma.data(state).ladder
         if ladder.set(rung) != rung:

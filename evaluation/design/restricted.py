@@ -125,7 +125,7 @@ def battery(records: Iterable[MatchRecord], policy: str, action_names: Sequence[
                           if action in known]
                 actions = [action for action, kind in played if spec is None or kind == spec.kind]
                 singles.update(set(actions))
-                pairs.update(set(ngrams(actions, 2)))
+                pairs.update({(first, second) for first, second in ngrams(actions, 2)})
                 for action, kind in set(played):
                     by_kind.setdefault(kind, Counter())[action] += 1
     # Ties go by name, never by set order (which PYTHONHASHSEED changes from run to run).

@@ -169,4 +169,5 @@ def fingerprinted_files(obj: Any) -> list[str]:
             name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
             if isinstance(name, str) and package and name.startswith(package + ".") and name in sys.modules:
                 modules.append(sys.modules[name])
-    return sorted({module.__file__ for module in modules if getattr(module, "__file__", None)})
+    files = (getattr(module, "__file__", None) for module in modules)
+    return sorted({file for file in files if isinstance(file, str) and file})

@@ -177,7 +177,8 @@ def write_replays(examples: Mapping[str, Sequence[Example]], folder: Path, limit
                 full = sum(link.href is not None for link, _ in pages.values()) >= limit
                 pages[record.key] = _replay(record, folder, statements, full=full, limit=limit, report=report)
             page, steps = pages[record.key]
-            step = steps.get((example.seat, example.decision)) if example.seat is not None else None
+            step = (steps.get((example.seat, example.decision))
+                    if example.seat is not None and example.decision is not None else None)
             links[headline].append(page if page.href is None or step is None else
                                    GameLink(page.label, f"{page.href}#step={step}"))
     kept = {link.href.rsplit("/", 1)[-1] for link, _ in pages.values() if link.href}

@@ -120,5 +120,5 @@ def analyse(records: Iterable[MatchRecord], bootstrap: int = 1000, seed: int = 0
         diversity=strategy_diversity(records, composition if has_compositions else None),
         sequences=frequent_sequences(records, n=ngram, top=top_sequences, confidence=confidence),
         compositions=(frequent_compositions(records, composition, top=top_sequences, confidence=confidence)
-                      if has_compositions else []),
+                      if has_compositions and composition is not None else []),
         notes=notes)

@@ -101,6 +101,7 @@ def run_restricted_play(study: StudyConfig, store: MatchStore, workers: Workers,
                         progress: bool) -> TournamentRun:
     """The study's restricted-play battery (its ``restricted_play`` section) into the store."""
     config = study.restricted_play
+    assert config is not None, "called only for a study with a restricted_play section"
     tournament = build_tournament(study)
     policy = config.policy or strongest_policy(store, study)
     base = {spec.name: spec for spec in tournament.policies}.get(policy) or resolve_policy(policy)
@@ -139,6 +140,7 @@ def study_combo_table(study: StudyConfig, store: MatchStore, workers: Workers, p
     settings, so a rerun reuses it and a report-only run shows it.
     """
     config = study.combo_table
+    assert config is not None, "called only for a study with a combo_table section"
     loadout: Loadout = build_tournament(study).loadouts[0]
     kwargs = {key: value for key, value in loadout.kwargs.items() if key != "fighters"}
     factory = resolve_env(study.env)
@@ -194,13 +196,15 @@ def balance_report(studies: Sequence[StudyConfig], db: Path, out: Path, workers:
                           if study.restricted_play is not None else None)
             if study.combo_table is not None:
                 study_combo_table(study, store, workers, progress)  # kept in the store for the report
-            if study.composition() is not None:
-                compositions.setdefault(env_id, study.composition())
+            spec = study.composition()
+            if spec is not None:
+                compositions.setdefault(env_id, spec)
             runs.append(StudyRun(env_id, played, restricted))
         defaults = list(map(load_study, default_studies()))
         for default in defaults:  # the shipped studies describe their envs too
-            if default.composition() is not None:
-                compositions.setdefault(default.env, default.composition())
+            spec = default.composition()
+            if spec is not None:
+                compositions.setdefault(default.env, spec)
         if composition is not None:
             compositions = {env_id: composition for env_id in store.env_ids()}
         ablations = learned_ablations([*studies, *defaults], store.env_ids(), ablation_games)

@@ -260,12 +260,13 @@ def strategy_diversity(records: Iterable[MatchRecord], composition: CompositionS
     for policy, seats in sorted(_seats_by_policy(records).items()):
         sequences = Counter(actions for actions, _, _ in seats)
         actions = Counter(action for sequence, _, _ in seats for action in sequence)
-        extra = {}
+        distinct: int | None = None
+        spread: float | None = None
         if composition is not None:
             used = Counter(unit for sequence, kinds, _ in seats for unit in compositions(sequence, kinds, composition))
-            extra = {"distinct_compositions": len(used), "composition_entropy": entropy_bits(used.values())}
+            distinct, spread = len(used), entropy_bits(used.values())
         result.append(Diversity(policy, len(seats), len(sequences), entropy_bits(sequences.values()),
-                                len(actions), entropy_bits(actions.values()), **extra))
+                                len(actions), entropy_bits(actions.values()), distinct, spread))
     return result
 
 
