@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from issoku.common.inputs import BadInput
 from issoku.envs.adapter import RulesetAECEnv
 from issoku.envs.errors import IllegalActionError
 from issoku.envs.registry import make_env, refuse_imports, resolve_env
@@ -143,6 +144,36 @@ class Scenario(BaseModel):
         """The script with bare names turned into :class:`ScriptedDecision` entries."""
         return [entry if isinstance(entry, ScriptedDecision) else ScriptedDecision(action=entry)
                 for entry in self.actions]
+
+
+SHIPPED_SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+"""The worked-example scenarios: the checkout's ``scenarios/``, or the copy an installed wheel ships beside the layers."""
+
+
+def shipped_scenario(path: Path) -> Path:
+    """``path`` itself when it is a file; otherwise the shipped scenario it names, so an installed user can write
+    ``breath_duel/closing_the_ma`` (or ``scenarios/breath_duel/closing_the_ma.toml``, as the docs do) from any
+    folder; else ``path`` unchanged, for the caller's "no such file"."""
+    if path.exists() or path.is_absolute():
+        return path
+    parts = path.parts[1:] if path.parts[:1] == ("scenarios",) else path.parts
+    if not parts:
+        return path
+    candidate = SHIPPED_SCENARIOS.joinpath(*parts)
+    candidate = candidate if candidate.suffix == ".toml" else candidate.with_name(candidate.name + ".toml")
+    return candidate if candidate.is_file() else path
+
+
+def check_scenario_file(path: Path, name: str) -> None:
+    """Refuse a scenario that is neither a file nor a shipped scenario's name, saying how to list those."""
+    if not path.exists():
+        raise BadInput(f"{name}: no such file, nor a shipped scenario (`issoku replay --list` names them)")
+
+
+def shipped_scenario_names() -> list[str]:
+    """Every shipped scenario as ``<folder>/<name>``, what :func:`shipped_scenario` accepts."""
+    return sorted(found.relative_to(SHIPPED_SCENARIOS).with_suffix("").as_posix()
+                  for found in SHIPPED_SCENARIOS.rglob("*.toml"))
 
 
 def load_scenario(path: Path | str) -> Scenario:

@@ -162,20 +162,28 @@ def _print_fight(state: Any, names: list[str], json_lines: bool, verdict: str) -
 
 @app.command()
 def replay(
-    scenario: Path = typer.Argument(..., help="A scenario TOML file (format: docs/envs.md)."),
+    scenario: Optional[Path] = typer.Argument(None, help="A scenario TOML file (format: docs/envs.md), or a shipped one by name (breath_duel/closing_the_ma; --list names them)."),
     json_lines: bool = typer.Option(False, "--json", help="Print canonical JSON lines instead of text."),
+    list_shipped: bool = typer.Option(False, "--list", help="Name the shipped scenarios and stop."),
     allow_imports: bool = typer.Option(False, "--allow-imports", help="Let files (studies, suites, configs, checkpoint metadata, scenarios) name package.module:attribute import paths, which run code: only for files you trust."),
 ) -> None:
     """Play a scenario and print its event log, rule by rule; a fight that breaks the file's expected events
     or final decision is printed, then the first difference (exit status 1)."""
     from issoku.envs.replay import format_jsonl, format_text
-    from issoku.envs.scenario import ScenarioMismatch
+    from issoku.envs.scenario import ScenarioMismatch, check_scenario_file, shipped_scenario, shipped_scenario_names
     from issoku.evaluation.games.viewing import play_scenario
-    from issoku.common.inputs import check_input_file, one_line_errors
+    from issoku.common.inputs import one_line_errors
 
+    if list_shipped:
+        typer.echo("\n".join(shipped_scenario_names()))
+        return
+    if scenario is None:
+        typer.echo("replay: name a SCENARIO file or a shipped scenario (--list names them)", err=True)
+        raise typer.Exit(2)
     mismatch = None
+    scenario = shipped_scenario(scenario)
     with one_line_errors(f"replay {scenario}", also=(TypeError,)):  # TypeError: an env keyword the env lacks
-        check_input_file(scenario, "SCENARIO")
+        check_scenario_file(scenario, "SCENARIO")
         try:
             played = play_scenario(scenario, allow_imports=allow_imports)
         except ScenarioMismatch as error:
@@ -204,7 +212,7 @@ def view(
     import json
 
     from issoku.envs.registry import UnknownNameError
-    from issoku.envs.scenario import ScenarioError
+    from issoku.envs.scenario import ScenarioError, check_scenario_file, shipped_scenario
     from issoku.envs.trace import TraceError
     from issoku.envs.viewer import write_html
     from issoku.evaluation.games.viewing import trace_fight, trace_scenario, trace_stored
@@ -220,7 +228,8 @@ def view(
         if report is not None:
             check_input_file(report, "--report")
         if scenario is not None:
-            check_input_file(scenario, f"SCENARIO {scenario}")
+            scenario = shipped_scenario(scenario)
+            check_scenario_file(scenario, f"SCENARIO {scenario}")
             fight, title = trace_scenario(scenario)
         elif env is not None:
             kwargs = json.loads(env_kwargs)

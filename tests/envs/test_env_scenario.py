@@ -136,6 +136,22 @@ def test_cli_replay_text_json_and_errors(toy_env_id, write):
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "scenarios").rglob("*.toml"))
 
 
+def test_cli_replay_finds_a_shipped_scenario_by_name_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # as an installed user: no scenarios/ folder here
+    runner = CliRunner()
+    names = runner.invoke(app, ["replay", "--list"])
+    assert names.exit_code == 0
+    assert names.output.split() == [path.relative_to(SHIPPED[0].parents[1]).with_suffix("").as_posix()
+                                    for path in SHIPPED]
+    by_name = runner.invoke(app, ["replay", "tempo_duel/bind_wind_withdraw"])
+    as_in_the_docs = runner.invoke(app, ["replay", "scenarios/tempo_duel/bind_wind_withdraw.toml"])
+    assert by_name.exit_code == as_in_the_docs.exit_code == 0
+    assert by_name.output == as_in_the_docs.output and "TP-" in by_name.output
+    missing = runner.invoke(app, ["replay", "tempo_duel/no_such_fight"])
+    assert missing.exit_code == 2 and "nor a shipped scenario (`issoku replay --list`" in missing.output
+    assert runner.invoke(app, ["replay"]).exit_code == 2
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=[path.stem for path in SHIPPED])
 def test_shipped_scenarios_play_their_script_and_replay_byte_for_byte(path):
     scenario = load_scenario(path)
