@@ -34,6 +34,7 @@ STUDIES = ROOT / "evaluation" / "studies"
 BREATH = "2_breath_duel_v0_loadouts.toml"
 TEMPO = "4_tempo_duel_v0_loadouts.toml"
 ENCOUNTER = "6_encounter_duel_v0_loadouts.toml"
+SEARCH = "8_breath_duel_v0_loadouts_search.toml"
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Plant:
     loadout: str | None
     note: str = ""
     """What docs/balance.md says the default budget needs to see this plant, if anything."""
+    games: int | None = None
+    """``-n``, games a pairing, where the study's default is too few to name the plant (``None``: the default)."""
 
 
 PLANTS: tuple[Plant, ...] = (
@@ -54,6 +57,7 @@ PLANTS: tuple[Plant, ...] = (
     Plant("skill_ashigaru_spear", BREATH, "yari"),
     Plant("stance_spear_wall_cost", BREATH, "yari", "needs `-n 100`, or the sequential cell"),
     Plant("stance_spear_wall_guard", BREATH, "yari", "only search plays it: study 8 at `-n 8`"),
+    Plant("stance_spear_wall_guard", SEARCH, "yari", "search plays it; `-n 8`", games=8),
     Plant("small_breath_uchigatana_cut", BREATH, "uchigatana"),
     Plant("tempo_spear_counter_ap", TEMPO, "spearman"),
     Plant("armour_tempo_medium", TEMPO, "spearman"),
@@ -116,10 +120,10 @@ def row(plant: Plant, edit: str, headlines: list[str], wall_s: float) -> str:
 
 def run_plant(plant: Plant, workers: int, folder: Path) -> tuple[list[str], float]:
     """Play ``plant``'s report into a fresh store under ``folder``; its headlines and the command's wall seconds."""
-    out = folder / plant.name
+    out = folder / f"{plant.name}-{plant.study}"
     command = [sys.executable, "-m", "issoku", "balance-report", "--variant", str(VARIANTS / plant.name),
                "--study", str(STUDIES / plant.study), "-j", str(workers), "--db", str(out / "matches.sqlite"),
-               "--out", str(out / "report")]
+               "--out", str(out / "report")] + ([] if plant.games is None else ["-n", str(plant.games)])
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     wall_s = time.perf_counter() - start
@@ -132,8 +136,9 @@ def table(workers: int) -> str:
     """The Markdown table, one row per plant, each measured in its own fresh store."""
     load = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "unknown"
     rows = [f"Each row: `issoku balance-report --variant tests/data/variants/NAME --study evaluation/studies/STUDY "
-            f"-j {workers}` at the default budget into a fresh store; {os.cpu_count()} CPUs, load average {load} "
-            "at the start; the study numbers: " + ", ".join(f"`{study}`" for study in (BREATH, TEMPO, ENCOUNTER)) +
+            f"-j {workers}` at the default budget (or the `-n` its row names) into a fresh store; {os.cpu_count()} "
+            f"CPUs, load average {load} at the start; the study numbers: "
+            + ", ".join(f"`{study}`" for study in (BREATH, TEMPO, ENCOUNTER, SEARCH)) +
             ". Quotes drop each headline's `env (study): ` prefix.", "",
             "| plant (study) | the edit | the report should name | what the report says (headlines, verbatim) | named? | "
             "wall |", "|---|---|---|---|---|---|"]

@@ -8,6 +8,7 @@ a higher layer or a forbidden library; no import cycle among the modules of ``is
 """
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,13 @@ ORDER = ["rules", "common", "envs", "agents", "training", "evaluation"]
 RL_LIBRARIES = {"gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "tensorboard"}
 
 
+IMPORT_PATH = re.compile(r"^(issoku(?:\.\w+)+):\w+$")
+"""A ``package.module:attribute`` string a registry resolves when called (``"issoku.agents.policy:RandomLegal"``)."""
+
+
 def _imported_modules(path: Path) -> set[str]:
+    """The modules ``path`` imports, and those its import-path strings name: a registry's string is an import
+    deferred to the call, so it binds the layers just the same."""
     tree = ast.parse(path.read_text(), filename=str(path))
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -27,6 +34,8 @@ def _imported_modules(path: Path) -> set[str]:
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (found := IMPORT_PATH.match(node.value)):
+            names.add(found.group(1))
     return names
 
 
@@ -40,6 +49,12 @@ def test_layer_imports_only_lower_layers(layer):
             if parts[0] == "issoku" and len(parts) > 1 and parts[1] in higher:
                 offenders.append(f"{path.relative_to(ROOT)} imports {module}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_an_import_path_string_counts_as_an_import(tmp_path):
+    planted = tmp_path / "registry.py"
+    planted.write_text('FACTORIES = {"learned": "issoku.training.checkpoints:load"}\nNOTE = "issoku: a lab"\n')
+    assert _imported_modules(planted) == {"issoku.training.checkpoints"}
 
 
 def test_rules_name_no_rl_library():

@@ -50,7 +50,8 @@ def test_a_learned_only_plant_should_read_untested_by_play():
 
 
 def test_every_plant_is_a_variant_folder_and_every_variant_is_a_plant():
-    assert sorted(p.name for p in planted.PLANTS) == sorted(p.name for p in planted.VARIANTS.iterdir() if p.is_dir())
+    assert sorted({p.name for p in planted.PLANTS}) == sorted(p.name for p in planted.VARIANTS.iterdir() if p.is_dir())
+    assert len(set(planted.PLANTS)) == len(planted.PLANTS), "a plant twice in the same study is one row"
     assert planted.edit_text(NODACHI) == "breath/data/weapons.toml: nodachi / parry: cost 2 → 1"
 
 
@@ -65,3 +66,12 @@ def test_the_docs_point_to_the_written_file():
     assert text.startswith("Written by `python scripts/planted_results.py` on ")
     assert all(f"| `{plant.name}` (" in text for plant in planted.PLANTS)
     assert "results/planted_battery.md" in (ROOT / "docs" / "balance.md").read_text(encoding="utf-8")
+
+
+def test_a_plant_only_search_plays_has_a_row_in_the_search_study_at_its_games():
+    rows = [plant for plant in planted.PLANTS if plant.name == "stance_spear_wall_guard"]
+    assert [plant.study for plant in rows] == [planted.BREATH, planted.SEARCH]
+    search = rows[1]
+    assert search.games == 8 and (planted.STUDIES / search.study).is_file()
+    line = planted.row(search, "breath/data/stances.toml: spear_wall: defense_bonus (absent) → 5", NAMED, 300)
+    assert line.startswith("| `stance_spear_wall_guard` (8) |") and "search plays it; `-n 8`" in line
