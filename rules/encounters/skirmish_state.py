@@ -10,6 +10,7 @@ character Out or Dead takes no more turns and the encounter ends when a side has
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,6 +54,42 @@ def neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
 def chebyshev(a: Square, b: Square) -> int:
     """EN-G10: squares between two squares, a diagonal step counting as one."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+_RANKED: dict[tuple[int, Square, Square, bool], tuple[Square, ...]] = {}
+""":func:`ranked_steps` by (arena, here, there, toward); it stops growing at ``_RANKED_LIMIT`` entries (a few MB)."""
+_RANKED_LIMIT = 1 << 16
+
+
+def ranked_steps(arena: int, here: Square, there: Square, toward: bool) -> tuple[Square, ...]:
+    """The squares a step from ``here`` may go to closer to ``there`` (down to adjacency; ``toward``) or farther from
+    it, best first: the one that changes the distance most, ties to the one nearest (farthest) in a straight line,
+    then in :data:`_STEPS` order. A move takes the first of them nobody blocks; the grid never changes, so the
+    ranking is worked out once per pair of squares."""
+    key = (arena, here, there, toward)
+    found = _RANKED.get(key)
+    if found is None:
+        tx, ty = there
+        now = chebyshev(here, there)
+        sign = 1 if toward else -1
+        keyed = []
+        if not (toward and now <= 1):
+            for square in neighbours(arena)[here]:
+                x, y = square
+                gap = max(abs(x - tx), abs(y - ty))
+                if (gap < now) if toward else (gap > now):
+                    keyed.append(((sign * gap, sign * ((x - tx) ** 2 + (y - ty) ** 2)), square))
+        keyed.sort(key=lambda pair: pair[0])   # stable: equal keys keep the scan order
+        found = tuple(square for _, square in keyed)
+        if len(_RANKED) < _RANKED_LIMIT:
+            _RANKED[key] = found
+    return found
+
+
+@cache
+def move_flats(who: str, slot: int, direction: str, kinds: tuple[str, ...]) -> tuple[int, ...]:
+    """The moves of ``kinds`` toward or away from the character in ``who``'s slot ``slot`` (a few dozen tables)."""
+    return tuple(BY_TARGET[(flat, who, slot)] for flat, (kind, way) in MOVES.items() if way == direction and kind in kinds)
 
 
 class SkirmishState(EncounterState):
@@ -197,17 +234,12 @@ class SkirmishState(EncounterState):
                     legal.append(BY_TARGET[(G_THROW, "enemy", k)])                  # EN-095
         if sa >= 1 and len(hold.members) == 2:                                      # EN-096: one other only
             blocked = self._blocked(seat) - {self.positions[m] for m in hold.members}
-            for who, k, other in self._others(seat):
+            for who, k, other in self.ruleset.others_of[seat]:
                 for direction in ("away",) if who == "enemy" else ("toward",):
                     if other not in hold.members and self.fighters[other].can_act() \
                             and self._step(seat, other, direction, voluntary=False, blocked=blocked) is not None:
                         legal.append(DRAG_BY_TARGET[(direction, who, k)])
         return sorted(legal)
-
-    def _others(self, seat: int) -> list[tuple[str, int, int]]:
-        """(``"enemy"``/``"ally"``, slot, seat) of every other character, enemies first."""
-        return [("enemy", k, s) for k, s in enumerate(self.enemies(seat))] + \
-               [("ally", k, s) for k, s in enumerate(self.allies(seat), start=1)]
 
     def _extra_attack_legal(self, seat: int) -> list[int]:
         return self._targeted_attacks(seat, free=True)
@@ -236,16 +268,15 @@ class SkirmishState(EncounterState):
         kinds = legality.move_kinds(self, seat)
         if not kinds:
             return []
-        legal = []
+        legal: list[int] = []
         blocked = self._blocked(seat)
-        for who, k, other in self._others(seat):
-            if not self.fighters[other].can_act():
+        fighters = self.fighters
+        for who, k, other in self.ruleset.others_of[seat]:
+            if not fighters[other].can_act():
                 continue
             for direction in ("toward", "away") if who == "enemy" else ("toward",):
-                if self._step(seat, other, direction, blocked=blocked) is None:
-                    continue
-                legal += [BY_TARGET[(flat, who, k)] for flat, (kind, way) in MOVES.items()
-                          if way == direction and kind in kinds]
+                if self._step(seat, other, direction, blocked=blocked) is not None:
+                    legal += move_flats(who, k, direction, kinds)
         return legal
 
     # ----------------------------------------------------------------- playing a decision
@@ -404,42 +435,34 @@ class SkirmishState(EncounterState):
 
     def _step(self, mover: int, other: int, direction: str, voluntary: bool = True,
               blocked: set[Square] | None = None) -> Square | None:
-        """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the open
-        neighbour inside the arena that changes the distance most, ties to the one nearest (farthest) in a
-        straight line, then in a fixed order; None when no step changes it that way. In Fire stance no step of
-        the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove is not bound."""
-        here, there = self.positions[mover], self.positions[other]
-        now = chebyshev(here, there)
-        toward = direction == "toward"
-        if toward and now <= 1:
+        """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the first open
+        square of :func:`ranked_steps`; None when no step changes the distance that way. In Fire stance no step
+        of the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove is not
+        bound."""
+        here = self.positions[mover]
+        ranked = ranked_steps(self.ruleset.arena, here, self.positions[other], direction == "toward")
+        if not ranked:
             return None
         if blocked is None:
             blocked = self._blocked(mover)
         pinned = [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
                   and chebyshev(here, self.positions[e]) <= 1] \
             if voluntary and self.fighters[mover].stance == FIRE else []
-        tx, ty = there
-        best: tuple | None = None
-        for square in neighbours(self.ruleset.arena)[here]:
+        for square in ranked:
             if square in blocked:
                 continue
-            x, y = square
-            gap = max(abs(x - tx), abs(y - ty))
-            if (gap >= now) if toward else (gap <= now):
+            if pinned and any(chebyshev(square, enemy) > 1 for enemy in pinned):
                 continue
-            if pinned and any(max(abs(x - px), abs(y - py)) > 1 for px, py in pinned):
-                continue
-            line = (x - tx) ** 2 + (y - ty) ** 2
-            key = (gap, line) if toward else (-gap, -line)
-            if best is None or key < best[0]:
-                best = (key, square)
-        return None if best is None else best[1]
+            return square
+        return None
 
     def _walk(self, mover: int, other: int, squares: int, direction: str, voluntary: bool = True) -> int:
-        """Up to ``squares`` steps (:meth:`_step`); returns the steps taken."""
+        """Up to ``squares`` steps (:meth:`_step`); returns the steps taken. The others stand still meanwhile, so
+        the squares they block are found once."""
         taken = 0
+        blocked = self._blocked(mover)
         while taken < squares:
-            square = self._step(mover, other, direction, voluntary)
+            square = self._step(mover, other, direction, voluntary, blocked)
             if square is None:
                 break
             self.positions[mover] = square
