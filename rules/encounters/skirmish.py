@@ -117,6 +117,8 @@ class EncounterSkirmish:
                               for sheet in self.sheets)
         """Each seat's observation profile (:mod:`.observation`), its own weapon readied and bare hands."""
         self.atn_memos: tuple[dict, ...] = tuple({} for _ in self.sheets)
+        self.side_blocks: dict[tuple, array] = {}
+        """Observation blocks by character and situation (:func:`~.skirmish_observation.side_block`)."""
         settings = (self.name, self.version, sides, config.start_distance, config.round_limit, config.arena,
                     config.ten_dice_rule, config.focused_attack, self.catalog.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
