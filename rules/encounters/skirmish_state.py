@@ -35,20 +35,7 @@ GUARD_BONUS = 10   # EN-100: the guarded character's ATN
 GUARD_MALUS = 5    # EN-100: the guardian's ATN
 Square = tuple[int, int]
 _STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
-
-
-_NEIGHBOURS: dict[int, dict[Square, tuple[Square, ...]]] = {}
-"""Per arena size, each square's neighbours inside the arena in :data:`_STEPS` order (the moves' scan order)."""
-
-
-def neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
-    """Every square's in-arena neighbours on a ``size`` × ``size`` arena (built once per size)."""
-    found = _NEIGHBOURS.get(size)
-    if found is None:
-        found = _NEIGHBOURS[size] = {
-            (x, y): tuple((x + dx, y + dy) for dx, dy in _STEPS if 0 <= x + dx < size and 0 <= y + dy < size)
-            for x in range(size) for y in range(size)}
-    return found
+"""The eight steps to a neighbouring square, in the order ties between equally good steps are broken."""
 
 
 def chebyshev(a: Square, b: Square) -> int:
@@ -56,34 +43,23 @@ def chebyshev(a: Square, b: Square) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-_RANKED: dict[tuple[int, Square, Square, bool], tuple[Square, ...]] = {}
-""":func:`ranked_steps` by (arena, here, there, toward); it stops growing at ``_RANKED_LIMIT`` entries (a few MB)."""
-_RANKED_LIMIT = 1 << 16
-
-
-def ranked_steps(arena: int, here: Square, there: Square, toward: bool) -> tuple[Square, ...]:
-    """The squares a step from ``here`` may go to closer to ``there`` (down to adjacency; ``toward``) or farther from
-    it, best first: the one that changes the distance most, ties to the one nearest (farthest) in a straight line,
-    then in :data:`_STEPS` order. A move takes the first of them nobody blocks; the grid never changes, so the
-    ranking is worked out once per pair of squares."""
-    key = (arena, here, there, toward)
-    found = _RANKED.get(key)
-    if found is None:
-        tx, ty = there
-        now = chebyshev(here, there)
-        sign = 1 if toward else -1
-        keyed = []
-        if not (toward and now <= 1):
-            for square in neighbours(arena)[here]:
-                x, y = square
-                gap = max(abs(x - tx), abs(y - ty))
-                if (gap < now) if toward else (gap > now):
-                    keyed.append(((sign * gap, sign * ((x - tx) ** 2 + (y - ty) ** 2)), square))
-        keyed.sort(key=lambda pair: pair[0])   # stable: equal keys keep the scan order
-        found = tuple(square for _, square in keyed)
-        if len(_RANKED) < _RANKED_LIMIT:
-            _RANKED[key] = found
-    return found
+@cache
+def ranked_steps(dx: int, dy: int, toward: bool) -> tuple[Square, ...]:
+    """The steps (offsets) that bring a character closer to one ``(dx, dy)`` squares away (down to adjacency;
+    ``toward``) or farther from it, best first: the one that changes the distance most, ties to the one nearest
+    (farthest) in a straight line, then in :data:`_STEPS` order. A move takes the first of them that stays in the
+    arena and that nobody blocks; the ranking depends on the offset alone, so it is worked out once per offset."""
+    now = max(abs(dx), abs(dy))
+    if toward and now <= 1:
+        return ()
+    sign = 1 if toward else -1
+    keyed = []
+    for sx, sy in _STEPS:
+        gap = max(abs(dx - sx), abs(dy - sy))
+        if (gap < now) if toward else (gap > now):
+            keyed.append(((sign * gap, sign * ((dx - sx) ** 2 + (dy - sy) ** 2)), (sx, sy)))
+    keyed.sort(key=lambda pair: pair[0])   # stable: equal keys keep the scan order
+    return tuple(step for _, step in keyed)
 
 
 @cache
@@ -435,12 +411,13 @@ class SkirmishState(EncounterState):
 
     def _step(self, mover: int, other: int, direction: str, voluntary: bool = True,
               blocked: set[Square] | None = None) -> Square | None:
-        """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the first open
-        square of :func:`ranked_steps`; None when no step changes the distance that way. In Fire stance no step
-        of the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove is not
-        bound."""
-        here = self.positions[mover]
-        ranked = ranked_steps(self.ruleset.arena, here, self.positions[other], direction == "toward")
+        """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the first square of
+        :func:`ranked_steps` inside the arena and open; None when no step changes the distance that way. In Fire
+        stance no step of the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove
+        is not bound."""
+        hx, hy = here = self.positions[mover]
+        tx, ty = self.positions[other]
+        ranked = ranked_steps(tx - hx, ty - hy, direction == "toward")
         if not ranked:
             return None
         if blocked is None:
@@ -448,7 +425,12 @@ class SkirmishState(EncounterState):
         pinned = [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
                   and chebyshev(here, self.positions[e]) <= 1] \
             if voluntary and self.fighters[mover].stance == FIRE else []
-        for square in ranked:
+        size = self.ruleset.arena
+        for sx, sy in ranked:
+            x, y = hx + sx, hy + sy
+            if not (0 <= x < size and 0 <= y < size):
+                continue
+            square = (x, y)
             if square in blocked:
                 continue
             if pinned and any(chebyshev(square, enemy) > 1 for enemy in pinned):
