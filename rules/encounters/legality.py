@@ -6,6 +6,7 @@ keeps "what may be done" (each condition with its rule ID) in one short module.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from issoku.rules.encounters.actions import (
@@ -93,19 +94,32 @@ def own_actions(state: "EncounterState", seat: int) -> list[int]:
 
 def attacks(state: "EncounterState", seat: int, free: bool = False) -> list[int]:
     """EN-066 / EN-G19: a target within the weapon's range; Prone forbids [Large] weapons (EN-121)."""
+    return list(attack_options(state, seat, free))
+
+
+def attack_options(state: "EncounterState", seat: int, free: bool = False) -> tuple[int, ...]:
+    """:func:`attacks` as a shared tuple (ascending), for callers that only read it."""
     f = state.fighters[seat]
     weapon = f.weapon
     target = state.opponent(seat)
     distance = state.distance_between(seat, target)
     if distance > weapon.range or (f.prone and weapon.size == "large"):
-        return []
-    return [CODEC.encode(a) for a in ATTACKS
-            if not (a.special in ("disarm",) and state.fighters[target].weapon_state != READY)
-            and not (free and a.special == "extra_attack")
-            and not (a.special == "pull" and distance == 1)
-            and not (f.extra_attack_done and a.special == "extra_attack")
-            and not (a.special == "focus_head" and not state.ruleset.focused_attack)
-            and (a.special != "tactical_strike" or state.ruleset.parties)]         # EN-082: a party's pool
+        return ()
+    return _attack_table(state.fighters[target].weapon_state == READY, free, distance == 1, f.extra_attack_done,
+                         state.ruleset.focused_attack, state.ruleset.parties)
+
+
+@cache
+def _attack_table(target_armed: bool, free: bool, adjacent: bool, extra_attack_done: bool, focused_attack: bool,
+                  parties: bool) -> tuple[int, ...]:
+    """The attacks open in range, by the few facts that rule some out (a table: read on every decision in reach)."""
+    return tuple(CODEC.encode(a) for a in ATTACKS
+                 if not (a.special in ("disarm",) and not target_armed)                 # EN-075
+                 and not (free and a.special == "extra_attack")                          # EN-076
+                 and not (a.special == "pull" and adjacent)                              # EN-081
+                 and not (extra_attack_done and a.special == "extra_attack")
+                 and not (a.special == "focus_head" and not focused_attack)              # EN-G08
+                 and (a.special != "tactical_strike" or parties))                        # EN-082: a party's pool
 
 
 def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:

@@ -63,6 +63,12 @@ def ranked_steps(dx: int, dy: int, toward: bool) -> tuple[Square, ...]:
 
 
 @cache
+def at_enemy(slot: int, flats: tuple[int, ...]) -> tuple[int, ...]:
+    """The duel's actions ``flats`` aimed at enemy ``slot`` (a table: the same few attack lists recur)."""
+    return tuple(BY_TARGET[(flat, "enemy", slot)] for flat in flats)
+
+
+@cache
 def move_flats(who: str, slot: int, direction: str, kinds: tuple[str, ...]) -> tuple[int, ...]:
     """The moves of ``kinds`` toward or away from the character in ``who``'s slot ``slot`` (a few dozen tables)."""
     return tuple(BY_TARGET[(flat, who, slot)] for flat, (kind, way) in MOVES.items() if way == direction and kind in kinds)
@@ -226,7 +232,7 @@ class SkirmishState(EncounterState):
         for k, enemy in enumerate(self.enemies(seat)):
             if self.fighters[enemy].can_act():
                 self._focus = enemy
-                legal += [BY_TARGET[(flat, "enemy", k)] for flat in legality.attacks(self, seat, free=free)]
+                legal += at_enemy(k, legality.attack_options(self, seat, free=free))
         return legal
 
     def _round_start_legal(self, seat: int) -> list[int]:

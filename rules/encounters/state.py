@@ -155,7 +155,11 @@ class EncounterState:
 
     def is_terminal(self) -> bool:
         """EN-G18: a side has no character able to act."""
-        return any(not any(self.fighters[seat].can_act() for seat in members) for members in self._sides())
+        fighters = self.fighters
+        for members in self._sides():
+            if not any([fighters[seat].can_act() for seat in members]):
+                return True
+        return False
 
     def _sides(self) -> tuple[tuple[int, ...], ...]:
         """The seats of each side, side 0 first (``ruleset.seat_teams``)."""
