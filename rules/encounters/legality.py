@@ -127,7 +127,14 @@ def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:
     the round's cap (EN-104)."""
     f = state.fighters[seat]
     water = f.ring("water")
-    squares = {"free_move": water + (1 if f.stance == FIRE else 0), "simple_move": 2 * water, "crawl": water}[kind]
+    if kind == "free_move":
+        squares = water + (1 if f.stance == FIRE else 0)
+    elif kind == "simple_move":
+        squares = 2 * water
+    elif kind == "crawl":
+        squares = water
+    else:
+        raise KeyError(kind)
     return max(0, min(squares, f.move_cap() - f.moved))
 
 
@@ -155,7 +162,13 @@ def move_kinds(state: "EncounterState", seat: int) -> tuple[str, ...]:
     f = state.fighters[seat]
     if f.stance in (EARTH, VOID):
         return ()
-    return tuple(kind for kind, cost in (("free_move", 0), ("simple_move", 1), ("crawl", 2))
-                 if (kind == "crawl") == f.prone and f.simple_actions >= cost
-                 and not (kind == "free_move" and "free_move" in f.free_used)
-                 and move_allowance(state, seat, kind) > 0)
+    if f.moved >= f.move_cap():                                                   # EN-104: no room left
+        return ()
+    return tuple([kind for kind, cost in _MOVE_COSTS
+                  if (kind == "crawl") == f.prone and f.simple_actions >= cost
+                  and not (kind == "free_move" and "free_move" in f.free_used)
+                  and move_allowance(state, seat, kind) > 0])
+
+
+_MOVE_COSTS = (("free_move", 0), ("simple_move", 1), ("crawl", 2))
+"""Each move and the Simple Actions it costs (EN-102, EN-103, EN-121)."""

@@ -251,13 +251,13 @@ class SkirmishState(EncounterState):
         if not kinds:
             return []
         legal: list[int] = []
-        blocked = self._blocked(seat)
+        blocked, pinned = self._blocked(seat), self._pinned(seat)
         fighters = self.fighters
         for who, k, other in self.ruleset.others_of[seat]:
             if not fighters[other].can_act():
                 continue
             for direction in ("toward", "away") if who == "enemy" else ("toward",):
-                if self._step(seat, other, direction, blocked=blocked) is not None:
+                if self._step(seat, other, direction, blocked=blocked, pinned=pinned) is not None:
                     legal += move_flats(who, k, direction, kinds)
         return legal
 
@@ -416,21 +416,20 @@ class SkirmishState(EncounterState):
         return {self.positions[s] for s, f in enumerate(self.fighters) if s != mover and f.can_act()}
 
     def _step(self, mover: int, other: int, direction: str, voluntary: bool = True,
-              blocked: set[Square] | None = None) -> Square | None:
+              blocked: set[Square] | None = None, pinned: list[Square] | None = None) -> Square | None:
         """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the first square of
         :func:`ranked_steps` inside the arena and open; None when no step changes the distance that way. In Fire
         stance no step of the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove
-        is not bound."""
-        hx, hy = here = self.positions[mover]
+        is not bound. ``blocked`` and ``pinned``: :meth:`_blocked` and :meth:`_pinned`, when the caller has them."""
+        hx, hy = self.positions[mover]
         tx, ty = self.positions[other]
         ranked = ranked_steps(tx - hx, ty - hy, direction == "toward")
         if not ranked:
             return None
         if blocked is None:
             blocked = self._blocked(mover)
-        pinned = [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
-                  and chebyshev(here, self.positions[e]) <= 1] \
-            if voluntary and self.fighters[mover].stance == FIRE else []
+        if pinned is None:
+            pinned = self._pinned(mover) if voluntary else []
         size = self.ruleset.arena
         for sx, sy in ranked:
             x, y = hx + sx, hy + sy
@@ -443,6 +442,15 @@ class SkirmishState(EncounterState):
                 continue
             return square
         return None
+
+    def _pinned(self, mover: int) -> list[Square]:
+        """EN-063 / EN-G10: in Fire stance, the squares of the enemies next to ``mover``, whose reach its own steps
+        may not leave; none in any other stance."""
+        if self.fighters[mover].stance != FIRE:
+            return []
+        here = self.positions[mover]
+        return [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
+                and chebyshev(here, self.positions[e]) <= 1]
 
     def _walk(self, mover: int, other: int, squares: int, direction: str, voluntary: bool = True) -> int:
         """Up to ``squares`` steps (:meth:`_step`); returns the steps taken. The others stand still meanwhile, so
