@@ -157,7 +157,10 @@ class EncounterState:
         """EN-G18: a side has no character able to act."""
         fighters = self.fighters
         for members in self._sides():
-            if not any([fighters[seat].can_act() for seat in members]):
+            for seat in members:               # a side stands while one member can act: asked until one does
+                if fighters[seat].can_act():
+                    break
+            else:
                 return True
         return False
 
