@@ -228,7 +228,7 @@ class SkirmishState(EncounterState):
 
     def _targeted_attacks(self, seat: int, free: bool) -> list[int]:
         """EN-066 against each enemy still able to act, within the weapon's range (EN-G19)."""
-        legal = []
+        legal: list[int] = []
         for k, enemy in enumerate(self.enemies(seat)):
             if self.fighters[enemy].can_act():
                 self._focus = enemy

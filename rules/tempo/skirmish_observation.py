@@ -165,7 +165,7 @@ def _profile32(lo: "Loadout") -> memoryview:
     if known is None or known[0] is not lo:
         if len(_PROFILES) >= _PROFILES_LIMIT:
             _PROFILES.clear()
-        known = _PROFILES[id(lo)] = (lo, memoryview(np.array(profile(lo), dtype=np.float32)))
+        known = _PROFILES[id(lo)] = (lo, np.array(profile(lo), dtype=np.float32).data)
     return known[1]
 
 
