@@ -34,9 +34,15 @@ def round_start(state: "EncounterState", seat: int) -> list[int]:
 def stance(state: "EncounterState", seat: int) -> list[int]:
     """EN-011, with Prone's Water or Air only (EN-121) and Stun's Air or Earth only (EN-113)."""
     f = state.fighters[seat]
-    allowed = tuple(s for s in STANCES if not (f.prone and s not in (WATER, AIR))
-                    and not (f.stun_tn is not None and s not in (AIR, EARTH)))
-    return sorted(STANCE_ACTIONS[s] for s in allowed)
+    return list(_stances(f.prone, f.stun_tn is not None))
+
+
+@cache
+def _stances(prone: bool, stunned: bool) -> tuple[int, ...]:
+    """:func:`stance`'s answer for a Prone and a Stunned character or not (a table: asked every turn)."""
+    allowed = tuple(s for s in STANCES if not (prone and s not in (WATER, AIR))
+                    and not (stunned and s not in (AIR, EARTH)))
+    return tuple(sorted(STANCE_ACTIONS[s] for s in allowed))
 
 
 def act(state: "EncounterState", seat: int) -> list[int]:

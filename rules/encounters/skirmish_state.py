@@ -135,11 +135,9 @@ class SkirmishState(EncounterState):
                 return hold
         return None
 
-    def current_seat(self) -> int | None:
-        """As the duel's, but a Nevermind is asked of each other participant in turn (EN-099)."""
-        if self.phase == NEVERMIND:
-            return self._askers[0]
-        return super().current_seat()
+    def _nevermind_asked(self) -> int:
+        """A Nevermind is asked of each other participant in turn (EN-099)."""
+        return self._askers[0]
 
     # ----------------------------------------------------------------- ATN with Guard
 
