@@ -674,7 +674,10 @@ class BreathState:
 
     def _without_vetoed(self, fighter: Fighter, legal: list[int]) -> list[int]:
         """``legal`` less what a module forbids ``fighter`` now (``BreathModule.vetoes_order``)."""
-        slots, vetoers = self.ruleset.slots, self.ruleset.vetoers
+        vetoers = [m for m in self.ruleset.vetoers if m.may_veto(self, fighter)]
+        if not vetoers:
+            return legal
+        slots = self.ruleset.slots
         return [a for a in legal if not any(m.vetoes_order(self, fighter, slots[a].order) for m in vetoers)]
 
     def _stance_ends(self, f: Fighter, why: str) -> None:

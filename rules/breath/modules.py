@@ -152,6 +152,11 @@ class BreathModule:
     def after_attack(self, state: "BreathState", attack: "Attack", hit: bool) -> None:
         """React to a resolved attack (guard shaving, location effects, points)."""
 
+    def may_veto(self, state: "BreathState", fighter: "Fighter") -> bool:
+        """Whether :meth:`vetoes_order` may forbid ``fighter`` anything now; False spares the engine asking it order
+        by order (a module that vetoes only in some situation says when)."""
+        return True
+
     def vetoes_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Forbid an order the engine or another module offers ``fighter`` now (a caster preparing a spell
         may not relocate nor take another stance, SP-036/SP-037). Asked only of modules that override it, and

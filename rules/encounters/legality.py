@@ -6,6 +6,7 @@ keeps "what may be done" (each condition with its rule ID) in one short module.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from issoku.rules.encounters.actions import (
@@ -33,9 +34,15 @@ def round_start(state: "EncounterState", seat: int) -> list[int]:
 def stance(state: "EncounterState", seat: int) -> list[int]:
     """EN-011, with Prone's Water or Air only (EN-121) and Stun's Air or Earth only (EN-113)."""
     f = state.fighters[seat]
-    allowed = tuple(s for s in STANCES if not (f.prone and s not in (WATER, AIR))
-                    and not (f.stun_tn is not None and s not in (AIR, EARTH)))
-    return sorted(STANCE_ACTIONS[s] for s in allowed)
+    return list(_stances(f.prone, f.stun_tn is not None))
+
+
+@cache
+def _stances(prone: bool, stunned: bool) -> tuple[int, ...]:
+    """:func:`stance`'s answer for a Prone and a Stunned character or not (a table: asked every turn)."""
+    allowed = tuple(s for s in STANCES if not (prone and s not in (WATER, AIR))
+                    and not (stunned and s not in (AIR, EARTH)))
+    return tuple(sorted(STANCE_ACTIONS[s] for s in allowed))
 
 
 def act(state: "EncounterState", seat: int) -> list[int]:
@@ -93,19 +100,32 @@ def own_actions(state: "EncounterState", seat: int) -> list[int]:
 
 def attacks(state: "EncounterState", seat: int, free: bool = False) -> list[int]:
     """EN-066 / EN-G19: a target within the weapon's range; Prone forbids [Large] weapons (EN-121)."""
+    return list(attack_options(state, seat, free))
+
+
+def attack_options(state: "EncounterState", seat: int, free: bool = False) -> tuple[int, ...]:
+    """:func:`attacks` as a shared tuple (ascending), for callers that only read it."""
     f = state.fighters[seat]
     weapon = f.weapon
     target = state.opponent(seat)
     distance = state.distance_between(seat, target)
     if distance > weapon.range or (f.prone and weapon.size == "large"):
-        return []
-    return [CODEC.encode(a) for a in ATTACKS
-            if not (a.special in ("disarm",) and state.fighters[target].weapon_state != READY)
-            and not (free and a.special == "extra_attack")
-            and not (a.special == "pull" and distance == 1)
-            and not (f.extra_attack_done and a.special == "extra_attack")
-            and not (a.special == "focus_head" and not state.ruleset.focused_attack)
-            and (a.special != "tactical_strike" or state.ruleset.parties)]         # EN-082: a party's pool
+        return ()
+    return _attack_table(state.fighters[target].weapon_state == READY, free, distance == 1, f.extra_attack_done,
+                         state.ruleset.focused_attack, state.ruleset.parties)
+
+
+@cache
+def _attack_table(target_armed: bool, free: bool, adjacent: bool, extra_attack_done: bool, focused_attack: bool,
+                  parties: bool) -> tuple[int, ...]:
+    """The attacks open in range, by the few facts that rule some out (a table: read on every decision in reach)."""
+    return tuple(CODEC.encode(a) for a in ATTACKS
+                 if not (a.special in ("disarm",) and not target_armed)                 # EN-075
+                 and not (free and a.special == "extra_attack")                          # EN-076
+                 and not (a.special == "pull" and adjacent)                              # EN-081
+                 and not (extra_attack_done and a.special == "extra_attack")
+                 and not (a.special == "focus_head" and not focused_attack)              # EN-G08
+                 and (a.special != "tactical_strike" or parties))                        # EN-082: a party's pool
 
 
 def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:
@@ -113,7 +133,14 @@ def move_allowance(state: "EncounterState", seat: int, kind: str) -> int:
     the round's cap (EN-104)."""
     f = state.fighters[seat]
     water = f.ring("water")
-    squares = {"free_move": water + (1 if f.stance == FIRE else 0), "simple_move": 2 * water, "crawl": water}[kind]
+    if kind == "free_move":
+        squares = water + (1 if f.stance == FIRE else 0)
+    elif kind == "simple_move":
+        squares = 2 * water
+    elif kind == "crawl":
+        squares = water
+    else:
+        raise KeyError(kind)
     return max(0, min(squares, f.move_cap() - f.moved))
 
 
@@ -141,7 +168,13 @@ def move_kinds(state: "EncounterState", seat: int) -> tuple[str, ...]:
     f = state.fighters[seat]
     if f.stance in (EARTH, VOID):
         return ()
-    return tuple(kind for kind, cost in (("free_move", 0), ("simple_move", 1), ("crawl", 2))
-                 if (kind == "crawl") == f.prone and f.simple_actions >= cost
-                 and not (kind == "free_move" and "free_move" in f.free_used)
-                 and move_allowance(state, seat, kind) > 0)
+    if f.moved >= f.move_cap():                                                   # EN-104: no room left
+        return ()
+    return tuple([kind for kind, cost in _MOVE_COSTS
+                  if (kind == "crawl") == f.prone and f.simple_actions >= cost
+                  and not (kind == "free_move" and "free_move" in f.free_used)
+                  and move_allowance(state, seat, kind) > 0])
+
+
+_MOVE_COSTS = (("free_move", 0), ("simple_move", 1), ("crawl", 2))
+"""Each move and the Simple Actions it costs (EN-102, EN-103, EN-121)."""

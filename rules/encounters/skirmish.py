@@ -98,6 +98,10 @@ class EncounterSkirmish:
         self.enemies_of = tuple(tuple(s for s, t in enumerate(self.seat_teams) if t != team)
                                 for team in self.seat_teams)
         """Each seat's enemies in seat order (enemy slot ``k`` is ``enemies_of[seat][k]``)."""
+        self.others_of = tuple(tuple(("enemy", k, s) for k, s in enumerate(self.enemies_of[seat]))
+                               + tuple(("ally", k, s) for k, s in enumerate(self.allies_of[seat], start=1))
+                               for seat in range(len(self.seat_teams)))
+        """Each seat's ("enemy"/"ally", slot, seat) of every other character, enemies first."""
         self.seat_names = tuple(f"side_{team}_fighter_{rank + 1}" for team, side in enumerate(sides)
                                 for rank in range(len(side)))
         self.sheets = tuple(self.catalog.archetypes[name] for name in self.fighters)
@@ -113,6 +117,8 @@ class EncounterSkirmish:
                               for sheet in self.sheets)
         """Each seat's observation profile (:mod:`.observation`), its own weapon readied and bare hands."""
         self.atn_memos: tuple[dict, ...] = tuple({} for _ in self.sheets)
+        self.side_blocks: dict[tuple, array] = {}
+        """Observation blocks by character and situation (:func:`~.skirmish_observation.side_block`)."""
         settings = (self.name, self.version, sides, config.start_distance, config.round_limit, config.arena,
                     config.ten_dice_rule, config.focused_attack, self.catalog.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -133,53 +134,103 @@ def describe(state: "SkirmishState", seat: int) -> dict[str, Any]:
     return values
 
 
+_SIDE_SIZE = _PLACE_AT[0] - _SLOT_SIDES[0][0]
+"""A slot's side fields (wounds .. profile) lie together before its place: one block per character."""
+_SIDE_IN_BLOCK = tuple(at - _SLOT_SIDES[0][0] for at in _SLOT_SIDES[0])
+_PROFILE_IN_BLOCK = _PROFILE_AT[0] - _SLOT_SIDES[0][0]
+_FLAGS_IN_BLOCK = _FLAGS_AT[0] - _SLOT_SIDES[0][0]
+_EMPTY_BLOCK = array("f", bytes(4 * _SIDE_SIZE))
+SIDE_BLOCKS_LIMIT = 4_096
+"""The most side blocks a ruleset keeps (:func:`side_block`; about 3 MB): a full memo starts again empty, and random
+play measured the same speed with 4,096 as with four times more."""
+_CHARACTER = attrgetter("wounds", "stance", "void_points", "initiative", "simple_actions", "moved", "earth_bonus",
+                        "prone", "weapon_state", "boost_armed", "began_in_void", "void_bonus_used", "deflect",
+                        "maintain", "extra_attack_done", "stun_tn", "disarm_free_raise")
+"""The changing numbers of a :class:`~issoku.rules.encounters.fighter.Combatant` its side fields read (one C call)."""
+
+
+def side_block(state: "SkirmishState", seat: int, guarded: bool) -> array:
+    """``seat``'s side fields (the duel's, :func:`~issoku.rules.encounters.observation._fill_side`, with its profile
+    and its grapple's flags) as one block, the same in every slot and every observer's view; ``guarded``:
+    whether someone guards it now (:meth:`~.skirmish_state.SkirmishState.guardian_of`, which the caller needs too).
+
+    Speed: a character's block changes only when something of it does, and every observation holds every
+    character's, so the ruleset keeps the blocks by everything they are made of (``side_blocks``): the character's
+    changing numbers, its Free Move, its grapple's flags, and what its ATN reads besides its own numbers (guarded,
+    guarding an ally within 5 ft, grappled; EN-100, EN-118). The duel's own grapple (``state.grapple``,
+    ``controller``, ``weapon_grapple``) never exists in a skirmish."""
+    f = state.fighters[seat]
+    hold = state.hold_of(seat)
+    ward = state.guards.get(seat)
+    key = (seat, guarded, ward is not None and state.distance_between(seat, ward) <= 1, "free_move" in f.free_used,
+           None if hold is None else (hold.controller == seat, hold.weapon == seat), _CHARACTER(f))
+    blocks = state.ruleset.side_blocks
+    block = blocks.get(key)
+    if block is None:
+        block = _EMPTY_BLOCK[:]
+        _fill_side(block, _SIDE_IN_BLOCK, state, seat)
+        profile = state.ruleset.profiles[seat][f.weapon_state != "ready"]
+        block[_PROFILE_IN_BLOCK:_PROFILE_IN_BLOCK + len(profile)] = profile
+        if hold is not None:
+            block[_FLAGS_IN_BLOCK + _GRAPPLED] = 1.0
+            block[_FLAGS_IN_BLOCK + _IN_CONTROL] = float(hold.controller == seat)
+            block[_FLAGS_IN_BLOCK + _WEAPON_GRAPPLE] = float(hold.weapon == seat)
+        if len(blocks) >= SIDE_BLOCKS_LIMIT:
+            blocks.clear()
+        blocks[key] = block
+    return block
+
+
 def encode(state: "SkirmishState", seat: int) -> np.ndarray:
     """The observation of ``seat`` (see :data:`SPEC`)."""
     rules = state.ruleset
     values = _EMPTY[:]
     current = state.current_seat()
     if current == seat:
-        values[_OFFSET["decision"] + DECISION_KINDS.index(state.decision_kind())] = 1.0
+        values[_DECISION + DECISION_KINDS.index(state.decision_kind())] = 1.0
     acting = state.actor() if state.round and current is not None else None
     if acting == seat:
-        values[_OFFSET["turn"]] = 1.0
+        values[_TURN] = 1.0
     if state.order[0] == seat:
-        values[_OFFSET["turn"] + 1] = 1.0
+        values[_TURN + 1] = 1.0
     if state.round:
-        values[_OFFSET["round"]] = min(state.round, rules.round_limit) / rules.round_limit
+        values[_ROUND] = min(state.round, rules.round_limit) / rules.round_limit
     if state.pending is not None:
         x = state.pending["rolled"] - state.pending["reduction"]
         if x > 0:
-            values[_OFFSET["pending_damage"]] = min(1.0, x / _SCALE_DAMAGE)
+            values[_PENDING] = min(1.0, x / _SCALE_DAMAGE)
     team = rules.seat_teams[seat]
-    values[_OFFSET["tactics_pool"]] = min(1.0, state.tactics[team] / 5)
-    values[_OFFSET["tactics_pool"] + 1] = min(1.0, state.tactics[1 - team] / 5)
-    here = state.positions[seat]
+    values[_TACTICS] = min(1.0, state.tactics[team] / 5)
+    values[_TACTICS + 1] = min(1.0, state.tactics[1 - team] / 5)
+    hx, hy = state.positions[seat]
     reach = rules.arena - 1
-    mine = state.hold_of(seat)
+    mine = state.hold_of(seat) if state.holds else None
+    guards = state.guards
     for slot, other in enumerate(slots(state, seat)):
         if other is None:
             continue
-        f = state.fighters[other]
-        _fill_side(values, _SLOT_SIDES[slot], state, other)
-        at = _PROFILE_AT[slot]
-        profile = rules.profiles[other][f.weapon_state != "ready"]
-        values[at:at + len(profile)] = profile
+        guarded = bool(guards) and state.guardian_of(other) is not None
+        at = _SIDE_AT[slot]
+        values[at:at + _SIDE_SIZE] = side_block(state, other, guarded)
         at = _PLACE_AT[slot]
-        there = state.positions[other]
+        x, y = state.positions[other]
         values[at] = 1.0
-        values[at + 1] = float(f.can_act())
-        values[at + 2] = 0.5 + (there[0] - here[0]) / (2 * reach)
-        values[at + 3] = 0.5 + (there[1] - here[1]) / (2 * reach)
-        values[at + 4] = state.distance_between(seat, other) / reach
-        values[at + 5] = float(state.guardian_of(other) is not None)
-        values[at + 6] = float(other in state.guards)
-        values[at + 7] = float(acting == other)
-        hold = state.hold_of(other)
-        if hold is not None:
-            values[at + 8] = float(hold is mine)
-            flags = _FLAGS_AT[slot]
-            values[flags + _GRAPPLED] = 1.0
-            values[flags + _IN_CONTROL] = float(hold.controller == other)
-            values[flags + _WEAPON_GRAPPLE] = float(hold.weapon == other)
+        if state.fighters[other].can_act():
+            values[at + 1] = 1.0
+        values[at + 2] = 0.5 + (x - hx) / (2 * reach)
+        values[at + 3] = 0.5 + (y - hy) / (2 * reach)
+        values[at + 4] = max(abs(x - hx), abs(y - hy)) / reach                 # EN-G10: Chebyshev
+        if guarded:
+            values[at + 5] = 1.0
+        if other in guards:
+            values[at + 6] = 1.0
+        if acting == other:
+            values[at + 7] = 1.0
+        if mine is not None and other in mine.members:
+            values[at + 8] = 1.0
     return np.frombuffer(values, np.float32)
+
+
+_DECISION, _TURN, _ROUND, _PENDING, _TACTICS = (_OFFSET[name] for name in
+                                                 ("decision", "turn", "round", "pending_damage", "tactics_pool"))
+_SIDE_AT = tuple(side[0] for side in _SLOT_SIDES)

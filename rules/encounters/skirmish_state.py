@@ -10,6 +10,7 @@ character Out or Dead takes no more turns and the encounter ends when a side has
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -34,25 +35,43 @@ GUARD_BONUS = 10   # EN-100: the guarded character's ATN
 GUARD_MALUS = 5    # EN-100: the guardian's ATN
 Square = tuple[int, int]
 _STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
-
-
-_NEIGHBOURS: dict[int, dict[Square, tuple[Square, ...]]] = {}
-"""Per arena size, each square's neighbours inside the arena in :data:`_STEPS` order (the moves' scan order)."""
-
-
-def neighbours(size: int) -> dict[Square, tuple[Square, ...]]:
-    """Every square's in-arena neighbours on a ``size`` × ``size`` arena (built once per size)."""
-    found = _NEIGHBOURS.get(size)
-    if found is None:
-        found = _NEIGHBOURS[size] = {
-            (x, y): tuple((x + dx, y + dy) for dx, dy in _STEPS if 0 <= x + dx < size and 0 <= y + dy < size)
-            for x in range(size) for y in range(size)}
-    return found
+"""The eight steps to a neighbouring square, in the order ties between equally good steps are broken."""
 
 
 def chebyshev(a: Square, b: Square) -> int:
     """EN-G10: squares between two squares, a diagonal step counting as one."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+@cache
+def ranked_steps(dx: int, dy: int, toward: bool) -> tuple[Square, ...]:
+    """The steps (offsets) that bring a character closer to one ``(dx, dy)`` squares away (down to adjacency;
+    ``toward``) or farther from it, best first: the one that changes the distance most, ties to the one nearest
+    (farthest) in a straight line, then in :data:`_STEPS` order. A move takes the first of them that stays in the
+    arena and that nobody blocks; the ranking depends on the offset alone, so it is worked out once per offset."""
+    now = max(abs(dx), abs(dy))
+    if toward and now <= 1:
+        return ()
+    sign = 1 if toward else -1
+    keyed = []
+    for sx, sy in _STEPS:
+        gap = max(abs(dx - sx), abs(dy - sy))
+        if (gap < now) if toward else (gap > now):
+            keyed.append(((sign * gap, sign * ((dx - sx) ** 2 + (dy - sy) ** 2)), (sx, sy)))
+    keyed.sort(key=lambda pair: pair[0])   # stable: equal keys keep the scan order
+    return tuple(step for _, step in keyed)
+
+
+@cache
+def at_enemy(slot: int, flats: tuple[int, ...]) -> tuple[int, ...]:
+    """The duel's actions ``flats`` aimed at enemy ``slot`` (a table: the same few attack lists recur)."""
+    return tuple(BY_TARGET[(flat, "enemy", slot)] for flat in flats)
+
+
+@cache
+def move_flats(who: str, slot: int, direction: str, kinds: tuple[str, ...]) -> tuple[int, ...]:
+    """The moves of ``kinds`` toward or away from the character in ``who``'s slot ``slot`` (a few dozen tables)."""
+    return tuple(BY_TARGET[(flat, who, slot)] for flat, (kind, way) in MOVES.items() if way == direction and kind in kinds)
 
 
 class SkirmishState(EncounterState):
@@ -116,11 +135,9 @@ class SkirmishState(EncounterState):
                 return hold
         return None
 
-    def current_seat(self) -> int | None:
-        """As the duel's, but a Nevermind is asked of each other participant in turn (EN-099)."""
-        if self.phase == NEVERMIND:
-            return self._askers[0]
-        return super().current_seat()
+    def _nevermind_asked(self) -> int:
+        """A Nevermind is asked of each other participant in turn (EN-099)."""
+        return self._askers[0]
 
     # ----------------------------------------------------------------- ATN with Guard
 
@@ -197,28 +214,23 @@ class SkirmishState(EncounterState):
                     legal.append(BY_TARGET[(G_THROW, "enemy", k)])                  # EN-095
         if sa >= 1 and len(hold.members) == 2:                                      # EN-096: one other only
             blocked = self._blocked(seat) - {self.positions[m] for m in hold.members}
-            for who, k, other in self._others(seat):
+            for who, k, other in self.ruleset.others_of[seat]:
                 for direction in ("away",) if who == "enemy" else ("toward",):
                     if other not in hold.members and self.fighters[other].can_act() \
                             and self._step(seat, other, direction, voluntary=False, blocked=blocked) is not None:
                         legal.append(DRAG_BY_TARGET[(direction, who, k)])
         return sorted(legal)
 
-    def _others(self, seat: int) -> list[tuple[str, int, int]]:
-        """(``"enemy"``/``"ally"``, slot, seat) of every other character, enemies first."""
-        return [("enemy", k, s) for k, s in enumerate(self.enemies(seat))] + \
-               [("ally", k, s) for k, s in enumerate(self.allies(seat), start=1)]
-
     def _extra_attack_legal(self, seat: int) -> list[int]:
         return self._targeted_attacks(seat, free=True)
 
     def _targeted_attacks(self, seat: int, free: bool) -> list[int]:
         """EN-066 against each enemy still able to act, within the weapon's range (EN-G19)."""
-        legal = []
+        legal: list[int] = []
         for k, enemy in enumerate(self.enemies(seat)):
             if self.fighters[enemy].can_act():
                 self._focus = enemy
-                legal += [BY_TARGET[(flat, "enemy", k)] for flat in legality.attacks(self, seat, free=free)]
+                legal += at_enemy(k, legality.attack_options(self, seat, free=free))
         return legal
 
     def _round_start_legal(self, seat: int) -> list[int]:
@@ -236,16 +248,15 @@ class SkirmishState(EncounterState):
         kinds = legality.move_kinds(self, seat)
         if not kinds:
             return []
-        legal = []
-        blocked = self._blocked(seat)
-        for who, k, other in self._others(seat):
-            if not self.fighters[other].can_act():
+        legal: list[int] = []
+        blocked, pinned = self._blocked(seat), self._pinned(seat)
+        fighters = self.fighters
+        for who, k, other in self.ruleset.others_of[seat]:
+            if not fighters[other].can_act():
                 continue
             for direction in ("toward", "away") if who == "enemy" else ("toward",):
-                if self._step(seat, other, direction, blocked=blocked) is None:
-                    continue
-                legal += [BY_TARGET[(flat, who, k)] for flat, (kind, way) in MOVES.items()
-                          if way == direction and kind in kinds]
+                if self._step(seat, other, direction, blocked=blocked, pinned=pinned) is not None:
+                    legal += move_flats(who, k, direction, kinds)
         return legal
 
     # ----------------------------------------------------------------- playing a decision
@@ -403,43 +414,49 @@ class SkirmishState(EncounterState):
         return {self.positions[s] for s, f in enumerate(self.fighters) if s != mover and f.can_act()}
 
     def _step(self, mover: int, other: int, direction: str, voluntary: bool = True,
-              blocked: set[Square] | None = None) -> Square | None:
-        """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the open
-        neighbour inside the arena that changes the distance most, ties to the one nearest (farthest) in a
-        straight line, then in a fixed order; None when no step changes it that way. In Fire stance no step of
-        the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove is not bound."""
-        here, there = self.positions[mover], self.positions[other]
-        now = chebyshev(here, there)
-        toward = direction == "toward"
-        if toward and now <= 1:
+              blocked: set[Square] | None = None, pinned: list[Square] | None = None) -> Square | None:
+        """The next square of ``mover`` going toward (down to adjacency) or away from ``other``: the first square of
+        :func:`ranked_steps` inside the arena and open; None when no step changes the distance that way. In Fire
+        stance no step of the mover's own may increase the distance to an adjacent enemy (EN-063, EN-G10); a shove
+        is not bound. ``blocked`` and ``pinned``: :meth:`_blocked` and :meth:`_pinned`, when the caller has them."""
+        hx, hy = self.positions[mover]
+        tx, ty = self.positions[other]
+        ranked = ranked_steps(tx - hx, ty - hy, direction == "toward")
+        if not ranked:
             return None
         if blocked is None:
             blocked = self._blocked(mover)
-        pinned = [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
-                  and chebyshev(here, self.positions[e]) <= 1] \
-            if voluntary and self.fighters[mover].stance == FIRE else []
-        tx, ty = there
-        best: tuple | None = None
-        for square in neighbours(self.ruleset.arena)[here]:
+        if pinned is None:
+            pinned = self._pinned(mover) if voluntary else []
+        size = self.ruleset.arena
+        for sx, sy in ranked:
+            x, y = hx + sx, hy + sy
+            if not (0 <= x < size and 0 <= y < size):
+                continue
+            square = (x, y)
             if square in blocked:
                 continue
-            x, y = square
-            gap = max(abs(x - tx), abs(y - ty))
-            if (gap >= now) if toward else (gap <= now):
+            if pinned and any(chebyshev(square, enemy) > 1 for enemy in pinned):
                 continue
-            if pinned and any(max(abs(x - px), abs(y - py)) > 1 for px, py in pinned):
-                continue
-            line = (x - tx) ** 2 + (y - ty) ** 2
-            key = (gap, line) if toward else (-gap, -line)
-            if best is None or key < best[0]:
-                best = (key, square)
-        return None if best is None else best[1]
+            return square
+        return None
+
+    def _pinned(self, mover: int) -> list[Square]:
+        """EN-063 / EN-G10: in Fire stance, the squares of the enemies next to ``mover``, whose reach its own steps
+        may not leave; none in any other stance."""
+        if self.fighters[mover].stance != FIRE:
+            return []
+        here = self.positions[mover]
+        return [self.positions[e] for e in self.enemies(mover) if self.fighters[e].can_act()
+                and chebyshev(here, self.positions[e]) <= 1]
 
     def _walk(self, mover: int, other: int, squares: int, direction: str, voluntary: bool = True) -> int:
-        """Up to ``squares`` steps (:meth:`_step`); returns the steps taken."""
+        """Up to ``squares`` steps (:meth:`_step`); returns the steps taken. The others stand still meanwhile, so
+        the squares they block are found once."""
         taken = 0
+        blocked = self._blocked(mover)
         while taken < squares:
-            square = self._step(mover, other, direction, voluntary)
+            square = self._step(mover, other, direction, voluntary, blocked)
             if square is None:
                 break
             self.positions[mover] = square

@@ -97,16 +97,23 @@ class EncounterState:
 
     def current_seat(self) -> int | None:
         """The seat whose decision it is, None once over."""
-        if self.phase == OVER:
+        phase = self.phase
+        if phase == ACT:
+            return self.order[self.turn_index]            # the actor (:meth:`actor`), asked on every decision
+        if phase == OVER:
             return None
-        if self.phase in (STANCE, ROUND_START):
+        if phase == STANCE or phase == ROUND_START:
             return self._queue[0]
-        if self.phase == ENDURE:
+        if phase == ENDURE:
             assert self.pending is not None  # Endure is asked about pending damage (EN-109)
             return self.pending["target"]
-        if self.phase == NEVERMIND:
-            return 1 - self.actor()
+        if phase == NEVERMIND:
+            return self._nevermind_asked()
         return self.actor()
+
+    def _nevermind_asked(self) -> int:
+        """The seat asked to agree to end the grapple (EN-099): in a duel, the other one."""
+        return 1 - self.actor()
 
     def decision_kind(self) -> str:
         """One of :data:`~issoku.rules.encounters.kinds.DECISION_KINDS` (``"over"`` once over)."""
@@ -155,7 +162,14 @@ class EncounterState:
 
     def is_terminal(self) -> bool:
         """EN-G18: a side has no character able to act."""
-        return any(not any(self.fighters[seat].can_act() for seat in members) for members in self._sides())
+        fighters = self.fighters
+        for members in self._sides():
+            for seat in members:               # a side stands while one member can act: asked until one does
+                if fighters[seat].can_act():
+                    break
+            else:
+                return True
+        return False
 
     def _sides(self) -> tuple[tuple[int, ...], ...]:
         """The seats of each side, side 0 first (``ruleset.seat_teams``)."""

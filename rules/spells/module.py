@@ -359,10 +359,14 @@ class SpellsModule(BreathModule):
             return cost, modifiers
         return final_cost(energy, [*modifiers, ("school_perk", -discount[1])])
 
+    def may_veto(self, state: "BreathState", fighter: "Fighter") -> bool:
+        """Only a caster preparing a spell is forbidden anything (:meth:`vetoes_order`)."""
+        return state.ext[self.name].casting[fighter.seat] is not None
+
     def vetoes_order(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """While preparing: no other stance (SP-036), no release but ``abandon`` (SP-G06), no relocation
         (SP-037, SP-G10)."""
-        if state.ext[self.name].casting[fighter.seat] is None:
+        if not self.may_veto(state, fighter):
             return False
         kind = order[0]
         return kind in STANCE_ORDERS or kind in RELOCATIONS

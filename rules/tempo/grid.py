@@ -29,14 +29,16 @@ def step_toward(square: Square, anchor: Square) -> Square:
 def step_away(square: Square, anchor: Square, size: int) -> Square:
     """One square that raises the distance to ``anchor`` by one: straight away if the board allows, else
     sliding along the edge; ``square`` itself when no neighbouring square on the board is farther."""
-    sx, sy = _sign(square[0] - anchor[0]), _sign(square[1] - anchor[1])
+    x, y = square
+    ax, ay = anchor
+    sx, sy = _sign(x - ax), _sign(y - ay)
     if sx == sy == 0:
         sx = 1
-    distance = chebyshev(square, anchor)
+    distance = max(abs(x - ax), abs(y - ay))
     for mx, my in ((sx, sy), (sx, 0), (0, sy), (sx, 1), (sx, -1), (1, sy), (-1, sy)):
-        candidate = (square[0] + mx, square[1] + my)
-        if 0 <= candidate[0] < size and 0 <= candidate[1] < size and chebyshev(candidate, anchor) > distance:
-            return candidate
+        cx, cy = x + mx, y + my
+        if 0 <= cx < size and 0 <= cy < size and max(abs(cx - ax), abs(cy - ay)) > distance:   # chebyshev
+            return (cx, cy)
     return square
 
 

@@ -92,11 +92,12 @@ def skirmish_spec_for(capacity: int, ap_per_round: int, max_distance: int, round
 
 
 @lru_cache(maxsize=8)
-def _offsets(capacity: int) -> tuple[dict[str, int], dict[str, int]]:
-    """Where each global field starts, and where each per-slot field starts (its slot 0)."""
+def _offsets(capacity: int) -> tuple[dict[str, int], tuple[int, ...]]:
+    """Where each global field starts, and where each per-slot field starts (its slot 0), in :data:`_PER_SLOT`
+    order."""
     spec = skirmish_spec(capacity)
     return ({name: spec.slice(name).start for name in ("decision", "round", "declared")},
-            {field: spec.slice(f"slot_{field}").start for field, _ in _PER_SLOT})
+            tuple(spec.slice(f"slot_{field}").start for field, _ in _PER_SLOT))
 
 
 def slots(state: "TempoState", seat: int) -> list[int]:
@@ -151,19 +152,20 @@ def describe_skirmish(state: "TempoState", seat: int) -> dict[str, Any]:
             values[name] = [None if f is None else {part.name: f[part.name] for part in encoding.parts}
                             for f in fighters]
     return values
-_PROFILES: dict[int, tuple["Loadout", np.ndarray]] = {}
+_PROFILES: dict[int, tuple["Loadout", memoryview]] = {}
 """Each loadout's :func:`profile` as float32, by the loadout's identity (the loadout is kept, so its id is not
 reused); loadouts never change, so it is computed once. Cleared past :data:`_PROFILES_LIMIT` (many variants)."""
 _PROFILES_LIMIT = 4_096
 
 
-def _profile32(lo: "Loadout") -> np.ndarray:
-    """:func:`profile` of ``lo`` as a float32 array (numpy's rounding, as the whole vector's conversion)."""
+def _profile32(lo: "Loadout") -> memoryview:
+    """:func:`profile` of ``lo`` as float32 (numpy's rounding, as the whole vector's conversion), in a memoryview: a
+    slice of the observation's own memoryview takes it as one copy."""
     known = _PROFILES.get(id(lo))
     if known is None or known[0] is not lo:
         if len(_PROFILES) >= _PROFILES_LIMIT:
             _PROFILES.clear()
-        known = _PROFILES[id(lo)] = (lo, np.array(profile(lo), dtype=np.float32))
+        known = _PROFILES[id(lo)] = (lo, np.array(profile(lo), dtype=np.float32).data)
     return known[1]
 
 
@@ -202,7 +204,7 @@ def encode_skirmish(state: "TempoState", seat: int) -> np.ndarray:
     ap_scale, width, ranks = rules.ap_per_round, 2 * size, len(order)
     n_statuses, n_reactions = len(STATUS_NAMES), len(REACTIVE_TECHNIQUES)
     (present_at, standing_at, health_at, ap_at, status_at, flags_at, dx_at, dy_at, distance_at, partner_at, acting_at,
-     targeted_at, reaction_at, initiative_at, profile_at) = (slot_at[field] for field, _ in _PER_SLOT)
+     targeted_at, reaction_at, initiative_at, profile_at) = slot_at
     for slot, who in enumerate(slots(state, seat)):
         if who < 0:
             continue
@@ -236,5 +238,5 @@ def encode_skirmish(state: "TempoState", seat: int) -> np.ndarray:
             vec[reaction_at + slot * n_reactions + _REACTION_INDEX[reaction]] = 1.0
         vec[initiative_at + slot] = (order.index(who) + 1) / ranks
         start = profile_at + slot * PROFILE_SIZE
-        observation[start:start + PROFILE_SIZE] = _profile32(lo)
+        vec[start:start + PROFILE_SIZE] = _profile32(lo)  # type: ignore[assignment]  # a float32 memoryview
     return observation

@@ -511,6 +511,8 @@ class TempoState:
         ap, weapon, table = self.ap[seat], lo.weapon, self.ruleset.table
         legal = [PASS]
         targets = self._targets(seat)
+        distances = self._distances_from(seat)
+        opens: dict[int, bool] = {}                  # _can_open by target: several moves away share one
         for a, cost in lo.proactive_by_status[self.status[seat]]:
             if cost > ap:
                 continue
@@ -520,13 +522,17 @@ class TempoState:
             target = targets[a]
             if target < 0 or (self.hp[target] <= 0 and name not in ("ready", "recover_weapon", "reload")):
                 continue
-            distance = self.distance if self.pos is None else self.distance_between(seat, target)
+            distance = distances[target]
             if name == "move" or name == "combat_move":
                 if table.direction_of[a] == CLOSE:
                     if distance <= 1:
                         continue
-                elif not self._can_open(seat, target):
-                    continue
+                else:
+                    can_open = opens.get(target)
+                    if can_open is None:
+                        can_open = opens[target] = self._can_open(seat, target)
+                    if not can_open:
+                        continue
             elif name == "melee_attack" or name == "feint":
                 if distance > weapon.reach:
                     continue
@@ -548,6 +554,13 @@ class TempoState:
                     continue
             legal.append(a)
         return legal
+
+    def _distances_from(self, seat: int) -> list[int]:
+        """:meth:`distance_between` ``seat`` and every seat, in seat order (the legal scan reads them per action)."""
+        if self.pos is None:
+            return [self.distance] * len(self.hp)
+        x, y = self.pos[seat]
+        return [max(abs(x - px), abs(y - py)) for px, py in self.pos]               # TP-G07: Chebyshev
 
     def _can_open(self, seat: int, target: int) -> bool:
         """A move away is possible: not at ``max_distance`` in the duel, not pinned to the grid's edge."""
