@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from issoku.agents.state_reading import watch_state
+from issoku.envs.single_agent import SingleAgentEnv
 from issoku.training.config import TrainConfig
 from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
 
@@ -45,7 +46,8 @@ def teacher_games(config: TrainConfig, ruleset: Any) -> dict[str, np.ndarray]:
     pool = OpponentPool([Opponent(name, scripted_policy(name, seed + 1 + index, ruleset), source=name)
                          for index, name in enumerate(config.opponents)], power=0.0)
     env = make_selfplay_env(config, pool)
-    seat_env = env.unwrapped  # the learner's seat (SingleAgentEnv), whose ``env`` is the AEC env being played
+    seat_env = env.unwrapped  # the learner's seat, whose ``env`` is the AEC env being played
+    assert isinstance(seat_env, SingleAgentEnv)
     watch_state(teacher, lambda: seat_env.env.unwrapped.game_state)
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []
