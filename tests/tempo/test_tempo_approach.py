@@ -1,22 +1,13 @@
 """The combat-approach fighter (agents/tempo_approach.py): it edges in by Combat Moves that no Counter-Attack may
-answer, steps back out before the next square would draw one, feints once in reach, and decides duels against itself."""
+answer, steps back out before the next square would draw one, feints once in reach, and decides duels against itself (its
+legal play over whole duels: test_tempo_agents.py)."""
 
 import pytest
 
 from issoku.agents.play import play_fight
-from issoku.agents.policy import RandomLegal
 from issoku.agents.tempo_approach import CombatApproach
-from issoku.envs.adapter import legal_mask
 from issoku.rules.tempo import TempoConfig, TempoDuel, action
-from tempo_helpers import duel, kinds, legal_names, play
-
-PAIRS = [("fencer", "knight"), ("knight", "fencer"), ("spearman", "knife_fighter"), ("knife_fighter", "spearman"),
-         ("brawler", "archer"), ("crossbowman", "fencer")]
-
-
-def _decide(policy, state):
-    seat = state.current_seat()
-    return policy(state.observation(seat), legal_mask(state.legal_actions(), len(state.ruleset.action_names)))
+from tempo_helpers import decide, duel, kinds, legal_names, play
 
 
 @pytest.mark.rule("TP-024", "TP-036", "TP-G08", "TP-G11")
@@ -32,7 +23,7 @@ def test_a_combat_move_whose_success_stays_out_of_reach_draws_no_counter_attack_
 @pytest.mark.parametrize("start,expected", [(6, "proactive:combat_move:close"), (3, "proactive:combat_move:close"),
                                             (2, "proactive:move:open"), (1, "proactive:feint")])
 def test_it_edges_in_while_a_success_stays_out_of_reach_and_steps_out_before_the_next_square(start, expected):
-    assert _decide(CombatApproach(seed=0), duel(start_distance=start)) == action(expected)
+    assert decide(CombatApproach(seed=0), duel(start_distance=start)) == action(expected)
 
 
 @pytest.mark.rule("TP-G05")
@@ -42,15 +33,7 @@ def test_with_3_ap_left_it_edges_in_once_more_but_does_not_step_out_without_the_
     for _ in range(3):                                   # three failed Combat Moves: 9 AP spent, no square gained
         play(state, "proactive:combat_move:close", "pass")
     assert (state.distance, state.ap[0], state.current_seat()) == (start, 3, 0)
-    assert _decide(CombatApproach(seed=0), state) == action(expected)
-
-
-def test_it_plays_whole_duels_legally():
-    for game, pair in enumerate(PAIRS * 2):
-        state = TempoDuel(TempoConfig(pair, initiator=game % 2)).new_initial_state(game, record_events=False)
-        play_fight(state, [CombatApproach(seed=game), RandomLegal(seed=game)] if game % 2 else
-                   [RandomLegal(seed=game), CombatApproach(seed=game)])
-        assert state.current_seat() is None
+    assert decide(CombatApproach(seed=0), state) == action(expected)
 
 
 def test_against_itself_it_decides_its_duels():
