@@ -30,6 +30,7 @@ POLICY_FACTORIES: dict[str, str] = {
     "tempo_always_parry": "issoku.agents.tempo_scripted:AlwaysParry",
     "tempo_feint_counter": "issoku.agents.tempo_scripted:FeintCounter",
     "tempo_heuristic": "issoku.agents.tempo_scripted:Heuristic",
+    "tempo_combat_approach": "issoku.agents.tempo_approach:CombatApproach",
     "tempo_focus_fire": "issoku.agents.tempo_team_scripted:FocusFire",
     "encounter_aggressive": "issoku.agents.encounter_scripted:Aggressive",
     "encounter_defensive": "issoku.agents.encounter_scripted:Defensive",

@@ -8,6 +8,11 @@ against the run's scripted opponents (drawn uniformly), then fits the policy net
 cross-entropy) and the value network to the discounted returns of those games, for ``imitation_epochs`` passes.
 PPO then starts from a network that already plays the teacher's game and improves on it.
 
+The teacher may be a search agent (``one_step``, ``mcts_small``: :mod:`issoku.agents.search`), which decides from
+the game state rather than the observation: it is handed the state of the learner's fight
+(:func:`issoku.agents.state_reading.watch_state`, as every game loop does), and the network learns to reach its
+choices from the observation alone, which is how a learned agent comes to read what the search reads.
+
 The warm start happens once, at the start of a fresh run, before the step-0 checkpoint (so the first pool
 snapshot plays the teacher's game); its decisions are not learner steps and do not count in ``total_steps``.
 """
@@ -18,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from issoku.agents.state_reading import watch_state
+from issoku.envs.single_agent import SingleAgentEnv
 from issoku.training.config import TrainConfig
 from issoku.training.opponents import Opponent, OpponentPool, scripted_policy
 
@@ -39,6 +46,9 @@ def teacher_games(config: TrainConfig, ruleset: Any) -> dict[str, np.ndarray]:
     pool = OpponentPool([Opponent(name, scripted_policy(name, seed + 1 + index, ruleset), source=name)
                          for index, name in enumerate(config.opponents)], power=0.0)
     env = make_selfplay_env(config, pool)
+    seat_env = env.unwrapped  # the learner's seat, whose ``env`` is the AEC env being played
+    assert isinstance(seat_env, SingleAgentEnv)
+    watch_state(teacher, lambda: seat_env.env.unwrapped.game_state)
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []

@@ -1,16 +1,15 @@
 """The observation-ablation measure: a policy blind to its observation measures 0 % and is flagged, one that reads
-it is not, the figure repeats for a seed, the shipped breath agent reads its observation and the first one did not."""
+it is not, the figure repeats for a seed, the shipped breath and tempo agents read their observation and the first ones
+did not."""
 
 import numpy as np
 import pytest
 
 from issoku.agents.ablation import STATE_BLIND_SHARE, Ablation, measure_ablation
-from issoku.agents.checkpoint import CheckpointPolicy
+from issoku.agents.checkpoint import CheckpointPolicy, read_metadata
 from issoku.envs.registry import make_env
 from issoku.evaluation.games.policies import shipped_checkpoints
 from issoku.training.config import CONFIGS_DIR
-
-FIRST_BREATH_AGENT = CONFIGS_DIR / "opponents" / "breath_duel_v0_blind.zip"
 
 
 def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -60,11 +59,14 @@ def test_a_record_reads_back_and_no_games_is_refused():
         measure_ablation(first_legal, make_env("breath_duel_v0"), games=0)
 
 
-def test_documents_the_shipped_breath_agent_as_reading_and_the_first_one_as_state_blind():
-    """The first shipped breath agent (kept as a training opponent) was a fixed preference order over legal moves; the
-    shipped one, warm-started by imitating ma_heuristic, reads the position (docs/training.md, "Shipped checkpoints")."""
-    env = make_env("breath_duel_v0")
-    shipped = measure_ablation(CheckpointPolicy(shipped_checkpoints()["breath_duel_v0"]), env)
-    first = measure_ablation(CheckpointPolicy(FIRST_BREATH_AGENT), env)
+@pytest.mark.parametrize("env_id,teacher", [("breath_duel_v0", "ma_heuristic"), ("tempo_duel_v0", "tempo_combat_approach")])
+def test_documents_the_shipped_agent_as_reading_and_the_first_one_as_state_blind(env_id, teacher):
+    """The first shipped breath and tempo agents (kept as training opponents) were fixed preference orders over legal
+    moves; the shipped ones, warm-started by imitating a scripted agent (``teacher``), read the position
+    (docs/training.md, "Shipped checkpoints")."""
+    env = make_env(env_id)
+    assert read_metadata(shipped_checkpoints()[env_id])["config"]["imitate"] == teacher
+    shipped = measure_ablation(CheckpointPolicy(shipped_checkpoints()[env_id]), env)
+    first = measure_ablation(CheckpointPolicy(CONFIGS_DIR / "opponents" / f"{env_id}_blind.zip"), env)
     assert shipped.decisions > 1000 and not shipped.state_blind
     assert first.decisions > 1000 and first.state_blind and first.share == 0.0

@@ -127,7 +127,7 @@ def test_registered_env_and_policies():
     from issoku.envs import make_env
 
     assert make_env("tempo_duel_v0").ruleset is tempo_duel_v0.env().ruleset
-    for name in ("tempo_always_parry", "tempo_feint_counter", "tempo_heuristic"):
+    for name in ("tempo_always_parry", "tempo_feint_counter", "tempo_heuristic", "tempo_combat_approach"):
         _play(tempo_duel_v0.env(), 1, make_policy(name, seed=0))
 
 

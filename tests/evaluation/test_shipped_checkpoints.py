@@ -73,3 +73,14 @@ def test_an_unknown_shipped_name_is_refused_naming_the_shipped_ones():
         expand_shipped("shipped:chess_v0")
     assert expand_shipped("ma_heuristic") == "ma_heuristic"
     assert json.loads(SHIPPED_DIR.joinpath("tempo_duel_v0.json").read_text())["env_id"] == "tempo_duel_v0"
+
+
+@pytest.mark.parametrize("env_id", ["breath_duel_v0", "tempo_duel_v0"])
+def test_the_shipped_agent_decides_its_duels_against_itself(env_id):
+    """A shipped agent must not stall against its own copy (docs/training.md, "Shipped checkpoints"): the first
+    tempo agent waited out of reach and drew every such duel at the round limit."""
+    from issoku.evaluation.strength.head_to_head import IN_MEMORY, head_to_head
+
+    checkpoint = shipped_checkpoints()[env_id]
+    result = head_to_head(f"agent={checkpoint}", f"twin={checkpoint}", 20, env=env_id, workers=0, db=IN_MEMORY)
+    assert result.truncated == 0

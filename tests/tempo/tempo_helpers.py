@@ -6,6 +6,7 @@ endurance 3, arming sword 4 AP d8, heavy armour 6/3, 16 Health). ``duel`` prepen
 15 and 3, so seat 0 always takes the first turn.
 """
 
+from issoku.envs.adapter import legal_mask
 from issoku.rules.tempo import TempoConfig, TempoDuel, action
 from issoku.rules.kernel.dice import ScriptedDice
 
@@ -22,6 +23,12 @@ def play(state, *names):
     """Apply decisions by name."""
     for name in names:
         state.apply(action(name))
+
+
+def decide(policy, state):
+    """A policy's choice at the state's current decision, from that seat's observation and legal mask."""
+    seat = state.current_seat()
+    return policy(state.observation(seat), legal_mask(state.legal_actions(), len(state.ruleset.action_names)))
 
 
 def legal_names(state):

@@ -4,19 +4,14 @@ import pytest
 
 from issoku.agents.play import play_fight
 from issoku.agents.policy import RandomLegal
-from issoku.envs.adapter import legal_mask
+from issoku.agents.tempo_approach import CombatApproach
 from issoku.agents.tempo_scripted import AlwaysParry, FeintCounter, Heuristic, read
 from issoku.rules.tempo import TempoConfig, TempoDuel, action
-from tempo_helpers import duel, kinds, play
+from tempo_helpers import decide, duel, kinds, play
 
 PAIRS = [("fencer", "knight"), ("knight", "fencer"), ("spearman", "knife_fighter"), ("brawler", "archer"),
          ("crossbowman", "fencer")]
-AGENTS = [AlwaysParry, FeintCounter, Heuristic]
-
-
-def _decide(policy, state):
-    seat = state.current_seat()
-    return policy(state.observation(seat), legal_mask(state.legal_actions(), len(state.ruleset.action_names)))
+AGENTS = [AlwaysParry, FeintCounter, Heuristic, CombatApproach]
 
 
 @pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.__name__)
@@ -40,16 +35,16 @@ def test_observation_reader_decodes_the_view():
 def test_always_parry_parries():
     state = duel()
     play(state, "proactive:melee_attack")
-    assert _decide(AlwaysParry(), state) == action("react:parry")
+    assert decide(AlwaysParry(), state) == action("react:parry")
 
 
 @pytest.mark.rule("TP-047")
 def test_feint_counter_feints_then_takes_the_plus_three_counter_attack():
     state = duel([10, 10, 9])
     feinter = FeintCounter()
-    assert _decide(feinter, state) == action("proactive:feint")
+    assert decide(feinter, state) == action("proactive:feint")
     play(state, "proactive:feint", "react:parry")
-    assert _decide(feinter, state) == action("ct:feint_counter_attack")
+    assert decide(feinter, state) == action("ct:feint_counter_attack")
 
 
 def test_feint_counter_uses_its_trick_against_always_parry():

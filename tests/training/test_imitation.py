@@ -58,3 +58,14 @@ def test_the_warm_start_copies_the_teacher():
     copied = imitate(model, config, ruleset)
     assert copied["decisions"] >= 3_000
     assert copied["agreement"] > 0.75  # the teacher feints at random, so no network matches it on every decision
+
+
+def test_a_search_teacher_is_handed_the_state_of_the_learners_fight():
+    from issoku.training.imitation import teacher_games
+    from issoku.training.make_env import make_config_env, ruleset_of
+
+    config = TrainConfig(env_id="tempo_duel_v0", opponents=("tempo_heuristic",), imitate="one_step",
+                         imitation_decisions=60, n_envs=1)
+    games = teacher_games(config, ruleset_of(make_config_env(config)))
+    assert len(games["actions"]) >= 60  # one_step refuses to decide without the state it searches
+    assert games["masks"][np.arange(len(games["actions"])), games["actions"]].all()
