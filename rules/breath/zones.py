@@ -153,23 +153,16 @@ class ZonesModule(BreathModule):
 
     def enemy_controlled(self, state: "BreathState", fighter: "Fighter", zone: int) -> bool:
         """BR-G15: ``zone`` holds an active enemy of ``fighter`` and no active ally."""
-        return self.controlled_zones(state, fighter)[zone]
-
-    @staticmethod
-    def controlled_zones(state: "BreathState", fighter: "Fighter") -> list[bool]:
-        """:meth:`enemy_controlled` of every zone at once, in one pass over the fighters (a legal scan and an
-        observation ask about every zone)."""
         zones = state.ext["zones"].zone
-        enemy = [False] * len(ZONE_NAMES)
-        ally = [False] * len(ZONE_NAMES)
+        enemy = ally = False
         for other in state.fighters:
-            if other.defeated or other is fighter:
+            if other.defeated or other is fighter or zones[other.seat] != zone:
                 continue
             if other.side == fighter.side:
-                ally[zones[other.seat]] = True
+                ally = True
             else:
-                enemy[zones[other.seat]] = True
-        return [held and not shared for held, shared in zip(enemy, ally)]
+                enemy = True
+        return enemy and not ally
 
     def place(self, state: "BreathState", fighter: "Fighter", zone: int) -> None:
         """Put ``fighter`` in ``zone`` (a move, or a scenario's set-up), keeping ``in_core`` in step."""
@@ -194,15 +187,6 @@ class ZonesModule(BreathModule):
     def order_legal(self, state: "BreathState", fighter: "Fighter", order: Order) -> bool:
         """Where each maneuver may go from here (BR-G15, BR-Z02, BR-Z03, BR-Z04, BR-Z05, BR-Z06), and whether Energy
         covers it."""
-        return self._order_legal(state, fighter, order, self.controlled_zones(state, fighter))
-
-    def legal_orders(self, state: "BreathState", fighter: "Fighter", orders: Sequence[Order]) -> set[Order]:
-        """:meth:`order_legal` of each of ``orders``, the zones' control found once for all."""
-        controlled = self.controlled_zones(state, fighter)
-        return {order for order in orders if self._order_legal(state, fighter, order, controlled)}
-
-    def _order_legal(self, state: "BreathState", fighter: "Fighter", order: Order, controlled: list[bool]) -> bool:
-        """:meth:`order_legal`, with :meth:`controlled_zones` of ``fighter`` given."""
         data = state.ext["zones"]
         here = data.zone[fighter.seat]
         there = DESTINATIONS[order][data.side_b[fighter.seat]]
@@ -212,8 +196,8 @@ class ZonesModule(BreathModule):
         if kind in LINE_MOVES:
             if here == CORE:
                 return False  # BR-075: the Core is left only by forced exit
-            held = controlled[there] and here != OUTSIDE  # BR-Z03: the flank
-            if held != (kind == BREAKTHROUGH):
+            controlled = self.enemy_controlled(state, fighter, there) and here != OUTSIDE  # BR-Z03: the flank
+            if controlled != (kind == BREAKTHROUGH):
                 return False
         elif kind == FORCED_CORE_EXIT:
             if here != CORE:
@@ -319,8 +303,8 @@ class ZonesModule(BreathModule):
         me = state.fighters[observer]
         return {"zone": [None if seat is None else {"zone": EGO_ZONES[self.ego(state, me, data.zone[seat])]}
                          for seat in order],
-                "zone_enemy_controlled": {EGO_ZONES[self.ego(state, me, zone)]: controlled
-                                          for zone, controlled in enumerate(self.controlled_zones(state, me))},
+                "zone_enemy_controlled": {EGO_ZONES[self.ego(state, me, zone)]: self.enemy_controlled(state, me, zone)
+                                          for zone in range(len(EGO_ZONES))},
                 "sprint_bonus": {"sprint_bonus": data.sprint[me.seat] and state.actor_seat == me.seat}}
 
     def write_observation(self, state: "BreathState", order: Sequence[int | None], out: MutableSequence[float]) -> None:
@@ -335,8 +319,8 @@ class ZonesModule(BreathModule):
             if seat is not None:
                 out[base + slot * len(EGO_ZONES) + self.ego(state, me, data.zone[seat])] = 1.0
         held = spec.slice("zone_enemy_controlled").start
-        for zone, controlled in enumerate(self.controlled_zones(state, me)):
-            if controlled:
+        for zone in range(len(EGO_ZONES)):
+            if self.enemy_controlled(state, me, zone):
                 out[held + self.ego(state, me, zone)] = 1.0
         out[spec.slice("sprint_bonus").start] = float(data.sprint[me.seat] and state.actor_seat == me.seat)
 
