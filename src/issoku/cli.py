@@ -806,7 +806,7 @@ def head_to_head(
 def skill_ladder(
     env: str = typer.Option("breath_duel_v0", "--env", help="Env id."),
     rungs: str = typer.Option("random,one_step,mcts_small,mcts_large", "--rungs", help="Agents, weakest first, comma-separated: each adjacent pair is played."),
-    references: Optional[str] = typer.Option(None, "--references", help="Agents the top rung plays, comma-separated (default: the env's best scripted agent and its shipped learned one)."),
+    references: Optional[str] = typer.Option(None, "--references", help="Agents the top rung plays, comma-separated (default: the env's strongest scripted agent and its shipped learned one)."),
     duels: int = typer.Option(100, "--duels", "-n", help="Duels per pair; odd ones swap the seats."),
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write the table to this Markdown file, with the date, machine and command at its head; default: print only."),
