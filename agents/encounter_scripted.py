@@ -5,11 +5,6 @@ Each is a policy ``(observation, action_mask) -> action`` that reads named slice
 table and observation schema do not depend on the fighters, so no ruleset is needed. Whether the
 opponent is in reach is read off the mask (an attack is legal only within the weapon's range).
 (Uniformly random play is the generic ``random`` policy.)
-
-A search's playouts call these fighters thousands of times a decision, so each can also read the same view
-straight from the state (:meth:`EncounterScripted.choose`, :func:`read_state`): exactly what the observation
-shows, capped and rounded as it is, without encoding it to decode it again
-(``tests/encounters/test_encounter_agents.py`` holds both ways to the same views and the same choices).
 """
 
 from __future__ import annotations
@@ -24,9 +19,7 @@ import numpy as np
 from issoku.rules.encounters.actions import ACTION_NAMES
 from issoku.rules.encounters.combat import STANCES
 from issoku.rules.encounters.kinds import DECISION_KINDS, ENDURE_KIND, EXTRA_ATTACK_KIND, ROUND_START_KIND, STANCE_KIND
-from issoku.envs.adapter import legal_mask
 from issoku.rules.encounters.observation import FLAGS, PROFILE, SPEC
-from issoku.rules.encounters.state import EncounterState
 from issoku.rules.encounters.wounds import PENALTY_OF, RANK_NAMES
 
 _INDEX = {name: i for i, name in enumerate(ACTION_NAMES)}
@@ -74,40 +67,6 @@ def read(observation: np.ndarray) -> View:
     )
 
 
-def read_state(state: EncounterState, seat: int) -> View:
-    """:func:`read` of ``seat``'s observation of ``state``, read from the state: each number capped at its
-    observation scale as the observation caps it, the weapon skill that of the weapon in hand (bare hands while
-    the weapon is not readied)."""
-    me, foe = state.fighters[seat], state.fighters[1 - seat]
-    rules = state.ruleset
-    sheet = rules.sheets[seat]
-    weapon = sheet.weapon if me.weapon_state == "ready" else rules.catalog.weapons["unarmed"]
-    agility = sheet.traits["agility"]
-    pending = state.pending
-    damage = pending["rolled"] - pending["reduction"] if pending is not None else 0
-    flags = {"prone": me.prone, "grappled": bool(state.grapple), "in_control": state.controller == seat,
-             **{f"weapon_{where}": me.weapon_state == where for where in ("ready", "held", "ground")},
-             "boost_armed": me.boost_armed, "void_stance_charged": me.began_in_void and not me.void_bonus_used,
-             "deflect": me.deflect, "maintain": me.maintain, "free_move_used": "free_move" in me.free_used,
-             "extra_attack_used": me.extra_attack_done, "stunned": me.stun_tn is not None,
-             "weapon_grapple_started": state.weapon_grapple == seat, "disarm_free_raise": me.disarm_free_raise > 0}
-    return View(
-        decision=state.decision_kind() if state.current_seat() == seat else DECISION_KINDS[0],
-        stance=me.stance,
-        rank=RANK_NAMES.index(me.rank().name),
-        opponent_rank=RANK_NAMES.index(foe.rank().name),
-        opponent_stance=foe.stance,
-        opponent_atn=min(max(state.atn(1 - seat), 0), int(_ATN_SCALE)),
-        flags={name: bool(flags[name]) for name in FLAGS},
-        attack_pool=(sheet.skill(weapon.skill) + agility, agility),
-        pending_damage=float(np.float32(min(damage, _DAMAGE_SCALE) / _DAMAGE_SCALE)) if damage > 0 else 0.0,
-    )
-
-
-_DAMAGE_SCALE = 80.0
-"""The observation's scale of pending damage (its ``pending_damage`` field)."""
-
-
 @lru_cache(maxsize=512)
 def expected_total(roll: int, keep: int) -> float:
     """The mean of an exploding XkY pool (sampled once, from a fixed seed: the same number every run)."""
@@ -151,14 +110,7 @@ class EncounterScripted:
         self.rng = np.random.default_rng(seed)
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return self._decide(read(observation), action_mask)
-
-    def choose(self, state: EncounterState, seat: int) -> int:
-        """The action :meth:`__call__` picks given ``seat``'s observation and mask of ``state`` (whose decision it
-        is), read from the state: what a search's playouts call."""
-        return self._decide(read_state(state, seat), legal_mask(state.legal_actions(), len(ACTION_NAMES)))
-
-    def _decide(self, view: View, action_mask: np.ndarray) -> int:
+        view = read(observation)
         choice = first_legal(action_mask, self.preferences(view, action_mask))
         return choice if choice is not None else _INDEX["pass"]
 

@@ -5,33 +5,21 @@ schema are fixed by the ruleset module (they do not depend on the fighters), so 
 ruleset: it reads named slices of :data:`issoku.rules.tempo.observation.SPEC` and picks among the
 legal actions by name. Everything about the fight comes from the observation and the mask, so the same
 agent plays in the AEC env, tournaments and engine playouts (:func:`issoku.agents.play.play_fight`).
-
-A search's playouts call these fighters thousands of times a decision, so each can also read the same view
-straight from the state (:meth:`TempoScripted.choose`, :func:`read_state`): exactly what the observation shows,
-rounded as it rounds, without encoding it to decode it again (``tests/agents/test_tempo_scripted.py`` holds both
-ways to the same views and the same choices).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from issoku.rules.tempo.actions import (
-    ACTION_NAMES,
-    PROACTIVE_TECHNIQUES,
-    REACTIVE_TECHNIQUES,
-    STATUS_NAMES,
-    TECHNIQUE_OF,
-)
+from issoku.rules.tempo.actions import ACTION_NAMES, PROACTIVE_TECHNIQUES, REACTIVE_TECHNIQUES, STATUS_NAMES
 from issoku.rules.tempo.content import WEAPON_KINDS
 from issoku.rules.tempo.kinds import ACT_KIND, COUNTER_KIND, DECISION_KINDS, REACT_KIND
 from issoku.rules.tempo.observation import SPEC
 from issoku.rules.tempo.ruleset import TempoConfig
-from issoku.rules.tempo.state import TempoState
 
 _INDEX = {name: i for i, name in enumerate(ACTION_NAMES)}
 _PROFILE_KIND = 8          # weapon-kind one-hot starts after six skills, armour and encumbrance
@@ -82,50 +70,11 @@ def read(observation: np.ndarray) -> View:
     )
 
 
-def _ratio(part: float, whole: float) -> float:
-    """``part / whole`` rounded to float32 as the observation stores it, so a view read from the state compares as
-    the observation's does."""
-    return float(np.float32(part / whole))
-
-
-def _technique(index: int) -> str | None:
-    technique = TECHNIQUE_OF[index] if index >= 0 else None
-    return technique.name if technique is not None else None
-
-
-def read_state(state: TempoState, seat: int) -> View:
-    """:func:`read` of ``seat``'s observation of ``state``, read from the state (a feint the other seat declared
-    reads as a melee attack, TP-027)."""
-    rules = state.ruleset
-    me, foe = state.loadout(seat), state.loadout(1 - seat)
-    declared = _technique(state.declared)
-    if declared == "feint" and state.actor() != seat:
-        declared = "melee_attack"
-    return View(
-        decision=DECISION_KINDS[state.phase] if state.current_seat() == seat else ACT_KIND,
-        status=STATUS_NAMES[state.status[seat]],
-        opponent_status=STATUS_NAMES[state.status[1 - seat]],
-        health=_ratio(max(0, state.hp[seat]), me.max_health),
-        opponent_health=_ratio(max(0, state.hp[1 - seat]), foe.max_health),
-        ap=_ratio(state.ap[seat], rules.ap_per_round),
-        distance=_ratio(state.distance, rules.max_distance),
-        declared=declared,
-        reaction=_technique(state.reaction),
-        weapon_kind=me.weapon.kind,
-        disarmed=bool(state.disarmed[seat]),
-        loaded=bool(state.loaded[seat]),
-    )
-
-
 def first_legal(mask: np.ndarray, preferences: Sequence[str]) -> int | None:
     """The first action named in ``preferences`` that the mask allows."""
-    return _first_allowed(mask.__getitem__, preferences)
-
-
-def _first_allowed(allowed: Callable[[int], Any], preferences: Sequence[str]) -> int | None:
     for name in preferences:
         action = _INDEX[name]
-        if allowed(action):
+        if mask[action]:
             return action
     return None
 
@@ -146,13 +95,8 @@ class TempoScripted:
         self.rng = np.random.default_rng(seed)
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        choice = first_legal(action_mask, self.preferences(read(observation)))
-        return choice if choice is not None else _INDEX["pass"]
-
-    def choose(self, state: TempoState, seat: int) -> int:
-        """The action :meth:`__call__` picks given ``seat``'s observation and mask of ``state`` (whose decision it
-        is), read from the state: what a search's playouts call."""
-        choice = _first_allowed(set(state.legal_actions()).__contains__, self.preferences(read_state(state, seat)))
+        view = read(observation)
+        choice = first_legal(action_mask, self.preferences(view))
         return choice if choice is not None else _INDEX["pass"]
 
     def preferences(self, view: View) -> Sequence[str]:

@@ -7,7 +7,9 @@ import pytest
 from issoku.agents.play import play_fight
 from issoku.agents.policy import RandomLegal
 from issoku.envs.adapter import legal_mask
-from issoku.agents.tempo_scripted import AlwaysParry, FeintCounter, Heuristic, read, read_state
+from issoku.agents.tempo_scripted import AlwaysParry, FeintCounter, Heuristic, read
+from issoku.agents.scripted_from_state import state_chooser
+from issoku.agents.tempo_state_view import read_state
 from issoku.rules.tempo import TempoConfig, TempoDuel, action
 from tempo_helpers import duel, kinds, play
 
@@ -86,9 +88,10 @@ def test_cli_tempo_duel_is_deterministic():
 @pytest.mark.rule("TP-027")
 @pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.__name__)
 def test_reading_the_state_gives_the_observations_view_and_choice(agent):
-    """A search's playouts call :meth:`TempoScripted.choose`: it must play exactly as the agent plays in an env,
-    and never see the other seat's feint (TP-027)."""
+    """A search's playouts read the state (:func:`~issoku.agents.scripted_from_state.state_chooser`): they must
+    play exactly as the agent plays in an env, and never see the other seat's feint (TP-027)."""
     by_observation, by_state = agent(seed=3), agent(seed=3)
+    by_state_chooser = state_chooser(by_state)
     rng = random.Random(0)
     kinds, declared = set(), set()
     decisions = 0
@@ -101,7 +104,7 @@ def test_reading_the_state_gives_the_observations_view_and_choice(agent):
             kinds.add(view.decision)
             declared.add(view.declared)
             chosen = _decide(by_observation, state)
-            assert by_state.choose(state, seat) == chosen
+            assert by_state_chooser(state, seat) == chosen
             legal = state.legal_actions()  # half the fight played by the agent, half at random: varied positions
             state.apply(chosen if rng.random() < 0.5 else legal[rng.randrange(len(legal))])
             decisions += 1
