@@ -817,6 +817,7 @@ def skill_ladder(
 ) -> None:
     """Measure an env's skill ladder: each adjacent pair of agents, and the top one against reference agents, as
     seeded head-to-heads with 95 % intervals (docs/agents.md)."""
+    import shlex
     import sys
 
     from issoku.evaluation.strength.head_to_head import IN_MEMORY
@@ -838,7 +839,8 @@ def skill_ladder(
     if out is not None:
         with one_line_errors("skill-ladder"):
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(results_header("issoku " + " ".join(sys.argv[1:])) + "\n" + text + "\n", encoding="utf-8")
+            command = "issoku " + shlex.join(sys.argv[1:])  # quoted as typed: --env-kwargs is JSON
+            out.write_text(results_header(command) + "\n" + text + "\n", encoding="utf-8")
 
 
 def main() -> None:
