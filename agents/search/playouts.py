@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from issoku.agents.scripted_from_state import state_chooser
 from issoku.envs.adapter import legal_mask
 from issoku.rules.kernel.protocol import GameState
 
@@ -48,12 +49,13 @@ def scripted_agent(ruleset: Any, seed: int) -> Any | None:
 
 
 def scripted_chooser(agent: Any) -> Chooser:
-    """Moves of the scripted ``agent``, which reads the seat's observation and mask like any policy; an agent that
-    can read the same from the state (a ``choose(state, seat)`` method: the Ma duelists) does so, skipping the
-    observation's encoding and decoding that would otherwise cost half a playout."""
-    direct = getattr(agent, "choose", None)
-    if callable(direct):
-        return direct  # type: ignore[no-any-return]
+    """Moves of the scripted ``agent``, which reads the seat's observation and mask like any policy; an agent whose
+    view can be read from the state (:func:`~issoku.agents.scripted_from_state.state_chooser`: the Ma, tempo and
+    encounter duelists) is played that way, skipping the observation's encoding and decoding that would otherwise
+    cost a third to a half of a playout."""
+    direct = state_chooser(agent)
+    if direct is not None:
+        return direct
 
     def choose(world: GameState, seat: int) -> int:
         size = len(world.ruleset.action_names)

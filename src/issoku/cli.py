@@ -209,7 +209,6 @@ def view(
     """Write a fight as one self-contained HTML page that steps through it decision by decision
     (position, legal actions, events with their rules, what each seat sees, a timeline of guard, Energy and
     wounds; autoplay)."""
-    import json
 
     from issoku.envs.registry import UnknownNameError
     from issoku.envs.scenario import ScenarioError, check_scenario_file, shipped_scenario
@@ -232,10 +231,7 @@ def view(
             check_scenario_file(scenario, f"SCENARIO {scenario}")
             fight, title = trace_scenario(scenario)
         elif env is not None:
-            kwargs = json.loads(env_kwargs)
-            if not isinstance(kwargs, dict):
-                raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
-            fight, title = trace_fight(env, seed, agent or ["random"], kwargs)
+            fight, title = trace_fight(env, seed, agent or ["random"], _env_kwargs(env_kwargs))
         else:
             if db is None or game is None:
                 raise ValueError("--db and --game go together")
@@ -600,6 +596,19 @@ def finetune_loadouts(
     typer.echo(f"field them with: policies = [\"per_loadout:{out}\"]")
 
 
+def _env_kwargs(text: str) -> dict[str, Any]:
+    """``--env-kwargs``: a JSON object, else one line saying why."""
+    import json
+
+    try:
+        kwargs = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"--env-kwargs {text!r}: not JSON ({error})") from None
+    if not isinstance(kwargs, dict):
+        raise ValueError(f"--env-kwargs must be a JSON object, not {text!r}")
+    return kwargs
+
+
 def _levers_study(env: str, study: Path | None, seed: int | None, workers: int, out: Path,
                   files: Sequence[str] | None) -> "StudyConfig":
     """The study ``levers`` and ``autobalance`` play (``--study`` or the env's shipped loadouts study, ``--seed``
@@ -787,7 +796,6 @@ def head_to_head(
     db: Optional[Path] = typer.Option(None, "--db", help="Keep the duels in this match store (a rerun plays nothing again); default: none (kept in memory)."),
 ) -> None:
     """Win, draw and loss of one agent against another over seeded duels, with 95 % intervals."""
-    import json
 
     from issoku.evaluation.strength.head_to_head import IN_MEMORY
     from issoku.evaluation.strength.head_to_head import head_to_head as play_head_to_head
@@ -799,14 +807,8 @@ def head_to_head(
         bounded("--duels", duels, 1, MAX_GAMES)
         bounded("--seed", seed, 0, MAX_SEED)
         bounded("--workers", workers, 0, 1024)
-        try:
-            kwargs = json.loads(env_kwargs)
-        except ValueError as error:
-            raise ValueError(f"--env-kwargs {env_kwargs!r}: not JSON ({error})") from None
-        if not isinstance(kwargs, dict):
-            raise ValueError(f"--env-kwargs must be a JSON object, not {env_kwargs!r}")
-        result = play_head_to_head(agent, opponent, duels, env=env, env_kwargs=kwargs, base_seed=seed,
-                                   workers=make_backend(backend, workers, ray_address), db=db or IN_MEMORY,
+        result = play_head_to_head(agent, opponent, duels, env=env, env_kwargs=_env_kwargs(env_kwargs),
+                                   base_seed=seed, workers=make_backend(backend, workers, ray_address), db=db or IN_MEMORY,
                                    progress=True)
     typer.echo(result.summary())
 
@@ -814,8 +816,9 @@ def head_to_head(
 @app.command("skill-ladder")
 def skill_ladder(
     env: str = typer.Option("breath_duel_v0", "--env", help="Env id."),
+    env_kwargs: str = typer.Option("{}", "--env-kwargs", help='Env keyword arguments as JSON, e.g. \'{"fighters": ["kenshi", "kenshi"]}\' (a mirror match: skill without the loadouts\' edge).'),
     rungs: str = typer.Option("random,one_step,mcts_small,mcts_large", "--rungs", help="Agents, weakest first, comma-separated: each adjacent pair is played."),
-    references: Optional[str] = typer.Option(None, "--references", help="Agents the top rung plays, comma-separated (default: the env's best scripted agent and its shipped learned one)."),
+    references: Optional[str] = typer.Option(None, "--references", help="Agents the top rung plays, comma-separated (default: the env's strongest scripted agent and its shipped learned one)."),
     duels: int = typer.Option(100, "--duels", "-n", help="Duels per pair; odd ones swap the seats."),
     workers: int = typer.Option(0, "--workers", "-j", help="Worker processes (0: play in this process)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write the table to this Markdown file, with the date, machine and command at its head; default: print only."),
@@ -823,6 +826,7 @@ def skill_ladder(
 ) -> None:
     """Measure an env's skill ladder: each adjacent pair of agents, and the top one against reference agents, as
     seeded head-to-heads with 95 % intervals (docs/agents.md)."""
+    import shlex
     import sys
 
     from issoku.evaluation.strength.head_to_head import IN_MEMORY
@@ -830,20 +834,22 @@ def skill_ladder(
     from issoku.common.inputs import MAX_GAMES, bounded, check_output_file, one_line_errors
     from issoku.common.backend import make_backend
 
-    with one_line_errors("skill-ladder"):
+    with one_line_errors("skill-ladder", also=(TypeError,)):  # TypeError: an env keyword the env lacks
         bounded("--duels", duels, 1, MAX_GAMES)
         check_output_file("--out", out)
         bounded("--workers", workers, 0, 1024)
         names = tuple(name.strip() for name in rungs.split(",") if name.strip())
         chosen = None if references is None else tuple(n.strip() for n in references.split(",") if n.strip())
+        kwargs = _env_kwargs(env_kwargs)
         steps = measure(env, names, chosen, duels, workers=make_backend("local", workers, None),
-                        db=db or IN_MEMORY, progress=True)
-    text = table(env, steps)
+                        db=db or IN_MEMORY, progress=True, env_kwargs=kwargs)
+    text = table(env, steps, kwargs)
     typer.echo(text)
     if out is not None:
         with one_line_errors("skill-ladder"):
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(results_header("issoku " + " ".join(sys.argv[1:])) + "\n" + text + "\n", encoding="utf-8")
+            command = "issoku " + shlex.join(sys.argv[1:])  # quoted as typed: --env-kwargs is JSON
+            out.write_text(results_header(command) + "\n" + text + "\n", encoding="utf-8")
 
 
 def main() -> None:

@@ -4,12 +4,17 @@ The 500-duel figure is in docs/rules/encounters.md (``issoku head-to-head -a enc
 -n 500 --env encounter_duel_v0``); here a fixed sample is asserted loosely so the test stays fast.
 """
 
+import random
+
 import numpy as np
 import pytest
 
-from issoku.agents.encounter_scripted import SCRIPTED, expected_total
+from issoku.agents.encounter_scripted import SCRIPTED, expected_total, read
+from issoku.agents.encounter_state_view import read_state
+from issoku.agents.scripted_from_state import state_chooser
 from issoku.agents.play import play_fight
 from issoku.agents.registry import make_policy
+from issoku.envs.adapter import legal_mask
 from issoku.evaluation.strength.head_to_head import head_to_head
 from issoku.rules.encounters import EncounterConfig, EncounterDuel
 
@@ -73,3 +78,29 @@ def test_a_stance_archetype_takes_its_stance_whenever_it_may(name):
             state.apply(action)
     assert chosen and set(chosen) == {f"stance:{stance}"}
     assert earth_defended == (stance == "earth")
+
+
+@pytest.mark.rule("EN-109")
+@pytest.mark.parametrize("name", ["encounter_aggressive", "encounter_defensive", "encounter_heuristic", "encounter_earth"])
+def test_reading_the_state_gives_the_observations_view_and_choice(name):
+    """A search's playouts read the state (:func:`~issoku.agents.scripted_from_state.state_chooser`): they must
+    play exactly as the agent plays in an env (Endure read off the pending damage, EN-109, among the rest)."""
+    by_observation, by_state = make_policy(name, seed=3), make_policy(name, seed=3)
+    by_state_chooser = state_chooser(by_state)
+    rng = random.Random(0)
+    kinds = set()
+    decisions = 0
+    for game, fighters in enumerate((("kenshi", "ono_brute"), ("archer", "tonfa_monk"), ("yari_guard", "kenshi")) * 4):
+        ruleset = EncounterDuel(EncounterConfig(fighters))
+        state = ruleset.new_initial_state(game, record_events=False)
+        while (seat := state.current_seat()) is not None:
+            observation = state.observation(seat)
+            view = read(observation)
+            assert read_state(state, seat) == view
+            kinds.add(view.decision)
+            chosen = by_observation(observation, legal_mask(state.legal_actions(), len(ruleset.action_names)))
+            assert by_state_chooser(state, seat) == chosen
+            legal = state.legal_actions()  # half the fight played by the agent, half at random: varied positions
+            state.apply(chosen if rng.random() < 0.5 else legal[rng.randrange(len(legal))])
+            decisions += 1
+    assert decisions > 300 and len(kinds) >= 4, kinds

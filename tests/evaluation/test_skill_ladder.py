@@ -48,3 +48,23 @@ def test_agent_names_cannot_shift_a_column_or_break_out_of_their_code_span():
     text = table("tempo_duel_v0", [replace(step, upper="a|b`c", lower="x")])
     row = text.splitlines()[2]
     assert row.startswith("| ``a\\|b`c`` | `x` | 2 |") and row.count(" | ") == 4
+
+
+def test_the_ladder_can_play_a_mirror_match_and_names_it_in_its_table(tmp_path):
+    out = tmp_path / "ladder.md"
+    result = CliRunner().invoke(app, ["skill-ladder", "--env", "encounter_duel_v0", "--env-kwargs",
+                                      '{"fighters": ["kenshi", "kenshi"]}', "--rungs", "random,one_step",
+                                      "--references", "", "-n", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert '| encounter_duel_v0 {"fighters": \\["kenshi", "kenshi"\\]}: agent |' in out.read_text()
+    [step] = measure("encounter_duel_v0", rungs=("random", "one_step"), references=(), duels=2,
+                     env_kwargs={"fighters": ["kenshi", "kenshi"]})
+    assert step.result.env_kwargs == {"fighters": ["kenshi", "kenshi"]}
+
+
+def test_skill_ladder_refuses_bad_env_kwargs_in_one_line():
+    for text, says in (("[1]", "must be a JSON object"), ("{", "not JSON"), ('{"nosuch": 1}', "nosuch")):
+        result = CliRunner().invoke(app, ["skill-ladder", "--env", "tempo_duel_v0", "--env-kwargs", text, "-n", "2"])
+        assert result.exit_code == 2, result.output
+        assert result.output.startswith("skill-ladder: ") and says in result.output
+        assert len(result.output.strip().splitlines()) == 1

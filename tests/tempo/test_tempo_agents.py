@@ -1,11 +1,15 @@
 """The scripted tempo fighters: always legal, each doing what its name says, the heuristic beating random."""
 
+import random
+
 import pytest
 
 from issoku.agents.play import play_fight
 from issoku.agents.policy import RandomLegal
 from issoku.agents.tempo_approach import CombatApproach
 from issoku.agents.tempo_scripted import AlwaysParry, FeintCounter, Heuristic, read
+from issoku.agents.scripted_from_state import state_chooser
+from issoku.agents.tempo_state_view import read_state
 from issoku.rules.tempo import TempoConfig, TempoDuel, action
 from tempo_helpers import decide, duel, kinds, play
 
@@ -74,3 +78,29 @@ def test_cli_tempo_duel_is_deterministic():
     first, second = runner.invoke(app, args), runner.invoke(app, args)
     assert first.exit_code == 0 and first.output == second.output and first.output.count("\n") > 20
     assert runner.invoke(app, ["tempo-duel", "--agent-a", "nobody"]).exit_code != 0
+
+
+@pytest.mark.rule("TP-027")
+@pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.__name__)
+def test_reading_the_state_gives_the_observations_view_and_choice(agent):
+    """A search's playouts read the state (:func:`~issoku.agents.scripted_from_state.state_chooser`): they must
+    play exactly as the agent plays in an env, and never see the other seat's feint (TP-027)."""
+    by_observation, by_state = agent(seed=3), agent(seed=3)
+    by_state_chooser = state_chooser(by_state)
+    rng = random.Random(0)
+    kinds, declared = set(), set()
+    decisions = 0
+    for game, pair in enumerate(PAIRS * 3):
+        state = TempoDuel(TempoConfig(pair, initiator=game % 2)).new_initial_state(game, record_events=False)
+        while (seat := state.current_seat()) is not None:
+            observation = state.observation(seat)
+            view = read(observation)
+            assert read_state(state, seat) == view
+            kinds.add(view.decision)
+            declared.add(view.declared)
+            chosen = _decide(by_observation, state)
+            assert by_state_chooser(state, seat) == chosen
+            legal = state.legal_actions()  # half the fight played by the agent, half at random: varied positions
+            state.apply(chosen if rng.random() < 0.5 else legal[rng.randrange(len(legal))])
+            decisions += 1
+    assert decisions > 300 and {"act", "react", "counter"} <= kinds and "melee_attack" in declared
