@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
 import numpy as np
 
 from issoku.rules.breath.content import Kata, Stance, Technique
@@ -109,6 +110,7 @@ def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised:
     return modifiers
 
 
+@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
 class BreathState:
     """One breath fight in progress (see the module docstring)."""
 
@@ -134,7 +136,7 @@ class BreathState:
     def initial(cls, ruleset: BreathRuleset, seed: int | None, *, record_events: bool = True,
                 dice: Dice | None = None) -> "BreathState":
         """Round 1 begins; ``dice`` may be scripted (worked-example tests)."""
-        state = cls.__new__(cls)
+        state = BreathState.__new__(cls)  # not cls.__new__: mypyc (2.4) fails to compile that form
         state.ruleset = ruleset
         state.events = EventLog(enabled=record_events)
         state.dice = dice if dice is not None else Dice(np.random.default_rng(seed))

@@ -23,7 +23,7 @@ Every hook has a no-op default, so a module overrides only what it changes. Hook
 from __future__ import annotations
 
 from collections.abc import Container, Hashable, MutableSequence, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from issoku.rules.breath.costs import Modifier
 
@@ -55,9 +55,9 @@ class BreathModule:
     """Base class of a variant; every hook is a no-op (see the module docstring)."""
 
     name: str = "module"
-    order_kinds: tuple[str, ...] = ()
+    order_kinds: ClassVar[tuple[str, ...]] = ()
     """First element of every order this module adds; the engine routes those orders to it."""
-    decision_kinds: tuple[str, ...] = ()
+    decision_kinds: ClassVar[tuple[str, ...]] = ()
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: "Catalog", max_targets: int) -> list[Order]:

@@ -6,6 +6,8 @@ holds the Wounds, initiative, stance, actions left this turn, Void Points, weapo
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.encounters import wounds as w
 from issoku.rules.encounters.combat import WATER, Defence, stance_atn_bonus, stance_atn_malus, DEFLECT_BONUS
 from issoku.rules.encounters.content import Archetype, Weapon
@@ -15,6 +17,7 @@ READY, HELD, GROUND = "ready", "held", "ground"
 SIMPLE_ACTIONS_PER_TURN = 2   # EN-010
 
 
+@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
 class Combatant:
     """The changing state of one character (see the module docstring)."""
 

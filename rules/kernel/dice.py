@@ -19,6 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
 import numpy as np
 
 _BLOCK = 512
@@ -67,6 +68,7 @@ class ContestResult:
         return 0 if a > b else 1
 
 
+@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
 class Dice:
     """Seeded dice over one ``numpy.random.Generator``.
 

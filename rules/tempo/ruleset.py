@@ -164,7 +164,7 @@ class TempoDuel(TempoRules):
     """A configured 1v1 tempo duel (the inventory's TP DUEL ruleset: TP-001..TP-058, TP-G01..TP-G15)."""
 
     name = "tempo_duel"
-    seat_names = ("player_0", "player_1")
+    seat_names: tuple[str, ...] = ("player_0", "player_1")
     action_names = DUEL_TABLE.names
     observation_spec = SPEC
     table = DUEL_TABLE
