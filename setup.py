@@ -57,7 +57,11 @@ class CompilingBuildExt(build_ext):
 
     def finalize_options(self) -> None:
         if {"build", "build_ext", "bdist_wheel", "install"} & set(self.distribution.commands):
-            from mypyc.build import mypycify
+            try:
+                from mypyc.build import mypycify
+            except ImportError:
+                raise SystemExit("ISSOKU_COMPILE=1: mypyc (it comes with mypy, the dev extra's pin) is not installed "
+                                 "here; install it and build with pip's --no-build-isolation") from None
 
             self.distribution.ext_modules = mypycify(
                 ["--no-warn-unused-configs"] + [os.path.join("src", "issoku", path) for path in compiled_files()])

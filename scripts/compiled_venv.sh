@@ -29,6 +29,7 @@ echo "$outer" > "$inner/issoku_dev_venv.pth"
 echo "compiled-venv: building the wheel with mypyc (minutes; at $((SECONDS - started))s)"
 wheels=$(mktemp -d)
 trap 'rm -rf "$wheels"' EXIT
+rm -rf build   # setuptools' build folder: an extension left there by an earlier module list would ship again
 ISSOKU_COMPILE=1 .venv/bin/python -m pip wheel -q --no-deps --no-build-isolation -w "$wheels" .
 echo "compiled-venv: installing it into $VENV (at $((SECONDS - started))s)"
 .venv/bin/python -m pip --python "$VENV/bin/python" install -q --no-deps --force-reinstall "$wheels"/issoku-*.whl
