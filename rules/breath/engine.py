@@ -213,12 +213,14 @@ class BreathState:
         """The side that won, or None."""
         return self._winner_side
 
-    observation = encode
-    """What ``seat`` sees: ``observe.encode(state, seat)`` itself as the method (every env step calls it, and a
-    method that only calls it costs a call more)."""
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` sees (``observe.encode``). A method, not ``observation = encode`` in the class body,
+        which saved a call in Python: a compiled class cannot bind a module function as its method."""
+        return encode(self, seat)
 
-    describe_observation = describe
-    """The game values ``observation(seat)`` is made of (``observe.describe``), for an export's golden vectors."""
+    def describe_observation(self, seat: int) -> dict[str, Any]:
+        """The game values ``observation(seat)`` is made of (``observe.describe``), for an export's golden vectors."""
+        return describe(self, seat)
 
     def action_cost(self, action: int) -> str | None:
         """What ``action`` costs the fighter deciding now (the optional menu hook, for a person choosing): the
