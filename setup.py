@@ -30,8 +30,7 @@ for folder in DATA_FOLDERS:
     package_dir["issoku." + folder.replace("/", ".")] = folder
     packages.append("issoku." + folder.replace("/", "."))
 
-COMPILED = ("rules/kernel/*.py", "rules/breath/*.py", "rules/ma/*.py", "rules/spells/*.py", "rules/tempo/*.py",
-            "rules/encounters/*.py")
+COMPILED = ("rules/kernel/*.py", "rules/breath/*.py", "rules/ma/*.py", "rules/spells/*.py", "rules/tempo/*.py")
 """The modules ``ISSOKU_COMPILE=1`` compiles with mypyc (globs from the repository root): the engines' state, legal
 actions, apply, clone and dice, and the observation encoders."""
 NOT_COMPILED = (
@@ -39,11 +38,11 @@ NOT_COMPILED = (
     "*/content.py",                         # the data loaders: pydantic models, read once
     "rules/kernel/protocol.py",             # runtime-checkable Protocols, which a compiled module cannot define
     "rules/breath/memo.py",                 # a dict subclass held in a WeakValueDictionary
-    "rules/encounters/state.py",            # its subclass SkirmishState narrows the type of its ``ruleset``,
-    "rules/encounters/skirmish_state.py",   # which a compiled class cannot
 )
 """Modules under those globs that stay Python. The env adapter (envs/) stays Python too: it is where users' values
-enter (numpy integers as actions), which compiled code checks against its annotations instead of accepting."""
+enter (numpy integers as actions), which compiled code checks against its annotations instead of accepting. So do
+the encounter rules (rules/encounters/): their skirmish hands its states an ``EncounterSkirmish`` where the duel's
+state and the legality functions are typed for an ``EncounterDuel``, which compiled code refuses."""
 COMPILE = os.environ.get("ISSOKU_COMPILE", "") == "1"
 
 

@@ -110,7 +110,7 @@ def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised:
     return modifiers
 
 
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class BreathState:
     """One breath fight in progress (see the module docstring)."""
 

@@ -57,7 +57,7 @@ FIGHTER_SLOTS = ("seat", "side", "sheet", "weapon", "energy", "wounds", "stance"
 """The slots of :class:`Fighter`, which ``clone`` copies (a compiled class has no ``__slots__`` to read)."""
 
 
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class Fighter:
     """A fighter in play: its :class:`Sheet` plus everything the rules track during the fight."""
 

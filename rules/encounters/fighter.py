@@ -6,8 +6,6 @@ holds the Wounds, initiative, stance, actions left this turn, Void Points, weapo
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
 from issoku.rules.encounters import wounds as w
 from issoku.rules.encounters.combat import WATER, Defence, stance_atn_bonus, stance_atn_malus, DEFLECT_BONUS
 from issoku.rules.encounters.content import Archetype, Weapon
@@ -17,18 +15,13 @@ READY, HELD, GROUND = "ready", "held", "ground"
 SIMPLE_ACTIONS_PER_TURN = 2   # EN-010
 
 
-COMBATANT_SLOTS = ("sheet", "ranks", "rings", "_rank_at", "unarmed", "wounds", "initiative", "tie_seq", "stance",
-                   "began_in_void", "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions",
-                   "free_used", "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
-                   "extra_attack_done", "stun_tn", "disarm_free_raise", "tactics_armed", "_atn_memo")
-"""The slots of :class:`Combatant`, which ``clone`` copies (a compiled class has no ``__slots__`` to read)."""
-
-
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
 class Combatant:
     """The changing state of one character (see the module docstring)."""
 
-    __slots__ = COMBATANT_SLOTS
+    __slots__ = ("sheet", "ranks", "rings", "_rank_at", "unarmed", "wounds", "initiative", "tie_seq", "stance",
+                 "began_in_void", "void_bonus_used", "void_points", "void_spent", "boost_armed", "simple_actions",
+                 "free_used", "small_readies", "moved", "earth_bonus", "deflect", "prone", "maintain", "weapon_state",
+                 "extra_attack_done", "stun_tn", "disarm_free_raise", "tactics_armed", "_atn_memo")
 
     def __init__(self, sheet: Archetype, unarmed: Weapon, atn_memo: dict | None = None) -> None:
         """``atn_memo``: a dict for :meth:`atn` to keep its results in, shared by every fight of this sheet
@@ -67,7 +60,7 @@ class Combatant:
     def clone(self) -> "Combatant":
         """An independent copy."""
         copy = Combatant.__new__(Combatant)
-        for name in COMBATANT_SLOTS:
+        for name in self.__slots__:
             setattr(copy, name, getattr(self, name))
         copy.void_spent = set(self.void_spent)
         copy.free_used = set(self.free_used)

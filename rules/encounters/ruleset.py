@@ -13,8 +13,6 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from mypy_extensions import mypyc_attr
-
 from issoku.rules.encounters.actions import ACTION_NAMES, content_items
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
 from issoku.rules.encounters.kinds import DECISION_KINDS
@@ -23,7 +21,6 @@ from issoku.rules.encounters.state import EncounterState
 from issoku.rules.kernel import Dice, EventLog
 
 
-@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class EncounterConfig:
     """Options of an encounter duel. Defaults: kenshi against ono_brute, four squares apart."""

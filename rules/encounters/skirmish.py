@@ -14,8 +14,6 @@ from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
-from mypy_extensions import mypyc_attr
-
 from issoku.rules.encounters.actions import content_items
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
 from issoku.rules.encounters.kinds import DECISION_KINDS
@@ -26,7 +24,6 @@ from issoku.rules.encounters.skirmish_state import SkirmishState
 from issoku.rules.kernel import Dice, EventLog
 
 
-@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class SkirmishConfig:
     """Options of an encounter skirmish. Default: kenshi and yari_guard against ono_brute and tonfa_monk."""

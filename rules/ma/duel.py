@@ -103,7 +103,7 @@ def attack_slots(catalog: Catalog) -> list[str]:
     return [f"attack_{chr(ord('a') + i)}" for i in range(most)]
 
 
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class MaData:
     """The duel's per-fight state, kept at ``state.ext[module.name]``."""
 

@@ -50,7 +50,7 @@ GUARD_SLOTS = ("maximum", "value", "recovery", "open_through_round", "window", "
 """The slots of :class:`GuardTrack`, which ``clone`` copies (a compiled class has no ``__slots__`` to read)."""
 
 
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class GuardTrack:
     """One duelist's guard, separate from Wounds (MA-030)."""
 

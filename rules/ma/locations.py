@@ -53,7 +53,7 @@ INJURY_SLOTS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
 """The slots of :class:`Injuries`, which ``clone`` copies (a compiled class has no ``__slots__`` to read)."""
 
 
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class Injuries:
     """What location hits have done to one duelist so far in this duel."""
 

@@ -115,7 +115,7 @@ class Casting:
         return self.paid == len(self.spell.stages) - 1
 
 
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class SpellsData:
     """Per-fight state, kept at ``state.ext[module.name]``; lists are by seat."""
 

@@ -87,7 +87,7 @@ def aimed_seat(table: "ActionTable", enemies: tuple[int, ...], partner: int, fla
         return partner
     return enemies[0]
 
-@mypyc_attr(serializable=True)  # clone() copies through __new__, which must not run __init__ when compiled
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class TempoState:
     """A tempo fight (see the module docstring for the decision cycle)."""
 
