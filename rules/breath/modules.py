@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Container, Hashable, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.breath.costs import Modifier
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ class Pending:
         self.owner = owner
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: variants and tests subclass it in Python
 class BreathModule:
     """Base class of a variant; every hook is a no-op (see the module docstring)."""
 
