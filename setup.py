@@ -6,7 +6,12 @@ editable and normal installs alike; the package list is computed here so that a 
 needs no edit to the build files. Metadata lives in ``pyproject.toml``.
 """
 
-from setuptools import find_packages, setup
+import os
+from fnmatch import fnmatch
+from glob import glob
+
+from setuptools import Distribution, find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 LAYERS = ("rules", "common", "envs", "agents", "training", "evaluation")
 DATA_FOLDERS = ("scenarios", "docs/rules")
@@ -25,7 +30,50 @@ for folder in DATA_FOLDERS:
     package_dir["issoku." + folder.replace("/", ".")] = folder
     packages.append("issoku." + folder.replace("/", "."))
 
+COMPILED = ("rules/kernel/*.py", "rules/breath/*.py", "rules/ma/*.py", "rules/spells/*.py", "rules/tempo/*.py")
+"""The modules ``ISSOKU_COMPILE=1`` compiles with mypyc (globs from the repository root): the engines' state, legal
+actions, apply, clone and dice, and the observation encoders."""
+NOT_COMPILED = (
+    "*/__init__.py",
+    "*/content.py",                         # the data loaders: pydantic models, read once
+    "rules/kernel/protocol.py",             # runtime-checkable Protocols, which a compiled module cannot define
+    "rules/breath/memo.py",                 # a dict subclass held in a WeakValueDictionary
+)
+"""Modules under those globs that stay Python. The env adapter (envs/) stays Python too: it is where users' values
+enter (numpy integers as actions), which compiled code checks against its annotations instead of accepting. So do
+the encounter rules (rules/encounters/): their skirmish hands its states an ``EncounterSkirmish`` where the duel's
+state and the legality functions are typed for an ``EncounterDuel``, which compiled code refuses."""
+COMPILE = os.environ.get("ISSOKU_COMPILE", "") == "1"
+
+
+def compiled_files() -> list[str]:
+    return sorted({path for pattern in COMPILED for path in glob(pattern)
+                   if not any(fnmatch(path, skip) for skip in NOT_COMPILED)})
+
+
+class CompilingBuildExt(build_ext):
+    """Runs mypyc when a build runs, not each time setuptools reads this file (metadata: minutes saved)."""
+
+    def finalize_options(self) -> None:
+        if {"build", "build_ext", "bdist_wheel", "install"} & set(self.distribution.commands):
+            try:
+                from mypyc.build import mypycify
+            except ImportError:
+                raise SystemExit("ISSOKU_COMPILE=1: mypyc (it comes with mypy, the dev extra's pin) is not installed "
+                                 "here; install it and build with pip's --no-build-isolation") from None
+
+            self.distribution.ext_modules = mypycify(
+                ["--no-warn-unused-configs"] + [os.path.join("src", "issoku", path) for path in compiled_files()])
+        super().finalize_options()
+
+
+class CompiledDistribution(Distribution):
+    def has_ext_modules(self) -> bool:
+        return True
+
+
 setup(
+    **({"cmdclass": {"build_ext": CompilingBuildExt}, "distclass": CompiledDistribution} if COMPILE else {}),
     packages=packages,
     package_dir=package_dir,
     # Recursive globs: the data lives in folders that are not packages (rules/*/data/, evaluation/studies/,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import (engine_speed, env_speed, instructions, memory, play_speed, ppo_speed, scheduling, search_cost,
+from benchmarks import (build, engine_speed, env_speed, instructions, memory, play_speed, ppo_speed, scheduling, search_cost,
                         search_speed, study_speed)
 from benchmarks.timing import Timing
 
@@ -349,8 +349,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     started = machine()
     start = time.perf_counter()
     rows, memory_rows = measure(args, budget)
+    compiled = build.compiled_modules()
     results = {
         "command": "python -m benchmarks " + " ".join(sys.argv[1:] if argv is None else argv),
+        "build": {"name": build.describe(compiled), "compiled_modules": compiled},
         "budget": budget.__dict__,
         "machine_before": started,
         "machine_after": machine(),
@@ -360,6 +362,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "memory_bytes": memory_rows,
         "targets": targets(rows, memory_rows),
     }
+    print(f"build: {results['build']['name']}\n")
     print(table(rows, memory_rows, budget.instances))
     print()
     for t in results["targets"]:

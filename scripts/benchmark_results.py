@@ -32,11 +32,12 @@ def loads(averages: list[float]) -> str:
 def head(results: dict[str, Any], written: dt.datetime) -> str:
     """The line that says what ran, when and where: the command, its time, its wall time and the machine."""
     machine, after = results["machine_before"], results["machine_after"]
+    built = f"; build: {results['build']['name']}" if "build" in results else ""
     load = (f"; load average (1, 5, 15 min) {loads(machine['load_average'])} before, "
             f"{loads(after['load_average'])} after") if machine.get("load_average") else ""
     return (f"Written by `python scripts/benchmark_results.py` from `{results['command'].strip()}`, finished "
             f"{written:%Y-%m-%d %H:%M} UTC ({results['seconds']:.0f} s wall); {machine['cpus']} CPUs, "
-            f"{machine['platform']}, Python {machine['python']}, numpy {machine['numpy']}{load}.")
+            f"{machine['platform']}, Python {machine['python']}, numpy {machine['numpy']}{built}{load}.")
 
 
 def target_lines(results: dict[str, Any]) -> list[str]:

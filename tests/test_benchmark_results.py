@@ -53,3 +53,13 @@ def test_no_run_is_one_line_and_exit_2(tmp_path, capsys):
 def test_the_shipped_results_file_is_stamped():
     text = (ROOT / "docs" / "results" / "benchmarks.md").read_text()
     assert text.startswith("# Benchmark results\n\nWritten by `python scripts/benchmark_results.py` from `python -m benchmarks")
+
+
+def test_the_head_line_names_the_build_the_run_measured(tmp_path):
+    """A compiled run and a pure-Python one are told apart in the results file, not only in the JSON."""
+    run = tmp_path / "benchmarks.json"
+    run.write_text(json.dumps({**a_run(), "build": {"name": "mypyc-compiled: 40 issoku modules",
+                                                    "compiled_modules": ["issoku.rules.breath.engine"]}}))
+    out = tmp_path / "benchmarks.md"
+    assert load_script().main([str(run), "--out", str(out)]) == 0
+    assert "numpy 2.1.0; build: mypyc-compiled: 40 issoku modules; load average" in out.read_text()

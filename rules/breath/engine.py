@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
 import numpy as np
 
 from issoku.rules.breath.content import Kata, Stance, Technique
@@ -109,6 +110,7 @@ def technique_cost_modifiers(fighter: Fighter, technique: Technique, improvised:
     return modifiers
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class BreathState:
     """One breath fight in progress (see the module docstring)."""
 
@@ -134,7 +136,7 @@ class BreathState:
     def initial(cls, ruleset: BreathRuleset, seed: int | None, *, record_events: bool = True,
                 dice: Dice | None = None) -> "BreathState":
         """Round 1 begins; ``dice`` may be scripted (worked-example tests)."""
-        state = cls.__new__(cls)
+        state = BreathState.__new__(cls)  # not cls.__new__: mypyc (2.4) fails to compile that form
         state.ruleset = ruleset
         state.events = EventLog(enabled=record_events)
         state.dice = dice if dice is not None else Dice(np.random.default_rng(seed))
@@ -211,12 +213,14 @@ class BreathState:
         """The side that won, or None."""
         return self._winner_side
 
-    observation = encode
-    """What ``seat`` sees: ``observe.encode(state, seat)`` itself as the method (every env step calls it, and a
-    method that only calls it costs a call more)."""
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` sees (``observe.encode``). A method, not ``observation = encode`` in the class body,
+        which saved a call in Python: a compiled class cannot bind a module function as its method."""
+        return encode(self, seat)
 
-    describe_observation = describe
-    """The game values ``observation(seat)`` is made of (``observe.describe``), for an export's golden vectors."""
+    def describe_observation(self, seat: int) -> dict[str, Any]:
+        """The game values ``observation(seat)`` is made of (``observe.describe``), for an export's golden vectors."""
+        return describe(self, seat)
 
     def action_cost(self, action: int) -> str | None:
         """What ``action`` costs the fighter deciding now (the optional menu hook, for a person choosing): the

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.breath.content import Armor, Kata, Stance, Weapon
 
 
@@ -48,13 +50,18 @@ class Sheet:
         return 5 + self.physique
 
 
-class Fighter:
-    """A fighter in play: its :class:`Sheet` plus everything the rules track during the fight."""
-
-    __slots__ = ("seat", "side", "sheet", "weapon", "energy", "wounds", "stance", "reservations", "defenseless",
+FIGHTER_SLOTS = ("seat", "side", "sheet", "weapon", "energy", "wounds", "stance", "reservations", "defenseless",
                  "standing", "defeated", "spent", "limit", "breath_closed", "overload_failed",
                  "next_limit_override", "attack_checks", "zero_energy_used", "kata_used", "check_bonus",
                  "kata_defense", "descent", "guard_counter_used", "in_core", "closed_this_round")
+"""The slots of :class:`Fighter`, which ``clone`` copies (a compiled class has no ``__slots__`` to read)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
+class Fighter:
+    """A fighter in play: its :class:`Sheet` plus everything the rules track during the fight."""
+
+    __slots__ = FIGHTER_SLOTS
 
     def __init__(self, seat: int, sheet: Sheet) -> None:
         self.seat = seat
@@ -99,7 +106,7 @@ class Fighter:
     def clone(self) -> "Fighter":
         """A copy whose mutable state is independent (the sheet is shared)."""
         copy = Fighter.__new__(Fighter)
-        for name in Fighter.__slots__:
+        for name in FIGHTER_SLOTS:
             setattr(copy, name, getattr(self, name))
         copy.reservations = list(self.reservations)
         copy.zero_energy_used = list(self.zero_energy_used)

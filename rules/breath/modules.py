@@ -23,7 +23,9 @@ Every hook has a no-op default, so a module overrides only what it changes. Hook
 from __future__ import annotations
 
 from collections.abc import Container, Hashable, MutableSequence, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from issoku.rules.breath.costs import Modifier
 
@@ -51,13 +53,14 @@ class Pending:
         self.owner = owner
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: variants and tests subclass it in Python
 class BreathModule:
     """Base class of a variant; every hook is a no-op (see the module docstring)."""
 
     name: str = "module"
-    order_kinds: tuple[str, ...] = ()
+    order_kinds: ClassVar[tuple[str, ...]] = ()
     """First element of every order this module adds; the engine routes those orders to it."""
-    decision_kinds: tuple[str, ...] = ()
+    decision_kinds: ClassVar[tuple[str, ...]] = ()
 
     # -- setup -----------------------------------------------------------------------------------
     def extra_orders(self, catalog: "Catalog", max_targets: int) -> list[Order]:

@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.breath.content import Catalog, Technique, load_catalog
 from issoku.rules.breath.fighter import Sheet
 from issoku.rules.breath.kinds import (ATTACK, ATTACK_TECHNIQUE, CORE_DECISIONS, COUNTER, DECLINE_COUNTER,
@@ -49,6 +51,7 @@ class FighterSpec:
     courage: int | None = None
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class BreathConfig:
     """Options of a breath fight. Defaults: a canon duel, kenshi (uchigatana) vs ronin (nodachi)."""

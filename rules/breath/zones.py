@@ -90,7 +90,7 @@ def _distances() -> tuple[tuple[int, ...], ...]:
         while frontier:
             reached = []
             for zone in frontier:
-                for neighbour in sorted(ADJACENT[zone] - distance.keys()):
+                for neighbour in sorted(ADJACENT[zone].difference(distance)):
                     distance[neighbour] = distance[zone] + 1
                     reached.append(neighbour)
             frontier = reached

@@ -19,6 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
 import numpy as np
 
 _BLOCK = 512
@@ -67,6 +68,7 @@ class ContestResult:
         return 0 if a > b else 1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class Dice:
     """Seeded dice over one ``numpy.random.Generator``.
 

@@ -7,6 +7,8 @@ import json
 from dataclasses import asdict, dataclass
 from enum import Enum
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.ma.ladder import DuelKind
 
 
@@ -19,6 +21,7 @@ class DuelMode(Enum):
     """A match: valid strikes score points, the body stays unharmed (MA-048, MA-G14)."""
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class MaDuelConfig:
     """The duel's own options; the fighters and the round limit are the breath engine's ``BreathConfig``."""

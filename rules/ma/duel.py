@@ -24,7 +24,9 @@ resolved by MA-G12).
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from issoku.rules.breath.content import Catalog, Technique
 from issoku.rules.breath.costs import Modifier
@@ -101,6 +103,7 @@ def attack_slots(catalog: Catalog) -> list[str]:
     return [f"attack_{chr(ord('a') + i)}" for i in range(most)]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class MaData:
     """The duel's per-fight state, kept at ``state.ext[module.name]``."""
 
@@ -136,9 +139,9 @@ class MaData:
 class MaModule(BreathModule):
     """Ma and Blade (000) as a breath-engine module (see the module docstring)."""
 
-    order_kinds = (HALF_STEP, AIM, PUSH_OUT, SLIP_AWAY, EMPTY_HAND, SLIP_COUNTER, PICK_UP,
+    order_kinds: ClassVar[tuple[str, ...]] = (HALF_STEP, AIM, PUSH_OUT, SLIP_AWAY, EMPTY_HAND, SLIP_COUNTER, PICK_UP,
                    RESIST, YIELD)
-    decision_kinds = (RESIST,)
+    decision_kinds: ClassVar[tuple[str, ...]] = (RESIST,)
 
     def __init__(self, config: MaDuelConfig = MaDuelConfig(), content: MaContent | None = None) -> None:
         self.config = config

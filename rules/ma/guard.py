@@ -8,6 +8,8 @@ change is emitted with its rule ID.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.kernel.events import EventLog
 
 BASE_GUARD = 5
@@ -44,10 +46,15 @@ def hit_shave(wounds_removed: int, critical: bool) -> tuple[str, str, int]:
     return FEINT_LANDS if wounds_removed <= 1 else HEAVY_HIT
 
 
+GUARD_SLOTS = ("maximum", "value", "recovery", "open_through_round", "window", "loss_streak", "severed_round")
+"""The slots of :class:`GuardTrack`, which ``clone`` copies (a compiled class has no ``__slots__`` to read)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class GuardTrack:
     """One duelist's guard, separate from Wounds (MA-030)."""
 
-    __slots__ = ("maximum", "value", "recovery", "open_through_round", "window", "loss_streak", "severed_round")
+    __slots__ = GUARD_SLOTS
 
     def __init__(self, maximum: int, recovery: int) -> None:
         self.maximum = maximum
@@ -139,6 +146,6 @@ class GuardTrack:
     def clone(self) -> "GuardTrack":
         """An independent copy."""
         twin = GuardTrack.__new__(GuardTrack)
-        for name in GuardTrack.__slots__:
+        for name in GUARD_SLOTS:
             setattr(twin, name, getattr(self, name))
         return twin

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.kernel.dice import Dice, prob_check
 from issoku.rules.kernel.events import EventLog
 from issoku.rules.ma.ladder import Rung
@@ -47,10 +49,15 @@ def extra_wounds(location: Location | None) -> int:
     return TORSO_EXTRA_WOUNDS if location is Location.TORSO else 0
 
 
+INJURY_SLOTS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
+"""The slots of :class:`Injuries`, which ``clone`` copies (a compiled class has no ``__slots__`` to read)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class Injuries:
     """What location hits have done to one duelist so far in this duel."""
 
-    __slots__ = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
+    __slots__ = INJURY_SLOTS
 
     def __init__(self) -> None:
         self.wrist = False
@@ -134,6 +141,6 @@ class Injuries:
     def clone(self) -> "Injuries":
         """An independent copy."""
         twin = Injuries.__new__(Injuries)
-        for name in Injuries.__slots__:
+        for name in INJURY_SLOTS:
             setattr(twin, name, getattr(self, name))
         return twin

@@ -64,11 +64,15 @@ def observation_encodings(slots: Sequence[str]) -> tuple[FieldEncoding, ...]:
     )
 
 
+OFFSET_SLOTS = ("rung", "can_attack", "guard", "guard_open", "window", "injuries", "points", "loss_streak",
+                "stage_side", "step_in", "counter_owed", "first_contest", "half_step_declared")
+"""The slots of :class:`Offsets`, which ``__init__`` fills (a compiled class has no ``__slots__`` to read)."""
+
+
 class Offsets:
     """Where each ``ma_*`` field starts in one ruleset's observation (looked up once, not per write)."""
 
-    __slots__ = ("rung", "can_attack", "guard", "guard_open", "window", "injuries", "points", "loss_streak",
-                 "stage_side", "step_in", "counter_owed", "first_contest", "half_step_declared")
+    __slots__ = OFFSET_SLOTS
     rung: int
     can_attack: int
     guard: int
@@ -84,7 +88,7 @@ class Offsets:
     half_step_declared: int
 
     def __init__(self, spec: ObservationSpec) -> None:
-        for name in self.__slots__:
+        for name in OFFSET_SLOTS:
             setattr(self, name, spec.slice("ma_" + name).start)
 
 

@@ -23,7 +23,9 @@ decisions: ``docs/rules/spells.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, MutableSequence, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from issoku.rules.breath.content import Catalog
 from issoku.rules.breath.costs import Modifier, final_cost
@@ -113,6 +115,7 @@ class Casting:
         return self.paid == len(self.spell.stages) - 1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class SpellsData:
     """Per-fight state, kept at ``state.ext[module.name]``; lists are by seat."""
 
@@ -155,8 +158,8 @@ class SpellsData:
 class SpellsModule(BreathModule):
     """Seed 004 on the breath engine (see the module docstring)."""
 
-    order_kinds = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER, REACT, NO_REACTION)
-    decision_kinds = (SPELL_REACTION,)
+    order_kinds: ClassVar[tuple[str, ...]] = (CAST, CHANNEL, ACTIVATE, ABANDON, COMMAND, SQUAD, TRANSFER, REACT, NO_REACTION)
+    decision_kinds: ClassVar[tuple[str, ...]] = (SPELL_REACTION,)
     version = 1
     """Part of the module's name, so of every caster ruleset's fingerprint: stored games of older spell rules are
     not reused. 1: a preparing caster may cast an instant spell (SP-036)."""

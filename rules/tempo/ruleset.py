@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.kernel import Dice, EventLog, ObservationSpec
 from issoku.rules.tempo.actions import DUEL_TABLE, ActionTable, targeted_orders
 from issoku.rules.tempo.content import DATA_DIR, UNARMED, Roster, load_roster
@@ -31,6 +33,7 @@ SKIRMISH_CAPACITY = 4
 """The most fighters a skirmish side may field; observation and target slots are padded to it."""
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class TempoConfig:
     """Options of a tempo duel (the table settings every gap default needs). Defaults: a formal duel,
@@ -53,6 +56,7 @@ class TempoConfig:
     """TP-G07: the farthest the fighters can stand apart."""
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class TempoSkirmishConfig:
     """Options of a tempo skirmish: the duel's table settings, with sides instead of two fighters
@@ -164,7 +168,7 @@ class TempoDuel(TempoRules):
     """A configured 1v1 tempo duel (the inventory's TP DUEL ruleset: TP-001..TP-058, TP-G01..TP-G15)."""
 
     name = "tempo_duel"
-    seat_names = ("player_0", "player_1")
+    seat_names: tuple[str, ...] = ("player_0", "player_1")
     action_names = DUEL_TABLE.names
     observation_spec = SPEC
     table = DUEL_TABLE

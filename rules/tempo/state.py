@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
 import numpy as np
 
 from issoku.rules.kernel import Dice, EventLog, IllegalActionError
@@ -86,6 +87,7 @@ def aimed_seat(table: "ActionTable", enemies: tuple[int, ...], partner: int, fla
         return partner
     return enemies[0]
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class TempoState:
     """A tempo fight (see the module docstring for the decision cycle)."""
 

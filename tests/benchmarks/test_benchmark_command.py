@@ -20,7 +20,10 @@ def test_benchmark_command_runs_and_writes_every_timed_section(tmp_path, capsys)
     assert any(t["target"].startswith("breath_duel_v0 AEC") for t in results["targets"])
     assert any(t["target"].startswith("encounter_duel_v0 AEC") for t in results["targets"])
     assert ("engine", "encounter_duel") in sections and ("engine_observe", "encounter_duel") in sections
-    assert "| breath_duel_v0 |" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "| breath_duel_v0 |" in printed
+    assert results["build"] == {"name": "pure Python", "compiled_modules": []}  # the test suite's install
+    assert printed.startswith("build: pure Python\n")
 
 
 def test_the_scheduling_section_times_empty_jobs_through_each_backend_and_stops_ray(tmp_path, capsys):
