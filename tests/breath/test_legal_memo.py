@@ -51,5 +51,7 @@ def test_a_module_overriding_a_legality_hook_without_a_key_turns_the_memo_off():
     class Quiet(BreathModule):
         pass
 
-    assert Veto().legal_key(None, None) is None
-    assert Quiet().legal_key(None, None) == ()
+    state = make_ruleset(ma=False).new_initial_state(0)  # a real state: the compiled build checks argument types
+    fighter = state.fighters[0]
+    assert Veto().legal_key(state, fighter) is None
+    assert Quiet().legal_key(state, fighter) == ()
