@@ -17,11 +17,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from issoku.agents import tempo_state_view
 from issoku.agents.tempo_scripted import _DEFAULT_MAX_DISTANCE, _PROFILE_REACH, FeintCounter, View
 from issoku.rules.tempo.actions import TECHNIQUES
 from issoku.rules.tempo.kinds import ACT_KIND
 from issoku.rules.tempo.observation import PROFILE_SCALE, SPEC
 from issoku.rules.tempo.ruleset import TempoConfig
+from issoku.rules.tempo.state import TempoState
 
 _AP = TempoConfig.ap_per_round  # the observation scales AP by the round's AP
 _COMBAT_MOVE_AP = TECHNIQUES["combat_move"].cost or 0
@@ -39,6 +41,12 @@ class CombatApproach(FeintCounter):
                                                    * PROFILE_SCALE["reach"])
                                              for side in ("self_profile", "opponent_profile"))
         return super().__call__(observation, action_mask)
+
+    def choose(self, state: TempoState, seat: int) -> int:
+        """The move :meth:`__call__` makes from ``seat``'s observation of ``state``, read from the state (a search's
+        playouts take this route, :mod:`~issoku.agents.scripted_from_state`): the reaches from the two loadouts."""
+        self._reach, self._opponent_reach = state.loadout(seat).weapon.reach, state.loadout(1 - seat).weapon.reach
+        return tempo_state_view.choose(self, state, seat)
 
     def preferences(self, view: View) -> Sequence[str]:
         distance = round(view.distance * _DEFAULT_MAX_DISTANCE)

@@ -63,7 +63,7 @@ def test_a_bad_worker_count_is_one_line_before_any_report():
 
 def test_the_docs_point_to_the_written_file():
     text = (ROOT / "docs" / "results" / "planted_battery.md").read_text(encoding="utf-8")
-    assert text.startswith("Written by `python scripts/planted_results.py` on ")
+    assert text.startswith("Written by `python scripts/planted_results.py")
     assert all(f"| `{plant.name}` (" in text for plant in planted.PLANTS)
     assert "results/planted_battery.md" in (ROOT / "docs" / "balance.md").read_text(encoding="utf-8")
 

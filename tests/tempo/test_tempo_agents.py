@@ -98,7 +98,7 @@ def test_reading_the_state_gives_the_observations_view_and_choice(agent):
             assert read_state(state, seat) == view
             kinds.add(view.decision)
             declared.add(view.declared)
-            chosen = _decide(by_observation, state)
+            chosen = decide(by_observation, state)
             assert by_state_chooser(state, seat) == chosen
             legal = state.legal_actions()  # half the fight played by the agent, half at random: varied positions
             state.apply(chosen if rng.random() < 0.5 else legal[rng.randrange(len(legal))])
