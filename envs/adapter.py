@@ -247,7 +247,8 @@ class RulesetAECEnv(AECEnv):
         self._mask = self._no_mask
         self._legal: frozenset[int] = frozenset()
         """The legal actions of the decision in progress (the mask's ones): ``step`` checks an action against them."""
-        self._eliminated: set[int] = set()
+        self._standing: list[tuple[int, str]] = []
+        """The seats (with their agents) the rules have not eliminated: the ones a step asks about."""
         self._step_events_start = 0
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -330,7 +331,7 @@ class RulesetAECEnv(AECEnv):
         self.num_steps = 0
         self._step_events_start = 0
         self.agents = self.possible_agents[:]
-        self._eliminated = set()
+        self._standing = list(enumerate(self.agents))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -338,7 +339,7 @@ class RulesetAECEnv(AECEnv):
         self.infos = {agent: {"decision_kind": -1, "eliminated": 0, "illegal_action": 0} for agent in self.agents}
         self._acting_seat = None
         self._skip_agent_selection = None
-        self._next_decision(state)
+        self._next_decision(state, cast(int, state.current_seat()))  # a fight starts with a decision
 
     @property
     def fight(self) -> GameState:
@@ -385,12 +386,12 @@ class RulesetAECEnv(AECEnv):
         state = self.game_state
         if state is None:
             raise EnvOrderError("step() before reset()")
-        if not self.agents:
-            raise EnvOrderError("step() after every agent has left; call reset()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._acting_seat is None:  # nobody decides: the fight is over, every agent left is done and leaving
+            if not self.agents:
+                raise EnvOrderError("step() after every agent has left; call reset()")
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         if action is None:
             raise TypeError(f"{agent} is deciding; action None is only for agents that are done")
         action = operator.index(action)  # TypeError for floats and the like; numpy ints pass
@@ -418,34 +419,31 @@ class RulesetAECEnv(AECEnv):
     def _after_apply(self, state: GameState) -> bool:
         """Move on after a legal action on ``state`` (the fight's); True when it ended the fight (every agent has
         its reward)."""
-        if state.is_terminal():
-            self._end(state, truncated=False)
+        seat = state.current_seat()
+        if seat is None:  # over (the protocol's None): decided by the rules, or else cut off by a limit
+            self._end(state, truncated=not state.is_terminal())
             return True
-        if state.is_truncated():
-            self._end(state, truncated=True)
-            return True
-        self._next_decision(state)
-        for seat, agent in enumerate(self.possible_agents):
-            if seat not in self._eliminated and state.is_eliminated(seat):
-                self._eliminated.add(seat)  # it stays, never selected, until the fight's result pays it
+        self._next_decision(state, seat)
+        for other, agent in self._standing:
+            if state.is_eliminated(other):  # it stays, never selected, until the fight's result pays it
                 self.infos[agent]["eliminated"] = 1
+                self._standing = [standing for standing in self._standing if standing[0] != other]
         return False
 
-    def _next_decision(self, state: GameState) -> None:
-        """Point ``agent_selection`` at the seat to decide in ``state`` (the fight's), fetch its mask once, update
-        the two ``decision_kind`` entries that change (the previous decider's and the new one's)."""
-        seat = cast(int, state.current_seat())  # a fight not over has a seat to decide (the callers check it is not)
+    def _next_decision(self, state: GameState, seat: int) -> None:
+        """Point ``agent_selection`` at ``seat``, the seat to decide in ``state`` (the fight's), fetch its mask once,
+        update the two ``decision_kind`` entries that change (the previous decider's and the new one's)."""
         key = tuple(state.legal_actions())
         known = self._decisions.get(key)
         if known is None:
             known = (legal_mask(key, self._num_actions), frozenset(key))
             if len(self._decisions) < _MASKS_LIMIT:
                 self._decisions[key] = known
-        mask, self._legal = known
+        self._mask, self._legal = known
         infos = self.infos
-        if self._acting_seat is not None:
-            infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
-        self._mask = mask
+        previous = self._acting_seat
+        if previous is not None and previous != seat:  # a seat often decides several times in a row
+            infos[self.possible_agents[previous]]["decision_kind"] = -1
         self._acting_seat = seat
         agent = self.possible_agents[seat]
         self.agent_selection = agent
