@@ -30,9 +30,11 @@ for folder in DATA_FOLDERS:
     package_dir["issoku." + folder.replace("/", ".")] = folder
     packages.append("issoku." + folder.replace("/", "."))
 
-COMPILED = ("rules/kernel/*.py", "rules/breath/*.py", "rules/ma/*.py", "rules/spells/*.py", "rules/tempo/*.py")
+COMPILED = ("rules/kernel/*.py", "rules/breath/*.py", "rules/ma/*.py", "rules/spells/*.py", "rules/tempo/*.py",
+            "envs/decision.py")
 """The modules ``ISSOKU_COMPILE=1`` compiles with mypyc (globs from the repository root): the engines' state, legal
-actions, apply, clone and dice, and the observation encoders."""
+actions, apply, clone and dice, the observation encoders, and the env adapter's per-step upkeep (``envs/decision.py``,
+which no value of a user's reaches)."""
 NOT_COMPILED = (
     "*/__init__.py",
     "*/content.py",                         # the data loaders: pydantic models, read once

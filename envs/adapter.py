@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, cast
 
 import gymnasium
@@ -63,6 +63,8 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers import BaseParallelWrapper
 
+from issoku.envs.decision import Decision
+from issoku.envs.decision import legal_mask as legal_mask  # its home for callers (agents, search)
 from issoku.envs.errors import EnvOrderError, IllegalActionError
 from issoku.rules.kernel.outcomes import health_leads
 from issoku.rules.kernel.protocol import GameState, Ruleset
@@ -74,32 +76,6 @@ ROUND_LIMIT_PAYOFFS = ("draw", "health_lead")
 default) or ``"health_lead"`` (each side's health lead, :func:`~issoku.rules.kernel.outcomes.health_leads`)."""
 SEED_BLOCK = 64
 """Episode seeds drawn at once for unseeded resets."""
-
-
-_MASKS: dict[int, dict[tuple[int, ...], np.ndarray]] = {}
-"""Masks by action count, then by legal tuple (a lookup by the legal tuple alone: no key tuple to build per step)."""
-_MASKS_LIMIT = 65_536
-_DECISIONS: dict[int, dict[tuple[int, ...], tuple[np.ndarray, frozenset[int]]]] = {}
-"""The env's per-step memo: by action count, then legal tuple, its mask and its set (a step checks its action
-against the set: a hash instead of a scan of the list; bounded as ``_MASKS``)."""
-
-
-def legal_mask(legal: Sequence[int], num_actions: int) -> np.ndarray:
-    """The read-only int8 mask of ``legal``, shared: a fight repeats the same few legal sets, and
-    building an array costs more than finding it. The memo holds immutable arrays only; it stops
-    growing at ``_MASKS_LIMIT`` entries per action count (a few MB at most)."""
-    masks = _MASKS.get(num_actions)
-    if masks is None:
-        masks = _MASKS[num_actions] = {}
-    key = tuple(legal)
-    mask = masks.get(key)
-    if mask is None:
-        mask = np.zeros(num_actions, dtype=np.int8)
-        mask[list(key)] = 1
-        mask.flags.writeable = False  # handed out in observations and infos; legality is checked against it
-        if len(masks) < _MASKS_LIMIT:
-            masks[key] = mask
-    return mask
 
 
 IDLE_MASKS = ("zeros", "placeholder")
@@ -227,12 +203,11 @@ class RulesetAECEnv(AECEnv):
         self._num_actions = len(self.action_names)
 
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
-        self._decisions: dict[tuple[int, ...], tuple[np.ndarray, frozenset[int]]] = _DECISIONS.setdefault(
-            self._num_actions, {})
-        """Legal tuple -> (its mask, its set), for this action count."""
-        self._no_mask = np.zeros(self._num_actions, dtype=np.int8)
-        self._no_mask.flags.writeable = False  # shared by every waiting agent, so nobody may write to it
-        self._kind_index = {kind: index for index, kind in enumerate(ruleset.decision_kinds)}
+        self._decision = Decision(self.possible_agents, ruleset.decision_kinds, self._num_actions)
+        """The decision in progress (seat −1 before a reset and once the fight is over): its seat, mask and legal
+        set, kept up to date by every move."""
+        self._no_mask = self._decision.no_mask
+        """Every waiting agent's mask: all zeros, read-only."""
 
         self.game_state: GameState | None = None
         self.episode_seed: int | None = None
@@ -243,11 +218,6 @@ class RulesetAECEnv(AECEnv):
         """The seed of the last seeded ``reset``, which seeds ``_seed_rng`` when it is first needed."""
         self._next_seeds: list[int] = []
         """The unseeded resets' next seeds, drawn from ``_seed_rng`` in blocks, last one first."""
-        self._acting_seat: int | None = None
-        self._mask = self._no_mask
-        self._legal: frozenset[int] = frozenset()
-        """The legal actions of the decision in progress (the mask's ones): ``step`` checks an action against them."""
-        self._eliminated: set[int] = set()
         self._step_events_start = 0
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -330,15 +300,14 @@ class RulesetAECEnv(AECEnv):
         self.num_steps = 0
         self._step_events_start = 0
         self.agents = self.possible_agents[:]
-        self._eliminated = set()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {"decision_kind": -1, "eliminated": 0, "illegal_action": 0} for agent in self.agents}
-        self._acting_seat = None
         self._skip_agent_selection = None
-        self._next_decision(state)
+        self._decision.start(state, self.infos)
+        self.agent_selection = self._decision.agent
 
     @property
     def fight(self) -> GameState:
@@ -355,8 +324,9 @@ class RulesetAECEnv(AECEnv):
         if state is None:
             raise EnvOrderError("observe() before reset()")
         seat = self._seat_of[agent]
+        decision = self._decision
         return {"observation": state.observation(seat),
-                "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
+                "action_mask": decision.mask if seat == decision.seat else self._no_mask}
 
     def last(self, observe: bool = True) -> tuple:
         """PettingZoo's ``last()`` (its body, and ``observe``'s, not calls to them: it runs on every step), with a
@@ -367,9 +337,10 @@ class RulesetAECEnv(AECEnv):
         agent = self.agent_selection
         if observe:  # ``self.observe(agent)``'s body: a call less on every step
             seat = self._seat_of[agent]
+            decision = self._decision
             seen: dict[str, np.ndarray] | None = {
                 "observation": state.observation(seat),
-                "action_mask": self._mask if seat == self._acting_seat else self._no_mask}
+                "action_mask": decision.mask if seat == decision.seat else self._no_mask}
         else:
             seen = None
         return (seen, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
@@ -385,16 +356,17 @@ class RulesetAECEnv(AECEnv):
         state = self.game_state
         if state is None:
             raise EnvOrderError("step() before reset()")
-        if not self.agents:
-            raise EnvOrderError("step() after every agent has left; call reset()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        decision = self._decision
+        if decision.seat < 0:  # nobody decides: the fight is over, every agent left is done and leaving
+            if not self.agents:
+                raise EnvOrderError("step() after every agent has left; call reset()")
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         if action is None:
             raise TypeError(f"{agent} is deciding; action None is only for agents that are done")
         action = operator.index(action)  # TypeError for floats and the like; numpy ints pass
-        legal = action in self._legal
+        legal = action in decision.legal
         if not legal and self.illegal_action == "raise":
             raise IllegalActionError(action, state.legal_actions(), self.action_names, state.decision_kind())
         self._cumulative_rewards[agent] = 0.0
@@ -405,7 +377,10 @@ class RulesetAECEnv(AECEnv):
                 self._step_events_start = len(state.events)
             state.apply(action)
             self.num_steps += 1
-            if self._after_apply(state):
+            if decision.advance(state):
+                self.agent_selection = decision.agent
+            else:  # over: decided by the rules, or else cut off by a limit
+                self._end(state, truncated=not state.is_terminal())
                 self._accumulate_rewards()
         else:
             self._terminate_illegal(agent)
@@ -414,42 +389,6 @@ class RulesetAECEnv(AECEnv):
             self.render()
 
     # -- what happens after a move --------------------------------------------------------------------
-
-    def _after_apply(self, state: GameState) -> bool:
-        """Move on after a legal action on ``state`` (the fight's); True when it ended the fight (every agent has
-        its reward)."""
-        if state.is_terminal():
-            self._end(state, truncated=False)
-            return True
-        if state.is_truncated():
-            self._end(state, truncated=True)
-            return True
-        self._next_decision(state)
-        for seat, agent in enumerate(self.possible_agents):
-            if seat not in self._eliminated and state.is_eliminated(seat):
-                self._eliminated.add(seat)  # it stays, never selected, until the fight's result pays it
-                self.infos[agent]["eliminated"] = 1
-        return False
-
-    def _next_decision(self, state: GameState) -> None:
-        """Point ``agent_selection`` at the seat to decide in ``state`` (the fight's), fetch its mask once, update
-        the two ``decision_kind`` entries that change (the previous decider's and the new one's)."""
-        seat = cast(int, state.current_seat())  # a fight not over has a seat to decide (the callers check it is not)
-        key = tuple(state.legal_actions())
-        known = self._decisions.get(key)
-        if known is None:
-            known = (legal_mask(key, self._num_actions), frozenset(key))
-            if len(self._decisions) < _MASKS_LIMIT:
-                self._decisions[key] = known
-        mask, self._legal = known
-        infos = self.infos
-        if self._acting_seat is not None:
-            infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
-        self._mask = mask
-        self._acting_seat = seat
-        agent = self.possible_agents[seat]
-        self.agent_selection = agent
-        infos[agent]["decision_kind"] = self._kind_index[state.decision_kind()]
 
     def _end(self, state: GameState, *, truncated: bool) -> None:
         """The fight ``state`` is over: every agent still here gets its seat's return (or, stopped by the round
@@ -475,11 +414,7 @@ class RulesetAECEnv(AECEnv):
     def _finish_infos(self) -> None:
         """Nobody decides any more; the agent after the last mover leaves first (classic envs' order)."""
         mover = self.agent_selection
-        if self._acting_seat is not None:
-            self.infos[self.possible_agents[self._acting_seat]]["decision_kind"] = -1
-        self._acting_seat = None
-        self._mask = self._no_mask
-        self._legal = frozenset()
+        self._decision.close()
         order = self.agents
         self.agent_selection = order[(order.index(mover) + 1) % len(order)]
 
@@ -511,14 +446,15 @@ class RulesetAECEnv(AECEnv):
         if state is None:
             raise EnvOrderError("render() before reset()")
         name = self.metadata["name"]
-        if self._acting_seat is not None:
+        acting = self._decision.seat
+        if acting >= 0:
             header = f"{name}  step {self.num_steps}: {self.agent_selection} decides ({state.decision_kind()})"
         else:
             header = f"{name}  step {self.num_steps}: over ({'truncated' if state.is_truncated() else 'ended'})"
         lines = [header]
-        returns = state.returns() if self._acting_seat is None else None
+        returns = state.returns() if acting < 0 else None
         for seat, agent in enumerate(self.possible_agents):
-            if seat == self._acting_seat:
+            if seat == acting:
                 status = "to decide"
             elif returns is not None:
                 status = {1.0: "won", -1.0: "lost"}.get(float(returns[seat]), f"result {returns[seat]:+g}")

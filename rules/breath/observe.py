@@ -12,7 +12,7 @@ scaled to about [0, 1] so a network needs no normaliser.
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -194,10 +194,19 @@ def _int_scale(name: str) -> int:
     return int(scale)
 
 
-_S_ENERGY, _S_WOUNDS, _S_LIMIT, _S_SPENT = (_int_scale(name) for name in ("energy", "wounds", "breath_limit", "spent"))
-_S_CHECKS, _S_RESERVATIONS, _S_DEFENSE, _S_ZERO = (_int_scale(name) for name in ("attack_checks", "reservations",
-                                                                                 "defense", "zero_energy_used"))
-_S_BONUS, _S_TOTAL, _S_DAMAGE = (_int_scale(name) for name in ("pending_check_bonus", "attack_total", "attack_damage"))
+# Final, one name a line: compiled, a Final int is a C variable, where any other module global is a dict lookup
+# on each read (encode reads these about twenty times a call).
+_S_ENERGY: Final = _int_scale("energy")
+_S_WOUNDS: Final = _int_scale("wounds")
+_S_LIMIT: Final = _int_scale("breath_limit")
+_S_SPENT: Final = _int_scale("spent")
+_S_CHECKS: Final = _int_scale("attack_checks")
+_S_RESERVATIONS: Final = _int_scale("reservations")
+_S_DEFENSE: Final = _int_scale("defense")
+_S_ZERO: Final = _int_scale("zero_energy_used")
+_S_BONUS: Final = _int_scale("pending_check_bonus")
+_S_TOTAL: Final = _int_scale("attack_total")
+_S_DAMAGE: Final = _int_scale("attack_damage")
 
 
 class _Layout:
@@ -208,6 +217,29 @@ class _Layout:
                  "incoming_attack", "ego_orders", "field", "fighter_fields", "templates", "weapon", "weapon_width",
                  "weapon_index", "stance", "stance_width", "stance_index", "own_reserved", "defense_index",
                  "own_kata_used", "kata_index")
+    # Declared, not inferred: a spec's offsets come from ``slice.start``, which typeshed types Any, and compiled code
+    # does every sum and compare with an Any generically (a call each); declared ints are C arithmetic.
+    size: int
+    decision_kind: int
+    kind_index: dict[str, int]
+    round: int
+    round_limit: int
+    pending_check_bonus: int
+    incoming_attack: int
+    ego_orders: tuple[tuple[int | None, ...], ...]
+    field: dict[str, int]
+    fighter_fields: tuple[int, ...]
+    templates: tuple[np.ndarray, ...]
+    weapon: int
+    weapon_width: int
+    weapon_index: dict[str, int]
+    stance: int
+    stance_width: int
+    stance_index: dict[str, int]
+    own_reserved: int
+    defense_index: dict[str, int]
+    own_kata_used: int
+    kata_index: dict[str, int]
 
     def __init__(self, ruleset: "BreathRuleset") -> None:
         spec = ruleset.observation_spec
@@ -277,7 +309,7 @@ def _reserved_steps() -> dict[float, float]:
     return steps
 
 
-RESERVED_STEPS = _reserved_steps()
+RESERVED_STEPS: Final = _reserved_steps()
 
 
 def encode(state: "BreathState", seat: int) -> np.ndarray:

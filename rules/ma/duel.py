@@ -24,7 +24,7 @@ resolved by MA-G12).
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -48,7 +48,7 @@ from issoku.rules.ma.halfstep import (
 from issoku.rules.ma.ladder import CLOSER, OPENER, RUNG_NAMES, DuelKind, Ladder, Rung
 from issoku.rules.ma.locations import LOCATION_COST, PICK_UP_COST, Injuries, Location, extra_wounds
 from issoku.rules.ma.reach import RangeVerdict, WeaponReach, overpowers, range_table
-from issoku.rules.ma.observe import (INJURY_COUNT, INJURY_FLAGS, STREAK_SCALE, UNHURT, Offsets, injury_flags,
+from issoku.rules.ma.observe import (INJURY_COUNT, INJURY_FLAGS, STREAK_SCALE, Offsets, injury_flags,
                                      observation_encodings, observation_fields,
                                      render_line)
 from issoku.rules.ma.sparring import POINTS_TO_WIN, SparringScore
@@ -67,32 +67,42 @@ if TYPE_CHECKING:
     from issoku.rules.breath.engine import Attack, BreathState
     from issoku.rules.breath.fighter import Fighter
 
-HALF_STEP, AIM, PICK_UP = "half_step", "aim", "pick_up"
+# The module's names are Final, one a line: compiled, a Final is a constant or a C variable where any other module
+# global is a dict lookup on each read (the legality checks read them on every decision).
+HALF_STEP: Final = "half_step"
+AIM: Final = "aim"
+PICK_UP: Final = "pick_up"
 """The duel's order kinds, named once: a half-step (MA-011), an aimed attack (MA-041), picking a weapon up
 (MA-G15)..."""
-PUSH_OUT, SLIP_AWAY, EMPTY_HAND = "push_out", "slip_away", "empty_hand"
+PUSH_OUT: Final = "push_out"
+SLIP_AWAY: Final = "slip_away"
+EMPTY_HAND: Final = "empty_hand"
 """... the ways out of tsubazeriai (MA-026, MA-027, MA-028)..."""
-SLIP_COUNTER = "slip_counter"
+SLIP_COUNTER: Final = "slip_counter"
 """... the counter after a slip (MA-G06)..."""
-RESIST, YIELD = "resist", "yield"
+RESIST: Final = "resist"
+YIELD: Final = "yield"
 """... and the answers to a half-step; ``RESIST`` is also the duel's decision kind (MA-G01)."""
 # Groups and orders of the kinds above, built once: the legality checks test membership in them.
-_AIMED, _ANSWERS, _RESIST_ORDER, _YIELD_ORDER = (AIM, SLIP_COUNTER), (RESIST, YIELD), (RESIST,), (YIELD,)
-DIRECTIONS = {"close": CLOSER, "open": OPENER}
-BASE_COSTS = {HALF_STEP: HALF_STEP_COST, PUSH_OUT: PUSH_OUT_COST, SLIP_AWAY: SLIP_AWAY_COST,
+_AIMED: Final = (AIM, SLIP_COUNTER)
+_ANSWERS: Final = (RESIST, YIELD)
+_RESIST_ORDER: Final = (RESIST,)
+_YIELD_ORDER: Final = (YIELD,)
+DIRECTIONS: Final = {"close": CLOSER, "open": OPENER}
+BASE_COSTS: Final = {HALF_STEP: HALF_STEP_COST, PUSH_OUT: PUSH_OUT_COST, SLIP_AWAY: SLIP_AWAY_COST,
               EMPTY_HAND: EMPTY_HAND_COST, PICK_UP: PICK_UP_COST}
 """Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
-LOCATIONS = {location.value: location for location in Location}
+LOCATIONS: Final = {location.value: location for location in Location}
 """A hit location by its name in an ``aim`` order (a dict lookup; calling the Enum by value is slow)."""
-ORDER_RULES = {HALF_STEP: "MA-011", AIM: "MA-041", SLIP_COUNTER: "MA-G06", PICK_UP: "MA-G15"}
+ORDER_RULES: Final = {HALF_STEP: "MA-011", AIM: "MA-041", SLIP_COUNTER: "MA-G06", PICK_UP: "MA-G15"}
 """The rule behind paying for each of the duel's maneuvers (MA-G04 for the tsubazeriai ones)."""
-THREAT_MARGIN = 2
+THREAT_MARGIN: Final = 2
 """A location attack that missed by at most this much threatened the location (MA-034, MA-G10)."""
-UNARMED = "unarmed"
+UNARMED: Final = "unarmed"
 """The catalog weapon of a disarmed duelist (MA-G15) and of empty-hand moves (MA-G07)."""
-DRAWN_DAGGER = "tanto"
+DRAWN_DAGGER: Final = "tanto"
 """The weapon "drawing a dagger" readies (MA-G07)."""
-ATTACK_SLOT_INDEX = {f"attack_{chr(ord('a') + i)}": i for i in range(26)}
+ATTACK_SLOT_INDEX: Final = {f"attack_{chr(ord('a') + i)}": i for i in range(26)}
 """``aim`` and ``slip_counter`` name the weapon's attack by slot (Attack A, Attack B: BR-010), not by key,
 so the action table stays small and one policy reads "Attack A at the wrist" the same with any weapon."""
 
@@ -187,7 +197,8 @@ class MaModule(BreathModule):
 
     def data(self, state: "BreathState") -> MaData:
         """This duel's :class:`MaData` (the hooks read ``state.ext[self.name]`` themselves: they run on
-        every decision, and a call per read adds up)."""
+        every decision, and a call per read adds up; each declares it ``MaData``, which compiled code then reads
+        field by field directly, where an undeclared ``ext`` entry is read by name)."""
         return state.ext[self.name]
 
     def reach(self, weapon_key: str, catalog: Catalog) -> WeaponReach:
@@ -199,7 +210,8 @@ class MaModule(BreathModule):
 
     def verdict(self, state: "BreathState", fighter: "Fighter") -> RangeVerdict:
         """The range verdict of ``fighter``'s weapon in hand at the current ma."""
-        return self._verdict(state, fighter.weapon.key, state.ext[self.name].ladder.rung)
+        data: MaData = state.ext[self.name]
+        return self._verdict(state, fighter.weapon.key, data.ladder.rung)
 
     def _verdict(self, state: "BreathState", weapon_key: str, rung: Rung) -> RangeVerdict:
         """The range verdict of a weapon at a rung: one lookup once the weapon's table is built."""
@@ -239,7 +251,8 @@ class MaModule(BreathModule):
             base = aimed.cost
         else:
             technique, base = None, BASE_COSTS[kind]
-        key = (fighter.seat, fighter.weapon.key, order, state.ext[self.name].injuries[fighter.seat].leg, fighter.in_core)
+        data: MaData = state.ext[self.name]
+        key = (fighter.seat, fighter.weapon.key, order, data.injuries[fighter.seat].leg, fighter.in_core)
         priced = self._costs.get(key)
         if priced is None:
             priced = self._costs[key] = state.cost_of(fighter, technique, order, base)
@@ -248,7 +261,7 @@ class MaModule(BreathModule):
     def legal_key(self, state: "BreathState", fighter: "Fighter") -> tuple:
         """The range verdicts and the duel's orders read the rung (the stage's farthest rung is fixed per
         ruleset), a leg wound prices half-steps, disarmed and an owed counter open orders."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         injuries = data.injuries[fighter.seat]
         return data.ladder.rung, injuries.leg, injuries.disarmed, data.counter_owed == fighter.seat
 
@@ -262,7 +275,7 @@ class MaModule(BreathModule):
         Legality depends only on the situation key below, so the legal set is computed once per
         situation and looked up on every later decision.
         """
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         seat = fighter.seat
         injuries = data.injuries[seat]
         key = (seat, fighter.energy, fighter.weapon.key, data.ladder.rung, injuries.leg, injuries.disarmed,
@@ -276,7 +289,7 @@ class MaModule(BreathModule):
         kind = order[0]
         if kind in _ANSWERS:
             return False
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         rung = data.ladder.rung
         if kind in _AIMED:
             if ATTACK_SLOT_INDEX[order[1]] >= len(fighter.weapon.attacks) or not self.verdict(state, fighter).can_attack:
@@ -311,7 +324,7 @@ class MaModule(BreathModule):
         count = fighter.energy
         what = ":".join(str(part) for part in order) if state.events.enabled else ""  # only the log reads it
         state.pay(fighter, cost, ORDER_RULES.get(kind, "MA-G04"), what, modifiers)
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         target = state.target_in_slot(fighter, 0)
         assert target is not None  # a duel: the one opponent holds slot 0
         if kind == HALF_STEP:
@@ -339,7 +352,7 @@ class MaModule(BreathModule):
         Distance initiative compares the mover's Energy when it stepped (``count``, before paying) with
         the opponent's Energy before resisting (MA-012, MA-014).
         """
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         start = data.ladder.rung
         if not opponent.defeated and can_resist(opponent.energy):
             state.push(Pending(RESIST, opponent.seat, (mover.seat, direction, count, int(start)), self))
@@ -363,7 +376,7 @@ class MaModule(BreathModule):
     def resolve_pending(self, state: "BreathState", pending: Pending, order: Order) -> None:
         """Answer a half-step: yield (the ma moves) or resist (the MA-013 contest)."""
         mover_seat, direction, mover_energy, start = pending.context
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         mover, resister = state.fighters[mover_seat], state.fighters[pending.seat]
         if order == _YIELD_ORDER:
             state.emit("MA-010", "yield", resister.seat, direction=direction)
@@ -379,7 +392,7 @@ class MaModule(BreathModule):
                      self._contest_parts(state, fighters[1], mover_seat))
         data.first_contest = False
         outcome = contest_half_step(state.dice, state.events, data.ladder, mover_seat, direction, modifiers,
-                                    (energy[0], energy[1]), (data.injuries[0].leg, data.injuries[1].leg), tuple(data.guards),
+                                    (energy[0], energy[1]), (data.injuries[0].leg, data.injuries[1].leg), (data.guards[0], data.guards[1]),
                                     state.round)
         if outcome.moved:
             self._moved(state, mover, direction, Rung(start), outcome.rung)
@@ -387,7 +400,7 @@ class MaModule(BreathModule):
     def check_modifiers(self, state: "BreathState", fighter: "Fighter") -> list[Modifier]:
         """What every check of ``fighter`` carries: a face wound (MA-046) and glare (MA-053, MA-G21); the
         engine adds them to attack checks, defense rolls and the overload check, the duel's contests here."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         seat = fighter.seat
         parts: list[Modifier] = data.injuries[seat].check_modifiers()
         glare = data.stage.check_modifier(seat)
@@ -397,23 +410,26 @@ class MaModule(BreathModule):
 
     def _contest_parts(self, state: "BreathState", fighter: "Fighter", initiator: int) -> tuple[Modifier, ...]:
         """2d10 + Finesse + Footwork (MA-013), with injuries, glare and terrain (MA-050, MA-052)."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         seat = fighter.seat
         parts: tuple[Modifier, ...] = (("finesse", fighter.sheet.finesse), ("footwork", fighter.sheet.skill("footwork")))
         terrain = data.stage.contest_bonus(seat, initiator, data.first_contest)
         if terrain:
-            parts += ((data.stage.stage.name, terrain),)
+            stage = data.stage.stage
+            assert stage is not None  # only a stage gives a terrain bonus
+            parts += ((stage.name, terrain),)
         return parts + tuple(state.check_modifiers(fighter))
 
     def _break_lock(self, state: "BreathState", fighter: "Fighter", kind: str) -> None:
         """Push-out (2d10 + Physique) or slip-away (2d10 + Finesse) out of tsubazeriai (MA-026, MA-027)."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         attribute = "physique" if kind == PUSH_OUT else "finesse"
         fighters = state.fighters  # a duel: two fighters, by seat (MA-001)
         modifiers = (((attribute, getattr(fighters[0].sheet, attribute)), *state.check_modifiers(fighters[0])),
                      ((attribute, getattr(fighters[1].sheet, attribute)), *state.check_modifiers(fighters[1])))
         contest = push_out if kind == PUSH_OUT else slip_away
-        outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, tuple(data.guards), state.round)
+        outcome = contest(state.dice, state.events, data.ladder, fighter.seat, modifiers, (data.guards[0], data.guards[1]),
+                          state.round)
         if outcome.counterattack:
             data.counter_owed = fighter.seat
 
@@ -435,7 +451,7 @@ class MaModule(BreathModule):
     def attack_modifiers(self, state: "BreathState", attack: "Attack") -> list[Modifier]:
         """Range (MA-022), wrist and arm wounds (MA-042/MA-043), the step-in edge (MA-016); a face wound and
         glare come through :meth:`check_modifiers`, as on every check."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         attacker = attack.attacker
         seat = attacker.seat
         modifiers: list[Modifier] = []
@@ -461,7 +477,7 @@ class MaModule(BreathModule):
     def defense_modifiers(self, state: "BreathState", attack: "Attack") -> tuple[int, int]:
         """[Direct 2] against a broken guard (MA-037); the longer weapon strips the shorter one's stance (MA-023;
         MA-G26: the stance Defense bonus is all there is to strip)."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         target = attack.target
         bonus = 0
         stance = target.stance
@@ -475,7 +491,8 @@ class MaModule(BreathModule):
 
     def forces_critical(self, state: "BreathState", attack: "Attack") -> bool:
         """The guard-break window: the first hit in the opening is a Critical without doubles (MA-037)."""
-        guard = state.ext[self.name].guards[attack.target.seat]
+        data: MaData = state.ext[self.name]
+        guard = data.guards[attack.target.seat]
         return "empty_hand" not in attack.extra and guard.window and guard.is_open(state.round)
 
     def hit_wounds(self, state: "BreathState", attack: "Attack", wounds: int) -> int:
@@ -486,7 +503,7 @@ class MaModule(BreathModule):
 
     def after_attack(self, state: "BreathState", attack: "Attack", hit: bool) -> None:
         """Shave the guard, apply the location, score the strike."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         target = attack.target
         seat = target.seat
         guard = data.guards[seat]
@@ -515,7 +532,8 @@ class MaModule(BreathModule):
 
     def is_defeated(self, state: "BreathState", fighter: "Fighter") -> bool:
         """In sparring, the opponent reaching the winning score ends it (MA-G14)."""
-        score = state.ext[self.name].score
+        data: MaData = state.ext[self.name]
+        score = data.score
         return score is not None and score.winner() not in (None, fighter.seat)
 
     # -- the timeline ----------------------------------------------------------------------------
@@ -523,7 +541,7 @@ class MaModule(BreathModule):
         """Announce the duel's setup in round 1 (only the log reads it)."""
         if state.round != 1 or not state.events.enabled:
             return
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         if self.config.kind is DuelKind.IKKIUCHI:
             rule = "MA-008"
         else:
@@ -535,13 +553,13 @@ class MaModule(BreathModule):
 
     def on_breath_start(self, state: "BreathState", fighter: "Fighter") -> None:
         """A step-in and a slip-away counterattack live only within the breath that earned them."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         data.step_in_from[fighter.seat] = -1
         data.counter_owed = -1
 
     def on_lull(self, state: "BreathState") -> None:
         """Bleeding (MA-045, MA-G17), then each duelist catches its breath (MA-038, MA-G13)."""
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]
         in_lock = data.ladder.rung is Rung.TSUBAZERIAI
         for f in state.fighters:
             if f.defeated:
@@ -602,7 +620,7 @@ class MaModule(BreathModule):
         at = self._offsets
         if at is None:  # the module belongs to one ruleset, so to one observation layout
             at = self._offsets = Offsets(state.ruleset.observation_spec)
-        data = state.ext[self.name]
+        data: MaData = state.ext[self.name]  # declared: compiled, the duel's fields are then read directly
         rung = data.ladder.rung
         rungs = self._attack_rungs
         fighters = state.fighters  # a duel: two fighters (MA-001, ``ma_duel``), by seat
@@ -626,10 +644,10 @@ class MaModule(BreathModule):
                 out[open_at + slot] = 1.0
                 if guard.window:
                     out[window_at + slot] = 1.0
-            injured = injury_flags(injuries[seat])
-            if injured != UNHURT:  # item by item by identity, where ``True in`` compares each False to True
+            hurt = injuries[seat]
+            if hurt.wrist or hurt.arm or hurt.leg or hurt.face or hurt.bleeding or hurt.disarmed:  # rarely any
                 base = at.injuries + slot * INJURY_COUNT
-                for i, flag in enumerate(injured):
+                for i, flag in enumerate(injury_flags(hurt)):
                     if flag:
                         out[base + i] = 1.0
             if score is not None:

@@ -8,15 +8,17 @@ change is emitted with its rule ID.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from issoku.rules.kernel.events import EventLog
 
-BASE_GUARD = 5
+BASE_GUARD: Final = 5
 """Max guard = 5 + max(Finesse, Wits) (MA-031)."""
-BREAK_DIRECT = 2
+BREAK_DIRECT: Final = 2
 """Attacks against a broken guard are [Direct 2] (MA-037)."""
-WINDOW_WOUNDS = 2
+WINDOW_WOUNDS: Final = 2
 """The Critical window removes 2 Wounds, as a canon Critical (MA-037)."""
 
 # The shaving table (MA-032, MA-033, MA-034, MA-035, MA-036) with the sizes MA-G08/MA-G09 fix where 000 gives a range.

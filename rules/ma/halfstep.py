@@ -13,6 +13,7 @@ distance initiative and so loses the tie without a roll (MA-044, MA-G16).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.events import EventLog
@@ -20,12 +21,12 @@ from issoku.rules.ma.guard import GuardTrack
 from issoku.rules.ma.ladder import OPENER, Ladder, Rung
 from issoku.rules.ma.modifiers import SeatModifiers, summed
 
-HALF_STEP_COST = 1
+HALF_STEP_COST: Final = 1
 """Energy of one half-step within a breath; canon walking is 2 (MA-011, MA-T01). A leg wound adds
 ``Injuries.half_step_extra()`` as a named Rule 2 penalty (MA-044)."""
-RESIST_COST = 1
+RESIST_COST: Final = 1
 """Energy the opponent pays to resist a half-step (MA-G01)."""
-STEP_IN_EDGE = 1
+STEP_IN_EDGE: Final = 1
 """Optional attack bonus of a step-in cut that starts at issoku itto (MA-016, MA-G05; off by default)."""
 
 

@@ -9,6 +9,7 @@ path removes far range, MA-051).
 from __future__ import annotations
 
 from enum import Enum, IntEnum
+from typing import Final
 
 
 class Rung(IntEnum):
@@ -24,9 +25,9 @@ class Rung(IntEnum):
 RUNG_NAMES: tuple[str, ...] = tuple(r.name.lower() for r in Rung)
 """Data-file and action names of the rungs, in ladder order."""
 
-CLOSER = 1
+CLOSER: Final = 1
 """Direction of a half-step that closes the ma (towards tsubazeriai)."""
-OPENER = -1
+OPENER: Final = -1
 """Direction of a half-step that opens the ma (towards far range)."""
 
 

@@ -9,6 +9,7 @@ functions return how many extra Wounds to remove and leave the removal to it.
 from __future__ import annotations
 
 from enum import Enum
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,17 +28,17 @@ class Location(Enum):
     FACE = "face"
 
 
-LOCATION_COST = 1
+LOCATION_COST: Final = 1
 """Extra Energy to designate a location on an attack (MA-041)."""
-WRIST_TN = 11
+WRIST_TN: Final = 11
 """The target keeps its weapon on 2d10 + Physique ≥ 11 (MA-042)."""
-TORSO_EXTRA_WOUNDS = 1
+TORSO_EXTRA_WOUNDS: Final = 1
 """A torso hit removes one more Wound (MA-045)."""
-BLEED_PHYSIQUE_TN = 13
+BLEED_PHYSIQUE_TN: Final = 13
 """Bleeding stops on 2d10 + Physique ≥ 13 ... (MA-045)"""
-BLEED_MEDICINE_TN = 11
+BLEED_MEDICINE_TN: Final = 11
 """... or on 2d10 + Wits + Medicine ≥ 11 (MA-045)."""
-PICK_UP_COST = 2
+PICK_UP_COST: Final = 2
 """Energy to pick a dropped weapon up, allowed at far range only (MA-G15)."""
 
 _RULES = {Location.WRIST: "MA-042", Location.ARM: "MA-043", Location.LEG: "MA-044",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from issoku.rules.kernel.encoding import FieldEncoding, field, flag, one_hot, per_slot, ratio, scaled
 from issoku.rules.kernel.protocol import ObservationSpec
@@ -21,14 +21,14 @@ if TYPE_CHECKING:
 
 INJURY_FLAGS = ("wrist", "arm", "leg", "face", "bleeding", "disarmed")
 """The per-fighter injury flags of ``ma_injuries``, in order."""
-INJURY_COUNT = len(INJURY_FLAGS)
-STREAK_SCALE = 3.0
+INJURY_COUNT: Final = len(INJURY_FLAGS)
+"""Final here and below: compiled, a Final is a C variable or constant, where any other module global is a dict
+lookup on each read (the observation reads these on every step)."""
+STREAK_SCALE: Final = 3.0
 GAP_PER_RUNG = 3
 """Dashes between the two fighters per rung of ma left before tsubazeriai, in the rendering."""
 injury_flags = attrgetter(*INJURY_FLAGS)
 """An ``Injuries``' flags as a tuple, in ``INJURY_FLAGS`` order."""
-UNHURT = (False,) * INJURY_COUNT
-"""``injury_flags`` of a duelist no location hit has hurt."""
 
 
 def observation_fields(n: int) -> tuple[tuple[str, int, float, float], ...]:

@@ -6,11 +6,13 @@ first to :data:`POINTS_TO_WIN` points wins, a Critical counting 2.
 
 from __future__ import annotations
 
+from typing import Final
+
 from issoku.rules.kernel.events import EventLog
 
-POINTS_TO_WIN = 3
+POINTS_TO_WIN: Final = 3
 """Points that win a sparring match (MA-G14)."""
-CRITICAL_POINTS = 2
+CRITICAL_POINTS: Final = 2
 """A Critical strike scores 2 (MA-G14)."""
 
 

@@ -10,6 +10,7 @@ it lands it removes no Wounds but shaves 2 guard.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from issoku.rules.kernel.dice import Dice
 from issoku.rules.kernel.events import EventLog
@@ -17,11 +18,11 @@ from issoku.rules.ma.guard import EMPTY_HAND_LANDS, PUSHED, GuardTrack
 from issoku.rules.ma.modifiers import SeatModifiers, summed
 from issoku.rules.ma.ladder import Ladder, Rung
 
-PUSH_OUT_COST = 2
+PUSH_OUT_COST: Final = 2
 """Energy of a push-out (MA-G04)."""
-SLIP_AWAY_COST = 2
+SLIP_AWAY_COST: Final = 2
 """Energy of a slip-away (MA-G04)."""
-EMPTY_HAND_COST = 1
+EMPTY_HAND_COST: Final = 1
 """Energy of an empty-hand move: drawing a dagger, a foot-trip, a headbutt (MA-G04)."""
 EMPTY_HAND_MOVES = ("draw_dagger", "foot_trip", "headbutt")
 """The empty-hand moves 000 names (MA-028); drawing a dagger also readies a tanto (MA-G07)."""
