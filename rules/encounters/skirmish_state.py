@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from issoku.rules.encounters import holds, legality
 from issoku.rules.encounters.actions import (
@@ -74,6 +75,7 @@ def move_flats(who: str, slot: int, direction: str, kinds: tuple[str, ...]) -> t
     return tuple(BY_TARGET[(flat, who, slot)] for flat, (kind, way) in MOVES.items() if way == direction and kind in kinds)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class SkirmishState(EncounterState["EncounterSkirmish"]):
     """An encounter between two sides of one to four characters (see the module docstring)."""
 

@@ -219,8 +219,9 @@ class EncounterState(Generic[RulesT]):
         copy = type(self).__new__(type(self))
         copy.ruleset, copy.events, copy._dice = self.ruleset, self.events.clone(), self._dice.clone()
         copy.fighters = [f.clone() for f in self.fighters]
-        for name in ("distance", "round", "order", "turn_index", "phase", "grapple", "controller", "weapon_grapple"):
-            setattr(copy, name, getattr(self, name))
+        copy.distance, copy.round, copy.order, copy.turn_index = self.distance, self.round, self.order, self.turn_index
+        copy.phase, copy.grapple, copy.controller = self.phase, self.grapple, self.controller
+        copy.weapon_grapple = self.weapon_grapple
         copy._queue, copy._legal = list(self._queue), list(self._legal)
         copy.pending = dict(self.pending) if self.pending is not None else None
         copy.effects = self.effects
