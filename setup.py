@@ -31,7 +31,7 @@ for folder in DATA_FOLDERS:
     packages.append("issoku." + folder.replace("/", "."))
 
 COMPILED = ("rules/kernel/*.py", "rules/breath/*.py", "rules/ma/*.py", "rules/spells/*.py", "rules/tempo/*.py",
-            "envs/decision.py")
+            "rules/encounters/*.py", "envs/decision.py")
 """The modules ``ISSOKU_COMPILE=1`` compiles with mypyc (globs from the repository root): the engines' state, legal
 actions, apply, clone and dice, the observation encoders, and the env adapter's per-step upkeep (``envs/decision.py``,
 which no value of a user's reaches)."""
@@ -42,9 +42,9 @@ NOT_COMPILED = (
     "rules/breath/memo.py",                 # a dict subclass held in a WeakValueDictionary
 )
 """Modules under those globs that stay Python. The env adapter (envs/) stays Python too: it is where users' values
-enter (numpy integers as actions), which compiled code checks against its annotations instead of accepting. So do
-the encounter rules (rules/encounters/): their skirmish hands its states an ``EncounterSkirmish`` where the duel's
-state and the legality functions are typed for an ``EncounterDuel``, which compiled code refuses."""
+enter (numpy integers as actions), which compiled code checks against its annotations instead of accepting. The
+encounter rules compile since the duel and the skirmish share one ruleset type (``rules/encounters/configured.py``)
+that the engine they share is typed for."""
 COMPILE = os.environ.get("ISSOKU_COMPILE", "") == "1"
 
 

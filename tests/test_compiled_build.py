@@ -45,6 +45,9 @@ def test_the_compiled_modules_were_built_from_this_checkout(compiled):
 def test_the_engines_run_compiled(compiled):
     """The modules the benchmark times are the compiled ones, not their .py copies."""
     from issoku.rules.breath import engine
+    from issoku.rules.encounters import skirmish_state
+    from issoku.rules.encounters import state as encounter_state
     from issoku.rules.tempo import state
 
-    assert not engine.__file__.endswith(".py") and not state.__file__.endswith(".py")
+    for module in (engine, state, encounter_state, skirmish_state):
+        assert not module.__file__.endswith(".py"), module.__file__

@@ -6,6 +6,8 @@ holds the Wounds, initiative, stance, actions left this turn, Void Points, weapo
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from issoku.rules.encounters import wounds as w
 from issoku.rules.encounters.combat import WATER, Defence, stance_atn_bonus, stance_atn_malus, DEFLECT_BONUS
 from issoku.rules.encounters.content import Archetype, Weapon
@@ -15,6 +17,7 @@ READY, HELD, GROUND = "ready", "held", "ground"
 SIMPLE_ACTIONS_PER_TURN = 2   # EN-010
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
 class Combatant:
     """The changing state of one character (see the module docstring)."""
 
@@ -60,10 +63,36 @@ class Combatant:
     def clone(self) -> "Combatant":
         """An independent copy."""
         copy = Combatant.__new__(Combatant)
-        for name in self.__slots__:
-            setattr(copy, name, getattr(self, name))
+        # Field by field (compiled code copies these at C speed; a class compiled keeps no __slots__ to loop
+        # over): the sheet-derived ones are shared, the two sets copied.
+        copy.sheet = self.sheet
+        copy.ranks = self.ranks
+        copy.rings = self.rings
+        copy._rank_at = self._rank_at
+        copy.unarmed = self.unarmed
+        copy.wounds = self.wounds
+        copy.initiative = self.initiative
+        copy.tie_seq = self.tie_seq
+        copy.stance = self.stance
+        copy.began_in_void = self.began_in_void
+        copy.void_bonus_used = self.void_bonus_used
+        copy.void_points = self.void_points
         copy.void_spent = set(self.void_spent)
+        copy.boost_armed = self.boost_armed
+        copy.simple_actions = self.simple_actions
         copy.free_used = set(self.free_used)
+        copy.small_readies = self.small_readies
+        copy.moved = self.moved
+        copy.earth_bonus = self.earth_bonus
+        copy.deflect = self.deflect
+        copy.prone = self.prone
+        copy.maintain = self.maintain
+        copy.weapon_state = self.weapon_state
+        copy.extra_attack_done = self.extra_attack_done
+        copy.stun_tn = self.stun_tn
+        copy.disarm_free_raise = self.disarm_free_raise
+        copy.tactics_armed = self.tactics_armed
+        copy._atn_memo = self._atn_memo
         return copy
 
     # -- derived numbers ----------------------------------------------------------------------------

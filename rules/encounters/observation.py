@@ -23,6 +23,7 @@ from issoku.rules.kernel.encoding import FieldEncoding, decision_and_turn, field
 
 if TYPE_CHECKING:
     from issoku.rules.encounters.content import Archetype, Weapon
+    from issoku.rules.encounters.ruleset import EncounterDuel
     from issoku.rules.encounters.state import EncounterState
 
 FLAGS = ("prone", "grappled", "in_control", "weapon_ready", "weapon_held", "weapon_ground", "boost_armed",
@@ -279,7 +280,7 @@ def _fill_side(values: MutableSequence[float], side: tuple[int, ...], state: "En
         values[flags_at + _FLAG["disarm_free_raise"]] = 1.0
 
 
-def encode(state: "EncounterState", seat: int) -> np.ndarray:
+def encode(state: "EncounterState[EncounterDuel]", seat: int) -> np.ndarray:
     """The observation of ``seat`` (see :data:`SPEC`).
 
     Speed: this runs on every env step. The profiles come from a copy of the seat's template

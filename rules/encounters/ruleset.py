@@ -13,14 +13,17 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from issoku.rules.encounters.actions import ACTION_NAMES, content_items
+from mypy_extensions import mypyc_attr
+
+from issoku.rules.encounters.actions import ACTION_NAMES
+from issoku.rules.encounters.configured import EncounterRules
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
-from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.observation import SPEC, profile, spec_for, templates
 from issoku.rules.encounters.state import EncounterState
 from issoku.rules.kernel import Dice, EventLog
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class EncounterConfig:
     """Options of an encounter duel. Defaults: kenshi against ono_brute, four squares apart."""
@@ -39,7 +42,7 @@ class EncounterConfig:
     """EN-G08: offer the Focused Attack on the head, which Stuns (EN-079, EN-113); off by default."""
 
 
-class EncounterDuel:
+class EncounterDuel(EncounterRules):
     """A configured 1v1 encounter (the inventory's EN DUEL ruleset; docs/rules/encounters.md says which
     rules are in)."""
 
@@ -48,25 +51,12 @@ class EncounterDuel:
     """In the fingerprint, so stored games, reference suites and checkpoints of older rules are not taken for
     today's. 1: Deflect survives the grapple formula (EN-108), the Stun shake-off takes no −3k0 (EN-113).
     ``tests/test_play_under_fingerprint.py`` fails when seeded play moves and it does not."""
-    data_systems = ("encounters",)
-    """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
-    seat_names = ("player_0", "player_1")
-    seat_teams = (0, 1)
+    seat_names: tuple[str, ...] = ("player_0", "player_1")
+    seat_teams: tuple[int, ...] = (0, 1)
     parties = False
     """EN-082: no party, so no Tactics Pool and no Tactical Strike."""
-    action_names = ACTION_NAMES
-    decision_kinds = DECISION_KINDS
+    action_names: tuple[str, ...] = ACTION_NAMES
     observation_spec = SPEC
-
-    def action_content(self, name: str) -> tuple[str, ...]:
-        """The content items action ``name`` exercises (the kernel's content hook): a weapon attack exercises each
-        maneuver it declares with raises (``maneuver:feint``, ``maneuver:knockdown``, ``maneuver:extra_damage``;
-        EN-G03), a plain one the ``attack`` itself; any other action (a stance, a Void Point use, a grapple
-        move...) is its own item."""
-        if name not in self.action_names:
-            raise KeyError(f"no action {name!r} in the encounter duel's table")
-        return content_items(name)
 
     def __init__(self, config: EncounterConfig = EncounterConfig(), *, catalog: Catalog | None = None,
                  data_dir: Path | str = DATA_DIR) -> None:
@@ -95,17 +85,13 @@ class EncounterDuel:
         self.profiles = tuple((profile(sheet, sheet.weapon), profile(sheet, unarmed)) for sheet in self.sheets)
         self.observation_templates = templates(self.profiles)   # the encoder copies one per observation
         self.observation_spec = spec_for(round_limit, max_distance)
-        self.atn_memos: tuple[dict, dict] = ({}, {})             # each seat's ATN by situation (Combatant.atn)
+        self.atn_memos = ({}, {})
         settings = (self.name, self.version, self.fighters, start_distance, round_limit, max_distance,
                     ten_dice_rule, focused_attack, self.catalog.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
-    def seat_content(self, seat: int) -> tuple[str, ...]:
-        """The content keys a seat fields (archetype, weapon, armour): what a data edit can touch."""
-        return self.sheets[seat].content()
-
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,
-                          dice: Dice | None = None) -> EncounterState:
+                          dice: Dice | None = None) -> EncounterState[EncounterDuel]:
         """A fresh encounter drawing chance from ``default_rng(seed)``, or from ``dice`` (ScriptedDice in tests)."""
         return EncounterState(self, dice if dice is not None else Dice(seed), EventLog(enabled=record_events))
 

@@ -14,9 +14,10 @@ from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
-from issoku.rules.encounters.actions import content_items
+from mypy_extensions import mypyc_attr
+
+from issoku.rules.encounters.configured import EncounterRules
 from issoku.rules.encounters.content import DATA_DIR, Catalog, load_catalog
-from issoku.rules.encounters.kinds import DECISION_KINDS
 from issoku.rules.encounters.observation import profile
 from issoku.rules.encounters.skirmish_actions import CAPACITY, SKIRMISH_ACTION_NAMES
 from issoku.rules.encounters.skirmish_observation import SPEC, spec_for
@@ -24,6 +25,7 @@ from issoku.rules.encounters.skirmish_state import SkirmishState
 from issoku.rules.kernel import Dice, EventLog
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: callers read its defaults as class attributes
 @dataclass(frozen=True)
 class SkirmishConfig:
     """Options of an encounter skirmish. Default: kenshi and yari_guard against ono_brute and tonfa_monk."""
@@ -50,27 +52,17 @@ def start_squares(sizes: tuple[int, ...], start_distance: int, arena: int) -> tu
                  for side, size in enumerate(sizes) for row in range(size))
 
 
-class EncounterSkirmish:
+class EncounterSkirmish(EncounterRules):
     """A configured N-v-M encounter (the inventory's EN SKIRMISH ruleset; docs/rules/encounters.md says which
     rules are in)."""
 
     name = "encounter_skirmish"
     version = 1
     """In the fingerprint; moves with the duel's (see :attr:`EncounterDuel.version`)."""
-    data_systems = ("encounters",)
-    """The folders under ``rules/`` whose data files this ruleset reads: what a loadout can own
-    (:func:`issoku.evaluation.design.variants.data_files`; names repeat across rulesets)."""
     parties = True
     """EN-082 / EN-G09: each side is a party with a Tactics Pool."""
     action_names: tuple[str, ...] = SKIRMISH_ACTION_NAMES
-    decision_kinds: tuple[str, ...] = DECISION_KINDS
     observation_spec = SPEC
-
-    def action_content(self, name: str) -> tuple[str, ...]:
-        """The content items action ``name`` exercises (the kernel's content hook; the slot is no content)."""
-        if name not in self.action_names:
-            raise KeyError(f"no action {name!r} in the encounter skirmish's table")
-        return content_items(name)
 
     def __init__(self, config: SkirmishConfig = SkirmishConfig(), *, catalog: Catalog | None = None,
                  data_dir: Path | str = DATA_DIR) -> None:
@@ -116,16 +108,12 @@ class EncounterSkirmish:
         self.profiles = tuple((array("f", profile(sheet, sheet.weapon)), array("f", profile(sheet, unarmed)))
                               for sheet in self.sheets)
         """Each seat's observation profile (:mod:`.observation`), its own weapon readied and bare hands."""
-        self.atn_memos: tuple[dict, ...] = tuple({} for _ in self.sheets)
+        self.atn_memos = tuple({} for _ in self.sheets)
         self.side_blocks: dict[tuple, array] = {}
         """Observation blocks by character and situation (:func:`~.skirmish_observation.side_block`)."""
         settings = (self.name, self.version, sides, config.start_distance, config.round_limit, config.arena,
                     config.ten_dice_rule, config.focused_attack, self.catalog.digest)
         self.fingerprint = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
-
-    def seat_content(self, seat: int) -> tuple[str, ...]:
-        """The content keys a seat fields (archetype, weapon, armour): what a data edit can touch."""
-        return self.sheets[seat].content()
 
     def new_initial_state(self, seed: int | None = None, *, record_events: bool = True,
                           dice: Dice | None = None) -> SkirmishState:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from array import array
 from functools import lru_cache
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -143,10 +142,21 @@ _EMPTY_BLOCK = array("f", bytes(4 * _SIDE_SIZE))
 SIDE_BLOCKS_LIMIT = 4_096
 """The most side blocks a ruleset keeps (:func:`side_block`; about 3 MB): a full memo starts again empty, and random
 play measured the same speed with 4,096 as with four times more."""
-_CHARACTER = attrgetter("wounds", "stance", "void_points", "initiative", "simple_actions", "moved", "earth_bonus",
-                        "prone", "weapon_state", "boost_armed", "began_in_void", "void_bonus_used", "deflect",
-                        "maintain", "extra_attack_done", "stun_tn", "disarm_free_raise")
-"""The changing numbers of a :class:`~issoku.rules.encounters.fighter.Combatant` its side fields read (one C call)."""
+
+
+def _block_key(state: "SkirmishState", seat: int, guarded: bool) -> tuple:
+    """Everything ``seat``'s side block is made of (:func:`side_block`), as one flat tuple: the seat, whether it is
+    guarded, guards an ally within 5 ft, has its Free Move left and its grapple's flags, then the changing numbers
+    of its :class:`~issoku.rules.encounters.fighter.Combatant`. Read attribute by attribute (Python 3.11's slot
+    reads, or compiled code's, beat an ``attrgetter`` several times over) into one tuple, hashed once."""
+    f = state.fighters[seat]
+    hold = state.hold_of(seat)
+    ward = state.guards.get(seat)
+    return (seat, guarded, ward is not None and state.distance_between(seat, ward) <= 1, "free_move" in f.free_used,
+            None if hold is None else (hold.controller == seat, hold.weapon == seat),
+            f.wounds, f.stance, f.void_points, f.initiative, f.simple_actions, f.moved, f.earth_bonus, f.prone,
+            f.weapon_state, f.boost_armed, f.began_in_void, f.void_bonus_used, f.deflect, f.maintain,
+            f.extra_attack_done, f.stun_tn, f.disarm_free_raise)
 
 
 def side_block(state: "SkirmishState", seat: int, guarded: bool) -> array:
@@ -159,14 +169,12 @@ def side_block(state: "SkirmishState", seat: int, guarded: bool) -> array:
     changing numbers, its Free Move, its grapple's flags, and what its ATN reads besides its own numbers (guarded,
     guarding an ally within 5 ft, grappled; EN-100, EN-118). The duel's own grapple (``state.grapple``,
     ``controller``, ``weapon_grapple``) never exists in a skirmish."""
-    f = state.fighters[seat]
-    hold = state.hold_of(seat)
-    ward = state.guards.get(seat)
-    key = (seat, guarded, ward is not None and state.distance_between(seat, ward) <= 1, "free_move" in f.free_used,
-           None if hold is None else (hold.controller == seat, hold.weapon == seat), _CHARACTER(f))
+    key = _block_key(state, seat, guarded)
     blocks = state.ruleset.side_blocks
     block = blocks.get(key)
     if block is None:
+        f = state.fighters[seat]
+        hold = state.hold_of(seat)
         block = _EMPTY_BLOCK[:]
         _fill_side(block, _SIDE_IN_BLOCK, state, seat)
         profile = state.ruleset.profiles[seat][f.weapon_state != "ready"]

@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from issoku.rules.encounters import holds, legality
 from issoku.rules.encounters.actions import (
@@ -74,11 +75,11 @@ def move_flats(who: str, slot: int, direction: str, kinds: tuple[str, ...]) -> t
     return tuple(BY_TARGET[(flat, who, slot)] for flat, (kind, way) in MOVES.items() if way == direction and kind in kinds)
 
 
-class SkirmishState(EncounterState):
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
+class SkirmishState(EncounterState["EncounterSkirmish"]):
     """An encounter between two sides of one to four characters (see the module docstring)."""
 
     __slots__ = ("positions", "guards", "_focus", "holds", "_askers")
-    ruleset: "EncounterSkirmish"  # type: ignore[assignment]  # the base types it as the duel's ruleset
 
     def __init__(self, ruleset: "EncounterSkirmish", dice: Dice, events: EventLog) -> None:
         self.positions: list[Square] = list(ruleset.start_positions)
@@ -86,7 +87,7 @@ class SkirmishState(EncounterState):
         self._focus = 0                       # the character the decision being played is about
         self.holds: list[holds.Hold] = []     # the grapples in progress (EN-083..EN-099)
         self._askers: list[int] = []          # who still has to agree to a Nevermind (EN-099)
-        super().__init__(ruleset, dice, events)  # type: ignore[arg-type]
+        super().__init__(ruleset, dice, events)
 
     # ----------------------------------------------------------------- who is who
 

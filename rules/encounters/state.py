@@ -16,9 +16,10 @@ A decision whose only legal action is ``pass`` is taken by the rules.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from issoku.rules.encounters import legality
 from issoku.rules.encounters import wounds as w
@@ -32,6 +33,7 @@ from issoku.rules.encounters.combat import (
     ENDURE_REDUCTION, FIRE, PUSH_SQUARES, STANCES, STUN_PENALTY, STUN_TN, STUN_TN_STEP, VOID, damage_pool,
     earth_stance_bonus, feint_bonus,
 )
+from issoku.rules.encounters.configured import EncounterRules
 from issoku.rules.encounters.dice import Pool, contest_winner, raised_tn, roll_pool, skill_pool, trait_pool
 from issoku.rules.encounters.fighter import GROUND, HELD, READY, SIMPLE_ACTIONS_PER_TURN, Combatant
 from issoku.rules.encounters.kinds import DECISION_KINDS
@@ -60,14 +62,25 @@ def sides_of(teams: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(s for s, t in enumerate(teams) if t == team) for team in range(max(teams) + 1))
 
 
-class EncounterState:
+RulesT = TypeVar("RulesT", bound=EncounterRules)
+"""The ruleset a state plays: the duel's (this module) or the skirmish's (:mod:`.skirmish_state`)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: __new__ (clone) skips __init__, a call runs it
+class EncounterState(Generic[RulesT]):
     """An encounter between seats 0 and 1 (see the module docstring)."""
 
     __slots__ = ("ruleset", "events", "_dice", "fighters", "distance", "round", "order", "turn_index", "phase",
                  "_queue", "grapple", "controller", "weapon_grapple", "pending", "effects", "_legal",
                  "outcome", "credits", "tactics")
 
-    def __init__(self, ruleset: "EncounterDuel", dice: Dice, events: EventLog) -> None:
+    ruleset: RulesT
+    order: tuple[int, ...]
+    """The seats in initiative order (EN-002), set by :meth:`_roll_initiative`. Declared here rather than given a
+    placeholder, which the type checker would take as the value still there after the roll (a pair, where a
+    skirmish orders more): compiled code acts on that belief."""
+
+    def __init__(self, ruleset: RulesT, dice: Dice, events: EventLog) -> None:
         self.ruleset = ruleset
         self.events = events
         self._dice = dice
@@ -75,7 +88,6 @@ class EncounterState:
                          for sheet, memo in zip(ruleset.sheets, ruleset.atn_memos)]
         self.distance = ruleset.start_distance
         self.round = 0
-        self.order: tuple[int, ...] = (0, 1)
         self.turn_index = 0
         self.phase = STANCE
         self._queue: list[int] = []
@@ -193,7 +205,7 @@ class EncounterState:
             return (0.0,) * len(teams)
         return tuple(-1.0 if down[team] else 1.0 for team in teams)
 
-    def observation(self, seat: int) -> np.ndarray:
+    def observation(self: "EncounterState[EncounterDuel]", seat: int) -> np.ndarray:
         """What ``seat`` may know, ego-centric (see :mod:`issoku.rules.encounters.observation`)."""
         return encode(self, seat)
 
@@ -202,13 +214,14 @@ class EncounterState:
         vectors."""
         return describe(self, seat)
 
-    def clone(self) -> "EncounterState":
+    def clone(self) -> "EncounterState[RulesT]":
         """An independent copy, dice and event log included."""
         copy = type(self).__new__(type(self))
         copy.ruleset, copy.events, copy._dice = self.ruleset, self.events.clone(), self._dice.clone()
         copy.fighters = [f.clone() for f in self.fighters]
-        for name in ("distance", "round", "order", "turn_index", "phase", "grapple", "controller", "weapon_grapple"):
-            setattr(copy, name, getattr(self, name))
+        copy.distance, copy.round, copy.order, copy.turn_index = self.distance, self.round, self.order, self.turn_index
+        copy.phase, copy.grapple, copy.controller = self.phase, self.grapple, self.controller
+        copy.weapon_grapple = self.weapon_grapple
         copy._queue, copy._legal = list(self._queue), list(self._legal)
         copy.pending = dict(self.pending) if self.pending is not None else None
         copy.effects = self.effects
