@@ -85,14 +85,23 @@ def make_vec_env(config: TrainConfig, pool: OpponentPool) -> Any:
     return DummyVecEnv([lambda: make_selfplay_env(config, pool)] * config.n_envs)
 
 
+def ppo_settings(config: TrainConfig) -> dict[str, Any]:
+    """The config's PPO hyperparameters that a resumed model takes from the config, as a new one does.
+
+    A resume hands them to the loaded model, so ``--resume --set learning_rate=...`` trains on with the new value
+    instead of the checkpoint's (``clip_range`` goes through the safe loader, ``net_arch`` cannot change).
+    """
+    return {"learning_rate": config.learning_rate, "n_steps": config.n_steps, "batch_size": config.batch_size,
+            "n_epochs": config.n_epochs, "gamma": config.gamma, "gae_lambda": config.gae_lambda,
+            "ent_coef": config.ent_coef}
+
+
 def new_model(config: TrainConfig, env: Any, tensorboard_log: str | None = None) -> Any:
     """A fresh MaskablePPO learner on ``env`` with the config's hyperparameters (on the CPU)."""
     from sb3_contrib import MaskablePPO
 
     return MaskablePPO(
-        "MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
-        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
-        gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
+        "MlpPolicy", env, **ppo_settings(config), clip_range=config.clip_range,
         policy_kwargs={"net_arch": list(config.net_arch)}, tensorboard_log=tensorboard_log,
         seed=config.seed, device="cpu", verbose=0)
 
@@ -131,6 +140,10 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
         assert latest is not None  # refused above
         metadata = read_metadata(latest)
         check_compatible(metadata, identity, what=f"checkpoint {latest}")
+        trained = tuple(metadata.get("config", {}).get("net_arch", config.net_arch))
+        if trained != tuple(config.net_arch):
+            raise RunDirectoryError(f"net_arch: checkpoint {latest} has {list(trained)}, the config "
+                                    f"{list(config.net_arch)}; a resumed network keeps its layers (start a new run)")
         pool.restore(metadata["pool"], lambda path, name, seed: pool.add_snapshot(
             path, name, seed=config.seed if seed is None else seed), checkpoint_dir=latest.parent)
     done = f"resuming at {metadata['steps']:,}; " if resume else ""
@@ -146,7 +159,8 @@ def train(config: TrainConfig, *, resume: bool = False) -> dict[str, Any]:
     tensorboard_dir = str(run_dir / "tb")
     if resume:
         assert latest is not None  # refused above
-        model = load_model(latest, env=env, clip_range=config.clip_range, tensorboard_log=tensorboard_dir)
+        model = load_model(latest, env=env, clip_range=config.clip_range, tensorboard_log=tensorboard_dir,
+                           **ppo_settings(config))
     else:
         model = new_model(config, env, tensorboard_dir)
         if config.imitate:

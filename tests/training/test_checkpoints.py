@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from conftest import RACE, ROOT, TINY
 
 from issoku.agents.checkpoint import CheckpointMismatchError, CheckpointPolicy, metadata_path, read_metadata
+from issoku.agents.checkpoint_zip import read_data
 from issoku.training.checkpoints import complete_checkpoints, latest_checkpoint
 from issoku.training.config import apply_overrides
 from issoku.training.make_env import make_aec_env
@@ -170,3 +172,24 @@ def test_a_plain_checkpoint_plays_through_its_numpy_twin_with_torchs_probabiliti
     with torch.inference_mode():
         expected = masked_softmax(load_actor(results["checkpoint"])(torch.as_tensor(observations)).numpy(), masks)
     np.testing.assert_allclose(policy.action_probabilities_batch(observations, masks), expected, rtol=0, atol=1e-6)
+
+
+def _copy_of_checkpoints(config, folder: Path) -> None:
+    shutil.copytree(Path(config.resolved_run_dir) / "checkpoints", folder / "checkpoints")
+
+
+def test_a_resume_trains_on_with_the_hyperparameters_given_on_the_command_line(tiny_run, tmp_path):
+    config, _ = tiny_run
+    _copy_of_checkpoints(config, tmp_path)
+    changed = {"learning_rate": 1.5e-5, "ent_coef": 0.125, "gamma": 0.9, "n_epochs": 2}
+    resumed = apply_overrides(config, {**changed, "run_dir": str(tmp_path), "total_steps": 700})
+    train(resumed, resume=True)
+    saved = read_data(latest_checkpoint(tmp_path))  # what SB3 wrote of the model that trained on
+    assert {key: saved[key] for key in changed} == changed
+
+
+def test_a_resume_refuses_another_network_shape(tiny_run, tmp_path):
+    config, _ = tiny_run
+    _copy_of_checkpoints(config, tmp_path)
+    with pytest.raises(RunDirectoryError, match=r"net_arch: checkpoint .* has \[.*\], the config \[7\]"):
+        train(apply_overrides(config, {"net_arch": (7,), "run_dir": str(tmp_path), "total_steps": 700}), resume=True)
