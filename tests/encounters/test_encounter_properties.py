@@ -71,3 +71,21 @@ def test_a_clone_replays_the_same_future_and_observations_stay_in_bounds(seed, c
         state.apply(choice)
         twin.apply(choice)
     assert state.events.to_jsonl() == twin.events.to_jsonl()
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 40))
+def test_a_clone_copies_every_slot_of_the_state_and_its_fighters(seed, cut):
+    """The clones name their fields one by one (compiled classes keep no ``__slots__`` to loop over): a field added
+    to ``__slots__`` and not to ``clone`` fails here, before it shows as a wrong replay."""
+    state = EncounterDuel(EncounterConfig(start_distance=1)).new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(cut):
+        if state.current_seat() is None:
+            break
+        state.apply(int(rng.choice(state.legal_actions())))
+    twin = state.clone()
+    for original, copy in [(state, twin), *zip(state.fighters, twin.fighters)]:
+        for name in type(original).__slots__:
+            if name not in ("events", "_dice", "fighters"):  # cloned objects of their own, compared by replay above
+                assert getattr(copy, name) == getattr(original, name), name
