@@ -90,7 +90,7 @@ _RESIST_ORDER: Final = (RESIST,)
 _YIELD_ORDER: Final = (YIELD,)
 DIRECTIONS: Final = {"close": CLOSER, "open": OPENER}
 BASE_COSTS: Final = {HALF_STEP: HALF_STEP_COST, PUSH_OUT: PUSH_OUT_COST, SLIP_AWAY: SLIP_AWAY_COST,
-              EMPTY_HAND: EMPTY_HAND_COST, PICK_UP: PICK_UP_COST}
+                     EMPTY_HAND: EMPTY_HAND_COST, PICK_UP: PICK_UP_COST}
 """Energy of the duel's own maneuvers before Rule 2 modifiers (MA-011, MA-G04, MA-G15)."""
 LOCATIONS: Final = {location.value: location for location in Location}
 """A hit location by its name in an ``aim`` order (a dict lookup; calling the Enum by value is slow)."""
@@ -150,7 +150,7 @@ class MaModule(BreathModule):
     """Ma and Blade (000) as a breath-engine module (see the module docstring)."""
 
     order_kinds: ClassVar[tuple[str, ...]] = (HALF_STEP, AIM, PUSH_OUT, SLIP_AWAY, EMPTY_HAND, SLIP_COUNTER, PICK_UP,
-                   RESIST, YIELD)
+                                              RESIST, YIELD)
     decision_kinds: ClassVar[tuple[str, ...]] = (RESIST,)
 
     def __init__(self, config: MaDuelConfig = MaDuelConfig(), content: MaContent | None = None) -> None:
